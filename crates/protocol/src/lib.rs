@@ -1,0 +1,1 @@
+//! MySQL wire protocol codec shared by selkied and selkie-proxy.

@@ -1,0 +1,4 @@
+fn main() {
+    eprintln!("selkied: not built yet");
+    std::process::exit(1);
+}

@@ -1,0 +1,12 @@
+//! Selkie's SQL layer: parse (sqlparser, MySQL dialect) → bind → plan → execute on the storage
+//! engine, with MySQL/MariaDB semantics for values, errors, variables and SHOW.
+//!
+//! Why session state, system variables and SHOW live here rather than in the server crate:
+//! expressions read `@@variables`, `SET` evaluates expressions, and `information_schema` /
+//! `SHOW` are queries over the catalog; keeping them beside the executor avoids a callback
+//! interface in both directions. The server crate owns the network, the wire protocol,
+//! authentication and the connection registry, and reaches back only through `ServerHooks`.
+
+pub mod api;
+
+pub use api::*;

@@ -1,0 +1,68 @@
+//! Engine errors. Each maps to the MySQL error code and SQLSTATE MariaDB would send, so the SQL
+//! layer can report them without guessing.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum StorageError {
+    #[error("Duplicate entry '{key}' for key '{index}'")]
+    DuplicateKey { index: String, key: String },
+    #[error("Lock wait timeout exceeded; try restarting transaction")]
+    LockWaitTimeout,
+    #[error("Deadlock found when trying to get lock; try restarting transaction")]
+    Deadlock,
+    #[error("Table '{name}' already exists")]
+    TableExists { name: String },
+    #[error("Table '{db}.{name}' doesn't exist")]
+    NoSuchTable { db: String, name: String },
+    #[error("Can't create database '{name}'; database exists")]
+    DatabaseExists { name: String },
+    #[error("Unknown database '{name}'")]
+    NoSuchDatabase { name: String },
+    #[error("Can't drop database '{name}'; database doesn't exist")]
+    DropNoSuchDatabase { name: String },
+    #[error("Duplicate key name '{name}'")]
+    IndexExists { name: String },
+    #[error("Can't DROP INDEX `{name}`; check that it exists")]
+    NoSuchIndex { name: String },
+    #[error("Specified key was too long; max key length is {max} bytes")]
+    KeyTooLong { max: usize },
+    #[error("Row size too large. The maximum row size is {max} bytes")]
+    RowTooLarge { max: usize },
+    #[error("Cannot execute statement in a READ ONLY transaction")]
+    ReadOnlyTransaction,
+    #[error("Query execution was interrupted")]
+    Interrupted,
+    #[error("storage I/O error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("data corruption detected: {0}")]
+    Corruption(String),
+    #[error("the storage engine is shutting down")]
+    ShuttingDown,
+}
+
+impl StorageError {
+    /// MySQL error number and SQLSTATE, as MariaDB 10.11 reports them.
+    pub fn mysql_code(&self) -> (u16, &'static str) {
+        use StorageError::*;
+        match self {
+            DuplicateKey { .. } => (1062, "23000"),
+            LockWaitTimeout => (1205, "HY000"),
+            Deadlock => (1213, "40001"),
+            TableExists { .. } => (1050, "42S01"),
+            NoSuchTable { .. } => (1146, "42S02"),
+            DatabaseExists { .. } => (1007, "HY000"),
+            NoSuchDatabase { .. } => (1049, "42000"),
+            DropNoSuchDatabase { .. } => (1008, "HY000"),
+            IndexExists { .. } => (1061, "42000"),
+            NoSuchIndex { .. } => (1091, "42000"),
+            KeyTooLong { .. } => (1071, "42000"),
+            RowTooLarge { .. } => (1118, "42000"),
+            ReadOnlyTransaction => (1792, "25006"),
+            Interrupted => (1317, "70100"),
+            Io(_) | Corruption(_) | ShuttingDown => (1030, "HY000"),
+        }
+    }
+}
+
+pub type Result<T, E = StorageError> = std::result::Result<T, E>;

@@ -1,0 +1,26 @@
+//! Selkie's storage engine: durable, larger than memory, MVCC transactions with row locks.
+//!
+//! Layers, bottom up (each module has one job; see docs/architecture.md §4):
+//! - `io`: files, with power-failure simulation for crash tests.
+//! - `wal`: the redo log (reservation by atomic add, group commit, segments, control file).
+//! - `buffer`: tablespace, buffer pool with optimistic latches, page cleaner, checkpoints.
+//! - `mtr`: mini-transactions, the atomic unit of page change and logging.
+//! - `btree`: B+trees over memcomparable keys.
+//! - `keycodec`, `rowcodec`: byte formats of keys and rows.
+//! - `lock`: row locks, waits, deadlock detection.
+//! - `trx`: transaction ids, read views, undo, purge, MVCC record versions.
+//! - `catalog`: persisted schema and its immutable in-memory snapshot.
+//! - `engine`: the API the SQL layer calls.
+
+pub mod btree;
+pub mod buffer;
+pub mod engine;
+pub mod error;
+pub mod io;
+pub mod mtr;
+pub mod types;
+pub mod wal;
+
+pub use engine::*;
+pub use error::{Result, StorageError};
+pub use types::*;

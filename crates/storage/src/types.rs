@@ -1,0 +1,543 @@
+//! Value and schema types shared by the engine and the SQL layer.
+//!
+//! A `Datum` is one stored column value. The SQL layer computes with the same type (it depends on
+//! this crate), so rows pass between the layers without conversion.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+pub type TableId = u32;
+pub type IndexId = u32;
+
+/// A fixed-point decimal: `mantissa * 10^-scale`. 38 significant digits (i128).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Decimal {
+    pub mantissa: i128,
+    pub scale: u8,
+}
+
+/// Largest scale (digits after the point) a DECIMAL may have, as in MariaDB.
+pub const DECIMAL_MAX_SCALE: u8 = 38;
+/// Largest precision supported (MariaDB allows 65; i128 holds 38 digits).
+pub const DECIMAL_MAX_PRECISION: u8 = 38;
+
+impl Decimal {
+    pub const fn new(mantissa: i128, scale: u8) -> Decimal {
+        Decimal { mantissa, scale }
+    }
+
+    pub fn from_i64(v: i64) -> Decimal {
+        Decimal { mantissa: v as i128, scale: 0 }
+    }
+
+    /// Rescales to `scale` digits, rounding half away from zero. `None` on overflow.
+    pub fn rescale(self, scale: u8) -> Option<Decimal> {
+        match scale.cmp(&self.scale) {
+            Ordering::Equal => Some(self),
+            Ordering::Greater => {
+                let f = pow10(scale - self.scale)?;
+                Some(Decimal { mantissa: self.mantissa.checked_mul(f)?, scale })
+            }
+            Ordering::Less => {
+                let f = pow10(self.scale - scale)?;
+                let q = self.mantissa / f;
+                let r = self.mantissa % f;
+                let q = if r.abs() * 2 >= f { q + self.mantissa.signum() } else { q };
+                Some(Decimal { mantissa: q, scale })
+            }
+        }
+    }
+
+    pub fn to_f64(self) -> f64 {
+        self.mantissa as f64 / 10f64.powi(self.scale as i32)
+    }
+
+    /// Parses `[-+]digits[.digits][e[-+]digits]`. Returns `None` if not a number or too large.
+    pub fn parse(s: &str) -> Option<Decimal> {
+        let s = s.trim();
+        let (neg, body) = match s.as_bytes().first()? {
+            b'-' => (true, &s[1..]),
+            b'+' => (false, &s[1..]),
+            _ => (false, s),
+        };
+        let (num, exp) = match body.find(['e', 'E']) {
+            Some(i) => (&body[..i], body[i + 1..].parse::<i32>().ok()?),
+            None => (body, 0),
+        };
+        let (int_part, frac_part) = match num.find('.') {
+            Some(i) => (&num[..i], &num[i + 1..]),
+            None => (num, ""),
+        };
+        if int_part.is_empty() && frac_part.is_empty() {
+            return None;
+        }
+        if !int_part.bytes().all(|b| b.is_ascii_digit()) || !frac_part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let mut mantissa: i128 = 0;
+        for b in int_part.bytes().chain(frac_part.bytes()) {
+            mantissa = mantissa.checked_mul(10)?.checked_add((b - b'0') as i128)?;
+        }
+        let mut scale = frac_part.len() as i32 - exp;
+        while scale < 0 {
+            mantissa = mantissa.checked_mul(10)?;
+            scale += 1;
+        }
+        let mut d = Decimal { mantissa: if neg { -mantissa } else { mantissa }, scale: 0 };
+        if scale > DECIMAL_MAX_SCALE as i32 {
+            d.scale = scale.min(u8::MAX as i32) as u8;
+            return d.rescale(DECIMAL_MAX_SCALE);
+        }
+        d.scale = scale as u8;
+        Some(d)
+    }
+
+    /// Number of significant integer digits (for precision checks).
+    pub fn int_digits(self) -> u32 {
+        let f = pow10(self.scale).unwrap_or(1);
+        let mut int = (self.mantissa / f).unsigned_abs();
+        let mut n = 0;
+        while int > 0 {
+            int /= 10;
+            n += 1;
+        }
+        n
+    }
+}
+
+pub fn pow10(n: u8) -> Option<i128> {
+    10i128.checked_pow(n as u32)
+}
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let neg = self.mantissa < 0;
+        let digits = self.mantissa.unsigned_abs().to_string();
+        let scale = self.scale as usize;
+        let (int, frac) = if digits.len() > scale {
+            (digits[..digits.len() - scale].to_string(), digits[digits.len() - scale..].to_string())
+        } else {
+            ("0".to_string(), format!("{}{}", "0".repeat(scale - digits.len()), digits))
+        };
+        if neg {
+            f.write_str("-")?;
+        }
+        f.write_str(&int)?;
+        if scale > 0 {
+            f.write_str(".")?;
+            f.write_str(&frac)?;
+        }
+        Ok(())
+    }
+}
+
+impl PartialOrd for Decimal {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Decimal {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let s = self.scale.max(other.scale);
+        match (self.rescale(s), other.rescale(s)) {
+            (Some(a), Some(b)) => a.mantissa.cmp(&b.mantissa),
+            _ => self.to_f64().total_cmp(&other.to_f64()),
+        }
+    }
+}
+
+/// A calendar date, packed so that integer order is date order: `year*512 + month*32 + day`.
+/// Zero dates (`0000-00-00`) are representable, as in MariaDB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date(pub i32);
+
+impl Date {
+    pub fn new(year: u32, month: u32, day: u32) -> Date {
+        Date((year * 512 + month * 32 + day) as i32)
+    }
+    pub fn year(self) -> u32 {
+        self.0 as u32 / 512
+    }
+    pub fn month(self) -> u32 {
+        (self.0 as u32 / 32) % 16
+    }
+    pub fn day(self) -> u32 {
+        self.0 as u32 % 32
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year(), self.month(), self.day())
+    }
+}
+
+/// A wall-clock date and time with microseconds, packed so that integer order is time order:
+/// `((date_packed * 24 + hour) * 60 + minute) * 60 + second) * 1_000_000 + micros`.
+/// Used for DATETIME and TIMESTAMP (TIMESTAMP is stored as session-local wall clock; the server
+/// runs with time_zone = SYSTEM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DateTime(pub i64);
+
+impl DateTime {
+    pub fn new(date: Date, hour: u32, minute: u32, second: u32, micros: u32) -> DateTime {
+        let secs = ((date.0 as i64 * 24 + hour as i64) * 60 + minute as i64) * 60 + second as i64;
+        DateTime(secs * 1_000_000 + micros as i64)
+    }
+    pub fn date(self) -> Date {
+        Date((self.0 / 1_000_000 / 86_400) as i32)
+    }
+    pub fn hour(self) -> u32 {
+        ((self.0 / 1_000_000 / 3600) % 24) as u32
+    }
+    pub fn minute(self) -> u32 {
+        ((self.0 / 1_000_000 / 60) % 60) as u32
+    }
+    pub fn second(self) -> u32 {
+        ((self.0 / 1_000_000) % 60) as u32
+    }
+    pub fn micros(self) -> u32 {
+        (self.0 % 1_000_000) as u32
+    }
+    /// Formats with `fsp` fractional digits (0..=6).
+    pub fn format(self, fsp: u8) -> String {
+        let mut s = format!(
+            "{} {:02}:{:02}:{:02}",
+            self.date(),
+            self.hour(),
+            self.minute(),
+            self.second()
+        );
+        if fsp > 0 {
+            let frac = format!("{:06}", self.micros());
+            s.push('.');
+            s.push_str(&frac[..fsp.min(6) as usize]);
+        }
+        s
+    }
+}
+
+/// One stored column value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Datum {
+    Null,
+    /// TINYINT..BIGINT signed (and BOOL).
+    Int(i64),
+    /// TINYINT..BIGINT UNSIGNED.
+    UInt(u64),
+    /// FLOAT and DOUBLE (FLOAT is narrowed to f32 when stored).
+    Double(f64),
+    Decimal(Decimal),
+    /// CHAR, VARCHAR, TEXT (utf8mb4 bytes) and BINARY, VARBINARY, BLOB.
+    Bytes(Vec<u8>),
+    Date(Date),
+    /// DATETIME and TIMESTAMP.
+    DateTime(DateTime),
+}
+
+impl Datum {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Datum::Null)
+    }
+}
+
+/// Size class of TEXT and BLOB columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LobSize {
+    Tiny,
+    Normal,
+    Medium,
+    Long,
+}
+
+impl LobSize {
+    /// Largest value in bytes.
+    pub fn max_len(self) -> u64 {
+        match self {
+            LobSize::Tiny => 255,
+            LobSize::Normal => 65_535,
+            LobSize::Medium => 16_777_215,
+            LobSize::Long => 4_294_967_295,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntWidth {
+    Tiny,
+    Small,
+    Medium,
+    Int,
+    Big,
+}
+
+impl IntWidth {
+    pub fn bits(self) -> u32 {
+        match self {
+            IntWidth::Tiny => 8,
+            IntWidth::Small => 16,
+            IntWidth::Medium => 24,
+            IntWidth::Int => 32,
+            IntWidth::Big => 64,
+        }
+    }
+    pub fn signed_range(self) -> (i64, i64) {
+        let b = self.bits();
+        if b == 64 {
+            (i64::MIN, i64::MAX)
+        } else {
+            (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1)
+        }
+    }
+    pub fn unsigned_max(self) -> u64 {
+        let b = self.bits();
+        if b == 64 {
+            u64::MAX
+        } else {
+            (1u64 << b) - 1
+        }
+    }
+}
+
+/// A column's declared type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ColumnType {
+    Int { width: IntWidth, unsigned: bool, display_width: Option<u32> },
+    Decimal { precision: u8, scale: u8 },
+    Float,
+    Double,
+    /// CHAR(n), n in characters.
+    Char { len: u32 },
+    VarChar { len: u32 },
+    Text { size: LobSize },
+    Binary { len: u32 },
+    VarBinary { len: u32 },
+    Blob { size: LobSize },
+    Date,
+    DateTime { fsp: u8 },
+    Timestamp { fsp: u8 },
+}
+
+impl ColumnType {
+    pub fn is_string(&self) -> bool {
+        matches!(self, ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. })
+    }
+    pub fn is_binary(&self) -> bool {
+        matches!(self, ColumnType::Binary { .. } | ColumnType::VarBinary { .. } | ColumnType::Blob { .. })
+    }
+    pub fn is_integer(&self) -> bool {
+        matches!(self, ColumnType::Int { .. })
+    }
+
+    /// The SQL text of the type as SHOW CREATE TABLE prints it (MariaDB style).
+    pub fn sql_name(&self) -> String {
+        fn lob(prefix: &str, s: LobSize) -> String {
+            match s {
+                LobSize::Tiny => format!("tiny{prefix}"),
+                LobSize::Normal => prefix.to_string(),
+                LobSize::Medium => format!("medium{prefix}"),
+                LobSize::Long => format!("long{prefix}"),
+            }
+        }
+        match self {
+            ColumnType::Int { width, unsigned, display_width } => {
+                let base = match width {
+                    IntWidth::Tiny => "tinyint",
+                    IntWidth::Small => "smallint",
+                    IntWidth::Medium => "mediumint",
+                    IntWidth::Int => "int",
+                    IntWidth::Big => "bigint",
+                };
+                let dw = display_width.unwrap_or(match (width, unsigned) {
+                    (IntWidth::Tiny, false) => 4,
+                    (IntWidth::Tiny, true) => 3,
+                    (IntWidth::Small, false) => 6,
+                    (IntWidth::Small, true) => 5,
+                    (IntWidth::Medium, false) => 9,
+                    (IntWidth::Medium, true) => 8,
+                    (IntWidth::Int, false) => 11,
+                    (IntWidth::Int, true) => 10,
+                    (IntWidth::Big, _) => 20,
+                });
+                if *unsigned {
+                    format!("{base}({dw}) unsigned")
+                } else {
+                    format!("{base}({dw})")
+                }
+            }
+            ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            ColumnType::Float => "float".into(),
+            ColumnType::Double => "double".into(),
+            ColumnType::Char { len } => format!("char({len})"),
+            ColumnType::VarChar { len } => format!("varchar({len})"),
+            ColumnType::Text { size } => lob("text", *size),
+            ColumnType::Binary { len } => format!("binary({len})"),
+            ColumnType::VarBinary { len } => format!("varbinary({len})"),
+            ColumnType::Blob { size } => lob("blob", *size),
+            ColumnType::Date => "date".into(),
+            ColumnType::DateTime { fsp: 0 } => "datetime".into(),
+            ColumnType::DateTime { fsp } => format!("datetime({fsp})"),
+            ColumnType::Timestamp { fsp: 0 } => "timestamp".into(),
+            ColumnType::Timestamp { fsp } => format!("timestamp({fsp})"),
+        }
+    }
+}
+
+/// What a column gets when an INSERT does not name it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ColumnDefault {
+    /// No DEFAULT clause: NULL if nullable, otherwise the type's implicit default
+    /// (0, '', zero date) with a warning, as MariaDB does in non-strict mode.
+    None,
+    /// A constant, already converted to the column type.
+    Value(Datum),
+    /// DEFAULT CURRENT_TIMESTAMP / NOW().
+    CurrentTimestamp,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: ColumnType,
+    pub nullable: bool,
+    pub default: ColumnDefault,
+    pub auto_increment: bool,
+    pub on_update_current_timestamp: bool,
+    pub comment: String,
+}
+
+/// One column of an index. `prefix_len` (in bytes) indexes only a prefix of a string column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexColumn {
+    pub column: usize,
+    pub prefix_len: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexDef {
+    pub id: IndexId,
+    /// "PRIMARY" for the primary key.
+    pub name: String,
+    pub columns: Vec<IndexColumn>,
+    pub unique: bool,
+    pub primary: bool,
+    /// Root page of the index's B+tree (never changes over the tree's life).
+    pub root: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TableOptions {
+    pub engine: String,
+    pub charset: String,
+    pub collation: String,
+    pub comment: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableDef {
+    pub id: TableId,
+    pub db: String,
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    /// The clustered index. If the table has no declared primary key, `primary.columns` is
+    /// empty and the engine keys rows by a hidden 8-byte row id.
+    pub primary: IndexDef,
+    pub secondary: Vec<IndexDef>,
+    pub options: TableOptions,
+}
+
+impl TableDef {
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+    pub fn has_hidden_pk(&self) -> bool {
+        self.primary.columns.is_empty()
+    }
+    pub fn auto_increment_column(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+    /// All indexes, primary first.
+    pub fn indexes(&self) -> impl Iterator<Item = &IndexDef> {
+        std::iter::once(&self.primary).chain(self.secondary.iter())
+    }
+    pub fn index_by_name(&self, name: &str) -> Option<&IndexDef> {
+        self.indexes().find(|i| i.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// A table definition as given by CREATE TABLE (ids and roots are assigned by the engine).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewTable {
+    pub db: String,
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    /// Column list of the primary key; empty = hidden row id.
+    pub primary_key: Vec<IndexColumn>,
+    pub indexes: Vec<NewIndex>,
+    pub options: TableOptions,
+    /// AUTO_INCREMENT=n table option: the first value handed out.
+    pub auto_increment_start: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewIndex {
+    pub name: String,
+    pub columns: Vec<IndexColumn>,
+    pub unique: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatabaseDef {
+    pub name: String,
+    pub charset: String,
+    pub collation: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IsolationLevel {
+    ReadUncommitted,
+    ReadCommitted,
+    RepeatableRead,
+    Serializable,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LockMode {
+    Shared,
+    Exclusive,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_parse_and_format() {
+        let d = Decimal::parse("-12.345").unwrap();
+        assert_eq!(d, Decimal::new(-12345, 3));
+        assert_eq!(d.to_string(), "-12.345");
+        assert_eq!(Decimal::parse("0.05").unwrap().to_string(), "0.05");
+        assert_eq!(Decimal::parse("1e3").unwrap().to_string(), "1000");
+        assert_eq!(Decimal::parse("1.5e-2").unwrap().to_string(), "0.015");
+        assert!(Decimal::parse("abc").is_none());
+        assert!(Decimal::parse(".").is_none());
+        assert_eq!(Decimal::parse("2.5").unwrap().rescale(0).unwrap().mantissa, 3);
+        assert_eq!(Decimal::parse("-2.5").unwrap().rescale(0).unwrap().mantissa, -3);
+        assert_eq!(Decimal::parse("123.45").unwrap().int_digits(), 3);
+        assert!(Decimal::parse("1.10").unwrap() == Decimal::parse("1.10").unwrap());
+        assert_eq!(Decimal::parse("1.1").unwrap().cmp(&Decimal::parse("1.10").unwrap()), Ordering::Equal);
+    }
+
+    #[test]
+    fn datetime_packing_orders_and_roundtrips() {
+        let a = DateTime::new(Date::new(2024, 2, 29), 23, 59, 58, 999_999);
+        let b = DateTime::new(Date::new(2024, 3, 1), 0, 0, 0, 0);
+        assert!(a < b);
+        assert_eq!(a.date(), Date::new(2024, 2, 29));
+        assert_eq!((a.hour(), a.minute(), a.second(), a.micros()), (23, 59, 58, 999_999));
+        assert_eq!(a.format(0), "2024-02-29 23:59:58");
+        assert_eq!(a.format(3), "2024-02-29 23:59:58.999");
+        assert_eq!(Date::new(0, 0, 0).to_string(), "0000-00-00");
+    }
+}
