@@ -14,10 +14,17 @@
 
 pub mod btree;
 pub mod buffer;
+pub mod catalog;
 pub mod engine;
 pub mod error;
 pub mod io;
+pub mod keycodec;
+pub mod lock;
 pub mod mtr;
+pub mod recovery;
+pub mod rowcodec;
+pub mod table;
+pub mod trx;
 pub mod types;
 pub mod wal;
 

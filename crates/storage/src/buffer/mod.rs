@@ -80,6 +80,13 @@ impl PageStore {
         todo!("page store")
     }
 
+    /// The control file contents read by `open` (for a new database: checkpoint and scan start at
+    /// `wal::FIRST_LSN`, next_trx_id 1). `open` opens or creates `dir/selkie.ctl`; the page
+    /// cleaner rewrites it at every checkpoint.
+    pub fn control_at_open(&self) -> crate::wal::control::ControlData {
+        todo!("page store")
+    }
+
     /// True if `open` created a new, empty tablespace.
     pub fn is_new(&self) -> bool {
         todo!("page store")

@@ -1,0 +1,1 @@
+//! (transactional layer; being written)
