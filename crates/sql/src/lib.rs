@@ -8,5 +8,8 @@
 //! authentication and the connection registry, and reaches back only through `ServerHooks`.
 
 pub mod api;
+pub mod show;
+pub mod value;
+pub mod variables;
 
 pub use api::*;
