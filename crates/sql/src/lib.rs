@@ -6,8 +6,23 @@
 //! `SHOW` are queries over the catalog; keeping them beside the executor avoids a callback
 //! interface in both directions. The server crate owns the network, the wire protocol,
 //! authentication and the connection registry, and reaches back only through `ServerHooks`.
+//!
+//! Modules of the SQL core: `parse` (pre-processing, statement recognition), `bind` (names,
+//! types, and the rule-based planner of FROM/WHERE), `plan` (plan types, access paths, key
+//! ranges), `exec` (operators), `expr` (bound expressions), `dml`, `ddl`, `session`
+//! (dispatch, transactions, prepared statements), `error` (MariaDB's messages).
 
 pub mod api;
+pub mod bind;
+pub mod ddl;
+pub mod dml;
+pub mod error;
+pub mod exec;
+pub mod explain;
+pub mod expr;
+pub mod parse;
+pub mod plan;
+pub mod session;
 pub mod show;
 pub mod value;
 pub mod variables;

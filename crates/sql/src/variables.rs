@@ -2,12 +2,47 @@
 //! session's values.
 //!
 //! INTERFACE CONTRACT (frozen; owner: SQL-admin engineer).
+//!
+//! Values are typed as `SELECT @@x` returns them: booleans and integers as Int/UInt (so
+//! `SELECT @@autocommit` is the integer 1), DOUBLE variables as a DECIMAL with six digits
+//! (`10.000000`), everything else as Bytes. SHOW VARIABLES prints booleans as ON/OFF
+//! (`SessionVariables::all`).
+//!
+//! Globals live behind one lock that only SET GLOBAL writes. The global values form an immutable
+//! `Snapshot` behind an `Arc`: a new session shares the current snapshot (one reference count,
+//! no copy) and copies it only on its first SET (copy-on-write), so an idle connection costs a
+//! pointer rather than ~300 values; SET GLOBAL replaces the globals' snapshot and never touches
+//! sessions that share the old one. Reading a session variable touches no shared mutable memory.
+//! Values the executor consults on every statement (autocommit, isolation, sql_mode ...) are
+//! decoded into plain fields of the snapshot when they change, so the hot path never parses a
+//! variable. Per-connection state exposed as session-only variables (@@last_insert_id,
+//! @@warning_count, @@in_transaction, @@insert_id, @@timestamp) lives in plain fields of the
+//! session, so keeping it current after every statement never copies the snapshot.
 
-use std::time::Duration;
+mod charsets;
+mod convert;
+mod describe;
+mod errors;
+mod registry;
+mod table;
 
-use selkie_storage::IsolationLevel;
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use parking_lot::RwLock;
+use selkie_storage::{Decimal, IsolationLevel};
 
 use crate::api::{SqlError, SqlServerConfig, Value};
+use crate::show::Warning;
+use registry::{Access, Kind, Scope, Slot};
+
+pub(crate) use charsets::{charset as find_charset, effective_charset, effective_collation, CHARSETS, COLLATIONS};
+pub(crate) use describe::{describe_all, display_value};
+
+/// The version Selkie reports (`@@version`, `VERSION()`): the MariaDB release whose behaviour it
+/// reproduces, so that clients enable the same features, marked as Selkie.
+pub const SERVER_VERSION: &str = "10.11.19-MariaDB-selkie";
+pub const VERSION_COMMENT: &str = "Selkie MariaDB-compatible server";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarScope {
@@ -39,81 +74,598 @@ pub enum GlobalEffect {
     FlushMode(u8),
 }
 
+/// Looks up a variable by name; 1193 if unknown.
+fn lookup(name: &str) -> Result<(Slot, &'static registry::VarDef), SqlError> {
+    let slot = registry::find(name).ok_or_else(|| errors::unknown(name))?;
+    Ok((slot, registry::def(slot)))
+}
+
+/// Stores an already converted value and keeps paired variables consistent, as MariaDB does:
+/// a character set change resets its collation to the set's default and a collation change sets
+/// the matching character set.
+fn store(values: &mut [Value], slot: Slot, value: Value) {
+    const PAIRS: [(&str, &str); 3] = [
+        ("character_set_connection", "collation_connection"),
+        ("character_set_database", "collation_database"),
+        ("character_set_server", "collation_server"),
+    ];
+    let slot = registry::storage_slot(slot);
+    let name = registry::def(slot).name;
+    for (cs, coll) in PAIRS {
+        if name == cs {
+            if let Value::Bytes(b) = &value {
+                if let Some(c) = charsets::charset(&String::from_utf8_lossy(b)) {
+                    values[registry::slot_of(coll)] = Value::Bytes(c.default_collation.as_bytes().to_vec());
+                }
+            }
+        } else if name == coll {
+            if let Value::Bytes(b) = &value {
+                if let Some(c) = charsets::collation(&String::from_utf8_lossy(b)) {
+                    values[registry::slot_of(cs)] = Value::Bytes(c.charset.as_bytes().to_vec());
+                }
+            }
+        }
+    }
+    values[slot] = value;
+}
+
+/// Where a global value came from (information_schema.SYSTEM_VARIABLES.GLOBAL_VALUE_ORIGIN).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    CompileTime,
+    /// The server's configuration (port, datadir, buffer pool size, ...).
+    Config,
+    /// Computed by the server at startup (hostname, version, time zone, ...).
+    Auto,
+    /// SET GLOBAL.
+    Sql,
+}
+
+impl Origin {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Origin::CompileTime => "COMPILE-TIME",
+            Origin::Config => "CONFIG",
+            Origin::Auto => "AUTO",
+            Origin::Sql => "SQL",
+        }
+    }
+}
+
+/// A complete set of variable values with the executor's decoded copies of the hot ones.
+/// Immutable while shared: writers go through `Arc::make_mut`.
+#[derive(Clone)]
+struct Snapshot {
+    /// One value per registry slot (aliases' slots unused: they read their target's).
+    /// Session-only slots hold the initial value new sessions start from.
+    values: Vec<Value>,
+    hot: HotValues,
+}
+
+impl Snapshot {
+    fn new(values: Vec<Value>) -> Snapshot {
+        let hot = HotValues::decode(&values);
+        Snapshot { values, hot }
+    }
+
+    fn put(&mut self, slot: Slot, value: Value) {
+        store(&mut self.values, slot, value);
+        self.hot = HotValues::decode(&self.values);
+    }
+}
+
+/// The global values and where each came from, changed together under one lock.
+struct GlobalState {
+    current: Arc<Snapshot>,
+    origins: Vec<Origin>,
+}
+
+impl GlobalState {
+    fn values(&self) -> &[Value] {
+        &self.current.values
+    }
+
+    fn put(&mut self, slot: Slot, value: Value, origin: Origin) {
+        // Sessions holding the previous snapshot keep it; the globals get a private copy.
+        Arc::make_mut(&mut self.current).put(slot, value);
+        self.origins[registry::storage_slot(slot)] = origin;
+    }
+}
+
 pub struct GlobalVariables {
-    _private: (),
+    state: RwLock<GlobalState>,
 }
 
 impl GlobalVariables {
     pub fn new(config: &SqlServerConfig) -> GlobalVariables {
-        let _ = config;
-        todo!("sql admin")
+        let values: Vec<Value> = registry::all().iter().map(convert::initial_value).collect();
+        let origins = vec![Origin::CompileTime; values.len()];
+        let mut state = GlobalState { current: Arc::new(Snapshot::new(values)), origins };
+        let mut put = |name: &'static str, v: Value, origin: Origin| {
+            let slot = registry::slot_of(name);
+            // Configuration is trusted but still goes through the variable's range check, so a
+            // bad config value is clamped like SET GLOBAL would clamp it, never stored raw.
+            let v = match registry::def(slot).kind {
+                Kind::Str { .. } => v,
+                _ => convert::convert(registry::def(slot), &v, &mut Vec::new())
+                    .unwrap_or_else(|_| state.values()[slot].clone()),
+            };
+            state.put(slot, v, origin);
+        };
+        let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
+        put("port", Value::UInt(u64::from(config.port)), Origin::Config);
+        put("datadir", text(&datadir_text(&config.datadir)), Origin::Config);
+        put("max_connections", Value::UInt(config.max_connections), Origin::Config);
+        put("innodb_buffer_pool_size", Value::UInt(config.buffer_pool_bytes), Origin::Config);
+        put("innodb_flush_log_at_trx_commit", Value::UInt(u64::from(config.flush_at_commit)), Origin::Config);
+        put("innodb_lock_wait_timeout", Value::UInt(config.lock_wait_timeout_secs), Origin::Config);
+        put("max_allowed_packet", Value::UInt(config.max_allowed_packet), Origin::Config);
+        put("version", text(SERVER_VERSION), Origin::CompileTime);
+        put("version_comment", text(VERSION_COMMENT), Origin::CompileTime);
+        put("version_compile_os", text(std::env::consts::OS), Origin::CompileTime);
+        put("version_compile_machine", text(std::env::consts::ARCH), Origin::CompileTime);
+        put("hostname", text(&host_name()), Origin::Auto);
+        put("system_time_zone", text(&system_time_zone()), Origin::Auto);
+        put("tmpdir", text(std::env::temp_dir().to_string_lossy().trim_end_matches('/')), Origin::Auto);
+        GlobalVariables { state: RwLock::new(state) }
     }
+
     /// Current global value; error 1193 if unknown.
     pub fn get(&self, name: &str) -> Result<Value, SqlError> {
-        let _ = name;
-        todo!("sql admin")
+        let (slot, def) = lookup(name)?;
+        if def.scope == Scope::SessionOnly {
+            return Err(errors::is_session(def.name));
+        }
+        Ok(self.state.read().values()[registry::storage_slot(slot)].clone())
     }
+
+    /// The global value as SHOW GLOBAL VARIABLES prints it (booleans as ON/OFF).
+    pub fn get_text(&self, name: &str) -> Result<String, SqlError> {
+        let (_, def) = lookup(name)?;
+        let value = self.get(name)?;
+        Ok(convert::display(def, &value))
+    }
+
     /// SET GLOBAL: validates (1231/1232), 1228 if session-only, 1238 if read-only.
     pub fn set(&self, name: &str, value: Value) -> Result<GlobalEffect, SqlError> {
-        let _ = (name, value);
-        todo!("sql admin")
+        self.set_with_warnings(name, value, &mut Vec::new())
     }
+
+    /// SET GLOBAL, collecting the warnings MariaDB gives (1292 when a value is clamped).
+    pub fn set_with_warnings(
+        &self,
+        name: &str,
+        value: Value,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<GlobalEffect, SqlError> {
+        let (slot, def) = lookup(name)?;
+        if def.access == Access::ReadOnly {
+            return Err(errors::read_only(def.name));
+        }
+        if def.scope == Scope::SessionOnly {
+            return Err(errors::session_only_with_global(def.name));
+        }
+        let value = convert::convert(def, &value, warnings)?;
+        let effect = global_effect(slot, &value);
+        self.state.write().put(slot, value, Origin::Sql);
+        Ok(effect)
+    }
+
+    /// SET GLOBAL x = DEFAULT: back to the compiled-in value.
+    pub fn set_default(&self, name: &str) -> Result<GlobalEffect, SqlError> {
+        let (slot, def) = lookup(name)?;
+        let target = registry::def(registry::storage_slot(slot));
+        self.set(def.name, convert::initial_value(target))
+    }
+
+    /// Sets a read-only variable whose value only the running server knows (bind_address,
+    /// socket, pid_file, ...). For the server at startup, not for SQL.
+    pub fn set_startup_value(&self, name: &str, value: Value) -> Result<(), SqlError> {
+        let (slot, def) = lookup(name)?;
+        if def.scope == Scope::SessionOnly {
+            return Err(errors::session_only_with_global(def.name));
+        }
+        let value = match def.kind {
+            Kind::Str { .. } => match value {
+                Value::Bytes(_) | Value::Null => value,
+                _ => return Err(errors::wrong_type(def.name)),
+            },
+            _ => convert::convert(def, &value, &mut Vec::new())?,
+        };
+        self.state.write().put(slot, value, Origin::Auto);
+        Ok(())
+    }
+
+    /// The current global values, shared (not copied) with the caller.
+    fn snapshot(&self) -> Arc<Snapshot> {
+        self.state.read().current.clone()
+    }
+}
+
+fn global_effect(slot: Slot, value: &Value) -> GlobalEffect {
+    if registry::def(slot).name == "innodb_flush_log_at_trx_commit" {
+        if let Value::UInt(mode) = value {
+            debug_assert!(*mode <= 2, "the table limits flush modes to 0..=2");
+            return GlobalEffect::FlushMode(*mode as u8);
+        }
+    }
+    GlobalEffect::None
+}
+
+/// MariaDB prints datadir absolute, with a trailing slash.
+fn datadir_text(datadir: &str) -> String {
+    let abs = std::fs::canonicalize(datadir)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| datadir.to_string());
+    if abs.ends_with('/') {
+        abs
+    } else {
+        format!("{abs}/")
+    }
+}
+
+/// Longest host name gethostname may return (POSIX HOST_NAME_MAX is 255).
+const HOST_NAME_MAX: usize = 256;
+
+fn host_name() -> String {
+    let mut buf = [0u8; HOST_NAME_MAX];
+    // SAFETY: the buffer is valid for `buf.len()` bytes; gethostname writes at most that many.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if rc != 0 {
+        return String::new();
+    }
+    let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..len]).into_owned()
+}
+
+/// The abbreviation of the process's local time zone ("UTC", "CET", ...), as MariaDB's
+/// system_time_zone shows it.
+fn system_time_zone() -> String {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let t = now as libc::time_t;
+    // SAFETY: `tm` is plain data that localtime_r fills; tm_zone then points to static storage
+    // owned by libc (or is null), which we copy out immediately.
+    unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&t, &mut tm).is_null() || tm.tm_zone.is_null() {
+            return "UTC".into();
+        }
+        std::ffi::CStr::from_ptr(tm.tm_zone).to_string_lossy().into_owned()
+    }
+}
+
+/// Decoded copies of the variables the executor reads on every statement.
+#[derive(Clone, Copy, Debug)]
+struct HotValues {
+    group_concat_max_len: u64,
+    autocommit: bool,
+    isolation: IsolationLevel,
+    read_only: bool,
+    sql_mode: SqlMode,
+    lock_wait_timeout: Duration,
+    sql_select_limit: u64,
+    max_allowed_packet: u64,
+    sql_notes: bool,
+    time_zone_offset: Option<i32>,
+}
+
+impl HotValues {
+    fn decode(values: &[Value]) -> HotValues {
+        let v = |name: &'static str| &values[registry::slot_of(name)];
+        let flag = |name: &'static str| !matches!(v(name), Value::Int(0) | Value::UInt(0));
+        let uint = |name: &'static str| match v(name) {
+            Value::UInt(u) => *u,
+            Value::Int(i) => *i as u64,
+            other => {
+                debug_assert!(false, "{name} holds {other:?}");
+                0
+            }
+        };
+        let bytes = |name: &'static str| match v(name) {
+            Value::Bytes(b) => b.as_slice(),
+            _ => b"",
+        };
+        HotValues {
+            group_concat_max_len: uint("group_concat_max_len"),
+            autocommit: flag("autocommit"),
+            isolation: convert::isolation_from_text(bytes("tx_isolation")),
+            read_only: flag("tx_read_only"),
+            sql_mode: convert::sql_mode_flags(bytes("sql_mode")),
+            lock_wait_timeout: Duration::from_secs(uint("innodb_lock_wait_timeout")),
+            sql_select_limit: uint("sql_select_limit"),
+            max_allowed_packet: uint("max_allowed_packet"),
+            sql_notes: flag("sql_notes"),
+            time_zone_offset: convert::time_zone_offset(bytes("time_zone")),
+        }
+    }
+}
+
+/// Slots of the session-only variables whose values live in `SessionState` fields.
+struct StateSlots {
+    last_insert_id: Slot,
+    insert_id: Slot,
+    warning_count: Slot,
+    error_count: Slot,
+    in_transaction: Slot,
+    timestamp: Slot,
+}
+
+static STATE_SLOTS: LazyLock<StateSlots> = LazyLock::new(|| StateSlots {
+    last_insert_id: registry::slot_of("last_insert_id"),
+    insert_id: registry::slot_of("insert_id"),
+    warning_count: registry::slot_of("warning_count"),
+    error_count: registry::slot_of("error_count"),
+    in_transaction: registry::slot_of("in_transaction"),
+    timestamp: registry::slot_of("timestamp"),
+});
+
+/// Per-connection state that MariaDB shows as session-only variables.
+#[derive(Clone, Copy, Debug, Default)]
+struct SessionState {
+    last_insert_id: u64,
+    /// `SET insert_id = n` (0 = not set).
+    insert_id: u64,
+    warning_count: u64,
+    error_count: u64,
+    in_transaction: bool,
+    /// `SET timestamp = t` (None: NOW() follows the clock).
+    timestamp: Option<Decimal>,
 }
 
 pub struct SessionVariables {
-    _private: (),
+    /// The session's values: the globals' snapshot at connect, shared until the first SET.
+    values: Arc<Snapshot>,
+    state: SessionState,
+    next_isolation: Option<IsolationLevel>,
+    next_read_only: Option<bool>,
+    /// Warnings of the last SET, for the caller to add to the statement's warnings.
+    warnings: Vec<Warning>,
 }
 
 impl SessionVariables {
-    /// Session values initialized from the globals.
+    /// Session values initialized from the globals (shared with them until the first SET).
     pub fn new(globals: &GlobalVariables) -> SessionVariables {
-        let _ = globals;
-        todo!("sql admin")
+        SessionVariables {
+            values: globals.snapshot(),
+            state: SessionState::default(),
+            next_isolation: None,
+            next_read_only: None,
+            warnings: Vec::new(),
+        }
     }
+
     pub fn get(&self, globals: &GlobalVariables, name: &str, scope: VarScope) -> Result<Value, SqlError> {
-        let _ = (globals, name, scope);
-        todo!("sql admin")
+        let (slot, def) = lookup(name)?;
+        match (scope, def.scope) {
+            (VarScope::Global, _) => globals.get(name),
+            (VarScope::Session, Scope::Global) => Err(errors::is_global(def.name)),
+            (VarScope::Default, Scope::Global) => globals.get(name),
+            (_, Scope::Both | Scope::SessionOnly) => Ok(self.session_value(slot)),
+        }
     }
+
+    fn session_value(&self, slot: Slot) -> Value {
+        let slot = registry::storage_slot(slot);
+        let s = &*STATE_SLOTS;
+        if slot == s.last_insert_id {
+            Value::UInt(self.state.last_insert_id)
+        } else if slot == s.insert_id {
+            Value::UInt(self.state.insert_id)
+        } else if slot == s.warning_count {
+            Value::UInt(self.state.warning_count)
+        } else if slot == s.error_count {
+            Value::UInt(self.state.error_count)
+        } else if slot == s.in_transaction {
+            Value::UInt(u64::from(self.state.in_transaction))
+        } else if slot == s.timestamp {
+            Value::Decimal(self.fixed_timestamp().unwrap_or_else(now_timestamp))
+        } else {
+            self.values.values[slot].clone()
+        }
+    }
+
+    /// Stores a converted session value: session state in its field, anything else in the
+    /// session's own copy of the snapshot (made on the first such SET).
+    fn put_session_value(&mut self, slot: Slot, value: Value) {
+        let storage = registry::storage_slot(slot);
+        let s = &*STATE_SLOTS;
+        let uint = |v: &Value| match v {
+            Value::UInt(u) => *u,
+            Value::Int(i) => *i as u64,
+            _ => 0,
+        };
+        if storage == s.last_insert_id {
+            self.state.last_insert_id = uint(&value);
+        } else if storage == s.insert_id {
+            self.state.insert_id = uint(&value);
+        } else if storage == s.timestamp {
+            self.state.timestamp = match value {
+                Value::Decimal(d) if d.mantissa != 0 => Some(d),
+                _ => None,
+            };
+        } else {
+            debug_assert!(
+                ![s.warning_count, s.error_count, s.in_transaction].contains(&storage),
+                "read-only session state is set by the executor only"
+            );
+            Arc::make_mut(&mut self.values).put(slot, value);
+        }
+    }
+
     /// SET [SESSION|GLOBAL] name = value. Global sets go through `globals.set`.
-    pub fn set(&mut self, globals: &GlobalVariables, name: &str, scope: VarScope, value: Value) -> Result<GlobalEffect, SqlError> {
-        let _ = (globals, name, scope, value);
-        todo!("sql admin")
+    pub fn set(
+        &mut self,
+        globals: &GlobalVariables,
+        name: &str,
+        scope: VarScope,
+        value: Value,
+    ) -> Result<GlobalEffect, SqlError> {
+        self.warnings.clear();
+        let (slot, def) = lookup(name)?;
+        if scope == VarScope::Global {
+            return globals.set_with_warnings(name, value, &mut self.warnings);
+        }
+        if def.access == Access::ReadOnly {
+            return Err(errors::read_only(def.name));
+        }
+        if def.scope == Scope::Global {
+            return Err(errors::global_only_with_session(def.name));
+        }
+        if def.access == Access::SessionReadOnly {
+            return Err(errors::session_read_only(def.name));
+        }
+        let value = convert::convert(def, &value, &mut self.warnings)?;
+        self.put_session_value(slot, value);
+        Ok(GlobalEffect::None)
     }
+
+    /// SET [SESSION|GLOBAL] name = DEFAULT: the session value becomes the global value, the
+    /// global value the compiled-in default.
+    pub fn set_default(
+        &mut self,
+        globals: &GlobalVariables,
+        name: &str,
+        scope: VarScope,
+    ) -> Result<GlobalEffect, SqlError> {
+        let (slot, def) = lookup(name)?;
+        if scope == VarScope::Global {
+            self.warnings.clear();
+            return globals.set_default(name);
+        }
+        let value = match def.scope {
+            Scope::SessionOnly => convert::initial_value(registry::def(registry::storage_slot(slot))),
+            _ => globals.state.read().values()[registry::storage_slot(slot)].clone(),
+        };
+        self.set(globals, name, scope, value)
+    }
+
+    /// Warnings of the last `set` / `set_default` (1292 when a value was clamped).
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// COM_RESET_CONNECTION / COM_CHANGE_USER: back to the current globals.
+    pub fn reset(&mut self, globals: &GlobalVariables) {
+        *self = SessionVariables::new(globals);
+    }
+
+    /// True while this session shares its values with the globals (no SET since connect):
+    /// what keeps idle connections small.
+    pub fn shares_global_values(&self, globals: &GlobalVariables) -> bool {
+        Arc::ptr_eq(&self.values, &globals.state.read().current)
+    }
+
     /// (name, value) of every variable visible to SHOW [SESSION|GLOBAL] VARIABLES, sorted.
+    /// Values are in SHOW form: text, with booleans as ON/OFF and NULL as ''.
     pub fn all(&self, globals: &GlobalVariables, scope: VarScope) -> Vec<(String, Value)> {
-        let _ = (globals, scope);
-        todo!("sql admin")
+        let global_state = globals.state.read();
+        let global_values = global_state.values();
+        let mut out = Vec::with_capacity(registry::all().len());
+        for (slot, def) in registry::all().iter().enumerate() {
+            let value = match (scope, def.scope) {
+                (VarScope::Global, Scope::SessionOnly) => continue,
+                (VarScope::Global, _) | (_, Scope::Global) => global_values[registry::storage_slot(slot)].clone(),
+                _ => self.session_value(slot),
+            };
+            out.push((def.name.to_string(), Value::Bytes(convert::display(def, &value).into_bytes())));
+        }
+        debug_assert!(out.windows(2).all(|w| w[0].0 < w[1].0), "registry order is name order");
+        out
     }
 
     pub fn autocommit(&self) -> bool {
-        todo!("sql admin")
+        self.values.hot.autocommit
     }
     pub fn isolation(&self) -> IsolationLevel {
-        todo!("sql admin")
+        self.values.hot.isolation
     }
     pub fn transaction_read_only(&self) -> bool {
-        todo!("sql admin")
+        self.values.hot.read_only
     }
     pub fn sql_mode(&self) -> SqlMode {
-        todo!("sql admin")
+        self.values.hot.sql_mode
     }
     pub fn lock_wait_timeout(&self) -> Duration {
-        todo!("sql admin")
+        self.values.hot.lock_wait_timeout
     }
     /// sql_select_limit (u64::MAX = default / unlimited).
     pub fn sql_select_limit(&self) -> u64 {
-        todo!("sql admin")
+        self.values.hot.sql_select_limit
     }
     pub fn max_allowed_packet(&self) -> u64 {
-        todo!("sql admin")
+        self.values.hot.max_allowed_packet
+    }
+    /// group_concat_max_len in bytes.
+    pub fn group_concat_max_len(&self) -> usize {
+        usize::try_from(self.values.hot.group_concat_max_len).unwrap_or(usize::MAX)
+    }
+    /// sql_notes: false suppresses Note-level warnings.
+    pub fn sql_notes(&self) -> bool {
+        self.values.hot.sql_notes
+    }
+    /// time_zone as seconds east of UTC; None for SYSTEM (the process's local time).
+    pub fn time_zone_offset(&self) -> Option<i32> {
+        self.values.hot.time_zone_offset
     }
     /// Stores the next transaction's one-shot characteristics (SET TRANSACTION without scope).
     pub fn set_next_transaction(&mut self, isolation: Option<IsolationLevel>, read_only: Option<bool>) {
-        let _ = (isolation, read_only);
-        todo!("sql admin")
+        if isolation.is_some() {
+            self.next_isolation = isolation;
+        }
+        if read_only.is_some() {
+            self.next_read_only = read_only;
+        }
     }
     /// Takes the one-shot characteristics (consumed when a transaction starts).
     pub fn take_next_transaction(&mut self) -> (Option<IsolationLevel>, Option<bool>) {
-        todo!("sql admin")
+        (self.next_isolation.take(), self.next_read_only.take())
+    }
+
+    /// The name of an isolation level as tx_isolation spells it ("READ-COMMITTED").
+    pub fn isolation_name(level: IsolationLevel) -> &'static str {
+        convert::isolation_text(level)
+    }
+
+    // ---- session state mirrored in session-only variables ----
+    //
+    // MariaDB exposes some per-connection state as variables (@@last_insert_id, @@insert_id,
+    // @@warning_count, @@in_transaction, @@timestamp). The executor owns that state and
+    // reports it here so the variables read what the session really did.
+
+    /// LAST_INSERT_ID(): settable with `SET last_insert_id = n` (and its alias `identity`).
+    pub fn last_insert_id(&self) -> u64 {
+        self.state.last_insert_id
+    }
+    pub fn set_last_insert_id(&mut self, id: u64) {
+        self.state.last_insert_id = id;
+    }
+    /// `SET insert_id = n`: the value the next generated AUTO_INCREMENT uses (one shot).
+    pub fn take_insert_id(&mut self) -> Option<u64> {
+        match std::mem::take(&mut self.state.insert_id) {
+            0 => None,
+            v => Some(v),
+        }
+    }
+    /// Counts of the last statement, for @@warning_count / @@error_count.
+    pub fn set_diagnostics_counts(&mut self, warnings: u64, errors: u64) {
+        self.state.warning_count = warnings;
+        self.state.error_count = errors;
+    }
+    /// @@in_transaction.
+    pub fn set_in_transaction(&mut self, active: bool) {
+        self.state.in_transaction = active;
+    }
+    /// `SET timestamp = t` fixes NOW() to t (seconds since the epoch, 6 decimals); None when
+    /// NOW() follows the clock (timestamp 0 / DEFAULT).
+    pub fn fixed_timestamp(&self) -> Option<Decimal> {
+        self.state.timestamp
     }
 }
+
+fn now_timestamp() -> Decimal {
+    let micros = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_micros()).unwrap_or(0);
+    Decimal::new(micros as i128, convert::DOUBLE_SCALE)
+}
+
+#[cfg(test)]
+mod tests;

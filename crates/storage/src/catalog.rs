@@ -1,1 +1,750 @@
-//! (transactional layer; being written)
+//! The persisted catalog (docs/architecture.md §4.9).
+//!
+//! System tree 0 holds the schema as MVCC records written by DDL transactions through the same
+//! write path as table rows (so DDL commits, rolls back and recovers like any transaction):
+//! - `0x01 | database name` → DatabaseDef
+//! - `0x02 | table id (u32 BE)` → TableDef (with index ids and tree roots; keyed by id, so a
+//!   rename is an update)
+//! - `0x03` → the id counters (table and index ids are never reused)
+//!
+//! System tree 1 holds per-table counters outside MVCC (key: table id u32 BE): the
+//! AUTO_INCREMENT counter and the approximate row count, written at checkpoints.
+//!
+//! The in-memory `Catalog` (engine.rs) is built from these records at open and replaced as a
+//! whole when a DDL commits. Next to it, a `Registry` of `TableRuntime`s holds the counters of
+//! each table (AUTO_INCREMENT, hidden row ids, row count base).
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+use parking_lot::Mutex;
+
+use crate::btree::{BTree, Change};
+use crate::buffer::PageStore;
+use crate::engine::Catalog;
+use crate::error::{Result, StorageError};
+use crate::mtr::Mtr;
+use crate::rowcodec::{put_bytes, put_varint, unzigzag, zigzag, Reader};
+use crate::trx::record::{RecHeader, HEADER_LEN};
+use crate::types::*;
+use crate::wal::Lsn;
+
+/// System tree numbers (`PageStore::system_tree_root`).
+pub const CATALOG_TREE: usize = 0;
+pub const COUNTERS_TREE: usize = 1;
+/// Index ids of the system trees (undo records name trees by index id).
+pub const CATALOG_INDEX_ID: IndexId = 0;
+pub const COUNTERS_INDEX_ID: IndexId = 1;
+/// User table and index ids start here; ids below are reserved for system trees.
+pub const FIRST_USER_ID: u32 = 64;
+/// Version byte at the start of every catalog payload.
+const CATALOG_FORMAT: u8 = 1;
+
+const KEY_DATABASE: u8 = 0x01;
+const KEY_TABLE: u8 = 0x02;
+const KEY_COUNTERS: u8 = 0x03;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdCounters {
+    pub next_table_id: TableId,
+    pub next_index_id: IndexId,
+}
+
+impl Default for IdCounters {
+    fn default() -> Self {
+        IdCounters { next_table_id: FIRST_USER_ID, next_index_id: FIRST_USER_ID }
+    }
+}
+
+pub fn database_key(name: &str) -> Vec<u8> {
+    let mut k = vec![KEY_DATABASE];
+    k.extend_from_slice(name.as_bytes());
+    k
+}
+
+pub fn table_key(id: TableId) -> Vec<u8> {
+    let mut k = vec![KEY_TABLE];
+    k.extend_from_slice(&id.to_be_bytes());
+    k
+}
+
+pub fn counters_key() -> Vec<u8> {
+    vec![KEY_COUNTERS]
+}
+
+fn corrupt(what: &str) -> StorageError {
+    StorageError::Corruption(format!("malformed catalog record: {what}"))
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_bytes(out, s.as_bytes());
+}
+
+fn get_str(r: &mut Reader) -> Result<String> {
+    String::from_utf8(r.bytes()?.to_vec()).map_err(|_| corrupt("name is not UTF-8"))
+}
+
+fn get_bool(r: &mut Reader) -> Result<bool> {
+    match r.u8()? {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(corrupt("boolean")),
+    }
+}
+
+fn get_len(r: &mut Reader) -> Result<usize> {
+    let n = r.varint_u64()? as usize;
+    // Every element takes at least one byte: a count beyond the bytes left is garbage, and
+    // rejecting it bounds the allocation.
+    if n > r.remaining() {
+        return Err(corrupt("count"));
+    }
+    Ok(n)
+}
+
+pub fn encode_database(d: &DatabaseDef) -> Vec<u8> {
+    let mut out = vec![CATALOG_FORMAT];
+    put_str(&mut out, &d.name);
+    put_str(&mut out, &d.charset);
+    put_str(&mut out, &d.collation);
+    out
+}
+
+pub fn decode_database(bytes: &[u8]) -> Result<DatabaseDef> {
+    let mut r = Reader::new(bytes);
+    if r.u8()? != CATALOG_FORMAT {
+        return Err(corrupt("format version"));
+    }
+    let d = DatabaseDef { name: get_str(&mut r)?, charset: get_str(&mut r)?, collation: get_str(&mut r)? };
+    if !r.is_empty() {
+        return Err(corrupt("trailing bytes"));
+    }
+    Ok(d)
+}
+
+pub fn encode_counters(c: &IdCounters) -> Vec<u8> {
+    let mut out = vec![CATALOG_FORMAT];
+    out.extend_from_slice(&c.next_table_id.to_le_bytes());
+    out.extend_from_slice(&c.next_index_id.to_le_bytes());
+    out
+}
+
+pub fn decode_counters(bytes: &[u8]) -> Result<IdCounters> {
+    let mut r = Reader::new(bytes);
+    if r.u8()? != CATALOG_FORMAT {
+        return Err(corrupt("format version"));
+    }
+    let c = IdCounters { next_table_id: r.u32()?, next_index_id: r.u32()? };
+    if !r.is_empty() {
+        return Err(corrupt("trailing bytes"));
+    }
+    Ok(c)
+}
+
+fn put_datum(out: &mut Vec<u8>, d: &Datum) {
+    match d {
+        Datum::Null => out.push(0),
+        Datum::Int(v) => {
+            out.push(1);
+            put_varint(out, zigzag(*v as i128));
+        }
+        Datum::UInt(v) => {
+            out.push(2);
+            put_varint(out, *v as u128);
+        }
+        Datum::Double(v) => {
+            out.push(3);
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Datum::Decimal(v) => {
+            out.push(4);
+            put_varint(out, zigzag(v.mantissa));
+            out.push(v.scale);
+        }
+        Datum::Bytes(b) => {
+            out.push(5);
+            put_bytes(out, b);
+        }
+        Datum::Date(v) => {
+            out.push(6);
+            put_varint(out, zigzag(v.0 as i128));
+        }
+        Datum::DateTime(v) => {
+            out.push(7);
+            put_varint(out, zigzag(v.0 as i128));
+        }
+    }
+}
+
+fn get_datum(r: &mut Reader) -> Result<Datum> {
+    Ok(match r.u8()? {
+        0 => Datum::Null,
+        1 => Datum::Int(r.varint_i64()?),
+        2 => Datum::UInt(r.varint_u64()?),
+        3 => Datum::Double(f64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"))),
+        4 => {
+            let m = unzigzag(r.varint()?);
+            Datum::Decimal(Decimal::new(m, r.u8()?))
+        }
+        5 => Datum::Bytes(r.bytes()?.to_vec()),
+        6 => Datum::Date(Date(i32::try_from(r.varint_i64()?).map_err(|_| corrupt("date"))?)),
+        7 => Datum::DateTime(DateTime(r.varint_i64()?)),
+        _ => return Err(corrupt("value kind")),
+    })
+}
+
+fn lob_tag(s: LobSize) -> u8 {
+    match s {
+        LobSize::Tiny => 0,
+        LobSize::Normal => 1,
+        LobSize::Medium => 2,
+        LobSize::Long => 3,
+    }
+}
+
+fn get_lob(r: &mut Reader) -> Result<LobSize> {
+    Ok(match r.u8()? {
+        0 => LobSize::Tiny,
+        1 => LobSize::Normal,
+        2 => LobSize::Medium,
+        3 => LobSize::Long,
+        _ => return Err(corrupt("lob size")),
+    })
+}
+
+fn put_type(out: &mut Vec<u8>, t: &ColumnType) {
+    match t {
+        ColumnType::Int { width, unsigned, display_width } => {
+            out.push(1);
+            out.push(match width {
+                IntWidth::Tiny => 0,
+                IntWidth::Small => 1,
+                IntWidth::Medium => 2,
+                IntWidth::Int => 3,
+                IntWidth::Big => 4,
+            });
+            out.push(*unsigned as u8);
+            match display_width {
+                Some(w) => {
+                    out.push(1);
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
+                None => out.push(0),
+            }
+        }
+        ColumnType::Decimal { precision, scale } => out.extend_from_slice(&[2, *precision, *scale]),
+        ColumnType::Float => out.push(3),
+        ColumnType::Double => out.push(4),
+        ColumnType::Char { len } => {
+            out.push(5);
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+        ColumnType::VarChar { len } => {
+            out.push(6);
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+        ColumnType::Text { size } => out.extend_from_slice(&[7, lob_tag(*size)]),
+        ColumnType::Binary { len } => {
+            out.push(8);
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+        ColumnType::VarBinary { len } => {
+            out.push(9);
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+        ColumnType::Blob { size } => out.extend_from_slice(&[10, lob_tag(*size)]),
+        ColumnType::Date => out.push(11),
+        ColumnType::DateTime { fsp } => out.extend_from_slice(&[12, *fsp]),
+        ColumnType::Timestamp { fsp } => out.extend_from_slice(&[13, *fsp]),
+    }
+}
+
+fn get_type(r: &mut Reader) -> Result<ColumnType> {
+    Ok(match r.u8()? {
+        1 => {
+            let width = match r.u8()? {
+                0 => IntWidth::Tiny,
+                1 => IntWidth::Small,
+                2 => IntWidth::Medium,
+                3 => IntWidth::Int,
+                4 => IntWidth::Big,
+                _ => return Err(corrupt("int width")),
+            };
+            let unsigned = get_bool(r)?;
+            let display_width = if get_bool(r)? { Some(r.u32()?) } else { None };
+            ColumnType::Int { width, unsigned, display_width }
+        }
+        2 => ColumnType::Decimal { precision: r.u8()?, scale: r.u8()? },
+        3 => ColumnType::Float,
+        4 => ColumnType::Double,
+        5 => ColumnType::Char { len: r.u32()? },
+        6 => ColumnType::VarChar { len: r.u32()? },
+        7 => ColumnType::Text { size: get_lob(r)? },
+        8 => ColumnType::Binary { len: r.u32()? },
+        9 => ColumnType::VarBinary { len: r.u32()? },
+        10 => ColumnType::Blob { size: get_lob(r)? },
+        11 => ColumnType::Date,
+        12 => ColumnType::DateTime { fsp: r.u8()? },
+        13 => ColumnType::Timestamp { fsp: r.u8()? },
+        _ => return Err(corrupt("column type")),
+    })
+}
+
+fn put_index(out: &mut Vec<u8>, i: &IndexDef) {
+    out.extend_from_slice(&i.id.to_le_bytes());
+    put_str(out, &i.name);
+    put_varint(out, i.columns.len() as u128);
+    for c in &i.columns {
+        put_varint(out, c.column as u128);
+        match c.prefix_len {
+            Some(p) => {
+                out.push(1);
+                out.extend_from_slice(&p.to_le_bytes());
+            }
+            None => out.push(0),
+        }
+    }
+    out.push(i.unique as u8);
+    out.push(i.primary as u8);
+    out.extend_from_slice(&i.root.to_le_bytes());
+}
+
+fn get_index(r: &mut Reader, ncols: usize) -> Result<IndexDef> {
+    let id = r.u32()?;
+    let name = get_str(r)?;
+    let n = get_len(r)?;
+    let mut columns = Vec::with_capacity(n);
+    for _ in 0..n {
+        let column = r.varint_u64()? as usize;
+        if column >= ncols {
+            return Err(corrupt("index column out of range"));
+        }
+        let prefix_len = if get_bool(r)? { Some(r.u32()?) } else { None };
+        columns.push(IndexColumn { column, prefix_len });
+    }
+    Ok(IndexDef { id, name, columns, unique: get_bool(r)?, primary: get_bool(r)?, root: r.u64()? })
+}
+
+pub fn encode_table(t: &TableDef) -> Vec<u8> {
+    let mut out = vec![CATALOG_FORMAT];
+    out.extend_from_slice(&t.id.to_le_bytes());
+    put_str(&mut out, &t.db);
+    put_str(&mut out, &t.name);
+    put_varint(&mut out, t.columns.len() as u128);
+    for c in &t.columns {
+        put_str(&mut out, &c.name);
+        put_type(&mut out, &c.ty);
+        out.push(c.nullable as u8);
+        match &c.default {
+            ColumnDefault::None => out.push(0),
+            ColumnDefault::Value(d) => {
+                out.push(1);
+                put_datum(&mut out, d);
+            }
+            ColumnDefault::CurrentTimestamp => out.push(2),
+        }
+        out.push(c.auto_increment as u8);
+        out.push(c.on_update_current_timestamp as u8);
+        put_str(&mut out, &c.comment);
+    }
+    put_index(&mut out, &t.primary);
+    put_varint(&mut out, t.secondary.len() as u128);
+    for i in &t.secondary {
+        put_index(&mut out, i);
+    }
+    put_str(&mut out, &t.options.engine);
+    put_str(&mut out, &t.options.charset);
+    put_str(&mut out, &t.options.collation);
+    put_str(&mut out, &t.options.comment);
+    out
+}
+
+pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
+    let mut r = Reader::new(bytes);
+    if r.u8()? != CATALOG_FORMAT {
+        return Err(corrupt("format version"));
+    }
+    let id = r.u32()?;
+    let db = get_str(&mut r)?;
+    let name = get_str(&mut r)?;
+    let ncols = get_len(&mut r)?;
+    let mut columns = Vec::with_capacity(ncols);
+    for _ in 0..ncols {
+        let name = get_str(&mut r)?;
+        let ty = get_type(&mut r)?;
+        let nullable = get_bool(&mut r)?;
+        let default = match r.u8()? {
+            0 => ColumnDefault::None,
+            1 => ColumnDefault::Value(get_datum(&mut r)?),
+            2 => ColumnDefault::CurrentTimestamp,
+            _ => return Err(corrupt("column default")),
+        };
+        columns.push(ColumnDef {
+            name,
+            ty,
+            nullable,
+            default,
+            auto_increment: get_bool(&mut r)?,
+            on_update_current_timestamp: get_bool(&mut r)?,
+            comment: get_str(&mut r)?,
+        });
+    }
+    let primary = get_index(&mut r, ncols)?;
+    let nsec = get_len(&mut r)?;
+    let mut secondary = Vec::with_capacity(nsec);
+    for _ in 0..nsec {
+        secondary.push(get_index(&mut r, ncols)?);
+    }
+    let options = TableOptions {
+        engine: get_str(&mut r)?,
+        charset: get_str(&mut r)?,
+        collation: get_str(&mut r)?,
+        comment: get_str(&mut r)?,
+    };
+    if !r.is_empty() {
+        return Err(corrupt("trailing bytes"));
+    }
+    Ok(TableDef { id, db, name, columns, primary, secondary, options })
+}
+
+/// Builds the in-memory catalog and the id counters from the latest committed versions of the
+/// records in the catalog tree. Called at open, after recovery rolled back unfinished DDL.
+pub fn load(store: &PageStore) -> Result<(Catalog, IdCounters)> {
+    let tree = BTree::open(store.system_tree_root(CATALOG_TREE));
+    let mut cursor = tree.cursor(Bound::Unbounded, Bound::Unbounded, false);
+    let mut databases = BTreeMap::new();
+    let mut tables = HashMap::new();
+    let mut counters = IdCounters::default();
+    while let Some((key, value)) = cursor.next(store)? {
+        let h = RecHeader::parse(&value)?;
+        if h.deleted {
+            continue;
+        }
+        let payload = &value[HEADER_LEN..];
+        match key.first() {
+            Some(&KEY_DATABASE) => {
+                let d = decode_database(payload)?;
+                databases.insert(d.name.clone(), d);
+            }
+            Some(&KEY_TABLE) => {
+                let t = decode_table(payload)?;
+                tables.insert((t.db.clone(), t.name.clone()), Arc::new(t));
+            }
+            Some(&KEY_COUNTERS) => counters = decode_counters(payload)?,
+            _ => return Err(corrupt("unknown key")),
+        }
+    }
+    Ok((Catalog { version: 1, databases, tables }, counters))
+}
+
+/// Per-table counters persisted in system tree 1 at checkpoints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PersistedCounters {
+    /// The next AUTO_INCREMENT value to hand out.
+    pub auto_inc_next: u64,
+    /// Approximate number of rows.
+    pub rows: u64,
+}
+
+pub fn counters_tree_key(table: TableId) -> [u8; 4] {
+    table.to_be_bytes()
+}
+
+pub fn encode_persisted(c: &PersistedCounters) -> Vec<u8> {
+    let mut out = Vec::with_capacity(12);
+    put_varint(&mut out, c.auto_inc_next as u128);
+    put_varint(&mut out, c.rows as u128);
+    out
+}
+
+pub fn decode_persisted(bytes: &[u8]) -> Result<PersistedCounters> {
+    let mut r = Reader::new(bytes);
+    let c = PersistedCounters { auto_inc_next: r.varint_u64()?, rows: r.varint_u64()? };
+    if !r.is_empty() {
+        return Err(corrupt("trailing bytes in table counters"));
+    }
+    Ok(c)
+}
+
+/// All per-table counters of tree 1.
+pub fn load_persisted(store: &PageStore) -> Result<HashMap<TableId, PersistedCounters>> {
+    let tree = BTree::open(store.system_tree_root(COUNTERS_TREE));
+    let mut cursor = tree.cursor(Bound::Unbounded, Bound::Unbounded, false);
+    let mut out = HashMap::new();
+    while let Some((key, value)) = cursor.next(store)? {
+        let id = TableId::from_be_bytes(key.as_slice().try_into().map_err(|_| corrupt("counters key"))?);
+        out.insert(id, decode_persisted(&value)?);
+    }
+    Ok(out)
+}
+
+/// Per-table state that is not schema: counters shared by all sessions.
+pub struct TableRuntime {
+    pub id: TableId,
+    /// The next AUTO_INCREMENT value to hand out.
+    auto_inc: AtomicU64,
+    /// The next hidden row id (tables without a primary key).
+    row_id: AtomicU64,
+    /// Row count at open (or truncate), to which the sessions' committed deltas are added.
+    rows_base: AtomicI64,
+    /// What tree 1 holds for this table (None: never written).
+    persisted: Mutex<Option<PersistedCounters>>,
+}
+
+impl TableRuntime {
+    pub fn new(
+        id: TableId,
+        auto_inc_next: u64,
+        next_row_id: u64,
+        rows_base: i64,
+        persisted: Option<PersistedCounters>,
+    ) -> TableRuntime {
+        TableRuntime {
+            id,
+            auto_inc: AtomicU64::new(auto_inc_next.max(1)),
+            row_id: AtomicU64::new(next_row_id.max(1)),
+            rows_base: AtomicI64::new(rows_base),
+            persisted: Mutex::new(persisted),
+        }
+    }
+
+    pub fn next_row_id(&self) -> u64 {
+        self.row_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn peek_auto_inc(&self) -> u64 {
+        self.auto_inc.load(Ordering::Acquire)
+    }
+
+    /// Reserves `count` values; returns the first. Saturates at u64::MAX (MariaDB then fails
+    /// the insert with a duplicate key on the maximum value, which the SQL layer sees).
+    pub fn reserve_auto_inc(&self, count: u64) -> (u64, u64) {
+        let mut cur = self.auto_inc.load(Ordering::Acquire);
+        loop {
+            let next = cur.saturating_add(count);
+            match self.auto_inc.compare_exchange_weak(cur, next, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return (cur, next),
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    /// An explicit value was inserted: later generated values go above it. Returns the new
+    /// counter if it advanced.
+    pub fn observe_auto_inc(&self, value: u64) -> Option<u64> {
+        let next = value.saturating_add(1);
+        let prev = self.auto_inc.fetch_max(next, Ordering::AcqRel);
+        (prev < next).then_some(next)
+    }
+
+    pub fn reset_auto_inc(&self, next: u64) {
+        self.auto_inc.store(next.max(1), Ordering::Release);
+    }
+
+    pub fn rows_base(&self) -> i64 {
+        self.rows_base.load(Ordering::Relaxed)
+    }
+
+    pub fn set_rows_base(&self, v: i64) {
+        self.rows_base.store(v, Ordering::Relaxed);
+    }
+}
+
+/// The table runtimes, replaced as a whole by DDL (readers take no lock), plus what the
+/// checkpoint hook needs to persist the counters safely.
+pub struct Registry {
+    tables: ArcSwap<HashMap<TableId, Arc<TableRuntime>>>,
+    /// Serializes counter persistence (checkpoint) with DDL that resets counters, so a reset is
+    /// either persisted by the checkpoint or logged after the scan start it chooses.
+    pub persist_lock: Mutex<()>,
+    /// Log position read before the last persistence pass: every AutoInc record logged before
+    /// it is reflected in tree 1, so the recovery scan may not start later than this.
+    pub hold_lsn: AtomicU64,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::new()
+    }
+}
+
+impl Registry {
+    pub fn new() -> Registry {
+        Registry {
+            tables: ArcSwap::from_pointee(HashMap::new()),
+            persist_lock: Mutex::new(()),
+            hold_lsn: AtomicU64::new(Lsn::MAX),
+        }
+    }
+
+    pub fn get(&self, id: TableId) -> Option<Arc<TableRuntime>> {
+        self.tables.load().get(&id).cloned()
+    }
+
+    /// Runs `f` on the table's runtime without cloning its Arc (no shared counter touched).
+    pub fn with<R>(&self, id: TableId, f: impl FnOnce(&TableRuntime) -> R) -> Option<R> {
+        self.tables.load().get(&id).map(|rt| f(rt))
+    }
+
+    pub fn insert(&self, rt: Arc<TableRuntime>) {
+        let mut m = HashMap::clone(&self.tables.load());
+        m.insert(rt.id, rt);
+        self.tables.store(Arc::new(m));
+    }
+
+    pub fn remove(&self, ids: &[TableId]) {
+        let mut m = HashMap::clone(&self.tables.load());
+        for id in ids {
+            m.remove(id);
+        }
+        self.tables.store(Arc::new(m));
+    }
+
+    pub fn replace_all(&self, m: HashMap<TableId, Arc<TableRuntime>>) {
+        self.tables.store(Arc::new(m));
+    }
+
+    /// Writes every changed counter into tree 1 (checkpoint hook). `row_deltas` are the
+    /// sessions' committed row count changes. The caller holds `persist_lock` (`_held`).
+    pub fn persist(
+        &self,
+        _held: &parking_lot::MutexGuard<'_, ()>,
+        store: &PageStore,
+        row_deltas: &HashMap<TableId, i64>,
+    ) -> Result<()> {
+        self.hold_lsn.store(store.wal().ready_lsn(), Ordering::SeqCst);
+        let tree = BTree::open(store.system_tree_root(COUNTERS_TREE));
+        for rt in self.tables.load().values() {
+            let now = PersistedCounters {
+                auto_inc_next: rt.peek_auto_inc(),
+                rows: (rt.rows_base() + row_deltas.get(&rt.id).copied().unwrap_or(0)).max(0) as u64,
+            };
+            let mut p = rt.persisted.lock();
+            if *p == Some(now) {
+                continue;
+            }
+            let mut mtr = Mtr::new(store);
+            let value = encode_persisted(&now);
+            tree.modify(&mut mtr, &counters_tree_key(rt.id), |_| (Change::Put(value), ()))?;
+            mtr.commit();
+            *p = Some(now);
+        }
+        Ok(())
+    }
+}
+
+/// Removes a dropped table's counters from tree 1.
+pub fn remove_persisted(store: &PageStore, id: TableId) -> Result<()> {
+    let mut mtr = Mtr::new(store);
+    BTree::open(store.system_tree_root(COUNTERS_TREE)).modify(&mut mtr, &counters_tree_key(id), |cur| {
+        (if cur.is_some() { Change::Remove } else { Change::Keep }, ())
+    })?;
+    mtr.commit();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    pub(crate) fn sample_table() -> TableDef {
+        let col = |name: &str, ty: ColumnType, default: ColumnDefault| ColumnDef {
+            name: name.into(),
+            ty,
+            nullable: false,
+            default,
+            auto_increment: name == "id",
+            on_update_current_timestamp: name == "ts",
+            comment: format!("comment of {name}"),
+        };
+        TableDef {
+            id: 70,
+            db: "sbtest".into(),
+            name: "sbtest1".into(),
+            columns: vec![
+                col(
+                    "id",
+                    ColumnType::Int { width: IntWidth::Int, unsigned: true, display_width: Some(10) },
+                    ColumnDefault::None,
+                ),
+                col(
+                    "k",
+                    ColumnType::Int { width: IntWidth::Int, unsigned: false, display_width: None },
+                    ColumnDefault::Value(Datum::Int(0)),
+                ),
+                col("c", ColumnType::Char { len: 120 }, ColumnDefault::Value(Datum::Bytes(b"".to_vec()))),
+                col(
+                    "d",
+                    ColumnType::Decimal { precision: 10, scale: 2 },
+                    ColumnDefault::Value(Datum::Decimal(Decimal::new(-150, 2))),
+                ),
+                col("ts", ColumnType::Timestamp { fsp: 3 }, ColumnDefault::CurrentTimestamp),
+                col("b", ColumnType::Blob { size: LobSize::Medium }, ColumnDefault::None),
+                col("f", ColumnType::Float, ColumnDefault::Value(Datum::Double(1.5))),
+                col("dt", ColumnType::Date, ColumnDefault::Value(Datum::Date(Date::new(2024, 1, 2)))),
+            ],
+            primary: IndexDef {
+                id: 80,
+                name: "PRIMARY".into(),
+                columns: vec![IndexColumn { column: 0, prefix_len: None }],
+                unique: true,
+                primary: true,
+                root: 12,
+            },
+            secondary: vec![IndexDef {
+                id: 81,
+                name: "k_1".into(),
+                columns: vec![
+                    IndexColumn { column: 1, prefix_len: None },
+                    IndexColumn { column: 2, prefix_len: Some(5) },
+                ],
+                unique: false,
+                primary: false,
+                root: 13,
+            }],
+            options: TableOptions {
+                engine: "InnoDB".into(),
+                charset: "utf8mb4".into(),
+                collation: "utf8mb4_bin".into(),
+                comment: "x".into(),
+            },
+        }
+    }
+
+    #[test]
+    fn table_round_trip() {
+        let t = sample_table();
+        assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
+        let d = DatabaseDef { name: "db".into(), charset: "utf8mb4".into(), collation: "utf8mb4_bin".into() };
+        assert_eq!(decode_database(&encode_database(&d)).unwrap(), d);
+        let c = IdCounters { next_table_id: 99, next_index_id: 1000 };
+        assert_eq!(decode_counters(&encode_counters(&c)).unwrap(), c);
+        let p = PersistedCounters { auto_inc_next: 1 << 50, rows: 12 };
+        assert_eq!(decode_persisted(&encode_persisted(&p)).unwrap(), p);
+    }
+
+    #[test]
+    fn out_of_range_index_column_is_corruption() {
+        let mut t = sample_table();
+        t.secondary[0].columns[0].column = 8;
+        assert!(decode_table(&encode_table(&t)).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn garbage_tables_are_errors(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = decode_table(&bytes);
+        }
+
+        #[test]
+        fn truncated_tables_are_errors(cut in any::<prop::sample::Index>()) {
+            let b = encode_table(&sample_table());
+            let cut = cut.index(b.len());
+            prop_assert!(decode_table(&b[..cut]).is_err());
+        }
+    }
+}

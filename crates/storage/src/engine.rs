@@ -7,13 +7,35 @@
 //! used by one task at a time (`Send`, not `Sync`). Methods that may wait for a row lock are
 //! `async`; everything else returns without waiting on other transactions (it may do page I/O).
 
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
-use crate::error::Result;
+use arc_swap::ArcSwap;
+
+use crate::btree::{BTree, Change, MAX_KEY_LEN};
+use crate::buffer::{CheckpointHooks, PageId, PageStore, PageStoreConfig};
+use crate::catalog::{self, IdCounters, Registry, TableRuntime, CATALOG_INDEX_ID, CATALOG_TREE};
+use crate::error::{Result, StorageError};
+use crate::io::Io;
+use crate::keycodec;
+use crate::lock::LockTable;
+use crate::mtr::Mtr;
+use crate::pending_trees::PendingTrees;
+use crate::recovery;
+use crate::rowcodec;
+use crate::table::{self, ScanState};
+use crate::trx::logrec::LogRecord;
+use crate::testpoint::{CrashPoint, CrashPoints};
+use crate::trx::purge::{DeferredFree, PurgeQueues, PurgeThread};
+use crate::trx::record::{RecHeader, HEADER_LEN, NO_ROLL_PTR, VISIBLE_TO_ALL_TRX_ID};
+use crate::trx::txn::{Expect, Target, TrxState};
+use crate::trx::{ReadView, TrxSys};
 use crate::types::*;
+use crate::wal::{Lsn, Wal, WalConfig};
 
 /// `--flush-at-commit`, equivalent to innodb_flush_log_at_trx_commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +173,23 @@ pub struct TrxOptions {
     pub lock_wait_timeout: Duration,
 }
 
+/// Where the pages of the tablespace are (`Engine::space_report`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpaceReport {
+    /// Pages in the tablespace, the header page included.
+    pub total_pages: u64,
+    /// Pages of live trees (catalog indexes and system trees), overflow pages included.
+    pub in_trees: u64,
+    /// Pages on the free list.
+    pub free: u64,
+    /// Pages of trees waiting to be freed (dropped, or created by DDL that did not commit).
+    pub pending: u64,
+    /// Pages nothing accounts for.
+    pub leaked: u64,
+    /// Pages found in two places (corruption).
+    pub doubly_used: u64,
+}
+
 /// Engine-wide status for SHOW STATUS / SHOW ENGINE ... STATUS (merged from per-worker counters
 /// when read).
 #[derive(Clone, Debug, Default)]
@@ -159,168 +198,1032 @@ pub struct EngineStatus {
 }
 
 pub struct Engine {
-    _private: (),
+    sh: Arc<Shared>,
+    purge: parking_lot::Mutex<Option<PurgeThread>>,
 }
 
 /// A session's registration with the engine (a slot in the active-transaction array). Dropping
 /// it frees the slot.
 pub struct SessionSlot {
-    _private: (),
+    lease: Arc<SlotLease>,
 }
 
 /// Held for the duration of one statement; DDL that changes or frees trees waits for all of them.
 pub struct StatementGuard {
-    _private: (),
+    _guard: tokio::sync::OwnedRwLockReadGuard<()>,
+}
+
+/// A scan in progress. Holds no page latch between calls to `next` (it re-seeks from the last key
+/// it returned when it needs the next leaf), so it may be kept across `await`s.
+pub struct Scan {
+    st: ScanState,
+}
+
+pub struct Transaction {
+    st: TrxState,
+}
+
+// ------------------------------------------------------------------------------------------
+// Implementation. The public types above are the contract; everything below is how the
+// transactional layer provides it (architecture §3, §4.7-4.9).
+
+type CatalogTables = HashMap<(String, String), Arc<TableDef>>;
+type BarrierGuards = Vec<tokio::sync::OwnedRwLockWriteGuard<()>>;
+
+/// Partitions of the statement barrier (architecture §4.9): a statement takes the read side of
+/// its session's partition only, so ordinary statements share no cache line through it.
+const BARRIER_SHARDS: usize = 64;
+/// CREATE INDEX reaches its test crash point (`CrashPoint::IndexBuild`) after every this many
+/// entries, so a crash test finds a tree of several pages.
+const INDEX_BUILD_CRASH_POINT_EVERY: u64 = 500;
+/// Checkpoint interval under torn-write fault injection (test mode): the cleaner then writes back
+/// dirty pages continuously, so that a crash test's random kills regularly land in a write.
+const TORN_MODE_CHECKPOINT_INTERVAL: Duration = Duration::from_millis(50);
+/// How often a DDL re-checks for open transactions that changed the table it alters.
+const DDL_WRITER_POLL: Duration = Duration::from_millis(10);
+/// Name of the clustered index of a table without a primary key (as InnoDB calls it).
+pub const HIDDEN_PRIMARY_NAME: &str = "GEN_CLUST_INDEX";
+
+/// State shared by the engine, its transactions and its background work.
+pub(crate) struct Shared {
+    pub config: EngineConfig,
+    pub io: Io,
+    pub store: Arc<PageStore>,
+    pub trx: Arc<TrxSys>,
+    pub locks: LockTable,
+    pub catalog: ArcSwap<Catalog>,
+    pub registry: Arc<Registry>,
+    /// Indexes whose tree a DDL of this process created (CREATE TABLE, TRUNCATE, CREATE INDEX):
+    /// the DDL's transaction id. A consistent read whose view does not see that transaction
+    /// cannot use the tree (it holds no versions from before the DDL): TableDefinitionChanged.
+    /// Trees from before the last restart are not listed: every view sees their creators.
+    pub index_created_by: ArcSwap<HashMap<IndexId, u64>>,
+    /// The largest id in `index_created_by` (0: none). DDL transactions commit one at a time,
+    /// so a view that sees this one sees them all: the common case is one load, no map lookup.
+    pub newest_index_ddl: AtomicU64,
+    pub purge_queues: Arc<PurgeQueues>,
+    /// Trees of DDL not yet committed and dropped trees not yet freed (crash-safe freeing).
+    pub pending_trees: Arc<PendingTrees>,
+    pub crash_points: Arc<CrashPoints>,
+    barrier: Box<[Arc<tokio::sync::RwLock<()>>]>,
+    ddl: tokio::sync::Mutex<DdlState>,
+    closed: AtomicBool,
+}
+
+impl Shared {
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    pub fn check_open(&self) -> Result<()> {
+        if self.is_closed() {
+            return Err(StorageError::ShuttingDown);
+        }
+        Ok(())
+    }
+
+    fn no_table(table: TableId) -> StorageError {
+        StorageError::NoSuchTable { db: String::new(), name: format!("#{table}") }
+    }
+
+    pub fn next_row_id(&self, table: TableId) -> Result<u64> {
+        self.registry.with(table, |rt| rt.next_row_id()).ok_or_else(|| Shared::no_table(table))
+    }
+
+    /// Whether consistent reads with `view` may use the tree of `index` (see `index_created_by`).
+    pub fn index_usable_by(&self, index: IndexId, view: &ReadView) -> bool {
+        let newest = self.newest_index_ddl.load(Ordering::SeqCst);
+        if newest == 0 || view.sees(newest) {
+            return true;
+        }
+        self.index_created_by.load().get(&index).is_none_or(|&ddl| view.sees(ddl))
+    }
+
+    /// Records that the DDL transaction `ddl_trx` created the trees of `indexes`. Runs after the
+    /// DDL committed and before the catalog that names the trees is published. Entries every
+    /// view sees are dropped.
+    fn note_indexes_created(&self, ddl_trx: u64, indexes: impl IntoIterator<Item = IndexId>) {
+        let visible_to_all = self.trx.purge_limit();
+        let mut m = HashMap::clone(&self.index_created_by.load());
+        m.retain(|_, &mut ddl| ddl >= visible_to_all);
+        for ix in indexes {
+            m.insert(ix, ddl_trx);
+        }
+        self.index_created_by.store(Arc::new(m));
+        self.newest_index_ddl.fetch_max(ddl_trx, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // The last reference is gone without `shutdown` (or `crash_for_test`): shut down here,
+        // on this thread, so the page cleaner (whose checkpoint hook briefly holds the page
+        // store) is stopped before the store is released.
+        if !self.closed.swap(true, Ordering::AcqRel) {
+            if let Err(e) = self.store.shutdown().and_then(|_| self.store.wal().shutdown()) {
+                tracing::error!("implicit shutdown failed: {e}");
+            }
+        }
+    }
+}
+
+struct DdlState {
+    counters: IdCounters,
+    /// The internal slot DDL transactions run in (DDL is serialized by the mutex around this).
+    slot: usize,
+}
+
+/// Ownership of one slot of the active-transaction array, and the session's handle on the
+/// engine. The slot is freed when the session and its last transaction are both gone.
+pub(crate) struct SlotLease {
+    pub sh: Arc<Shared>,
+    pub index: usize,
+    /// False for the engine's internal slots, which live as long as the engine.
+    release: bool,
+}
+
+impl Drop for SlotLease {
+    fn drop(&mut self) {
+        if !self.release {
+            return;
+        }
+        if self.sh.trx.slot_is_idle(self.index) {
+            self.sh.trx.release_slot(self.index);
+        } else {
+            // Only a transaction whose rollback failed leaves its slot active: keeping the slot
+            // keeps its changes invisible until the restart rolls them back.
+            tracing::error!(slot = self.index, "session slot kept: its transaction could not be rolled back");
+        }
+    }
+}
+
+/// What the page cleaner asks the transactional layer at each checkpoint.
+struct Hooks {
+    trx: Arc<TrxSys>,
+    registry: Arc<Registry>,
+    pending_trees: Arc<PendingTrees>,
+    store: Weak<PageStore>,
+}
+
+impl CheckpointHooks for Hooks {
+    fn oldest_active_lsn(&self) -> Lsn {
+        let flushed = self.store.upgrade().map_or(0, |s| s.wal().flushed_lsn());
+        self.trx.oldest_active_lsn(flushed).min(self.registry.hold_lsn.load(Ordering::SeqCst))
+    }
+
+    fn next_trx_id(&self) -> u64 {
+        self.trx.next_trx_id()
+    }
+
+    fn before_checkpoint(&self) {
+        let Some(store) = self.store.upgrade() else { return };
+        // Both under the persist lock, after `persist` moved the hold LSN (the checkpoint's scan
+        // start) to the current end of the log: the counters and the pending-tree snapshot are
+        // then found by any recovery that starts from this checkpoint.
+        let held = self.registry.persist_lock.lock();
+        if let Err(e) = self.registry.persist(&held, &store, &self.trx.all_row_deltas()) {
+            tracing::warn!("persisting table counters failed: {e}");
+        }
+        if let Some(end) = self.pending_trees.log_snapshot(&store) {
+            // Durable before the control file names a scan start after the older records.
+            if let Err(e) = store.wal().flush_to(end) {
+                tracing::warn!("logging the pending trees failed: {e}");
+            }
+        }
+    }
+}
+
+/// The largest key of a tree (hidden row ids continue after it).
+fn max_key(store: &PageStore, root: PageId) -> Result<Option<Vec<u8>>> {
+    let mut c = BTree::open(root).cursor(Bound::Unbounded, Bound::Unbounded, true);
+    Ok(c.next(store)?.map(|(k, _)| k))
+}
+
+fn bad_definition(msg: String) -> StorageError {
+    // The SQL layer validates definitions with MariaDB's errors first; this catches API misuse.
+    StorageError::NotSupported(format!("table definition: {msg}"))
+}
+
+fn validate_index(columns: &[ColumnDef], name: &str, cols: &[IndexColumn]) -> Result<()> {
+    if let Some(c) = cols.iter().find(|c| c.column >= columns.len()) {
+        return Err(bad_definition(format!("index `{name}` names column #{} of {}", c.column, columns.len())));
+    }
+    if keycodec::declared_key_bytes(columns, cols) > keycodec::MAX_DECLARED_KEY_BYTES {
+        return Err(StorageError::KeyTooLong { max: keycodec::MAX_DECLARED_KEY_BYTES });
+    }
+    Ok(())
+}
+
+fn all_roots(t: &TableDef) -> Vec<PageId> {
+    t.indexes().map(|i| i.root).collect()
 }
 
 impl Engine {
     /// Opens (creating if missing) the data directory, runs crash recovery and starts the
     /// background threads (log writer, page cleaner, purge).
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>> {
-        let _ = config;
-        todo!("transactional layer")
+        std::fs::create_dir_all(&config.datadir)?;
+        let io = Io::new(config.fault);
+        let mut store_config = PageStoreConfig::new(config.buffer_pool_bytes);
+        if config.fault.torn_page_writes {
+            // Crash tests: write pages back all the time, so that kills meet torn writes.
+            store_config.checkpoint_interval = TORN_MODE_CHECKPOINT_INTERVAL;
+        }
+        let store = PageStore::open(&io, &config.datadir, store_config)?;
+        let control = store.control_at_open();
+        let wal_config = WalConfig { flush_mode: config.flush_mode, ..WalConfig::default() };
+        let summary =
+            recovery::scan_and_redo(&io, &store, &config.datadir, control.scan_start_lsn, wal_config.segment_bytes)?;
+        let next_trx_id = control.next_trx_id.max(summary.max_trx_id + 1).max(VISIBLE_TO_ALL_TRX_ID + 1);
+        let trx = Arc::new(TrxSys::new(config.max_sessions, next_trx_id));
+        // Checkpoints during recovery must not move the scan start past what it still needs.
+        trx.recovery_hold_lsn.store(control.scan_start_lsn, Ordering::SeqCst);
+        let registry = Arc::new(Registry::new());
+        let wal = Wal::open(&io, &config.datadir, wal_config, summary.end_lsn)?;
+        // Known before the first checkpoint, which re-logs them.
+        let pending_trees = Arc::new(PendingTrees::new(summary.pending_trees.iter().copied()));
+        let hooks = Arc::new(Hooks {
+            trx: trx.clone(),
+            registry: registry.clone(),
+            pending_trees: pending_trees.clone(),
+            store: Arc::downgrade(&store),
+        });
+        store.start(wal, hooks)?;
+
+        let catalog_root = store.system_tree_root(CATALOG_TREE);
+        let catalog_tree = |ix: IndexId| (ix == CATALOG_INDEX_ID).then_some(catalog_root);
+        let mut restored = recovery::roll_back(&store, &summary.losers, catalog_tree)?;
+        let (catalog, counters) = catalog::load(&store)?;
+        let roots: HashMap<IndexId, PageId> =
+            catalog.tables.values().flat_map(|t| t.indexes().map(|i| (i.id, i.root)).collect::<Vec<_>>()).collect();
+        restored += recovery::roll_back(&store, &summary.losers, |ix| roots.get(&ix).copied())?;
+        let abort_end = recovery::log_aborts(&store, &summary.losers);
+        if abort_end > 0 {
+            store.wal().flush_to(abort_end)?;
+        }
+
+        let persisted = catalog::load_persisted(&store)?;
+        let mut runtimes = HashMap::new();
+        for t in catalog.tables.values() {
+            let p = persisted.get(&t.id).copied();
+            let log = summary.auto_inc.get(&t.id).copied().unwrap_or_default();
+            let auto_inc = log.apply(p.map_or(1, |p| p.auto_inc_next));
+            let next_row_id = if t.has_hidden_pk() {
+                max_key(&store, t.primary.root)?.and_then(|k| keycodec::hidden_row_id(&k)).map_or(1, |id| id + 1)
+            } else {
+                1
+            };
+            let rows = p.map_or(0, |p| p.rows as i64);
+            runtimes.insert(t.id, Arc::new(TableRuntime::new(t.id, auto_inc, next_row_id, rows, p)));
+        }
+        registry.replace_all(runtimes);
+        trx.recovery_hold_lsn.store(Lsn::MAX, Ordering::SeqCst);
+        store.checkpoint_now()?;
+        tracing::info!(
+            losers = summary.losers.len(),
+            restored,
+            entries = summary.entries,
+            bytes = summary.bytes,
+            tables = catalog.tables.len(),
+            next_trx_id,
+            pending_trees = summary.pending_trees.len(),
+            pages_repaired_from_doublewrite = store.repaired_at_open(),
+            "recovery complete"
+        );
+
+        let ddl_slot = trx.claim_internal_slot().expect("internal slots are free at open");
+        let crash_points = Arc::new(CrashPoints::new(io.clone()));
+        let purge_queues = Arc::new(PurgeQueues::new(pending_trees.clone(), crash_points.clone()));
+        if !summary.pending_trees.is_empty() {
+            // Left by a crash: nothing references them and no transaction from before the crash
+            // survives, so purge frees them at once.
+            purge_queues.defer_free(DeferredFree { after: 0, roots: summary.pending_trees.clone() });
+        }
+        let purge = PurgeThread::start(store.clone(), trx.clone(), purge_queues.clone());
+        let sh = Arc::new(Shared {
+            io,
+            store,
+            trx,
+            locks: LockTable::new(),
+            catalog: ArcSwap::from_pointee(catalog),
+            registry,
+            index_created_by: ArcSwap::from_pointee(HashMap::new()),
+            newest_index_ddl: AtomicU64::new(0),
+            purge_queues,
+            pending_trees,
+            crash_points,
+            barrier: (0..BARRIER_SHARDS).map(|_| Arc::new(tokio::sync::RwLock::new(()))).collect(),
+            ddl: tokio::sync::Mutex::new(DdlState { counters, slot: ddl_slot }),
+            closed: AtomicBool::new(false),
+            config,
+        });
+        Ok(Arc::new(Engine { sh, purge: parking_lot::Mutex::new(Some(purge)) }))
     }
 
     /// Flushes everything, writes a final checkpoint and stops background threads.
     pub fn shutdown(&self) -> Result<()> {
-        todo!("transactional layer")
+        if self.sh.closed.swap(true, Ordering::AcqRel) {
+            return Ok(());
+        }
+        if let Some(p) = self.purge.lock().take() {
+            p.stop();
+        }
+        self.sh.store.shutdown()?;
+        self.sh.store.wal().shutdown()
+    }
+
+    /// Test hook: a power failure inside this process. Unsynced writes are lost (with
+    /// `FaultInjection::lose_unsynced_writes`), background threads stop without flushing, and
+    /// every later operation fails with ShuttingDown. Drop the engine and reopen the directory
+    /// to recover.
+    pub fn crash_for_test(&self) {
+        self.sh.closed.store(true, Ordering::Release);
+        self.sh.io.crash();
+        if let Some(p) = self.purge.lock().take() {
+            p.stop();
+        }
+        self.sh.store.crash_stop();
     }
 
     /// The current catalog snapshot: one atomic load, no lock.
     pub fn catalog(&self) -> Arc<Catalog> {
-        todo!("transactional layer")
+        self.sh.catalog.load_full()
+    }
+
+    /// The current catalog version, read without taking a reference to the snapshot (arc-swap's
+    /// `load` uses thread-local debt slots: no shared cache line is written). Cached and prepared
+    /// plans compare it to decide whether they must re-plan, so the query path needs no
+    /// `catalog()` call while the schema is unchanged.
+    pub fn catalog_version(&self) -> u64 {
+        self.sh.catalog.load().version
     }
 
     /// Registers a session (one per client connection). Fails if `max_sessions` are registered.
     pub fn register_session(&self) -> Result<SessionSlot> {
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let index = self.sh.trx.claim_session_slot().ok_or(StorageError::TooManySessions)?;
+        Ok(SessionSlot { lease: Arc::new(SlotLease { sh: self.sh.clone(), index, release: true }) })
     }
 
     pub fn begin(&self, slot: &SessionSlot, opts: TrxOptions) -> Transaction {
-        let _ = (slot, opts);
-        todo!("transactional layer")
+        Transaction { st: TrxState::begin(slot.lease.clone(), opts) }
     }
 
     /// Taken by every DML statement; released when dropped. Never held while a DDL method runs in
     /// the same session.
     pub async fn statement_guard(&self, slot: &SessionSlot) -> StatementGuard {
-        let _ = slot;
-        todo!("transactional layer")
+        let shard = self.sh.barrier[slot.lease.index % BARRIER_SHARDS].clone();
+        StatementGuard { _guard: shard.read_owned().await }
     }
 
     // ---- DDL: each runs as its own internal transaction and commits durably. ----
 
+    fn ddl_trx(&self, slot: usize) -> TrxState {
+        let opts = TrxOptions {
+            isolation: IsolationLevel::RepeatableRead,
+            read_only: false,
+            lock_wait_timeout: self.sh.config.lock_wait_timeout,
+        };
+        TrxState::begin(Arc::new(SlotLease { sh: self.sh.clone(), index: slot, release: false }), opts)
+    }
+
+    /// Writes a catalog record (an MVCC record of system tree 0) in the DDL transaction.
+    fn catalog_write(&self, trx: &mut TrxState, key: &[u8], payload: &[u8], deleted: bool, expect: Expect)
+        -> Result<()> {
+        trx.prepare_write(None)?;
+        let root = self.sh.store.system_tree_root(CATALOG_TREE);
+        let target = Target { index_id: CATALOG_INDEX_ID, root };
+        trx.write_version(target, key, payload, deleted, expect, || {
+            StorageError::Corruption("catalog record in an unexpected state".into())
+        })
+    }
+
+    /// Writes the id counters record in the DDL transaction.
+    fn write_counters(&self, trx: &mut TrxState, counters: &IdCounters) -> Result<()> {
+        self.catalog_write(trx, &catalog::counters_key(), &catalog::encode_counters(counters), false, Expect::Any)
+    }
+
+    /// Commits a DDL transaction durably and returns its transaction id. `adopt`: new trees the
+    /// DDL's catalog change references (they stop being pending); `drop`: trees it no longer
+    /// references (pending until purge frees them); both are logged in the commit mtr. If the
+    /// commit fails, the transaction is rolled back and the `adopt` trees are freed. `at_commit`
+    /// runs right after the commit record is appended, under the counter persistence lock (so a
+    /// checkpoint either sees its counter changes or starts its recovery scan before the commit
+    /// record).
+    fn ddl_commit(
+        &self,
+        mut trx: TrxState,
+        extra: &[LogRecord],
+        adopt: &[PageId],
+        drop: &[PageId],
+        at_commit: impl FnOnce(),
+    ) -> Result<u64> {
+        let id = trx.id().expect("a DDL transaction writes catalog records before it commits");
+        let committed = {
+            let _g = self.sh.registry.persist_lock.lock();
+            let committed = self.sh.pending_trees.commit_ddl(adopt, drop, |trees| {
+                let records: Vec<LogRecord> = extra.iter().chain(trees).cloned().collect();
+                trx.commit_with(&records)
+            });
+            if committed.is_ok() {
+                at_commit();
+            }
+            committed
+        };
+        let end = match committed {
+            Ok(end) => end,
+            Err(e) => {
+                std::mem::drop(trx); // rolls the catalog changes back
+                self.sh.pending_trees.free_now(&self.sh.store, adopt);
+                return Err(e);
+            }
+        };
+        if let Some(end) = end {
+            self.sh.store.wal().flush_to(end)?;
+        }
+        Ok(id)
+    }
+
+    /// Publishes a new catalog snapshot built from the current one.
+    fn edit_catalog(&self, f: impl FnOnce(&mut BTreeMap<String, DatabaseDef>, &mut CatalogTables)) {
+        let old = self.sh.catalog.load_full();
+        let mut databases = old.databases.clone();
+        let mut tables = old.tables.clone();
+        f(&mut databases, &mut tables);
+        self.sh.catalog.store(Arc::new(Catalog { version: old.version + 1, databases, tables }));
+    }
+
+    /// Takes every statement barrier partition (no statement runs until the guards drop), once
+    /// no other open transaction has changed any of `tables` (MariaDB's metadata locks make
+    /// DDL wait for such transactions too). Gives up after the lock wait timeout.
+    async fn exclusive(&self, tables: &[TableId], ddl_slot: usize) -> Result<BarrierGuards> {
+        let deadline = Instant::now() + self.sh.config.lock_wait_timeout;
+        loop {
+            let mut guards = Vec::with_capacity(BARRIER_SHARDS);
+            for shard in self.sh.barrier.iter() {
+                guards.push(shard.clone().write_owned().await);
+            }
+            if !tables.iter().any(|&t| self.sh.trx.table_has_writers(t, ddl_slot)) {
+                return Ok(guards);
+            }
+            drop(guards);
+            if Instant::now() >= deadline {
+                return Err(StorageError::LockWaitTimeout);
+            }
+            tokio::time::sleep(DDL_WRITER_POLL).await;
+        }
+    }
+
     /// Returns false if it existed and `if_not_exists`.
     pub async fn create_database(&self, def: DatabaseDef, if_not_exists: bool) -> Result<bool> {
-        let _ = (def, if_not_exists);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let ddl = self.sh.ddl.lock().await;
+        if self.catalog().database(&def.name).is_some() {
+            return if if_not_exists { Ok(false) } else { Err(StorageError::DatabaseExists { name: def.name }) };
+        }
+        let mut trx = self.ddl_trx(ddl.slot);
+        let (key, payload) = (catalog::database_key(&def.name), catalog::encode_database(&def));
+        self.catalog_write(&mut trx, &key, &payload, false, Expect::Free)?;
+        self.ddl_commit(trx, &[], &[], &[], || {})?;
+        self.edit_catalog(|dbs, _| {
+            dbs.insert(def.name.clone(), def);
+        });
+        Ok(true)
     }
 
     /// Drops the database and all its tables. Returns the number of tables dropped, or `None` if
     /// it did not exist and `if_exists`.
     pub async fn drop_database(&self, name: &str, if_exists: bool) -> Result<Option<usize>> {
-        let _ = (name, if_exists);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let ddl = self.sh.ddl.lock().await;
+        let cat = self.catalog();
+        if cat.database(name).is_none() {
+            return if if_exists { Ok(None) } else { Err(StorageError::DropNoSuchDatabase { name: name.to_string() }) };
+        }
+        let tables: Vec<Arc<TableDef>> = cat.tables_in(name).into_iter().cloned().collect();
+        let ids: Vec<TableId> = tables.iter().map(|t| t.id).collect();
+        let _barrier = self.exclusive(&ids, ddl.slot).await?;
+        let mut trx = self.ddl_trx(ddl.slot);
+        for t in &tables {
+            self.catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(t), true, Expect::Live)?;
+        }
+        let db = cat.database(name).expect("checked above");
+        self.catalog_write(&mut trx, &catalog::database_key(name), &catalog::encode_database(db), true, Expect::Live)?;
+        let roots: Vec<PageId> = tables.iter().flat_map(|t| all_roots(t)).collect();
+        self.ddl_commit(trx, &[], &[], &roots, || self.sh.registry.remove(&ids))?;
+        self.edit_catalog(|dbs, ts| {
+            dbs.remove(name);
+            ts.retain(|(d, _), _| d != name);
+        });
+        self.free_trees_later(roots);
+        self.forget_counters(&tables);
+        Ok(Some(tables.len()))
+    }
+
+    /// Hands trees a committed DDL no longer references to purge, which frees them once no
+    /// transaction that could touch them remains. They are pending (logged) since that commit,
+    /// so a crash before purge gets to them frees them at the next open.
+    fn free_trees_later(&self, roots: Vec<PageId>) {
+        let after = self.sh.trx.next_trx_id();
+        self.sh.purge_queues.defer_free(DeferredFree { after, roots });
+    }
+
+    /// Removes the persisted counters of dropped tables.
+    fn forget_counters(&self, tables: &[Arc<TableDef>]) {
+        for t in tables {
+            if let Err(e) = catalog::remove_persisted(&self.sh.store, t.id) {
+                tracing::warn!("removing counters of dropped table {} failed: {e}", t.id);
+            }
+        }
     }
 
     /// Returns false if it existed and `if_not_exists`.
     pub async fn create_table(&self, table: NewTable, if_not_exists: bool) -> Result<bool> {
-        let _ = (table, if_not_exists);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let mut ddl = self.sh.ddl.lock().await;
+        let cat = self.catalog();
+        if cat.database(&table.db).is_none() {
+            return Err(StorageError::NoSuchDatabase { name: table.db });
+        }
+        if cat.table(&table.db, &table.name).is_some() {
+            return if if_not_exists { Ok(false) } else { Err(StorageError::TableExists { name: table.name }) };
+        }
+        validate_index(&table.columns, "PRIMARY", &table.primary_key)?;
+        let mut names: Vec<&str> = vec![if table.primary_key.is_empty() { HIDDEN_PRIMARY_NAME } else { "PRIMARY" }];
+        for ix in &table.indexes {
+            validate_index(&table.columns, &ix.name, &ix.columns)?;
+            if names.iter().any(|n| n.eq_ignore_ascii_case(&ix.name)) {
+                return Err(StorageError::IndexExists { name: ix.name.clone() });
+            }
+            names.push(&ix.name);
+        }
+
+        let mut counters = ddl.counters;
+        let table_id = counters.next_table_id;
+        counters.next_table_id += 1;
+        let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + table.indexes.len())?;
+        let mut next_index = || {
+            let id = counters.next_index_id;
+            counters.next_index_id += 1;
+            id
+        };
+        let primary = IndexDef {
+            id: next_index(),
+            name: names[0].to_string(),
+            columns: table.primary_key.clone(),
+            unique: true,
+            primary: true,
+            root: roots[0],
+        };
+        let secondary = table
+            .indexes
+            .iter()
+            .zip(&roots[1..])
+            .map(|(ix, &root)| IndexDef {
+                id: next_index(),
+                name: ix.name.clone(),
+                columns: ix.columns.clone(),
+                unique: ix.unique,
+                primary: false,
+                root,
+            })
+            .collect();
+        let def = Arc::new(TableDef {
+            id: table_id,
+            db: table.db,
+            name: table.name,
+            columns: table.columns,
+            primary,
+            secondary,
+            options: table.options,
+        });
+        let auto_inc = table.auto_increment_start.unwrap_or(1).max(1);
+
+        let mut trx = self.ddl_trx(ddl.slot);
+        let written = self
+            .catalog_write(&mut trx, &catalog::table_key(table_id), &catalog::encode_table(&def), false, Expect::Free)
+            .and_then(|_| self.write_counters(&mut trx, &counters));
+        if let Err(e) = written {
+            drop(trx);
+            self.sh.pending_trees.free_now(&self.sh.store, &roots);
+            return Err(e);
+        }
+        let trx_id = trx.id().expect("wrote catalog records");
+        let reset = LogRecord::AutoIncReset { trx_id, table_id, next: auto_inc };
+        let ddl_id = self.ddl_commit(trx, &[reset], &roots, &[], || {
+            self.sh.registry.insert(Arc::new(TableRuntime::new(table_id, auto_inc, 1, 0, None)));
+        })?;
+        ddl.counters = counters;
+        self.sh.note_indexes_created(ddl_id, def.indexes().map(|i| i.id));
+        self.edit_catalog(|_, ts| {
+            ts.insert((def.db.clone(), def.name.clone()), def.clone());
+        });
+        Ok(true)
     }
 
     /// Returns false if it did not exist and `if_exists`.
     pub async fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<bool> {
-        let _ = (db, name, if_exists);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, name).cloned() else {
+            return if if_exists {
+                Ok(false)
+            } else {
+                Err(StorageError::NoSuchTable { db: db.to_string(), name: name.to_string() })
+            };
+        };
+        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let mut trx = self.ddl_trx(ddl.slot);
+        self.catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&t), true, Expect::Live)?;
+        let roots = all_roots(&t);
+        self.ddl_commit(trx, &[], &[], &roots, || self.sh.registry.remove(&[t.id]))?;
+        self.edit_catalog(|_, ts| {
+            ts.remove(&(db.to_string(), name.to_string()));
+        });
+        self.free_trees_later(roots);
+        self.forget_counters(&[t]);
+        Ok(true)
     }
 
     pub async fn rename_table(&self, db: &str, name: &str, new_db: &str, new_name: &str) -> Result<()> {
-        let _ = (db, name, new_db, new_name);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let ddl = self.sh.ddl.lock().await;
+        let cat = self.catalog();
+        let Some(t) = cat.table(db, name).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: name.to_string() });
+        };
+        if cat.database(new_db).is_none() {
+            return Err(StorageError::NoSuchDatabase { name: new_db.to_string() });
+        }
+        if cat.table(new_db, new_name).is_some() {
+            return Err(StorageError::TableExists { name: new_name.to_string() });
+        }
+        let mut renamed = TableDef::clone(&t);
+        renamed.db = new_db.to_string();
+        renamed.name = new_name.to_string();
+        let renamed = Arc::new(renamed);
+        let mut trx = self.ddl_trx(ddl.slot);
+        self.catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&renamed), false, Expect::Live)?;
+        self.ddl_commit(trx, &[], &[], &[], || {})?;
+        self.edit_catalog(|_, ts| {
+            ts.remove(&(db.to_string(), name.to_string()));
+            ts.insert((new_db.to_string(), new_name.to_string()), renamed);
+        });
+        Ok(())
     }
 
     /// Builds the index over existing rows; fails with DuplicateKey if `unique` and violated.
     pub async fn create_index(&self, db: &str, table: &str, index: NewIndex) -> Result<()> {
-        let _ = (db, table, index);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let mut ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, table).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
+        };
+        if index.name.eq_ignore_ascii_case("PRIMARY") || t.index_by_name(&index.name).is_some() {
+            return Err(StorageError::IndexExists { name: index.name });
+        }
+        validate_index(&t.columns, &index.name, &index.columns)?;
+        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let mut counters = ddl.counters;
+        // Pending from here: a crash during the build frees the tree at the next open.
+        let root = self.sh.pending_trees.create_trees(&self.sh.store, 1)?[0];
+        let ix = IndexDef {
+            id: counters.next_index_id,
+            name: index.name,
+            columns: index.columns,
+            unique: index.unique,
+            primary: false,
+            root,
+        };
+        counters.next_index_id += 1;
+        if let Err(e) = self.build_index(&t, &ix) {
+            self.sh.pending_trees.free_now(&self.sh.store, &[root]);
+            return Err(e);
+        }
+        let mut def = TableDef::clone(&t);
+        def.secondary.push(ix.clone());
+        let def = Arc::new(def);
+        let mut trx = self.ddl_trx(ddl.slot);
+        let written = self
+            .catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&def), false, Expect::Live)
+            .and_then(|_| self.write_counters(&mut trx, &counters));
+        if let Err(e) = written {
+            drop(trx);
+            self.sh.pending_trees.free_now(&self.sh.store, &[root]);
+            return Err(e);
+        }
+        let ddl_id = self.ddl_commit(trx, &[], &[root], &[], || {})?;
+        ddl.counters = counters;
+        // The entries reflect the rows' latest versions at the build: snapshots older than the
+        // DDL cannot use the index (1412).
+        self.sh.note_indexes_created(ddl_id, [ix.id]);
+        self.edit_catalog(|_, ts| {
+            ts.insert((db.to_string(), table.to_string()), def);
+        });
+        Ok(())
+    }
+
+    /// Fills a new secondary index from the latest version of every row. No transaction has
+    /// uncommitted changes in the table (`exclusive` waited for them), so the latest versions
+    /// are committed; entries are stamped visible-to-all and logged as plain page changes (the
+    /// tree is unreachable until the catalog change commits).
+    fn build_index(&self, t: &TableDef, ix: &IndexDef) -> Result<()> {
+        let store = &self.sh.store;
+        let tree = BTree::open(ix.root);
+        let entry_value = RecHeader { trx_id: VISIBLE_TO_ALL_TRX_ID, roll_ptr: NO_ROLL_PTR, deleted: false }.to_vec();
+        let mut cursor = BTree::open(t.primary.root).cursor(Bound::Unbounded, Bound::Unbounded, false);
+        let mut entries = 0u64;
+        while let Some((pk_key, value)) = cursor.next(store)? {
+            if RecHeader::parse(&value)?.deleted {
+                continue;
+            }
+            let row = rowcodec::decode_row(&t.columns, &value[HEADER_LEN..])?;
+            let key = keycodec::secondary_key(t, ix, &row, &pk_key)?;
+            if key.len() > MAX_KEY_LEN {
+                return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
+            }
+            if ix.unique && !keycodec::has_null_column(ix, &row) {
+                let prefix = &key[..key.len() - pk_key.len()];
+                let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
+                if tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?.is_some() {
+                    return Err(StorageError::DuplicateKey {
+                        index: ix.name.clone(),
+                        key: keycodec::format_key_value(t, ix, &row),
+                    });
+                }
+            }
+            let mut mtr = Mtr::new(store);
+            let v = entry_value.clone();
+            tree.modify(&mut mtr, &key, |_| (Change::Put(v), ()))?;
+            mtr.commit();
+            entries += 1;
+            if entries % INDEX_BUILD_CRASH_POINT_EVERY == 0 {
+                self.sh.crash_points.hit(CrashPoint::IndexBuild)?;
+            }
+        }
+        Ok(())
     }
 
     pub async fn drop_index(&self, db: &str, table: &str, index: &str) -> Result<()> {
-        let _ = (db, table, index);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, table).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
+        };
+        if t.primary.name.eq_ignore_ascii_case(index) {
+            return Err(StorageError::NotSupported("DROP INDEX `PRIMARY`".into()));
+        }
+        let Some(pos) = t.secondary.iter().position(|i| i.name.eq_ignore_ascii_case(index)) else {
+            return Err(StorageError::NoSuchIndex { name: index.to_string() });
+        };
+        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let mut def = TableDef::clone(&t);
+        let dropped = def.secondary.remove(pos);
+        let def = Arc::new(def);
+        let mut trx = self.ddl_trx(ddl.slot);
+        self.catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&def), false, Expect::Live)?;
+        self.ddl_commit(trx, &[], &[], &[dropped.root], || {})?;
+        self.edit_catalog(|_, ts| {
+            ts.insert((db.to_string(), table.to_string()), def);
+        });
+        self.free_trees_later(vec![dropped.root]);
+        Ok(())
     }
 
     /// Empties the table (new empty trees; AUTO_INCREMENT restarts at 1).
     pub async fn truncate_table(&self, db: &str, table: &str) -> Result<()> {
-        let _ = (db, table);
-        todo!("transactional layer")
+        self.sh.check_open()?;
+        let mut ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, table).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
+        };
+        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let mut counters = ddl.counters;
+        let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + t.secondary.len())?;
+        // New index ids too: undo records of the old trees (of a transaction that wrote before
+        // the truncate and is rolled back by recovery) must not land in the new ones.
+        let mut def = TableDef::clone(&t);
+        for (ix, &root) in std::iter::once(&mut def.primary).chain(def.secondary.iter_mut()).zip(&roots) {
+            ix.id = counters.next_index_id;
+            counters.next_index_id += 1;
+            ix.root = root;
+        }
+        let def = Arc::new(def);
+        let mut trx = self.ddl_trx(ddl.slot);
+        let written = self
+            .catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&def), false, Expect::Live)
+            .and_then(|_| self.write_counters(&mut trx, &counters));
+        if let Err(e) = written {
+            drop(trx);
+            self.sh.pending_trees.free_now(&self.sh.store, &roots);
+            return Err(e);
+        }
+        let trx_id = trx.id().expect("wrote catalog records");
+        let reset = LogRecord::AutoIncReset { trx_id, table_id: t.id, next: 1 };
+        let delta = self.sh.trx.row_delta(t.id);
+        let old_roots = all_roots(&t);
+        let ddl_id = self.ddl_commit(trx, &[reset], &roots, &old_roots, || {
+            self.sh.registry.with(t.id, |rt| {
+                rt.reset_auto_inc(1);
+                rt.set_rows_base(-delta);
+            });
+        })?;
+        ddl.counters = counters;
+        // Snapshots older than the truncate cannot read the new, empty trees (1412), as on MariaDB.
+        self.sh.note_indexes_created(ddl_id, def.indexes().map(|i| i.id));
+        self.edit_catalog(|_, ts| {
+            ts.insert((db.to_string(), table.to_string()), def);
+        });
+        self.free_trees_later(old_roots);
+        Ok(())
+    }
+
+    /// Test hook: the next time the engine reaches `point` it simulates a power cut there (as
+    /// `crash_for_test`, from inside the operation, which then fails). Then call
+    /// `crash_for_test`, drop the engine and reopen the directory.
+    #[doc(hidden)]
+    pub fn arm_crash_point_for_test(&self, point: CrashPoint) {
+        match point {
+            CrashPoint::HomePageSync => self.sh.store.crash_before_next_home_sync(),
+            _ => self.sh.crash_points.arm(point),
+        }
+    }
+
+    /// Test hook: whether the armed crash point was reached (the simulated power cut happened).
+    #[doc(hidden)]
+    pub fn crash_point_fired_for_test(&self) -> bool {
+        self.sh.crash_points.fired() || self.sh.io.is_crashed()
+    }
+
+    /// Test hook: writes back every dirty page and writes a checkpoint now (the recovery scan
+    /// then starts after everything logged so far, unless an open transaction needs more).
+    #[doc(hidden)]
+    pub fn checkpoint_for_test(&self) -> Result<()> {
+        self.sh.check_open()?;
+        self.sh.store.checkpoint_now().map(|_| ())
+    }
+
+    /// Where every page of the tablespace is: in a live tree (a table's index, a system tree),
+    /// on the free list, or in a tree waiting to be freed; what is in none of them has leaked.
+    /// A diagnostic for tests: run it while no statement, DDL or purge work is in flight.
+    pub fn space_report(&self) -> Result<SpaceReport> {
+        let store = &self.sh.store;
+        let total = store.tablespace_pages()?;
+        let mut owner = vec![0u8; total as usize];
+        let mut report = SpaceReport { total_pages: total, ..SpaceReport::default() };
+        owner[0] = 1; // the tablespace header
+        let mut mark = |pid: PageId, counter: &mut u64, report_doubly: &mut u64| -> Result<()> {
+            let slot = owner.get_mut(pid as usize).ok_or_else(|| {
+                StorageError::Corruption(format!("page {pid} beyond the tablespace ({total} pages)"))
+            })?;
+            if *slot != 0 {
+                *report_doubly += 1;
+            }
+            *slot = 1;
+            *counter += 1;
+            Ok(())
+        };
+        let mut live_roots: Vec<PageId> = (0..crate::buffer::SYSTEM_TREES).map(|n| store.system_tree_root(n)).collect();
+        live_roots.extend(self.catalog().tables.values().flat_map(|t| all_roots(t)));
+        for root in live_roots {
+            for pid in BTree::open(root).pages(store)? {
+                mark(pid, &mut report.in_trees, &mut report.doubly_used)?;
+            }
+        }
+        for root in self.sh.pending_trees.roots() {
+            for pid in BTree::open(root).pages(store)? {
+                mark(pid, &mut report.pending, &mut report.doubly_used)?;
+            }
+        }
+        for pid in store.free_list_pages()? {
+            mark(pid, &mut report.free, &mut report.doubly_used)?;
+        }
+        report.leaked = owner.iter().filter(|&&o| o == 0).count() as u64;
+        Ok(report)
     }
 
     pub fn set_flush_mode(&self, mode: FlushMode) {
-        let _ = mode;
-        todo!("transactional layer")
+        self.sh.store.wal().set_flush_mode(mode);
     }
 
     /// Approximate number of rows (for SHOW TABLE STATUS / information_schema.TABLES).
+    ///
+    /// Method: the count persisted in system tree 1 at the last checkpoint before the open (or
+    /// 0 after TRUNCATE), plus the net rows inserted by transactions committed since, counted
+    /// per session and merged here. Exact while the engine runs; after a crash it restarts from
+    /// the last checkpoint's count, so it may drift by what was committed after that checkpoint.
     pub fn approx_row_count(&self, table: &TableDef) -> u64 {
-        let _ = table;
-        todo!("transactional layer")
+        let base = self.sh.registry.with(table.id, |rt| rt.rows_base()).unwrap_or(0);
+        (base + self.sh.trx.row_delta(table.id)).max(0) as u64
     }
 
     /// The next AUTO_INCREMENT value (for SHOW CREATE TABLE / information_schema).
     pub fn peek_auto_increment(&self, table: &TableDef) -> u64 {
-        let _ = table;
-        todo!("transactional layer")
+        self.sh.registry.with(table.id, |rt| rt.peek_auto_inc()).unwrap_or(1)
+    }
+
+    /// Counts the physical records of one index (0 = primary): (live, delete-marked). A full
+    /// scan, for diagnostics and tests (purge removes delete-marked records once no read view
+    /// needs them).
+    pub fn physical_records(&self, table: &TableDef, index: usize) -> Result<(u64, u64)> {
+        let ix = match index {
+            0 => &table.primary,
+            i => table.secondary.get(i - 1).ok_or_else(|| StorageError::NoSuchIndex { name: format!("#{i}") })?,
+        };
+        let mut cursor = BTree::open(ix.root).cursor(Bound::Unbounded, Bound::Unbounded, false);
+        let (mut live, mut marked) = (0, 0);
+        while let Some((_, v)) = cursor.next(&self.sh.store)? {
+            if RecHeader::parse(&v)?.deleted {
+                marked += 1;
+            } else {
+                live += 1;
+            }
+        }
+        Ok((live, marked))
     }
 
     pub fn status(&self) -> EngineStatus {
-        todo!("transactional layer")
+        let [read, inserted, updated, deleted] = self.sh.trx.merged_stats();
+        let locks = self.sh.locks.stats();
+        let buf = self.sh.store.stats();
+        let wal = self.sh.store.wal().stats();
+        let mut rows: Vec<(String, String)> = Vec::new();
+        let mut add = |name: &str, v: u64| rows.push((name.to_string(), v.to_string()));
+        add("Innodb_buffer_pool_pages_data", buf.frames - buf.free_frames);
+        add("Innodb_buffer_pool_pages_dirty", buf.dirty_frames);
+        add("Innodb_buffer_pool_pages_free", buf.free_frames);
+        add("Innodb_buffer_pool_pages_total", buf.frames);
+        add("Innodb_buffer_pool_reads", buf.page_reads);
+        add("Innodb_buffer_pool_wait_free", buf.free_frame_waits);
+        add("Selkie_buffer_pool_evictions", buf.evictions);
+        add("Innodb_checkpoint_lsn", buf.checkpoint_lsn);
+        add("Innodb_checkpoints", buf.checkpoints);
+        add("Innodb_deadlocks", locks.deadlocks);
+        add("Innodb_history_list_length", self.sh.trx.history_len() as u64);
+        add("Innodb_log_waits", wal.ring_full_waits);
+        add("Innodb_lsn_current", self.sh.store.wal().ready_lsn());
+        add("Innodb_lsn_flushed", self.sh.store.wal().flushed_lsn());
+        add("Innodb_os_log_fsyncs", wal.fsyncs);
+        add("Innodb_os_log_written", wal.bytes_written);
+        add("Innodb_pages_written", buf.page_writes);
+        add("Innodb_row_lock_current_waits", locks.current_waits);
+        add("Innodb_row_lock_timeouts", locks.timeouts);
+        add("Innodb_row_lock_waits", locks.waits);
+        add("Innodb_rows_deleted", deleted);
+        add("Innodb_rows_inserted", inserted);
+        add("Innodb_rows_read", read);
+        add("Innodb_rows_updated", updated);
+        add("Selkie_active_transactions", self.sh.trx.active_count() as u64);
+        add("Selkie_commit_groups", wal.commit_groups);
+        add("Selkie_group_committed_waiters", wal.group_committed_waiters);
+        add("Selkie_pages_repaired_from_doublewrite", self.sh.store.repaired_at_open() as u64);
+        add("Selkie_pending_tree_frees", self.sh.purge_queues.pending_frees() as u64);
+        add("Selkie_pending_trees", self.sh.pending_trees.len() as u64);
+        EngineStatus { rows }
     }
 }
 
-/// A scan in progress. Holds no page latch between calls to `next` (it re-seeks from the last key
-/// it returned when it needs the next leaf), so it may be kept across `await`s.
-pub struct Scan {
-    _private: (),
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Purge stops with the engine handle; the page store and log are shut down when the
+        // last session lets go of the shared state (see `Drop for Shared`).
+        if let Some(p) = self.purge.lock().take() {
+            p.stop();
+        }
+    }
 }
 
 impl Scan {
     pub fn next(&mut self, trx: &mut Transaction) -> Result<Option<ScanRow>> {
-        let _ = trx;
-        todo!("transactional layer")
+        self.st.next(&mut trx.st)
     }
-}
-
-pub struct Transaction {
-    _private: (),
 }
 
 impl Transaction {
     pub fn isolation(&self) -> IsolationLevel {
-        todo!("transactional layer")
+        self.st.opts.isolation
     }
 
     /// True once the transaction has changed anything (it then holds a transaction id).
     pub fn has_writes(&self) -> bool {
-        todo!("transactional layer")
+        self.st.has_writes()
     }
 
     /// Marks a statement boundary: the savepoint for `rollback_statement`; under READ COMMITTED the
     /// next consistent read takes a fresh read view.
     pub fn begin_statement(&mut self) {
-        todo!("transactional layer")
+        self.st.begin_statement()
     }
 
     /// Undoes every change made since `begin_statement` (locks stay held, as in InnoDB).
     pub fn rollback_statement(&mut self) -> Result<()> {
-        todo!("transactional layer")
+        self.st.rollback_statement()
     }
 
     /// Consistent read of one row by primary key values (full key). Never scans.
     pub fn get(&mut self, table: &Arc<TableDef>, pk: &[Datum]) -> Result<Option<ScanRow>> {
-        let _ = (table, pk);
-        todo!("transactional layer")
+        self.st.sess.sh.check_open()?;
+        table::get(&mut self.st, table, pk)
     }
 
     /// Scans `index` (0 = primary, i = `secondary[i-1]`) over `range`, in key order or reverse.
@@ -334,8 +1237,7 @@ impl Transaction {
         reverse: bool,
         mode: ReadMode,
     ) -> Result<Scan> {
-        let _ = (table, index, range, reverse, mode);
-        todo!("transactional layer")
+        Ok(Scan { st: ScanState::open(&mut self.st, table, index, range, reverse, mode)? })
     }
 
     /// Locking read of the latest committed version (SELECT ... FOR UPDATE / LOCK IN SHARE MODE,
@@ -343,48 +1245,67 @@ impl Transaction {
     /// 1213 on deadlock: then the whole transaction has been rolled back). `None` if the row no
     /// longer exists.
     pub async fn lock_row(&mut self, table: &Arc<TableDef>, pk_key: &[u8], mode: LockMode) -> Result<Option<ScanRow>> {
-        let _ = (table, pk_key, mode);
-        todo!("transactional layer")
+        table::lock_row(&mut self.st, table, pk_key, mode).await
     }
 
     /// Inserts a full row (every column, in table order; AUTO_INCREMENT already filled in).
     pub async fn insert(&mut self, table: &Arc<TableDef>, row: Vec<Datum>, on_dup: OnDuplicate) -> Result<InsertOutcome> {
-        let _ = (table, row, on_dup);
-        todo!("transactional layer")
+        table::insert(&mut self.st, table, row, on_dup).await
     }
 
     /// Replaces the row identified by `pk_key` (which the caller locked with `lock_row`
     /// Exclusive and whose current contents are `old`). If the primary key changes the row moves.
     pub async fn update(&mut self, table: &Arc<TableDef>, pk_key: &[u8], old: &[Datum], new: Vec<Datum>) -> Result<Vec<u8>> {
-        let _ = (table, pk_key, old, new);
-        todo!("transactional layer")
+        // The stored row (read under the lock) is authoritative for the old index entries;
+        // `old` is what the caller saw and must be the same.
+        let _ = old;
+        table::update(&mut self.st, table, pk_key, new).await
     }
 
     /// Deletes the row (locked by the caller with `lock_row` Exclusive; `old` = its contents).
     pub async fn delete(&mut self, table: &Arc<TableDef>, pk_key: &[u8], old: &[Datum]) -> Result<()> {
-        let _ = (table, pk_key, old);
-        todo!("transactional layer")
+        let _ = old;
+        table::delete(&mut self.st, table, pk_key).await
     }
 
     /// Reserves `count` consecutive AUTO_INCREMENT values; returns the first.
     pub fn auto_increment_next(&mut self, table: &TableDef, count: u64) -> Result<u64> {
-        let _ = (table, count);
-        todo!("transactional layer")
+        self.st.sess.sh.check_open()?;
+        let (first, next) = self
+            .st
+            .sess
+            .sh
+            .registry
+            .with(table.id, |rt| rt.reserve_auto_inc(count))
+            .ok_or_else(|| StorageError::NoSuchTable { db: table.db.clone(), name: table.name.clone() })?;
+        // Logged with the transaction's next mtr (usually the insert that uses the value), so a
+        // restart never hands out a value again.
+        self.st.note_auto_inc(table.id, next);
+        Ok(first)
     }
 
     /// Tells the engine a row was inserted with an explicit AUTO_INCREMENT value, so later
     /// generated values are above it.
     pub fn auto_increment_observe(&mut self, table: &TableDef, value: u64) {
-        let _ = (table, value);
-        todo!("transactional layer")
+        if let Some(Some(next)) = self.st.sess.sh.registry.with(table.id, |rt| rt.observe_auto_inc(value)) {
+            self.st.note_auto_inc(table.id, next);
+        }
     }
 
     /// Commits; returns once durable per the flush mode (group commit).
     pub async fn commit(self) -> Result<()> {
-        todo!("transactional layer")
+        let mut st = self.st;
+        let end = st.commit_begin()?;
+        let sess = st.sess.clone();
+        drop(st);
+        if let Some(end) = end {
+            sess.sh.store.wal().wait_commit(end).await?;
+        }
+        Ok(())
     }
 
     pub fn rollback(self) -> Result<()> {
-        todo!("transactional layer")
+        let mut st = self.st;
+        st.rollback_all()
     }
 }

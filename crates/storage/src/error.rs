@@ -33,6 +33,14 @@ pub enum StorageError {
     ReadOnlyTransaction,
     #[error("Query execution was interrupted")]
     Interrupted,
+    #[error("Incorrect value for column '{column}': {detail}")]
+    InvalidValue { column: String, detail: String },
+    #[error("Too many connections")]
+    TooManySessions,
+    #[error("This version of MariaDB doesn't yet support '{0}'")]
+    NotSupported(String),
+    #[error("Table definition has changed, please retry transaction")]
+    TableDefinitionChanged,
     #[error("storage I/O error: {0}")]
     Io(#[from] std::io::Error),
     #[error("data corruption detected: {0}")]
@@ -60,6 +68,10 @@ impl StorageError {
             RowTooLarge { .. } => (1118, "42000"),
             ReadOnlyTransaction => (1792, "25006"),
             Interrupted => (1317, "70100"),
+            InvalidValue { .. } => (1366, "22007"),
+            TooManySessions => (1040, "08004"),
+            NotSupported(_) => (1235, "42000"),
+            TableDefinitionChanged => (1412, "HY000"),
             Io(_) | Corruption(_) | ShuttingDown => (1030, "HY000"),
         }
     }

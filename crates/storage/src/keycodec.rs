@@ -1,1 +1,783 @@
-//! (transactional layer; being written)
+//! Memcomparable key encoding (docs/architecture.md §4.6): the byte order of two encoded keys is
+//! the SQL order of the values they encode, so B+trees compare keys with `memcmp` only.
+//!
+//! Per column: a nullable column starts with `0x00` for NULL (NULL sorts first, as in MariaDB)
+//! or `0x01` before the value; a NOT NULL column has no tag byte (primary key columns are
+//! always NOT NULL, so a typical key starts with its distinguishing bytes, which the B+tree's
+//! 4-byte key-head comparison then resolves without a full compare). Values:
+//! - integers: big-endian in the column's width (1, 2, 3, 4 or 8 bytes), signed ones with the
+//!   sign bit flipped;
+//! - DATE: i32 and DATETIME/TIMESTAMP: i64, sign-flipped big-endian;
+//! - FLOAT/DOUBLE: the IEEE total-order trick on the f64 (FLOAT narrowed to f32 first, -0.0
+//!   folded into +0.0 so that equal values encode equally);
+//! - DECIMAL: the mantissa at the column's scale as a sign-flipped big-endian i128 (16 bytes);
+//! - strings and binaries: byte-stuffed (`0x00` → `0x00 0xFF`) and terminated by `0x00 0x00`, so
+//!   a shorter string sorts before every longer string it is a prefix of and composite keys
+//!   compare column by column. Character strings drop trailing spaces first: MariaDB's
+//!   `utf8mb4_bin` is a PAD SPACE collation ('a' = 'a  '). Index prefix lengths are in bytes.
+//!
+//! A value outside the column's domain (300 for a TINYINT, NULL for a NOT NULL column) has no
+//! encoding: stored rows never hold one, a point lookup with one finds nothing, and a range bound
+//! with one is cut at that column (see `range_to_bytes`).
+//!
+//! A table without a primary key is keyed by a hidden 8-byte big-endian row id.
+//! Secondary index keys are the encoded index columns followed by the clustered key bytes.
+
+use std::ops::Bound;
+
+use crate::engine::KeyRange;
+use crate::error::{Result, StorageError};
+use crate::types::*;
+
+/// Length of the hidden row id key of a table without a primary key.
+pub const ROW_ID_KEY_LEN: usize = 8;
+/// MariaDB truncates the value shown in "Duplicate entry '...'" to this many characters.
+const DUPLICATE_VALUE_MAX_CHARS: usize = 192;
+/// MariaDB's limit on the declared byte length of an index (InnoDB, large prefix).
+pub const MAX_DECLARED_KEY_BYTES: usize = 3072;
+/// Bytes per character of utf8mb4 (for declared key lengths).
+const MAX_BYTES_PER_CHAR: usize = 4;
+
+const NULL_TAG: u8 = 0x00;
+const VALUE_TAG: u8 = 0x01;
+const SIGN_BIT_64: u64 = 1 << 63;
+const SIGN_BIT_32: u32 = 1 << 31;
+const SIGN_BIT_128: u128 = 1 << 127;
+
+/// Where a value lies relative to the values its column can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// Encoded.
+    In,
+    /// Sorts before every value of the column (nothing was appended).
+    Below,
+    /// Sorts after every value of the column (nothing was appended).
+    Above,
+}
+
+/// Bytes of an integer column's key encoding.
+fn int_bytes(width: IntWidth) -> usize {
+    (width.bits() / 8) as usize
+}
+
+/// Appends the memcomparable encoding of `d` as a value of column `col`, truncated to
+/// `prefix_len` bytes for a prefix index column. Values of another numeric kind are converted.
+/// Returns where the value lies; only `Domain::In` appends anything.
+pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: Option<u32>) -> Domain {
+    if d.is_null() {
+        if !col.nullable {
+            return Domain::Below;
+        }
+        out.push(NULL_TAG);
+        return Domain::In;
+    }
+    // Integers are range-checked before the tag goes out.
+    if let ColumnType::Int { width, unsigned, .. } = col.ty {
+        let v = datum_as_i128(d);
+        let (min, max) = if unsigned {
+            (0i128, width.unsigned_max() as i128)
+        } else {
+            let (lo, hi) = width.signed_range();
+            (lo as i128, hi as i128)
+        };
+        if v < min {
+            return Domain::Below;
+        }
+        if v > max {
+            return Domain::Above;
+        }
+        if col.nullable {
+            out.push(VALUE_TAG);
+        }
+        let n = int_bytes(width);
+        // Offset by -min: signed values get their sign bit flipped, unsigned stay as they are.
+        let biased = (v - min) as u64;
+        out.extend_from_slice(&biased.to_be_bytes()[8 - n..]);
+        return Domain::In;
+    }
+    if col.nullable {
+        out.push(VALUE_TAG);
+    }
+    match &col.ty {
+        ColumnType::Int { .. } => unreachable!("handled above"),
+        ColumnType::Float => encode_f64(out, datum_as_f64(d) as f32 as f64),
+        ColumnType::Double => encode_f64(out, datum_as_f64(d)),
+        ColumnType::Decimal { scale, .. } => {
+            let m = datum_as_scaled_i128(d, *scale);
+            out.extend_from_slice(&((m as u128) ^ SIGN_BIT_128).to_be_bytes());
+        }
+        ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. } => {
+            let bytes = datum_as_bytes(d);
+            let bytes = truncate_prefix(&bytes, prefix_len);
+            let end = bytes.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
+            encode_stuffed(out, &bytes[..end]);
+        }
+        ColumnType::Binary { .. } | ColumnType::VarBinary { .. } | ColumnType::Blob { .. } => {
+            let bytes = datum_as_bytes(d);
+            encode_stuffed(out, truncate_prefix(&bytes, prefix_len));
+        }
+        ColumnType::Date => {
+            let v = match d {
+                Datum::Date(x) => x.0,
+                Datum::DateTime(x) => x.date().0,
+                other => datum_as_i128(other).clamp(i32::MIN as i128, i32::MAX as i128) as i32,
+            };
+            out.extend_from_slice(&((v as u32) ^ SIGN_BIT_32).to_be_bytes());
+        }
+        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
+            let v = match d {
+                Datum::DateTime(x) => x.0,
+                Datum::Date(x) => DateTime::new(*x, 0, 0, 0, 0).0,
+                other => datum_as_i128(other).clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            };
+            out.extend_from_slice(&((v as u64) ^ SIGN_BIT_64).to_be_bytes());
+        }
+    }
+    Domain::In
+}
+
+fn truncate_prefix(bytes: &[u8], prefix_len: Option<u32>) -> &[u8] {
+    match prefix_len {
+        Some(n) if (n as usize) < bytes.len() => &bytes[..n as usize],
+        _ => bytes,
+    }
+}
+
+fn encode_f64(out: &mut Vec<u8>, v: f64) {
+    // -0.0 == 0.0 in SQL: fold it so equal values have equal keys.
+    let v = if v == 0.0 { 0.0 } else { v };
+    let bits = v.to_bits();
+    let ordered = if bits & SIGN_BIT_64 != 0 { !bits } else { bits ^ SIGN_BIT_64 };
+    out.extend_from_slice(&ordered.to_be_bytes());
+}
+
+fn encode_stuffed(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.reserve(bytes.len() + 2);
+    for &b in bytes {
+        out.push(b);
+        if b == 0 {
+            out.push(0xFF);
+        }
+    }
+    out.extend_from_slice(&[0x00, 0x00]);
+}
+
+/// An integer view of a numeric value. Fractions truncate toward zero (the SQL layer converts
+/// predicates like `id > 2.5` to integer bounds; this only has to order consistently).
+fn datum_as_i128(d: &Datum) -> i128 {
+    match d {
+        Datum::Int(v) => *v as i128,
+        Datum::UInt(v) => *v as i128,
+        Datum::Double(v) => *v as i128, // `as` saturates (and maps NaN to 0)
+        Datum::Decimal(v) => v.rescale(0).map_or(if v.mantissa < 0 { i128::MIN } else { i128::MAX }, |r| r.mantissa),
+        Datum::Date(x) => x.0 as i128,
+        Datum::DateTime(x) => x.0 as i128,
+        Datum::Bytes(_) | Datum::Null => 0,
+    }
+}
+
+fn datum_as_f64(d: &Datum) -> f64 {
+    match d {
+        Datum::Double(v) => *v,
+        Datum::Int(v) => *v as f64,
+        Datum::UInt(v) => *v as f64,
+        Datum::Decimal(v) => v.to_f64(),
+        other => datum_as_i128(other) as f64,
+    }
+}
+
+fn datum_as_scaled_i128(d: &Datum, scale: u8) -> i128 {
+    let dec = match d {
+        Datum::Decimal(v) => *v,
+        Datum::Int(v) => Decimal::from_i64(*v),
+        Datum::UInt(v) => Decimal::new(*v as i128, 0),
+        Datum::Double(v) => Decimal::parse(&format!("{v:e}")).unwrap_or(Decimal::new(0, 0)),
+        other => Decimal::new(datum_as_i128(other), 0),
+    };
+    dec.rescale(scale).map_or(if dec.mantissa < 0 { i128::MIN } else { i128::MAX }, |r| r.mantissa)
+}
+
+fn datum_as_bytes(d: &Datum) -> std::borrow::Cow<'_, [u8]> {
+    match d {
+        Datum::Bytes(b) => std::borrow::Cow::Borrowed(b.as_slice()),
+        Datum::Int(v) => std::borrow::Cow::Owned(v.to_string().into_bytes()),
+        Datum::UInt(v) => std::borrow::Cow::Owned(v.to_string().into_bytes()),
+        Datum::Double(v) => std::borrow::Cow::Owned(v.to_string().into_bytes()),
+        Datum::Decimal(v) => std::borrow::Cow::Owned(v.to_string().into_bytes()),
+        Datum::Date(v) => std::borrow::Cow::Owned(v.to_string().into_bytes()),
+        Datum::DateTime(v) => std::borrow::Cow::Owned(v.format(6).into_bytes()),
+        Datum::Null => std::borrow::Cow::Borrowed(&[]),
+    }
+}
+
+/// Encoded length of the column value at the start of `key`, or Corruption if it is malformed.
+pub fn column_len(key: &[u8], col: &ColumnDef) -> Result<usize> {
+    let corrupt = || StorageError::Corruption("truncated or malformed index key".into());
+    let tag = if col.nullable {
+        match key.first() {
+            Some(&NULL_TAG) => return Ok(1),
+            Some(&VALUE_TAG) => 1,
+            _ => return Err(corrupt()),
+        }
+    } else {
+        0
+    };
+    let fixed = match &col.ty {
+        ColumnType::Int { width, .. } => int_bytes(*width),
+        ColumnType::Float | ColumnType::Double => 8,
+        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
+        ColumnType::Date => 4,
+        ColumnType::Decimal { .. } => 16,
+        _ => {
+            let mut i = tag;
+            loop {
+                match key.get(i) {
+                    Some(0x00) => match key.get(i + 1) {
+                        Some(0x00) => return Ok(i + 2),
+                        Some(0xFF) => i += 2,
+                        _ => return Err(corrupt()),
+                    },
+                    Some(_) => i += 1,
+                    None => return Err(corrupt()),
+                }
+            }
+        }
+    };
+    if key.len() < tag + fixed {
+        return Err(corrupt());
+    }
+    Ok(tag + fixed)
+}
+
+fn out_of_range(col: &ColumnDef, d: &Datum) -> StorageError {
+    // The SQL layer converts and range-checks values before storing them; reaching this is a
+    // bug there, reported cleanly instead of storing a key that would sort wrongly.
+    StorageError::InvalidValue {
+        column: col.name.clone(),
+        detail: format!("value {d:?} out of range for key column of type {}", col.ty.sql_name()),
+    }
+}
+
+/// Appends the encoding of the index's columns taken from a full table row.
+pub fn encode_index_columns(out: &mut Vec<u8>, table: &TableDef, index: &IndexDef, row: &[Datum]) -> Result<()> {
+    for ic in &index.columns {
+        let col = &table.columns[ic.column];
+        let d = row.get(ic.column).unwrap_or(&Datum::Null);
+        if encode_datum(out, col, d, ic.prefix_len) != Domain::In {
+            return Err(out_of_range(col, d));
+        }
+    }
+    Ok(())
+}
+
+/// The clustered key of a row of a table with a declared primary key.
+pub fn primary_key(table: &TableDef, row: &[Datum]) -> Result<Vec<u8>> {
+    debug_assert!(!table.has_hidden_pk());
+    let mut out = Vec::with_capacity(16);
+    encode_index_columns(&mut out, table, &table.primary, row)?;
+    Ok(out)
+}
+
+/// The clustered key from primary key values (`pk[i]` is the value of `primary.columns[i]`);
+/// None if a value is outside its column's domain (no row can have that key).
+pub fn primary_key_lookup(table: &TableDef, pk: &[Datum]) -> Result<Option<Vec<u8>>> {
+    if table.has_hidden_pk() || pk.len() != table.primary.columns.len() {
+        return Err(StorageError::InvalidValue {
+            column: table.primary.name.clone(),
+            detail: format!(
+                "primary key lookup on `{}` with {} values; the key has {} columns",
+                table.name,
+                pk.len(),
+                table.primary.columns.len()
+            ),
+        });
+    }
+    let mut out = Vec::with_capacity(16);
+    for (ic, d) in table.primary.columns.iter().zip(pk) {
+        if encode_datum(&mut out, &table.columns[ic.column], d, ic.prefix_len) != Domain::In {
+            return Ok(None);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The clustered key bytes (`ScanRow::pk_key`) of a row given its primary key values.
+pub fn primary_key_from_values(table: &TableDef, pk: &[Datum]) -> Result<Vec<u8>> {
+    primary_key_lookup(table, pk)?.ok_or_else(|| {
+        StorageError::InvalidValue {
+            column: table.primary.name.clone(),
+            detail: format!("primary key value out of range for `{}`: {pk:?}", table.name),
+        }
+    })
+}
+
+pub fn hidden_row_id_key(row_id: u64) -> Vec<u8> {
+    row_id.to_be_bytes().to_vec()
+}
+
+/// The row id of a hidden-primary-key clustered key.
+pub fn hidden_row_id(key: &[u8]) -> Option<u64> {
+    Some(u64::from_be_bytes(key.try_into().ok()?))
+}
+
+/// Secondary index entry key: index columns, then the clustered key.
+pub fn secondary_key(table: &TableDef, index: &IndexDef, row: &[Datum], pk_key: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(32 + pk_key.len());
+    encode_index_columns(&mut out, table, index, row)?;
+    out.extend_from_slice(pk_key);
+    Ok(out)
+}
+
+/// Length of the index-column part of a secondary entry key (the rest is the clustered key).
+pub fn secondary_columns_len(table: &TableDef, index: &IndexDef, key: &[u8]) -> Result<usize> {
+    let mut off = 0;
+    for ic in &index.columns {
+        off += column_len(&key[off..], &table.columns[ic.column])?;
+    }
+    Ok(off)
+}
+
+/// True if any of the index's columns is NULL in `row` (a UNIQUE index then does not constrain
+/// the row, as in MariaDB).
+pub fn has_null_column(index: &IndexDef, row: &[Datum]) -> bool {
+    index.columns.iter().any(|ic| row.get(ic.column).is_none_or(Datum::is_null))
+}
+
+/// The smallest byte string greater than every string that starts with `prefix`, or None if
+/// there is none (the prefix is all 0xFF).
+pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut s = prefix.to_vec();
+    while let Some(&last) = s.last() {
+        if last == 0xFF {
+            s.pop();
+        } else {
+            *s.last_mut().expect("non-empty") += 1;
+            return Some(s);
+        }
+    }
+    None
+}
+
+/// One side of a range, encoded as a key prefix.
+struct EncodedBound {
+    prefix: Vec<u8>,
+    /// A value was cut by the index prefix length (the bound is then inclusive).
+    truncated: bool,
+    /// The encoding stopped at a value outside its column's domain.
+    cut: Domain,
+}
+
+fn encode_bound(table: &TableDef, index: &IndexDef, vals: &[Datum]) -> EncodedBound {
+    let mut b = EncodedBound { prefix: Vec::new(), truncated: false, cut: Domain::In };
+    for (ic, d) in index.columns.iter().zip(vals) {
+        if let (Some(p), Datum::Bytes(v)) = (ic.prefix_len, d) {
+            b.truncated |= v.len() > p as usize;
+        }
+        b.cut = encode_datum(&mut b.prefix, &table.columns[ic.column], d, ic.prefix_len);
+        if b.cut != Domain::In {
+            break;
+        }
+    }
+    b
+}
+
+/// Keys that start with `p` or sort after them: `>= p` as a lower bound of key prefixes that
+/// excludes `p` itself.
+fn after_prefix(p: &[u8]) -> Option<Vec<u8>> {
+    prefix_successor(p)
+}
+
+/// A lower bound that nothing satisfies.
+fn empty_lower() -> Bound<Vec<u8>> {
+    // No key is longer than MAX_KEY_LEN, so none sorts at or after this one.
+    Bound::Included(vec![0xFF; crate::btree::MAX_KEY_LEN + 1])
+}
+
+/// Converts a `KeyRange` over a prefix of the index's columns into bounds on whole keys.
+/// A bound is a prefix: `Included(p)` as an upper bound includes every key that starts with `p`.
+/// On a prefix-length column a bound value longer than the prefix is truncated, which widens
+/// the range (Excluded becomes Included): the caller re-checks its predicates. A bound value
+/// outside its column's domain cuts the bound there: below the domain, every key with the
+/// earlier columns' prefix lies above it; above the domain, every such key lies below it.
+pub fn range_to_bytes(table: &TableDef, index: &IndexDef, range: &KeyRange) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+    let lower = match &range.lower {
+        Bound::Unbounded => Bound::Unbounded,
+        Bound::Included(v) | Bound::Excluded(v) if v.is_empty() => Bound::Unbounded,
+        Bound::Included(v) | Bound::Excluded(v) => {
+            let inclusive = matches!(range.lower, Bound::Included(_));
+            let b = encode_bound(table, index, v);
+            match b.cut {
+                Domain::Below => Bound::Included(b.prefix),
+                Domain::Above => after_prefix(&b.prefix).map_or_else(empty_lower, Bound::Included),
+                Domain::In if inclusive || b.truncated => Bound::Included(b.prefix),
+                Domain::In => after_prefix(&b.prefix).map_or_else(empty_lower, Bound::Included),
+            }
+        }
+    };
+    let upper = match &range.upper {
+        Bound::Unbounded => Bound::Unbounded,
+        Bound::Included(v) | Bound::Excluded(v) if v.is_empty() => Bound::Unbounded,
+        Bound::Included(v) | Bound::Excluded(v) => {
+            let inclusive = matches!(range.upper, Bound::Included(_));
+            let b = encode_bound(table, index, v);
+            match b.cut {
+                Domain::Below => Bound::Excluded(b.prefix),
+                Domain::Above => after_prefix(&b.prefix).map_or(Bound::Unbounded, Bound::Excluded),
+                Domain::In if inclusive || b.truncated => after_prefix(&b.prefix).map_or(Bound::Unbounded, Bound::Excluded),
+                Domain::In => Bound::Excluded(b.prefix),
+            }
+        }
+    };
+    (lower, upper)
+}
+
+/// True if `key` lies within the byte bounds.
+pub fn in_bounds(key: &[u8], lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
+    let above = match lower {
+        Bound::Unbounded => true,
+        Bound::Included(l) => key >= l.as_slice(),
+        Bound::Excluded(l) => key > l.as_slice(),
+    };
+    let below = match upper {
+        Bound::Unbounded => true,
+        Bound::Included(u) => key <= u.as_slice(),
+        Bound::Excluded(u) => key < u.as_slice(),
+    };
+    above && below
+}
+
+/// The key value of a duplicate-key error as MariaDB shows it: the index columns of the row,
+/// joined by '-' (`Duplicate entry '1-abc' for key 'PRIMARY'`).
+pub fn format_key_value(table: &TableDef, index: &IndexDef, row: &[Datum]) -> String {
+    let mut parts = Vec::with_capacity(index.columns.len());
+    for ic in &index.columns {
+        let col = &table.columns[ic.column];
+        let d = row.get(ic.column).unwrap_or(&Datum::Null);
+        parts.push(format_datum(&col.ty, d, ic.prefix_len));
+    }
+    let s = parts.join("-");
+    match s.char_indices().nth(DUPLICATE_VALUE_MAX_CHARS) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+fn format_datum(ty: &ColumnType, d: &Datum, prefix_len: Option<u32>) -> String {
+    match d {
+        Datum::Null => "NULL".into(),
+        Datum::Int(v) => v.to_string(),
+        Datum::UInt(v) => v.to_string(),
+        Datum::Double(v) => {
+            let v = if matches!(ty, ColumnType::Float) { *v as f32 as f64 } else { *v };
+            format!("{v}")
+        }
+        Datum::Decimal(v) => match ty {
+            ColumnType::Decimal { scale, .. } => v.rescale(*scale).unwrap_or(*v).to_string(),
+            _ => v.to_string(),
+        },
+        Datum::Bytes(b) => String::from_utf8_lossy(truncate_prefix(b, prefix_len)).into_owned(),
+        Datum::Date(v) => v.to_string(),
+        Datum::DateTime(v) => {
+            let fsp = match ty {
+                ColumnType::DateTime { fsp } | ColumnType::Timestamp { fsp } => *fsp,
+                _ => 0,
+            };
+            v.format(fsp)
+        }
+    }
+}
+
+/// The declared maximum byte length of an index (MariaDB's ER_TOO_LONG_KEY check at DDL).
+pub fn declared_key_bytes(columns: &[ColumnDef], index_columns: &[IndexColumn]) -> usize {
+    index_columns
+        .iter()
+        .map(|ic| {
+            let col = &columns[ic.column];
+            let full = match &col.ty {
+                ColumnType::Int { .. } | ColumnType::Float | ColumnType::Double => 8,
+                ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
+                ColumnType::Date => 3,
+                ColumnType::Decimal { .. } => 16,
+                ColumnType::Char { len } | ColumnType::VarChar { len } => *len as usize * MAX_BYTES_PER_CHAR,
+                ColumnType::Binary { len } | ColumnType::VarBinary { len } => *len as usize,
+                ColumnType::Text { size } | ColumnType::Blob { size } => size.max_len() as usize,
+            };
+            match ic.prefix_len {
+                Some(p) => full.min(p as usize),
+                None => full,
+            }
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn int_ty(width: IntWidth, unsigned: bool) -> ColumnType {
+        ColumnType::Int { width, unsigned, display_width: None }
+    }
+
+    fn col(ty: ColumnType, nullable: bool) -> ColumnDef {
+        ColumnDef {
+            name: "c".into(),
+            ty,
+            nullable,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+        }
+    }
+
+    fn enc(c: &ColumnDef, d: &Datum) -> Vec<u8> {
+        let mut v = Vec::new();
+        assert_eq!(encode_datum(&mut v, c, d, None), Domain::In, "{d:?}");
+        v
+    }
+
+    /// The SQL order of two values of one column type (NULL first).
+    fn sql_cmp(ty: &ColumnType, a: &Datum, b: &Datum) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        match (a, b) {
+            (Datum::Null, Datum::Null) => Equal,
+            (Datum::Null, _) => Less,
+            (_, Datum::Null) => Greater,
+            (Datum::Int(x), Datum::Int(y)) => x.cmp(y),
+            (Datum::UInt(x), Datum::UInt(y)) => x.cmp(y),
+            (Datum::Double(x), Datum::Double(y)) => match ty {
+                ColumnType::Float => (*x as f32).partial_cmp(&(*y as f32)).unwrap(),
+                _ => x.partial_cmp(y).unwrap(),
+            },
+            (Datum::Decimal(x), Datum::Decimal(y)) => x.cmp(y),
+            (Datum::Bytes(x), Datum::Bytes(y)) => {
+                if ty.is_string() {
+                    let strip = |s: &[u8]| s[..s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1)].to_vec();
+                    strip(x).cmp(&strip(y))
+                } else {
+                    x.cmp(y)
+                }
+            }
+            (Datum::Date(x), Datum::Date(y)) => x.cmp(y),
+            (Datum::DateTime(x), Datum::DateTime(y)) => x.cmp(y),
+            _ => unreachable!("values of one column have one kind"),
+        }
+    }
+
+    /// A column of kind `ty_idx` (nullable or not) and a strategy for its values.
+    fn column_and_values(ty_idx: u8, nullable: bool) -> (ColumnDef, BoxedStrategy<Datum>) {
+        let (ty, values): (ColumnType, BoxedStrategy<Datum>) = match ty_idx % 11 {
+            0 => (int_ty(IntWidth::Big, false), any::<i64>().prop_map(Datum::Int).boxed()),
+            1 => (int_ty(IntWidth::Big, true), any::<u64>().prop_map(Datum::UInt).boxed()),
+            2 => (int_ty(IntWidth::Tiny, false), (-128i64..=127).prop_map(Datum::Int).boxed()),
+            3 => (int_ty(IntWidth::Medium, true), (0u64..1 << 24).prop_map(Datum::UInt).boxed()),
+            4 => (int_ty(IntWidth::Int, false), any::<i32>().prop_map(|v| Datum::Int(v as i64)).boxed()),
+            5 => (
+                ColumnType::Double,
+                prop_oneof![any::<f64>().prop_filter("finite", |f| f.is_finite()), Just(0.0), Just(-0.0)]
+                    .prop_map(Datum::Double)
+                    .boxed(),
+            ),
+            6 => (ColumnType::Float, (-1e30f64..1e30).prop_map(Datum::Double).boxed()),
+            7 => (
+                ColumnType::Decimal { precision: 20, scale: 4 },
+                (-10i128.pow(16)..10i128.pow(16)).prop_map(|m| Datum::Decimal(Decimal::new(m, 4))).boxed(),
+            ),
+            8 => (
+                ColumnType::VarBinary { len: 64 },
+                proptest::collection::vec(prop_oneof![Just(0u8), Just(0xFF), Just(1), any::<u8>()], 0..6)
+                    .prop_map(Datum::Bytes)
+                    .boxed(),
+            ),
+            9 => (
+                ColumnType::VarChar { len: 64 },
+                proptest::collection::vec(prop_oneof![Just(b' '), Just(b'a'), Just(0u8), Just(b'~')], 0..6)
+                    .prop_map(Datum::Bytes)
+                    .boxed(),
+            ),
+            _ => (ColumnType::DateTime { fsp: 6 }, any::<i64>().prop_map(|v| Datum::DateTime(DateTime(v))).boxed()),
+        };
+        let values = if nullable { prop_oneof![1 => Just(Datum::Null), 8 => values].boxed() } else { values };
+        (col(ty, nullable), values)
+    }
+
+    fn two_values() -> impl Strategy<Value = (ColumnDef, Datum, Datum)> {
+        (0u8..11, any::<bool>()).prop_flat_map(|(t, nullable)| {
+            let (c, values) = column_and_values(t, nullable);
+            (Just(c), values.clone(), values)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            if std::env::var("SELKIE_STRESS").is_ok() { 20_000 } else { 800 }))]
+
+        #[test]
+        fn byte_order_is_value_order((c, a, b) in two_values()) {
+            prop_assert_eq!(enc(&c, &a).cmp(&enc(&c, &b)), sql_cmp(&c.ty, &a, &b), "{:?} vs {:?}", a, b);
+            let k = enc(&c, &a);
+            prop_assert_eq!(column_len(&k, &c).unwrap(), k.len());
+        }
+
+        #[test]
+        fn composite_keys_compare_column_by_column(
+            a1 in proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xFF)], 0..4),
+            a2 in any::<i16>(),
+            b1 in proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xFF)], 0..4),
+            b2 in any::<i16>(),
+        ) {
+            let bin = col(ColumnType::VarBinary { len: 10 }, true);
+            let int = col(int_ty(IntWidth::Small, false), false);
+            let key = |s: &Vec<u8>, i: i16| {
+                let mut v = enc(&bin, &Datum::Bytes(s.clone()));
+                v.extend(enc(&int, &Datum::Int(i as i64)));
+                v
+            };
+            let expected = a1.cmp(&b1).then(a2.cmp(&b2));
+            prop_assert_eq!(key(&a1, a2).cmp(&key(&b1, b2)), expected);
+            // column_len finds the boundary between the two columns
+            let k = key(&a1, a2);
+            let l = column_len(&k, &bin).unwrap();
+            prop_assert_eq!(column_len(&k[l..], &int).unwrap(), k.len() - l);
+        }
+
+        #[test]
+        fn prefix_bounds_cover_longer_keys(p in proptest::collection::vec(any::<u8>(), 0..5),
+                                           tail in proptest::collection::vec(any::<u8>(), 0..5)) {
+            let mut longer = p.clone();
+            longer.extend_from_slice(&tail);
+            match prefix_successor(&p) {
+                Some(s) => prop_assert!(longer < s && p < s),
+                None => prop_assert!(p.iter().all(|&b| b == 0xFF)),
+            }
+        }
+
+        /// Range bounds with values anywhere (also outside a TINYINT's domain) select exactly
+        /// the keys whose values satisfy them.
+        #[test]
+        fn ranges_select_what_the_values_say(
+            lo in prop_oneof![Just(None), (-300i64..300).prop_map(Some)],
+            hi in prop_oneof![Just(None), (-300i64..300).prop_map(Some)],
+            lo_inc in any::<bool>(), hi_inc in any::<bool>(),
+        ) {
+            let t = tiny_table();
+            let bound = |v: Option<i64>, inc: bool| match v {
+                None => Bound::Unbounded,
+                Some(v) if inc => Bound::Included(vec![Datum::Int(v)]),
+                Some(v) => Bound::Excluded(vec![Datum::Int(v)]),
+            };
+            let range = KeyRange { lower: bound(lo, lo_inc), upper: bound(hi, hi_inc) };
+            let (l, u) = range_to_bytes(&t, &t.primary, &range);
+            for a in -128i64..=127 {
+                for b in [-128i64, 0, 127] {
+                    let key = primary_key(&t, &[Datum::Int(a), Datum::Int(b)]).unwrap();
+                    let want = match lo { None => true, Some(v) => if lo_inc { a >= v } else { a > v } }
+                        && match hi { None => true, Some(v) => if hi_inc { a <= v } else { a < v } };
+                    prop_assert_eq!(in_bounds(&key, &l, &u), want, "a={} range {:?}", a, range);
+                }
+            }
+        }
+    }
+
+    fn tiny_table() -> TableDef {
+        let mut t = table();
+        t.columns[0].ty = int_ty(IntWidth::Tiny, false);
+        t.columns[1] = col(int_ty(IntWidth::Tiny, false), false);
+        t
+    }
+
+    #[test]
+    fn keys_are_as_short_as_their_columns() {
+        let int = col(int_ty(IntWidth::Int, false), false);
+        assert_eq!(enc(&int, &Datum::Int(5)), vec![0x80, 0, 0, 5]);
+        assert_eq!(enc(&int, &Datum::Int(-1)), vec![0x7F, 0xFF, 0xFF, 0xFF]);
+        let nullable_uint = col(int_ty(IntWidth::Small, true), true);
+        assert_eq!(enc(&nullable_uint, &Datum::UInt(258)), vec![0x01, 1, 2]);
+        assert_eq!(enc(&nullable_uint, &Datum::Null), vec![0x00]);
+        let mut v = Vec::new();
+        assert_eq!(encode_datum(&mut v, &int, &Datum::Null, None), Domain::Below);
+        assert_eq!(encode_datum(&mut v, &int, &Datum::Int(1 << 31), None), Domain::Above);
+        assert_eq!(encode_datum(&mut v, &nullable_uint, &Datum::Int(-1), None), Domain::Below);
+        assert!(v.is_empty());
+    }
+
+    #[test]
+    fn prefix_truncation_and_pad_space() {
+        let vc = col(ColumnType::VarChar { len: 10 }, true);
+        let mut a = Vec::new();
+        encode_datum(&mut a, &vc, &Datum::Bytes(b"abcdef".to_vec()), Some(3));
+        assert_eq!(a, enc(&vc, &Datum::Bytes(b"abc".to_vec())));
+        assert_eq!(enc(&vc, &Datum::Bytes(b"a  ".to_vec())), enc(&vc, &Datum::Bytes(b"a".to_vec())));
+        let vb = col(ColumnType::VarBinary { len: 10 }, true);
+        assert_ne!(enc(&vb, &Datum::Bytes(b"a ".to_vec())), enc(&vb, &Datum::Bytes(b"a".to_vec())));
+        let d = col(ColumnType::Double, false);
+        assert_eq!(enc(&d, &Datum::Double(-0.0)), enc(&d, &Datum::Double(0.0)));
+    }
+
+    fn table() -> TableDef {
+        TableDef {
+            id: 1,
+            db: "d".into(),
+            name: "t".into(),
+            columns: vec![col(int_ty(IntWidth::Big, false), false), col(ColumnType::VarChar { len: 10 }, false)],
+            primary: IndexDef {
+                id: 1,
+                name: "PRIMARY".into(),
+                columns: vec![IndexColumn { column: 0, prefix_len: None }, IndexColumn { column: 1, prefix_len: None }],
+                unique: true,
+                primary: true,
+                root: 0,
+            },
+            secondary: vec![],
+            options: TableOptions::default(),
+        }
+    }
+
+    #[test]
+    fn range_bounds_on_a_prefix_of_the_columns() {
+        let t = table();
+        let key = |a: i64, b: &str| primary_key(&t, &[Datum::Int(a), Datum::Bytes(b.as_bytes().to_vec())]).unwrap();
+        let keys: Vec<Vec<u8>> = vec![key(4, "z"), key(5, ""), key(5, "a"), key(5, "zz"), key(6, "")];
+        let check = |range: KeyRange, expect: &[usize]| {
+            let (lo, hi) = range_to_bytes(&t, &t.primary, &range);
+            let got: Vec<usize> = (0..keys.len()).filter(|&i| in_bounds(&keys[i], &lo, &hi)).collect();
+            assert_eq!(got, expect, "{range:?}");
+        };
+        check(KeyRange::point(vec![Datum::Int(5)]), &[1, 2, 3]);
+        check(KeyRange { lower: Bound::Excluded(vec![Datum::Int(5)]), upper: Bound::Unbounded }, &[4]);
+        check(KeyRange { lower: Bound::Unbounded, upper: Bound::Excluded(vec![Datum::Int(5)]) }, &[0]);
+        check(
+            KeyRange {
+                lower: Bound::Included(vec![Datum::Int(5), Datum::Bytes(b"a".to_vec())]),
+                upper: Bound::Included(vec![Datum::Int(6)]),
+            },
+            &[2, 3, 4],
+        );
+        check(KeyRange::all(), &[0, 1, 2, 3, 4]);
+        // NULL is below every value of a NOT NULL column: `a = 5 AND b IS NULL` is empty,
+        // `(a, b) > (5, NULL)` is everything from a = 5 on.
+        check(KeyRange::point(vec![Datum::Int(5), Datum::Null]), &[]);
+        check(KeyRange { lower: Bound::Excluded(vec![Datum::Int(5), Datum::Null]), upper: Bound::Unbounded }, &[1, 2, 3, 4]);
+        check(KeyRange::point(vec![Datum::Null]), &[]);
+        assert_eq!(primary_key_lookup(&t, &[Datum::Null, Datum::Bytes(vec![])]).unwrap(), None);
+    }
+
+    #[test]
+    fn duplicate_entry_text() {
+        let t = table();
+        let row = [Datum::Int(1), Datum::Bytes(b"abc".to_vec())];
+        assert_eq!(format_key_value(&t, &t.primary, &row), "1-abc");
+    }
+
+    #[test]
+    fn malformed_keys_are_errors() {
+        let vc = col(ColumnType::VarChar { len: 3 }, true);
+        assert!(column_len(&[], &vc).is_err());
+        assert!(column_len(&[0x01, b'a', 0x00], &vc).is_err());
+        assert!(column_len(&[0x01, b'a', 0x00, 0x07], &vc).is_err());
+        assert!(column_len(&[0x02], &vc).is_err());
+        assert!(column_len(&[1, 2], &col(int_ty(IntWidth::Int, false), false)).is_err());
+        assert!(primary_key(&table(), &[Datum::Null, Datum::Bytes(vec![])]).is_err());
+    }
+}

@@ -10,6 +10,7 @@
 //! - `lock`: row locks, waits, deadlock detection.
 //! - `trx`: transaction ids, read views, undo, purge, MVCC record versions.
 //! - `catalog`: persisted schema and its immutable in-memory snapshot.
+//! - `pending_trees`: trees of dropped or unfinished DDL, freed crash-safely by purge.
 //! - `engine`: the API the SQL layer calls.
 
 pub mod btree;
@@ -21,9 +22,11 @@ pub mod io;
 pub mod keycodec;
 pub mod lock;
 pub mod mtr;
+pub mod pending_trees;
 pub mod recovery;
 pub mod rowcodec;
 pub mod table;
+pub mod testpoint;
 pub mod trx;
 pub mod types;
 pub mod wal;

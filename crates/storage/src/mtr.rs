@@ -5,30 +5,193 @@
 //! a private buffer; `commit` appends them as ONE log entry (one atomic add), stamps the pages'
 //! LSN and releases the latches. Rule: at most one `BTree::modify` per mtr (latches are then
 //! always taken root-to-leaf within one tree and cannot deadlock).
+//!
+//! Latch order: tree pages root-to-leaf, then page 0 (allocation), then free or overflow pages
+//! owned by the mtr's record. Page 0 is therefore never held while waiting for a tree page, which
+//! is why `BTree::modify` must come before any allocation (`BTree::create`) in the same mtr.
+//!
+//! Between `modify` and `commit` the caller must not read or write any B+tree page (its own leaf
+//! is latched exclusively, and optimistic readers wait for that latch).
+//!
+//! An mtr dropped without `commit` commits what it changed: every applied change is already in
+//! the page, and the log must describe it.
 
-use crate::buffer::PageStore;
+use std::sync::atomic::Ordering;
+
+use smallvec::SmallVec;
+
+use crate::buffer::page::{get_u64, set_page_lsn, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT, OFF_PAGE_COUNT};
+use crate::buffer::pool::XGuard;
+use crate::buffer::redo::{self, PageRecord};
+use crate::buffer::{PageId, PageStore, Shared, HEADER_PAGE, MAX_PAGE_COUNT, NO_PAGE};
+use crate::error::{Result, StorageError};
 use crate::wal::Lsn;
 
+struct HeldPage<'s> {
+    guard: XGuard<'s>,
+    modified: bool,
+}
+
 pub struct Mtr<'s> {
-    _store: &'s PageStore,
+    store: &'s PageStore,
+    pages: SmallVec<[HeldPage<'s>; 8]>,
+    log: Vec<u8>,
 }
 
 impl<'s> Mtr<'s> {
     pub fn new(store: &'s PageStore) -> Mtr<'s> {
-        let _ = store;
-        todo!("page store")
+        Mtr { store, pages: SmallVec::new(), log: Vec::new() }
     }
 
     /// Adds an opaque logical record (undo before-image, commit, abort, ...). Recovery hands it
     /// back through `PageStore::redo_entry`'s `on_logical`, in log order.
     pub fn log_logical(&mut self, payload: &[u8]) {
-        let _ = payload;
-        todo!("page store")
+        redo::encode_logical(payload, &mut self.log);
     }
 
     /// Appends the entry and releases the latches. Returns the entry's (start, end) LSNs; an
     /// mtr that logged nothing returns (0, 0) without touching the log.
-    pub fn commit(self) -> (Lsn, Lsn) {
-        todo!("page store")
+    ///
+    /// Panics if the store is not started (no log attached): changing pages before `start` is a
+    /// caller bug.
+    pub fn commit(mut self) -> (Lsn, Lsn) {
+        self.commit_inner()
+    }
+
+    fn commit_inner(&mut self) -> (Lsn, Lsn) {
+        if self.log.is_empty() {
+            debug_assert!(self.pages.iter().all(|p| !p.modified), "page changed without a redo record");
+            self.pages.clear();
+            return (0, 0);
+        }
+        let wal = self.store.shared().wal.get().expect("Mtr::commit before PageStore::start: no log attached");
+        let pages = &mut self.pages;
+        let lsns = wal.append(&self.log, |start, end| {
+            for held in pages.iter_mut().filter(|p| p.modified) {
+                set_page_lsn(held.guard.page_mut(), end);
+                // rec_lsn stays if the page was already dirty (an older change is unwritten).
+                let _ = held.guard.frame().rec_lsn.compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst);
+            }
+        });
+        self.log.clear();
+        self.pages.clear(); // releases the latches, after the stamp
+        lsns
+    }
+
+    pub(crate) fn store(&self) -> &'s PageStore {
+        self.store
+    }
+
+    pub(crate) fn shared(&self) -> &'s Shared {
+        self.store.shared()
+    }
+
+    fn position(&self, pid: PageId) -> Option<usize> {
+        self.pages.iter().position(|p| p.guard.pid() == pid)
+    }
+
+    pub(crate) fn holds(&self, pid: PageId) -> bool {
+        self.position(pid).is_some()
+    }
+
+    pub(crate) fn holds_any(&self) -> bool {
+        !self.pages.is_empty()
+    }
+
+    /// X-latches `pid` (waiting) unless this mtr holds it already.
+    pub(crate) fn latch(&mut self, pid: PageId) -> Result<()> {
+        if !self.holds(pid) {
+            let guard = self.shared().latch_page(pid)?;
+            self.pages.push(HeldPage { guard, modified: false });
+        }
+        Ok(())
+    }
+
+    /// Takes over an exclusive latch acquired elsewhere (by a B+tree descent).
+    pub(crate) fn adopt(&mut self, guard: XGuard<'s>) {
+        assert!(!self.holds(guard.pid()), "page {} latched twice in one mtr", guard.pid());
+        self.pages.push(HeldPage { guard, modified: false });
+    }
+
+    /// Releases `pid` if this mtr did not change it.
+    pub(crate) fn release_unmodified(&mut self, pid: PageId) {
+        if let Some(i) = self.position(pid) {
+            if !self.pages[i].modified {
+                self.pages.remove(i);
+            }
+        }
+    }
+
+    /// A page held by this mtr. Panics if it is not held (a bug in the caller's latching).
+    pub(crate) fn page(&self, pid: PageId) -> &[u8] {
+        let i = self.position(pid).unwrap_or_else(|| panic!("page {pid} is not latched by this mtr"));
+        self.pages[i].guard.page()
+    }
+
+    /// Changes a latched page by applying `rec` (the same function recovery uses) and logs it.
+    pub(crate) fn apply(&mut self, pid: PageId, rec: &PageRecord) -> Result<()> {
+        let i = self.position(pid).unwrap_or_else(|| panic!("page {pid} is not latched by this mtr"));
+        let held = &mut self.pages[i];
+        redo::apply(held.guard.page_mut(), pid, rec)?;
+        held.modified = true;
+        redo::encode_page(pid, rec, &mut self.log);
+        Ok(())
+    }
+
+    /// Replaces a latched page by `image` (a whole page built by the caller).
+    pub(crate) fn apply_image(&mut self, pid: PageId, image: &[u8]) -> Result<()> {
+        self.apply(pid, &redo::image_of(image))
+    }
+
+    /// Allocates a page (free list first, else past the end of the tablespace) and leaves it
+    /// latched and unformatted: the caller applies an `Init` or an image next.
+    pub(crate) fn alloc_page(&mut self) -> Result<PageId> {
+        self.latch(HEADER_PAGE)?;
+        let header = self.page(HEADER_PAGE);
+        let head = get_u64(header, OFF_FREE_HEAD);
+        if head != NO_PAGE {
+            if head >= MAX_PAGE_COUNT {
+                return Err(StorageError::Corruption(format!("free list head {head} out of range")));
+            }
+            self.latch(head)?;
+            let page = self.page(head);
+            if !matches!(page.page_type(), Ok(PageType::Free) | Ok(PageType::Overflow)) {
+                return Err(StorageError::Corruption(format!("free list page {head} is not free")));
+            }
+            let next = get_u64(page, OFF_NEXT);
+            self.apply(HEADER_PAGE, &PageRecord::SetU64 { offset: OFF_FREE_HEAD as u16, value: next })?;
+            return Ok(head);
+        }
+        let count = get_u64(header, OFF_PAGE_COUNT);
+        if count >= MAX_PAGE_COUNT {
+            return Err(StorageError::Io(std::io::Error::other("the tablespace is full")));
+        }
+        self.apply(HEADER_PAGE, &PageRecord::SetU64 { offset: OFF_PAGE_COUNT as u16, value: count + 1 })?;
+        let guard = self.shared().latch_new_page(count)?;
+        self.pages.push(HeldPage { guard, modified: false });
+        Ok(count)
+    }
+
+    /// Returns a whole linked chain `first..=last` (overflow pages linked through OFF_NEXT) to
+    /// the free list at once: only the last page and page 0 change.
+    pub(crate) fn free_chain(&mut self, first: PageId, last: PageId) -> Result<()> {
+        self.latch(HEADER_PAGE)?;
+        self.latch(last)?;
+        let head = get_u64(self.page(HEADER_PAGE), OFF_FREE_HEAD);
+        self.apply(last, &PageRecord::SetU64 { offset: OFF_NEXT as u16, value: head })?;
+        self.apply(HEADER_PAGE, &PageRecord::SetU64 { offset: OFF_FREE_HEAD as u16, value: first })
+    }
+}
+
+impl Drop for Mtr<'_> {
+    fn drop(&mut self) {
+        if self.log.is_empty() {
+            return;
+        }
+        if self.store.shared().wal.get().is_some() {
+            self.commit_inner();
+        } else {
+            tracing::error!("an mtr changed pages before PageStore::start; its changes are not logged");
+        }
     }
 }

@@ -3,12 +3,46 @@
 //!
 //! INTERFACE CONTRACT (frozen; owner: SQL-values engineer). The executor (crate::exec and friends)
 //! calls only these items. Everything here is pure computation on `Value`s: no I/O, no catalog.
+//!
+//! Layout: `types` (SqlType, wire metadata), `compare`, `arith`, `cast`, `store` (assignment to
+//! columns), `format` (text protocol), `like`, `datetime` (calendar, parsing, clock, intervals),
+//! `num` (number lexing, 256-bit intermediates, exact DECIMAL), `functions` (scalar functions),
+//! `aggregate`. Behaviour follows MariaDB 10.11; `tests/` checks it against a real server.
+//!
+//! Additions to the contract for the binder and executor: `column_field_meta` (exact metadata of
+//! a table column: CHAR vs VARCHAR, display widths), `store_for_column_at` + `StoreTarget`
+//! (MariaDB's messages name `db`.`table`.`column` and the row), `return_type_with_constants`
+//! (ROUND(x, 2), NOW(3), STR_TO_DATE(s, '%Y') types depend on constant arguments),
+//! `parse_interval_unit`, `AggState::new_group_concat` (SEPARATOR, group_concat_max_len).
+//!
+//! Known limits: DECIMAL holds 38 digits (MariaDB 65); strings compare as bytes without PAD
+//! SPACE; `compare`, `negate` and `truthy` cannot warn (no context); Notes are not reported.
 
 use std::cmp::Ordering;
 
 use selkie_storage::{ColumnDef, ColumnType, Date, DateTime};
 
 use crate::api::{FieldType, SqlError, Value};
+
+mod aggregate;
+mod arith;
+mod cast;
+mod compare;
+mod datetime;
+mod format;
+pub mod functions;
+mod like;
+mod num;
+mod store;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+pub use functions::datetime::parse_interval_unit;
+pub use functions::return_type_with_constants;
+pub use store::{store_for_column_at, StoreTarget};
+pub use types::column_field_meta;
 
 /// The static type of an expression's result (drives column metadata and coercions).
 #[derive(Clone, Debug, PartialEq)]
@@ -41,21 +75,18 @@ pub struct FieldMeta {
 
 impl SqlType {
     pub fn from_column(ty: &ColumnType) -> SqlType {
-        let _ = ty;
-        todo!("sql values")
+        types::from_column(ty)
     }
     pub fn field_meta(&self) -> FieldMeta {
-        todo!("sql values")
+        types::field_meta(self)
     }
     /// The type of a literal / runtime value (for parameters and constants).
     pub fn of_value(v: &Value) -> SqlType {
-        let _ = v;
-        todo!("sql values")
+        types::of_value(v)
     }
     /// Result type of combining two branches (CASE, IF, COALESCE, UNION column).
     pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
-        let _ = (a, b);
-        todo!("sql values")
+        types::unify(a, b)
     }
 }
 
@@ -86,27 +117,23 @@ pub trait FnContext {
 /// SQL comparison with MySQL coercion rules (number vs string compares as numbers, temporal vs
 /// string parses the string, strings compare as bytes: binary collation). `None` if either is NULL.
 pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
-    let _ = (a, b);
-    todo!("sql values")
+    compare::compare(a, b)
 }
 
 /// Total order for ORDER BY: NULL first, then `compare`.
 pub fn sort_compare(a: &Value, b: &Value) -> Ordering {
-    let _ = (a, b);
-    todo!("sql values")
+    compare::sort_compare(a, b)
 }
 
 /// Appends a canonical encoding of `v` such that values equal under `compare` (for values of the
 /// same column/expression) give equal bytes. Used for GROUP BY, DISTINCT, hash joins.
 pub fn group_key(v: &Value, out: &mut Vec<u8>) {
-    let _ = (v, out);
-    todo!("sql values")
+    compare::group_key(v, out)
 }
 
 /// SQL truth value: NULL → None; numbers ≠ 0; strings parsed as numbers.
 pub fn truthy(v: &Value) -> Option<bool> {
-    let _ = v;
-    todo!("sql values")
+    compare::truthy(v)
 }
 
 // ---- arithmetic (NULL in → NULL out; integer overflow → error 1690) ----
@@ -126,19 +153,16 @@ pub enum ArithOp {
 }
 
 pub fn arith(op: ArithOp, a: &Value, b: &Value, ctx: &dyn FnContext) -> Result<Value, SqlError> {
-    let _ = (op, a, b, ctx);
-    todo!("sql values")
+    arith::arith(op, a, b, ctx)
 }
 
 /// Result type of `a op b`.
 pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
-    let _ = (op, a, b);
-    todo!("sql values")
+    arith::arith_type(op, a, b)
 }
 
 pub fn negate(v: &Value) -> Result<Value, SqlError> {
-    let _ = v;
-    todo!("sql values")
+    arith::negate(v)
 }
 
 // ---- casts and conversions ----
@@ -158,32 +182,26 @@ pub enum CastTarget {
 
 /// CAST(v AS target) / CONVERT: lenient, with warnings via ctx for truncation.
 pub fn cast(v: &Value, target: CastTarget, ctx: &dyn FnContext) -> Result<Value, SqlError> {
-    let _ = (v, target, ctx);
-    todo!("sql values")
+    cast::cast(v, target, ctx)
 }
 
 pub fn cast_type(target: CastTarget) -> SqlType {
-    let _ = target;
-    todo!("sql values")
+    cast::cast_type(target)
 }
 
 /// Lenient numeric views of a value (strings parsed by their numeric prefix, as MySQL does).
 pub fn to_i64(v: &Value) -> Option<i64> {
-    let _ = v;
-    todo!("sql values")
+    cast::to_i64(v)
 }
 pub fn to_u64(v: &Value) -> Option<u64> {
-    let _ = v;
-    todo!("sql values")
+    cast::to_u64(v)
 }
 pub fn to_f64(v: &Value) -> Option<f64> {
-    let _ = v;
-    todo!("sql values")
+    cast::to_f64(v)
 }
 /// The value as text bytes (numbers formatted as MySQL prints them). None for NULL.
 pub fn to_text_bytes(v: &Value) -> Option<Vec<u8>> {
-    let _ = v;
-    todo!("sql values")
+    cast::to_text_bytes(v)
 }
 
 /// Converts a value for storage in `col` (INSERT/UPDATE): range checks, string length, type
@@ -192,14 +210,12 @@ pub fn to_text_bytes(v: &Value) -> Option<Vec<u8>> {
 /// otherwise clamp/truncate with a warning. NULL into NOT NULL is the caller's to report (1048)
 /// except as noted by the caller.
 pub fn store_for_column(v: Value, col: &ColumnDef, ctx: &dyn FnContext) -> Result<Value, SqlError> {
-    let _ = (v, col, ctx);
-    todo!("sql values")
+    store::store_for_column_at(v, col, None, ctx)
 }
 
 /// The value a NOT NULL column without a DEFAULT clause gets (0, '', zero date).
 pub fn implicit_default(ty: &ColumnType) -> Value {
-    let _ = ty;
-    todo!("sql values")
+    store::implicit_default(ty)
 }
 
 // ---- text formatting ----
@@ -207,25 +223,23 @@ pub fn implicit_default(ty: &ColumnType) -> Value {
 /// Appends the text-protocol form of a non-NULL value. `ty` (the column's static type, when
 /// known) fixes the format: DECIMAL scale, DATETIME fractional digits, FLOAT precision.
 pub fn format_text(v: &Value, ty: Option<&SqlType>, out: &mut Vec<u8>) {
-    let _ = (v, ty, out);
-    todo!("sql values")
+    format::format_text(v, ty, out)
 }
 
 // ---- LIKE ----
 
 /// A compiled LIKE pattern (binary collation; `%`, `_`, escape character).
+#[derive(Clone, Debug)]
 pub struct LikePattern {
-    _private: (),
+    compiled: like::CompiledLike,
 }
 
 impl LikePattern {
     pub fn compile(pattern: &[u8], escape: u8) -> LikePattern {
-        let _ = (pattern, escape);
-        todo!("sql values")
+        LikePattern { compiled: like::CompiledLike::compile(pattern, escape) }
     }
     pub fn matches(&self, s: &[u8]) -> bool {
-        let _ = s;
-        todo!("sql values")
+        self.compiled.matches(s)
     }
 }
 
@@ -233,19 +247,23 @@ impl LikePattern {
 
 /// Parses 'YYYY-MM-DD' (and MySQL's relaxed forms). None if not a date.
 pub fn parse_date(s: &[u8]) -> Option<Date> {
-    let _ = s;
-    todo!("sql values")
+    datetime::parse_temporal(s).filter(|p| !p.truncated).map(|p| p.civil.date())
 }
 
 /// Parses 'YYYY-MM-DD[ T]hh:mm:ss[.ffffff]' (and relaxed forms, and a plain date).
 pub fn parse_datetime(s: &[u8]) -> Option<DateTime> {
-    let _ = s;
-    todo!("sql values")
+    datetime::parse_temporal(s).filter(|p| !p.truncated).map(|p| p.civil.datetime())
 }
 
 /// Current local wall-clock time with microseconds.
 pub fn now_local() -> DateTime {
-    todo!("sql values")
+    datetime::now_local()
+}
+
+/// NOW() for a session: the fixed `SET timestamp` value (seconds since the epoch) or the
+/// clock, in the session's time zone (seconds east of UTC; None = the system time zone).
+pub fn session_now(fixed_timestamp: Option<selkie_storage::Decimal>, tz_offset: Option<i32>) -> DateTime {
+    datetime::session_now(fixed_timestamp, tz_offset)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -263,8 +281,7 @@ pub enum IntervalUnit {
 
 /// DATE_ADD/DATE_SUB/`+ INTERVAL`: `amount` units added (subtracted if `negate`).
 pub fn date_add(base: &Value, amount: &Value, unit: IntervalUnit, negate: bool, ctx: &dyn FnContext) -> Result<Value, SqlError> {
-    let _ = (base, amount, unit, negate, ctx);
-    todo!("sql values")
+    datetime::date_add(base, amount, unit, negate, ctx)
 }
 
 // ---- scalar functions ----
@@ -284,8 +301,7 @@ pub struct ScalarFunction {
 
 /// Case-insensitive lookup of a built-in scalar function.
 pub fn lookup_function(name: &str) -> Option<&'static ScalarFunction> {
-    let _ = name;
-    todo!("sql values")
+    functions::lookup_function(name)
 }
 
 // ---- aggregates ----
@@ -310,31 +326,33 @@ pub enum AggFunc {
 /// Resolves an aggregate name (COUNT, SUM, AVG, MIN, MAX, BIT_AND, BIT_OR, BIT_XOR,
 /// GROUP_CONCAT, STD/STDDEV/STDDEV_POP, VARIANCE/VAR_POP).
 pub fn lookup_aggregate(name: &str) -> Option<AggFunc> {
-    let _ = name;
-    todo!("sql values")
+    aggregate::lookup_aggregate(name)
 }
 
 /// Result type of `func(arg)` (SUM(int) → DECIMAL, AVG → DECIMAL scale+4, COUNT → BIGINT, ...).
 pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
-    let _ = (func, arg);
-    todo!("sql values")
+    aggregate::aggregate_type(func, arg)
 }
 
 /// Running state of one aggregate over one group. DISTINCT is applied by the caller.
+#[derive(Clone, Debug)]
 pub struct AggState {
-    _private: (),
+    inner: aggregate::AggInner,
 }
 
 impl AggState {
     pub fn new(func: AggFunc, arg: &SqlType) -> AggState {
-        let _ = (func, arg);
-        todo!("sql values")
+        AggState { inner: aggregate::AggInner::new(func, arg) }
+    }
+    /// GROUP_CONCAT(... SEPARATOR sep) with a session's group_concat_max_len (bytes). `new`
+    /// uses ',' and MariaDB's default of 1 MiB.
+    pub fn new_group_concat(separator: Vec<u8>, max_len: usize) -> AggState {
+        AggState { inner: aggregate::AggInner::new_group_concat(separator, max_len) }
     }
     pub fn update(&mut self, v: &Value, ctx: &dyn FnContext) -> Result<(), SqlError> {
-        let _ = (v, ctx);
-        todo!("sql values")
+        self.inner.update(v, ctx)
     }
     pub fn finish(&self) -> Value {
-        todo!("sql values")
+        self.inner.finish()
     }
 }

@@ -2,12 +2,27 @@
 //!
 //! INTERFACE CONTRACT (frozen; owner: page-store helper). See docs/architecture.md §4.3.
 //! Reads are optimistic (no shared write); results are copied out and validated before return.
+//!
+//! Module map: `node` (slotted page format and its changes), `read` (optimistic descent, get,
+//! leaf copies), `write` (modify, latching for writes, splits, create, destroy), `overflow`
+//! (chains for large values), `cursor` (range scans).
+//!
+//! Limitation (documented in docs §6): pages are never merged; a leaf emptied by deletes stays
+//! in the tree and its space is reused by later inserts into its key range.
+
+mod cursor;
+pub(crate) mod node;
+mod overflow;
+mod read;
+mod write;
 
 use std::ops::Bound;
 
 use crate::buffer::{PageId, PageStore};
 use crate::error::Result;
 use crate::mtr::Mtr;
+
+pub use cursor::BTreeCursor;
 
 /// Longest key accepted (MariaDB's InnoDB limit).
 pub const MAX_KEY_LEN: usize = 3072;
@@ -26,15 +41,10 @@ pub struct BTree {
     pub root: PageId,
 }
 
-pub struct BTreeCursor {
-    _private: (),
-}
-
 impl BTree {
     /// Allocates an empty tree (its root page) inside `mtr`.
     pub fn create(mtr: &mut Mtr) -> Result<BTree> {
-        let _ = mtr;
-        todo!("page store")
+        write::create(mtr)
     }
 
     pub fn open(root: PageId) -> BTree {
@@ -43,34 +53,49 @@ impl BTree {
 
     /// Frees every page of the tree (in several mtrs). The tree must no longer be reachable.
     pub fn destroy(self, store: &PageStore) -> Result<()> {
-        let _ = store;
-        todo!("page store")
+        write::destroy(self, store)
+    }
+
+    /// First part of `destroy`, restartable after a crash: frees every page but the root (the
+    /// freed pages wait on a chain anchored in the root, unusable by others until
+    /// `free_stripped_root`). `between_mtrs` runs after each mtr; an error from it stops the
+    /// strip (the next strip continues where this one stopped).
+    pub fn strip(self, store: &PageStore, between_mtrs: &mut dyn FnMut() -> Result<()>) -> Result<()> {
+        write::strip(self, store, between_mtrs)
+    }
+
+    /// Last part of `destroy`: frees the stripped root and the pages waiting on it, in `mtr`,
+    /// which must not hold any latch yet (the caller may log in it what the freeing means).
+    pub fn free_stripped_root(self, mtr: &mut Mtr) -> Result<()> {
+        write::free_stripped_root(self, mtr)
+    }
+
+    /// Every page of the tree, nodes and overflow pages (space accounting).
+    pub fn pages(self, store: &PageStore) -> Result<Vec<PageId>> {
+        write::tree_pages(store.shared(), self.root)
     }
 
     /// The value under `key`, copied out.
     pub fn get(&self, store: &PageStore, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        let _ = (store, key);
-        todo!("page store")
+        if key.len() > MAX_KEY_LEN {
+            return Ok(None); // no such key can be stored
+        }
+        read::get(store.shared(), self.root, key)
     }
 
     /// Read-modify-write of one record with its leaf X-latched in `mtr` (held until
     /// `mtr.commit`). `f` sees the current value (None if absent) and decides the change.
+    ///
+    /// `f` runs exactly once, with every page the change may touch already latched; it must not
+    /// access the page store itself. `modify` must be the first latching operation of the mtr
+    /// (see mtr.rs for the latch order). Errors: `KeyTooLong` (before `f` runs), `RowTooLarge`
+    /// if `f` returns a value over MAX_VALUE_LEN (nothing is changed), I/O and corruption.
     pub fn modify<R>(&self, mtr: &mut Mtr, key: &[u8], f: impl FnOnce(Option<&[u8]>) -> (Change, R)) -> Result<R> {
-        let _ = (mtr, key, f);
-        todo!("page store")
+        write::modify(self, mtr, key, f)
     }
 
     /// Cursor over `[lower, upper]` (bounds on whole keys), ascending or descending.
     pub fn cursor(&self, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> BTreeCursor {
-        let _ = (lower, upper, reverse);
-        todo!("page store")
-    }
-}
-
-impl BTreeCursor {
-    /// Next (key, value), copied out and validated. Holds no latch between calls.
-    pub fn next(&mut self, store: &PageStore) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
-        let _ = store;
-        todo!("page store")
+        BTreeCursor::new(self.root, lower, upper, reverse)
     }
 }

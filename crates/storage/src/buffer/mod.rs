@@ -3,20 +3,62 @@
 //! the physical half of recovery (doublewrite repair, redo of page records).
 //!
 //! INTERFACE CONTRACT (frozen; owner: page-store helper). See docs/architecture.md §4.1-4.4, 4.8.
+//!
+//! Module map: `page` (header format, checksums), `latch` (hybrid latch), `frame` (frame memory;
+//! the only raw-pointer reads), `page_table`, `pool` (residency, loading, eviction), `flush`
+//! (write-back, doublewrite), `cleaner` (background write-back, checkpoints), `evictor`
+//! (background producer of free frames), `redo` (redo record format and application),
+//! `recovery` (redo of log entries), `stats` (per-thread counters).
+
+mod cleaner;
+mod evictor;
+pub(crate) mod flush;
+pub(crate) mod frame;
+pub(crate) mod latch;
+pub mod page;
+pub(crate) mod page_table;
+pub(crate) mod pool;
+mod recovery;
+pub(crate) mod redo;
+mod stats;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::error::Result;
-use crate::io::Io;
-use crate::wal::{LogEntry, Lsn, Wal};
+use parking_lot::Mutex;
+
+use crate::btree::node;
+use crate::error::{Result, StorageError};
+use crate::io::{Io, IoFile};
+use crate::wal::control::{ControlData, ControlFile};
+use crate::wal::{LogEntry, Lsn, Wal, FIRST_LSN};
+
+use self::cleaner::Signal;
+use self::flush::PageWriter;
+pub use self::page::{PageType, FORMAT_VERSION, NO_PAGE};
+use self::page::{get_u64, put_u32, put_u64, PageBytes};
+pub use self::page_table::MAX_PAGE_COUNT;
+use self::pool::Pool;
+use self::stats::StatsRegistry;
 
 pub type PageId = u64;
 pub const PAGE_SIZE: usize = 16 * 1024;
 
 /// Number of system B+trees whose roots live in the tablespace header (created with the database).
 pub const SYSTEM_TREES: usize = 8;
+
+/// The tablespace header page.
+pub const HEADER_PAGE: PageId = 0;
+/// Smallest pool accepted: enough frames for the pages a few concurrent mtrs latch at once.
+pub const MIN_POOL_FRAMES: usize = 32;
+/// Largest `free_reserve` accepted: a reserve beyond half the pool only evicts useful pages.
+pub const MAX_FREE_RESERVE: f64 = 0.5;
+
+const DATA_FILE: &str = "data.sdb";
+const DOUBLEWRITE_FILE: &str = "doublewrite.sdb";
 
 #[derive(Clone, Debug)]
 pub struct PageStoreConfig {
@@ -62,12 +104,62 @@ pub struct BufferStats {
     pub page_writes: u64,
     /// Times a user thread found no free frame and had to evict by itself (must stay 0).
     pub free_frame_waits: u64,
+    /// Pages evicted from the pool (by the cleaner or by user threads).
+    pub evictions: u64,
     pub checkpoint_lsn: Lsn,
     pub checkpoints: u64,
 }
 
+/// The control file and the last contents written to it.
+pub(crate) struct ControlState {
+    pub(crate) file: ControlFile,
+    pub(crate) last: ControlData,
+}
+
+/// Everything the page store shares with its cleaner thread.
+pub(crate) struct Shared {
+    pub(crate) io: Io,
+    pub(crate) config: PageStoreConfig,
+    pub(crate) pool: Pool,
+    /// Frames the cleaner keeps free.
+    pub(crate) reserve_frames: usize,
+    /// How many overflow pages one mtr writes (bounded so that a huge value never latches a
+    /// large part of a small pool).
+    pub(crate) overflow_pages_per_mtr: usize,
+    pub(crate) data: Arc<IoFile>,
+    /// Serialises write-back batches (the doublewrite area holds one batch).
+    pub(crate) writer: Mutex<PageWriter>,
+    pub(crate) wal: OnceLock<Arc<Wal>>,
+    pub(crate) hooks: OnceLock<Arc<dyn CheckpointHooks>>,
+    pub(crate) control: Mutex<ControlState>,
+    pub(crate) control_at_open: ControlData,
+    pub(crate) is_new: bool,
+    repaired_at_open: usize,
+    system_roots: OnceLock<[PageId; SYSTEM_TREES]>,
+    pub(crate) stats: StatsRegistry,
+    /// Wakes the page cleaner (write-back, checkpoints).
+    pub(crate) cleaner: Signal,
+    /// Wakes the evictor (free frames).
+    pub(crate) evictor: Signal,
+    /// Set by the evictor when dirty pages keep it from its target: the cleaner writes the next
+    /// victims back before anything else.
+    pub(crate) flush_urgent: AtomicBool,
+    pub(crate) checkpoint_lsn: AtomicU64,
+    pub(crate) checkpoints: AtomicU64,
+    pub(crate) checkpoint_mutex: Mutex<()>,
+    /// Test hook: the next write-back batch crashes (`Io::crash`) after its home writes, before
+    /// their sync.
+    pub(crate) crash_before_home_sync: AtomicBool,
+}
+
 pub struct PageStore {
-    _private: (),
+    shared: Arc<Shared>,
+    /// The page cleaner and the evictor.
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+fn invalid(msg: String) -> StorageError {
+    StorageError::Io(std::io::Error::new(std::io::ErrorKind::InvalidInput, msg))
 }
 
 impl PageStore {
@@ -76,56 +168,280 @@ impl PageStore {
     /// system trees (logging nothing; the caller checkpoints right after). No background threads
     /// run until `start`.
     pub fn open(io: &Io, dir: &Path, config: PageStoreConfig) -> Result<Arc<PageStore>> {
-        let _ = (io, dir, config);
-        todo!("page store")
+        let frames = usize::try_from(config.pool_bytes / PAGE_SIZE as u64).unwrap_or(usize::MAX);
+        if !(MIN_POOL_FRAMES..=page_table::MAX_FRAMES).contains(&frames) {
+            return Err(invalid(format!(
+                "buffer pool of {} bytes: must hold {MIN_POOL_FRAMES} to {} pages of {PAGE_SIZE} bytes",
+                config.pool_bytes,
+                page_table::MAX_FRAMES
+            )));
+        }
+        if !(0.0..=MAX_FREE_RESERVE).contains(&config.free_reserve) {
+            return Err(invalid(format!("free_reserve {} outside 0..={MAX_FREE_RESERVE}", config.free_reserve)));
+        }
+        std::fs::create_dir_all(dir)?;
+        let data = io.open(&dir.join(DATA_FILE), true)?;
+        let doublewrite = io.open(&dir.join(DOUBLEWRITE_FILE), true)?;
+        let (control_file, control) = ControlFile::open(io, dir)?;
+        let mut repaired_at_open = 0;
+        let (control_file, control, must_format) = match control {
+            None => {
+                // A new database, unless the control file went missing: never format over data.
+                let mut page0 = vec![0u8; PAGE_SIZE];
+                data.read_at(&mut page0, 0)?;
+                if page0.iter().any(|&b| b != 0) {
+                    return Err(StorageError::Corruption(format!(
+                        "{} is missing but {DATA_FILE} holds a tablespace",
+                        dir.join("selkie.ctl").display()
+                    )));
+                }
+                // Stale doublewrite copies must not be "repaired" into the new tablespace.
+                data.set_len(0)?;
+                doublewrite.set_len(0)?;
+                doublewrite.sync_data()?;
+                let c = ControlData {
+                    format: FORMAT_VERSION,
+                    checkpoint_lsn: FIRST_LSN,
+                    scan_start_lsn: FIRST_LSN,
+                    next_trx_id: 1,
+                    extra: Vec::new(),
+                };
+                drop(control_file);
+                let file = ControlFile::create(io, dir, &c)?;
+                (file, c, true)
+            }
+            Some(c) => {
+                if c.format != FORMAT_VERSION {
+                    return Err(StorageError::Corruption(format!("data directory format {} (expected {FORMAT_VERSION})", c.format)));
+                }
+                repaired_at_open = flush::repair_from_doublewrite(&doublewrite, &data)?;
+                let mut page0 = vec![0u8; PAGE_SIZE];
+                data.read_at(&mut page0, 0)?;
+                page::verify(&page0, HEADER_PAGE).map_err(StorageError::Corruption)?;
+                let unformatted = page0.iter().all(|&b| b == 0);
+                // A crash while creating the database leaves the control file and no header.
+                if unformatted && c.checkpoint_lsn != FIRST_LSN {
+                    return Err(StorageError::Corruption("the tablespace header (page 0) was never written".into()));
+                }
+                (control_file, c, unformatted)
+            }
+        };
+        let reserve_frames = ((frames as f64) * config.free_reserve).ceil() as usize;
+        let shared = Arc::new(Shared {
+            io: io.clone(),
+            reserve_frames: reserve_frames.min(frames / 2),
+            overflow_pages_per_mtr: (frames / 8).clamp(1, 32),
+            config,
+            pool: Pool::new(frames),
+            data,
+            writer: Mutex::new(PageWriter::new(doublewrite)),
+            wal: OnceLock::new(),
+            hooks: OnceLock::new(),
+            control: Mutex::new(ControlState { file: control_file, last: control.clone() }),
+            checkpoint_lsn: AtomicU64::new(control.checkpoint_lsn),
+            control_at_open: control,
+            is_new: must_format,
+            repaired_at_open,
+            system_roots: OnceLock::new(),
+            stats: StatsRegistry::new(),
+            cleaner: Signal::new(),
+            evictor: Signal::new(),
+            flush_urgent: AtomicBool::new(false),
+            checkpoints: AtomicU64::new(0),
+            checkpoint_mutex: Mutex::new(()),
+            crash_before_home_sync: AtomicBool::new(false),
+        });
+        if must_format {
+            shared.format()?;
+        }
+        let roots = shared.read_tablespace_header()?;
+        shared.system_roots.set(roots).expect("roots set once");
+        Ok(Arc::new(PageStore { shared, threads: Mutex::new(Vec::new()) }))
     }
 
     /// The control file contents read by `open` (for a new database: checkpoint and scan start at
     /// `wal::FIRST_LSN`, next_trx_id 1). `open` opens or creates `dir/selkie.ctl`; the page
     /// cleaner rewrites it at every checkpoint.
     pub fn control_at_open(&self) -> crate::wal::control::ControlData {
-        todo!("page store")
+        self.shared.control_at_open.clone()
     }
 
     /// True if `open` created a new, empty tablespace.
     pub fn is_new(&self) -> bool {
-        todo!("page store")
+        self.shared.is_new
     }
 
     /// Recovery: applies the page records of one log entry (each page only if its
     /// `page_lsn < entry.end`) and passes every logical record in it to `on_logical`.
+    ///
+    /// `on_logical` gets the entry's start LSN (the value `Mtr::commit` returned as start).
     pub fn redo_entry(&self, entry: &LogEntry, on_logical: &mut dyn FnMut(Lsn, &[u8])) -> Result<()> {
-        let _ = (entry, on_logical);
-        todo!("page store")
+        self.shared.redo_entry(entry, on_logical)
     }
 
     /// Attaches the log (mtrs can commit from now on) and starts the page cleaner.
     pub fn start(self: &Arc<Self>, wal: Arc<Wal>, hooks: Arc<dyn CheckpointHooks>) -> Result<()> {
-        let _ = (wal, hooks);
-        todo!("page store")
+        if self.shared.wal.set(wal).is_err() {
+            return Err(invalid("PageStore::start called twice".into()));
+        }
+        let _ = self.shared.hooks.set(hooks);
+        let mut threads = self.threads.lock();
+        let shared = self.shared.clone();
+        threads.push(std::thread::Builder::new().name("selkie-cleaner".into()).spawn(move || cleaner::run(shared))?);
+        let shared = self.shared.clone();
+        threads.push(std::thread::Builder::new().name("selkie-evictor".into()).spawn(move || evictor::run(shared))?);
+        Ok(())
     }
 
     /// Flushes all dirty pages and writes a checkpoint now (end of recovery, shutdown).
     pub fn checkpoint_now(&self) -> Result<Lsn> {
-        todo!("page store")
+        self.shared.checkpoint(true)
     }
 
     /// Root page of system tree `n` (< SYSTEM_TREES).
     pub fn system_tree_root(&self, n: usize) -> PageId {
-        let _ = n;
-        todo!("page store")
+        assert!(n < SYSTEM_TREES, "system tree {n} does not exist");
+        self.shared.system_roots.get().expect("set by open")[n]
     }
 
+    /// The log attached by `start`. Panics before `start` (a caller bug: there is no log yet).
     pub fn wal(&self) -> &Arc<Wal> {
-        todo!("page store")
+        self.shared.wal.get().expect("PageStore::wal called before PageStore::start")
     }
 
     pub fn stats(&self) -> BufferStats {
-        todo!("page store")
+        let s = &self.shared;
+        let totals = s.stats.totals();
+        BufferStats {
+            frames: s.pool.frames.len() as u64,
+            free_frames: s.pool.free_len() as u64,
+            dirty_frames: s.pool.frames.iter().filter(|f| f.is_dirty()).count() as u64,
+            page_reads: totals.page_reads,
+            page_writes: totals.page_writes,
+            free_frame_waits: totals.free_frame_waits,
+            evictions: totals.evictions,
+            checkpoint_lsn: s.checkpoint_lsn.load(Ordering::Acquire),
+            checkpoints: s.checkpoints.load(Ordering::Relaxed),
+        }
     }
 
     /// Checkpoints and stops the cleaner.
     pub fn shutdown(&self) -> Result<()> {
-        todo!("page store")
+        let result = self.checkpoint_now().map(|_| ());
+        self.stop_cleaner();
+        result
+    }
+
+    /// Stops the background thread without flushing anything (in-process crash tests: call after
+    /// `Io::crash`, then drop the store and reopen).
+    pub fn crash_stop(&self) {
+        self.stop_cleaner();
+    }
+
+    fn stop_cleaner(&self) {
+        self.shared.cleaner.request_stop();
+        self.shared.evictor.request_stop();
+        for handle in self.threads.lock().drain(..) {
+            let name = handle.thread().name().unwrap_or("page store").to_string();
+            if handle.join().is_err() {
+                tracing::error!("{name} thread panicked");
+            }
+        }
+    }
+
+    /// Pages in the tablespace (free ones included): the data file's logical size.
+    pub fn tablespace_pages(&self) -> Result<u64> {
+        let mut p = vec![0u8; PAGE_SIZE];
+        self.shared.read_copy(HEADER_PAGE, &mut p)?;
+        Ok(get_u64(&p, page::OFF_PAGE_COUNT))
+    }
+
+    /// The pages on the tablespace free list, in list order (space accounting: the store must
+    /// not allocate or free meanwhile). Errors on a cycle or a page that is not free.
+    pub fn free_list_pages(&self) -> Result<Vec<PageId>> {
+        let mut p = vec![0u8; PAGE_SIZE];
+        self.shared.read_copy(HEADER_PAGE, &mut p)?;
+        let count = get_u64(&p, page::OFF_PAGE_COUNT);
+        let mut pid = get_u64(&p, page::OFF_FREE_HEAD);
+        let mut out = Vec::new();
+        while pid != NO_PAGE {
+            if pid >= count || out.len() as u64 >= count {
+                return Err(StorageError::Corruption(format!("free list: page {pid} out of range or a cycle")));
+            }
+            self.shared.read_copy(pid, &mut p)?;
+            if !matches!(p.page_type(), Ok(PageType::Free) | Ok(PageType::Overflow)) {
+                return Err(StorageError::Corruption(format!("free list: page {pid} is not free")));
+            }
+            out.push(pid);
+            pid = get_u64(&p, page::OFF_NEXT);
+        }
+        Ok(out)
+    }
+
+    /// Test hook: the next write-back batch simulates a power failure (`Io::crash`) after
+    /// writing its pages home and before syncing them; with torn page writes this leaves torn
+    /// pages for the next `open` to repair.
+    pub fn crash_before_next_home_sync(&self) {
+        self.shared.crash_before_home_sync.store(true, Ordering::SeqCst);
+    }
+
+    /// Torn pages that `open` restored from the doublewrite area.
+    pub fn repaired_at_open(&self) -> usize {
+        self.shared.repaired_at_open
+    }
+
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
+    }
+}
+
+impl Drop for PageStore {
+    fn drop(&mut self) {
+        self.stop_cleaner();
+    }
+}
+
+impl Shared {
+    /// Writes the header page and the empty roots of the system trees of a new tablespace.
+    fn format(&self) -> Result<()> {
+        let mut images = Vec::with_capacity(1 + SYSTEM_TREES);
+        let mut header = vec![0u8; PAGE_SIZE];
+        header[page::OFF_TYPE] = PageType::TablespaceHeader as u8;
+        put_u64(&mut header, page::OFF_PAGE_ID, HEADER_PAGE);
+        put_u64(&mut header, page::OFF_MAGIC, page::TABLESPACE_MAGIC);
+        put_u32(&mut header, page::OFF_FORMAT, FORMAT_VERSION);
+        put_u64(&mut header, page::OFF_PAGE_COUNT, 1 + SYSTEM_TREES as u64);
+        put_u64(&mut header, page::OFF_FREE_HEAD, NO_PAGE);
+        for n in 0..SYSTEM_TREES {
+            let root = 1 + n as PageId;
+            put_u64(&mut header, page::OFF_SYSTEM_ROOTS + 8 * n, root);
+            let mut leaf = vec![0u8; PAGE_SIZE];
+            node::init(&mut leaf, root, PageType::Leaf, 0, NO_PAGE);
+            images.push((root, leaf));
+        }
+        // The header last: a tablespace with a header always has its system trees.
+        images.push((HEADER_PAGE, header));
+        self.write_images(&images)
+    }
+
+    fn read_tablespace_header(&self) -> Result<[PageId; SYSTEM_TREES]> {
+        let mut p = vec![0u8; PAGE_SIZE];
+        self.read_copy(HEADER_PAGE, &mut p)?;
+        let bad = |what: &str| StorageError::Corruption(format!("tablespace header: {what}"));
+        if p.page_type() != Ok(PageType::TablespaceHeader) || get_u64(&p, page::OFF_MAGIC) != page::TABLESPACE_MAGIC {
+            return Err(bad("not a Selkie tablespace"));
+        }
+        if p.u32_at(page::OFF_FORMAT) != Ok(FORMAT_VERSION) {
+            return Err(bad("unknown format version"));
+        }
+        let count = get_u64(&p, page::OFF_PAGE_COUNT);
+        let mut roots = [NO_PAGE; SYSTEM_TREES];
+        for (n, root) in roots.iter_mut().enumerate() {
+            *root = get_u64(&p, page::OFF_SYSTEM_ROOTS + 8 * n);
+            if *root == NO_PAGE || *root >= count {
+                return Err(bad("system tree root out of range"));
+            }
+        }
+        Ok(roots)
     }
 }

@@ -1,0 +1,889 @@
+//! Binding of scalar expressions: names, literals, operators, functions, aggregates and
+//! subqueries. CAST/CONVERT, INTERVAL arithmetic, LAST_INSERT_ID(expr), CASE and the lazily
+//! evaluated IF/IFNULL/NULLIF/COALESCE are handled here; every other function comes from
+//! `value::lookup_function`.
+
+use std::sync::Arc;
+
+use selkie_storage::Decimal;
+use sqlparser::ast;
+
+use super::{types, Binder, Bound};
+use crate::api::{SqlError, Value};
+use crate::error::{self, Clause};
+use crate::expr::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
+use crate::plan::AggSpec;
+use crate::value::{self, AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, SqlType};
+use crate::variables::VarScope;
+
+/// The static type of a comparison or logical result.
+pub fn bool_type() -> SqlType {
+    SqlType::Int { bits: 32, unsigned: false }
+}
+
+/// MySQL's default LIKE escape character.
+const DEFAULT_LIKE_ESCAPE: u8 = b'\\';
+
+/// GROUP_CONCAT's default separator.
+const DEFAULT_GROUP_CONCAT_SEPARATOR: &[u8] = b",";
+
+fn parse_number(s: &str) -> Value {
+    let has_exp = s.contains(['e', 'E']);
+    if !has_exp && !s.contains('.') {
+        if let Ok(i) = s.parse::<i64>() {
+            return Value::Int(i);
+        }
+        if let Ok(u) = s.parse::<u64>() {
+            return Value::UInt(u);
+        }
+    }
+    if !has_exp {
+        if let Some(d) = Decimal::parse(s) {
+            return Value::Decimal(d);
+        }
+    }
+    Value::Double(s.parse::<f64>().unwrap_or(0.0))
+}
+
+fn decode_hex(h: &str) -> Option<Vec<u8>> {
+    let padded = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
+    (0..padded.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
+        .collect()
+}
+
+/// `b'0101'`: the bits as a big-endian byte string.
+fn decode_bits(b: &str) -> Option<Vec<u8>> {
+    if !b.bytes().all(|c| c == b'0' || c == b'1') {
+        return None;
+    }
+    let nbytes = b.len().div_ceil(8).max(1);
+    let mut out = vec![0u8; nbytes];
+    for (i, c) in b.bytes().rev().enumerate() {
+        if c == b'1' {
+            out[nbytes - 1 - i / 8] |= 1 << (i % 8);
+        }
+    }
+    Some(out)
+}
+
+fn cmp_op(op: &ast::BinaryOperator) -> Option<CmpOp> {
+    use ast::BinaryOperator as B;
+    Some(match op {
+        B::Eq => CmpOp::Eq,
+        B::NotEq => CmpOp::Ne,
+        B::Lt => CmpOp::Lt,
+        B::LtEq => CmpOp::Le,
+        B::Gt => CmpOp::Gt,
+        B::GtEq => CmpOp::Ge,
+        B::Spaceship => CmpOp::NullSafeEq,
+        _ => return None,
+    })
+}
+
+impl Binder<'_> {
+    pub fn bind_expr(&mut self, e: &ast::Expr) -> Result<Bound, SqlError> {
+        use ast::Expr as E;
+        match e {
+            E::Identifier(id) => self.bind_identifier(id),
+            E::CompoundIdentifier(parts) => self.bind_compound(parts),
+            E::Value(v) => self.bind_value(v),
+            E::Nested(inner) => self.bind_expr(inner),
+            E::Prefixed { value, .. } => self.bind_expr(value),
+            E::Collate { expr, .. } => self.bind_expr(expr),
+            E::UnaryOp { op, expr } => self.bind_unary(op, expr),
+            E::BinaryOp { left, op, right } => self.bind_binary(left, op, right),
+            E::IsNull(x) => self.bind_is_null(x, false),
+            E::IsNotNull(x) => self.bind_is_null(x, true),
+            E::IsUnknown(x) => self.bind_is_null(x, false),
+            E::IsNotUnknown(x) => self.bind_is_null(x, true),
+            E::IsTrue(x) => self.bind_is_bool(x, true, false),
+            E::IsNotTrue(x) => self.bind_is_bool(x, true, true),
+            E::IsFalse(x) => self.bind_is_bool(x, false, false),
+            E::IsNotFalse(x) => self.bind_is_bool(x, false, true),
+            E::IsNotDistinctFrom(a, b) => self.bind_comparison(CmpOp::NullSafeEq, a, b),
+            E::IsDistinctFrom(a, b) => {
+                let eq = self.bind_comparison(CmpOp::NullSafeEq, a, b)?;
+                Ok(Bound::new(Expr::Not(eq.expr.boxed()), bool_type(), false))
+            }
+            E::InList { expr, list, negated } => self.bind_in_list(expr, list, *negated),
+            E::InSubquery { expr, subquery, negated } => {
+                if matches!(**expr, E::Tuple(_)) {
+                    return Err(error::not_supported("row value IN (subquery)"));
+                }
+                let left = self.bind_expr(expr)?;
+                self.bind_subquery(subquery, SubqueryKind::In { expr: left.expr.boxed(), negated: *negated })
+            }
+            E::Between { expr, negated, low, high } => {
+                let x = self.bind_expr(expr)?;
+                let lo = self.bind_expr(low)?;
+                let hi = self.bind_expr(high)?;
+                let nullable = x.nullable || lo.nullable || hi.nullable;
+                Ok(Bound::new(
+                    Expr::Between { expr: x.expr.boxed(), low: lo.expr.boxed(), high: hi.expr.boxed(), negated: *negated },
+                    bool_type(),
+                    nullable,
+                ))
+            }
+            E::Like { negated, any: false, expr, pattern, escape_char } => {
+                self.bind_like(expr, pattern, escape_char.as_deref(), *negated)
+            }
+            E::RLike { negated, expr, pattern, .. } => {
+                let call = self.bind_named_function("REGEXP", &[(**expr).clone(), (**pattern).clone()])?;
+                Ok(if *negated { Bound::new(Expr::Not(call.expr.boxed()), bool_type(), call.nullable) } else { call })
+            }
+            E::Case { operand, conditions, else_result, .. } => self.bind_case(operand.as_deref(), conditions, else_result.as_deref()),
+            E::Cast { kind: ast::CastKind::Cast, expr, data_type, format: None } => {
+                let target = types::cast_target(data_type)?;
+                self.bind_cast(expr, target)
+            }
+            E::Convert { expr, data_type, charset, .. } => match (data_type, charset) {
+                (Some(dt), _) => {
+                    let target = types::cast_target(dt)?;
+                    self.bind_cast(expr, target)
+                }
+                // CONVERT(x USING charset): every string is utf8mb4 (or binary) already.
+                (None, Some(cs)) if cs.to_string().eq_ignore_ascii_case("binary") => {
+                    self.bind_cast(expr, CastTarget::Binary { len: None })
+                }
+                (None, _) => self.bind_cast(expr, CastTarget::Char { len: None }),
+            },
+            E::TypedString(ts) => {
+                let target = types::cast_target(&ts.data_type)?;
+                let v = self.bind_value(&ts.value)?;
+                Ok(Bound::new(Expr::Cast { expr: v.expr.boxed(), target }, value::cast_type(target), true))
+            }
+            E::Extract { field, expr, .. } => {
+                let name = match field {
+                    ast::DateTimeField::Year | ast::DateTimeField::Years => "YEAR",
+                    ast::DateTimeField::Month | ast::DateTimeField::Months => "MONTH",
+                    ast::DateTimeField::Day | ast::DateTimeField::Days => "DAY",
+                    ast::DateTimeField::Hour | ast::DateTimeField::Hours => "HOUR",
+                    ast::DateTimeField::Minute | ast::DateTimeField::Minutes => "MINUTE",
+                    ast::DateTimeField::Second | ast::DateTimeField::Seconds => "SECOND",
+                    ast::DateTimeField::Microsecond | ast::DateTimeField::Microseconds => "MICROSECOND",
+                    ast::DateTimeField::Quarter => "QUARTER",
+                    ast::DateTimeField::Week(_) | ast::DateTimeField::Weeks => "WEEK",
+                    // Compound units (DAY_HOUR, ...) arrive as a call of EXTRACT with the unit's
+                    // name first (see `parse::lexer`).
+                    other => return Err(error::not_supported(&format!("EXTRACT({other} FROM ...)"))),
+                };
+                self.bind_named_function(name, &[(**expr).clone()])
+            }
+            E::Ceil { expr, field } | E::Floor { expr, field } => {
+                let name = if matches!(e, E::Ceil { .. }) { "CEIL" } else { "FLOOR" };
+                match field {
+                    ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime) => {
+                        self.bind_named_function(name, &[(**expr).clone()])
+                    }
+                    _ => Err(error::syntax(&e.to_string(), 1)),
+                }
+            }
+            E::Position { expr, r#in } => self.bind_named_function("LOCATE", &[(**expr).clone(), (**r#in).clone()]),
+            E::Substring { expr, substring_from, substring_for, .. } => {
+                let mut args = vec![(**expr).clone()];
+                args.extend(substring_from.iter().map(|e| (**e).clone()));
+                args.extend(substring_for.iter().map(|e| (**e).clone()));
+                self.bind_named_function("SUBSTRING", &args)
+            }
+            E::Trim { trim_where, trim_what, expr, trim_characters: None } => {
+                let name = match trim_where {
+                    None | Some(ast::TrimWhereField::Both) => "TRIM",
+                    Some(ast::TrimWhereField::Leading) => "LTRIM",
+                    Some(ast::TrimWhereField::Trailing) => "RTRIM",
+                };
+                match trim_what {
+                    None => self.bind_named_function(name, &[(**expr).clone()]),
+                    Some(what) => {
+                        let fname = match trim_where {
+                            None | Some(ast::TrimWhereField::Both) => "TRIM_BOTH",
+                            Some(ast::TrimWhereField::Leading) => "TRIM_LEADING",
+                            Some(ast::TrimWhereField::Trailing) => "TRIM_TRAILING",
+                        };
+                        self.bind_named_function(fname, &[(**expr).clone(), (**what).clone()])
+                    }
+                }
+            }
+            E::Function(f) => self.bind_function(f),
+            E::Exists { subquery, negated } => self.bind_subquery(subquery, SubqueryKind::Exists { negated: *negated }),
+            E::Subquery(q) => self.bind_subquery(q, SubqueryKind::Scalar),
+            E::Tuple(_) => Err(error::operand_columns(1)),
+            E::Interval(_) => Err(error::syntax(&e.to_string(), 1)),
+            E::MatchAgainst { .. } => Err(error::not_supported("MATCH ... AGAINST (fulltext search)")),
+            other => Err(error::not_supported(&other.to_string())),
+        }
+    }
+
+    fn bind_identifier(&mut self, id: &ast::Ident) -> Result<Bound, SqlError> {
+        let v = &id.value;
+        if id.quote_style.is_none() {
+            if let Some(name) = v.strip_prefix("@@") {
+                return Ok(self.sysvar(name, VarScope::Default));
+            }
+            if let Some(name) = v.strip_prefix('@') {
+                return Ok(self.user_var(name));
+            }
+            // Niladic functions sqlparser reads as names.
+            let upper = v.to_ascii_uppercase();
+            if matches!(upper.as_str(), "CURRENT_USER" | "CURRENT_ROLE" | "SESSION_USER" | "SYSTEM_USER") {
+                let r = self.resolve_name(v);
+                if r.is_ok() {
+                    return r;
+                }
+                return self.bind_named_function(&upper, &[]);
+            }
+        }
+        self.resolve_name(v)
+    }
+
+    fn bind_compound(&mut self, parts: &[ast::Ident]) -> Result<Bound, SqlError> {
+        let first = &parts[0];
+        if first.quote_style.is_none() && first.value.starts_with("@@") && parts.len() == 2 {
+            let scope = match first.value[2..].to_ascii_lowercase().as_str() {
+                "global" => VarScope::Global,
+                "session" | "local" => VarScope::Session,
+                _ => return Err(error::syntax(&parts.iter().map(|p| p.value.as_str()).collect::<Vec<_>>().join("."), 1)),
+            };
+            return Ok(self.sysvar(&parts[1].value, scope));
+        }
+        if parts.len() > 3 {
+            return Err(error::syntax(&parts.iter().map(|p| p.value.as_str()).collect::<Vec<_>>().join("."), 1));
+        }
+        let qualifier: Vec<String> = parts[..parts.len() - 1].iter().map(|p| p.value.clone()).collect();
+        self.resolve_column(&qualifier, &parts[parts.len() - 1].value)
+    }
+
+    fn sysvar(&self, name: &str, scope: VarScope) -> Bound {
+        let ty = match self.env.vars {
+            Some((s, g)) => s.get(g, name, scope).map(|v| SqlType::of_value(&v)).unwrap_or(SqlType::Text { max_chars: 1024, lob: false }),
+            None => SqlType::Text { max_chars: 1024, lob: false },
+        };
+        Bound::new(Expr::SysVar { name: Arc::from(name), scope }, ty, true)
+    }
+
+    fn user_var(&self, name: &str) -> Bound {
+        let current = self.env.user_vars.and_then(|m| m.get(&name.to_ascii_lowercase()));
+        let ty = match current {
+            Some(v) if !v.is_null() => SqlType::of_value(v),
+            _ => SqlType::Text { max_chars: 16_777_216, lob: true },
+        };
+        Bound::new(Expr::UserVar(Arc::from(name)), ty, true)
+    }
+
+    pub fn bind_value(&mut self, v: &ast::ValueWithSpan) -> Result<Bound, SqlError> {
+        use ast::Value as V;
+        let value = match &v.value {
+            V::Number(s, _) => parse_number(s),
+            V::SingleQuotedString(s)
+            | V::DoubleQuotedString(s)
+            | V::NationalStringLiteral(s)
+            | V::EscapedStringLiteral(s)
+            | V::TripleSingleQuotedString(s)
+            | V::TripleDoubleQuotedString(s) => Value::Bytes(s.as_bytes().to_vec()),
+            V::HexStringLiteral(h) => Value::Bytes(decode_hex(h).ok_or_else(|| error::syntax(&format!("x'{h}'"), 1))?),
+            V::SingleQuotedByteStringLiteral(b) | V::DoubleQuotedByteStringLiteral(b) => {
+                Value::Bytes(decode_bits(b).ok_or_else(|| error::syntax(&format!("b'{b}'"), 1))?)
+            }
+            V::Boolean(b) => Value::Int(*b as i64),
+            V::Null => Value::Null,
+            V::Placeholder(p) => {
+                if let Some(name) = p.strip_prefix('@') {
+                    return Ok(self.user_var(name));
+                }
+                return match self.text.placeholder_at(v.span.start) {
+                    Some(i) => {
+                        if self.clause() == Clause::Select {
+                            self.params_in_select_list = true;
+                        }
+                        let ty = self.param_types.and_then(|t| t.get(i)).cloned().unwrap_or(SqlType::Null);
+                        Ok(Bound::new(Expr::Param(i), ty, true))
+                    }
+                    None => Err(error::syntax(p, v.span.start.line as usize)),
+                };
+            }
+            other => return Err(error::not_supported(&other.to_string())),
+        };
+        let ty = SqlType::of_value(&value);
+        let nullable = value.is_null();
+        Ok(Bound::new(Expr::Literal(value), ty, nullable))
+    }
+
+    fn bind_unary(&mut self, op: &ast::UnaryOperator, expr: &ast::Expr) -> Result<Bound, SqlError> {
+        use ast::UnaryOperator as U;
+        let x = self.bind_expr(expr)?;
+        Ok(match op {
+            U::Plus => x,
+            U::Minus => match &x.expr {
+                Expr::Literal(v) => {
+                    let folded = value::negate(v)?;
+                    let ty = SqlType::of_value(&folded);
+                    Bound::new(Expr::Literal(folded), ty, x.nullable)
+                }
+                _ => {
+                    let ty = match x.ty {
+                        SqlType::Int { bits, .. } => SqlType::Int { bits, unsigned: false },
+                        other => other,
+                    };
+                    Bound::new(Expr::Neg(x.expr.boxed()), ty, x.nullable)
+                }
+            },
+            U::Not | U::BangNot => Bound::new(Expr::Not(x.expr.boxed()), bool_type(), x.nullable),
+            U::BitwiseNot => Bound::new(Expr::BitNot(x.expr.boxed()), SqlType::Int { bits: 64, unsigned: true }, x.nullable),
+            other => return Err(error::not_supported(&format!("operator {other}"))),
+        })
+    }
+
+    fn bind_binary(&mut self, left: &ast::Expr, op: &ast::BinaryOperator, right: &ast::Expr) -> Result<Bound, SqlError> {
+        use ast::BinaryOperator as B;
+        if let Some(c) = cmp_op(op) {
+            return self.bind_comparison(c, left, right);
+        }
+        let arith = match op {
+            B::Plus => Some(ArithOp::Add),
+            B::Minus => Some(ArithOp::Sub),
+            B::Multiply => Some(ArithOp::Mul),
+            B::Divide => Some(ArithOp::Div),
+            B::Modulo => Some(ArithOp::Rem),
+            B::MyIntegerDivide => Some(ArithOp::IntDiv),
+            _ => None,
+        };
+        if let Some(aop) = arith {
+            // `x + INTERVAL n unit`, `INTERVAL n unit + x`, `x - INTERVAL n unit`.
+            if matches!(aop, ArithOp::Add | ArithOp::Sub) {
+                if let ast::Expr::Interval(iv) = right {
+                    return self.bind_date_add(left, iv, aop == ArithOp::Sub);
+                }
+                if let (ast::Expr::Interval(iv), ArithOp::Add) = (left, aop) {
+                    return self.bind_date_add(right, iv, false);
+                }
+            }
+            let l = self.bind_expr(left)?;
+            let r = self.bind_expr(right)?;
+            let ty = value::arith_type(aop, &l.ty, &r.ty);
+            let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
+            return Ok(Bound::new(Expr::Arith { op: aop, left: l.expr.boxed(), right: r.expr.boxed() }, ty, nullable));
+        }
+        let bit = match op {
+            B::BitwiseAnd => Some(BitOp::And),
+            B::BitwiseOr => Some(BitOp::Or),
+            B::BitwiseXor => Some(BitOp::Xor),
+            B::PGBitwiseShiftLeft => Some(BitOp::Shl),
+            B::PGBitwiseShiftRight => Some(BitOp::Shr),
+            _ => None,
+        };
+        if let Some(bop) = bit {
+            let l = self.bind_expr(left)?;
+            let r = self.bind_expr(right)?;
+            let nullable = l.nullable || r.nullable;
+            return Ok(Bound::new(
+                Expr::Bit { op: bop, left: l.expr.boxed(), right: r.expr.boxed() },
+                SqlType::Int { bits: 64, unsigned: true },
+                nullable,
+            ));
+        }
+        match op {
+            B::And | B::Or | B::Xor => {
+                let l = self.bind_expr(left)?;
+                let r = self.bind_expr(right)?;
+                let nullable = l.nullable || r.nullable;
+                let (a, b) = (l.expr.boxed(), r.expr.boxed());
+                let e = match op {
+                    B::And => Expr::And(a, b),
+                    B::Or => Expr::Or(a, b),
+                    _ => Expr::Xor(a, b),
+                };
+                Ok(Bound::new(e, bool_type(), nullable))
+            }
+            B::StringConcat => {
+                if self.env.pipes_as_concat {
+                    self.bind_named_function("CONCAT", &[left.clone(), right.clone()])
+                } else {
+                    // `||` is OR unless sql_mode has PIPES_AS_CONCAT.
+                    self.bind_binary(left, &B::Or, right)
+                }
+            }
+            B::Assignment => {
+                let name = match left {
+                    ast::Expr::Identifier(id) if id.quote_style.is_none() && id.value.starts_with('@') && !id.value.starts_with("@@") => {
+                        id.value[1..].to_string()
+                    }
+                    ast::Expr::Value(v) => match &v.value {
+                        ast::Value::Placeholder(p) if p.starts_with('@') => p[1..].to_string(),
+                        _ => return Err(error::syntax(":=", 1)),
+                    },
+                    _ => return Err(error::syntax(":=", 1)),
+                };
+                let r = self.bind_expr(right)?;
+                Ok(Bound::new(Expr::SetUserVar { name: Arc::from(name.as_str()), expr: r.expr.boxed() }, r.ty, r.nullable))
+            }
+            B::Regexp => self.bind_named_function("REGEXP", &[left.clone(), right.clone()]),
+            other => Err(error::not_supported(&format!("operator {other}"))),
+        }
+    }
+
+    pub fn bind_comparison(&mut self, op: CmpOp, left: &ast::Expr, right: &ast::Expr) -> Result<Bound, SqlError> {
+        if let (ast::Expr::Tuple(ls), ast::Expr::Tuple(rs)) = (strip_nested(left), strip_nested(right)) {
+            if ls.len() != rs.len() {
+                return Err(error::operand_columns(ls.len()));
+            }
+            if !matches!(op, CmpOp::Eq | CmpOp::NullSafeEq | CmpOp::Ne) {
+                return Err(error::not_supported("row comparison with <, <=, >, >="));
+            }
+            let inner = if op == CmpOp::Ne { CmpOp::Eq } else { op };
+            let mut parts = Vec::with_capacity(ls.len());
+            let mut nullable = false;
+            for (l, r) in ls.iter().zip(rs) {
+                let b = self.bind_comparison(inner, l, r)?;
+                nullable |= b.nullable;
+                parts.push(b.expr);
+            }
+            let all = Expr::conjunction(parts).unwrap_or(Expr::Literal(Value::Int(1)));
+            let e = if op == CmpOp::Ne { Expr::Not(all.boxed()) } else { all };
+            return Ok(Bound::new(e, bool_type(), nullable));
+        }
+        if let ast::Expr::Tuple(t) = strip_nested(left) {
+            return Err(error::operand_columns(t.len()));
+        }
+        if matches!(strip_nested(right), ast::Expr::Tuple(_)) {
+            return Err(error::operand_columns(1));
+        }
+        let l = self.bind_expr(left)?;
+        let r = self.bind_expr(right)?;
+        let nullable = op != CmpOp::NullSafeEq && (l.nullable || r.nullable);
+        Ok(Bound::new(Expr::Cmp { op, left: l.expr.boxed(), right: r.expr.boxed() }, bool_type(), nullable))
+    }
+
+    fn bind_in_list(&mut self, expr: &ast::Expr, list: &[ast::Expr], negated: bool) -> Result<Bound, SqlError> {
+        if let ast::Expr::Tuple(cols) = strip_nested(expr) {
+            // (a, b) IN ((1, 2), (3, 4)) → (a = 1 AND b = 2) OR (a = 3 AND b = 4)
+            let mut disjuncts: Option<Expr> = None;
+            for item in list {
+                let ast::Expr::Tuple(vals) = strip_nested(item) else {
+                    return Err(error::operand_columns(cols.len()));
+                };
+                if vals.len() != cols.len() {
+                    return Err(error::operand_columns(cols.len()));
+                }
+                let b = self.bind_comparison(CmpOp::Eq, expr, item)?;
+                disjuncts = Some(match disjuncts {
+                    None => b.expr,
+                    Some(d) => Expr::Or(d.boxed(), b.expr.boxed()),
+                });
+            }
+            let e = disjuncts.unwrap_or(Expr::Literal(Value::Int(0)));
+            let e = if negated { Expr::Not(e.boxed()) } else { e };
+            return Ok(Bound::new(e, bool_type(), true));
+        }
+        let x = self.bind_expr(expr)?;
+        let mut items = Vec::with_capacity(list.len());
+        let mut nullable = x.nullable;
+        for item in list {
+            if matches!(strip_nested(item), ast::Expr::Tuple(_)) {
+                return Err(error::operand_columns(1));
+            }
+            let b = self.bind_expr(item)?;
+            nullable |= b.nullable;
+            items.push(b.expr);
+        }
+        Ok(Bound::new(Expr::InList { expr: x.expr.boxed(), list: items, negated }, bool_type(), nullable))
+    }
+
+    fn bind_is_null(&mut self, x: &ast::Expr, negated: bool) -> Result<Bound, SqlError> {
+        let b = self.bind_expr(x)?;
+        Ok(Bound::new(Expr::IsNull { expr: b.expr.boxed(), negated }, bool_type(), false))
+    }
+
+    fn bind_is_bool(&mut self, x: &ast::Expr, value: bool, negated: bool) -> Result<Bound, SqlError> {
+        let b = self.bind_expr(x)?;
+        Ok(Bound::new(Expr::IsBool { expr: b.expr.boxed(), value, negated }, bool_type(), false))
+    }
+
+    fn bind_like(&mut self, expr: &ast::Expr, pattern: &ast::Expr, escape: Option<&ast::Expr>, negated: bool) -> Result<Bound, SqlError> {
+        let x = self.bind_expr(expr)?;
+        let p = self.bind_expr(pattern)?;
+        let escape = match escape {
+            None => DEFAULT_LIKE_ESCAPE,
+            Some(e) => {
+                let b = self.bind_expr(e)?;
+                match b.expr {
+                    Expr::Literal(Value::Bytes(s)) if s.len() <= 1 => s.first().copied().unwrap_or(DEFAULT_LIKE_ESCAPE),
+                    _ => return Err(error::wrong_arguments("ESCAPE")),
+                }
+            }
+        };
+        let compiled = match &p.expr {
+            Expr::Literal(v) if !v.is_null() => {
+                value::to_text_bytes(v).map(|bytes| CompiledLike(Arc::new(LikePattern::compile(&bytes, escape))))
+            }
+            _ => None,
+        };
+        let nullable = x.nullable || p.nullable;
+        Ok(Bound::new(Expr::Like { expr: x.expr.boxed(), pattern: p.expr.boxed(), escape, negated, compiled }, bool_type(), nullable))
+    }
+
+    fn bind_case(&mut self, operand: Option<&ast::Expr>, conditions: &[ast::CaseWhen], otherwise: Option<&ast::Expr>) -> Result<Bound, SqlError> {
+        let operand = operand.map(|o| self.bind_expr(o)).transpose()?;
+        let mut whens = Vec::with_capacity(conditions.len());
+        let mut ty: Option<SqlType> = None;
+        for cw in conditions {
+            let w = self.bind_expr(&cw.condition)?;
+            let t = self.bind_expr(&cw.result)?;
+            ty = Some(match ty {
+                None => t.ty.clone(),
+                Some(prev) => SqlType::unify(&prev, &t.ty),
+            });
+            whens.push((w.expr, t.expr));
+        }
+        let otherwise = match otherwise {
+            Some(e) => {
+                let b = self.bind_expr(e)?;
+                ty = Some(match ty {
+                    None => b.ty.clone(),
+                    Some(prev) => SqlType::unify(&prev, &b.ty),
+                });
+                Some(b.expr.boxed())
+            }
+            None => None,
+        };
+        Ok(Bound::new(
+            Expr::Case { operand: operand.map(|o| o.expr.boxed()), whens, otherwise },
+            ty.unwrap_or(SqlType::Null),
+            true,
+        ))
+    }
+
+    fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
+        let x = self.bind_expr(expr)?;
+        Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), x.nullable))
+    }
+
+    fn bind_date_add(&mut self, base: &ast::Expr, iv: &ast::Interval, negate: bool) -> Result<Bound, SqlError> {
+        if iv.last_field.is_some() {
+            return Err(error::not_supported("INTERVAL with a compound unit"));
+        }
+        let unit = match &iv.leading_field {
+            Some(f) => types::interval_unit(f)?,
+            None => return Err(error::syntax(&iv.value.to_string(), 1)),
+        };
+        let b = self.bind_expr(base)?;
+        let amount = self.bind_expr(&iv.value)?;
+        let ty = date_add_type(&b.ty, unit);
+        Ok(Bound::new(Expr::DateAdd { base: b.expr.boxed(), amount: amount.expr.boxed(), unit, negate }, ty, true))
+    }
+
+    fn bind_subquery(&mut self, q: &ast::Query, kind: SubqueryKind) -> Result<Bound, SqlError> {
+        let (plan, scope) = self.with_scope(|b| b.bind_query(q))?;
+        let ncols = plan.columns.len();
+        let ty = match &kind {
+            SubqueryKind::Scalar | SubqueryKind::In { .. } => {
+                if ncols != 1 {
+                    return Err(error::operand_columns(1));
+                }
+                if matches!(kind, SubqueryKind::Scalar) {
+                    plan.columns[0].ty.clone()
+                } else {
+                    bool_type()
+                }
+            }
+            SubqueryKind::Exists { .. } => bool_type(),
+        };
+        let nullable = !matches!(kind, SubqueryKind::Exists { .. });
+        let cache_slot = self.next_subquery_slot();
+        let sq = Subquery { plan: Arc::new(plan), kind, correlated: scope.correlated, cache_slot, outer_offset: 0 };
+        Ok(Bound::new(Expr::Subquery(Box::new(sq)), ty, nullable))
+    }
+
+    /// Binds `name(args...)` given as AST expressions (syntax forms mapped onto functions).
+    pub fn bind_named_function(&mut self, name: &str, args: &[ast::Expr]) -> Result<Bound, SqlError> {
+        let mut bound = Vec::with_capacity(args.len());
+        for a in args {
+            bound.push(self.bind_expr(a)?);
+        }
+        self.call_function(name, bound)
+    }
+
+    fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {
+        let Some(f) = value::lookup_function(name) else {
+            if name.eq_ignore_ascii_case("REGEXP") {
+                return Err(error::not_supported("REGEXP / RLIKE"));
+            }
+            return Err(error::unknown_function(self.env.current_db, name));
+        };
+        if args.len() < f.min_args || args.len() > f.max_args {
+            return Err(error::wrong_param_count(name));
+        }
+        let arg_types: Vec<SqlType> = args.iter().map(|a| a.ty.clone()).collect();
+        // ROUND(x, 2), NOW(3), STR_TO_DATE(s, '%Y') are typed by their constant arguments.
+        let consts: Vec<Option<&Value>> = args
+            .iter()
+            .map(|a| match &a.expr {
+                Expr::Literal(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let ty = value::return_type_with_constants(f, &arg_types, &consts);
+        Ok(Bound::new(Expr::Func { func: FuncRef(f), args: args.into_iter().map(|a| a.expr).collect() }, ty, true))
+    }
+
+    fn bind_function(&mut self, f: &ast::Function) -> Result<Bound, SqlError> {
+        if f.over.is_some() {
+            return Err(error::not_supported("window functions"));
+        }
+        let name = match f.name.0.as_slice() {
+            [ast::ObjectNamePart::Identifier(id)] => id.value.clone(),
+            _ => return Err(error::not_supported(&format!("function {}", f.name))),
+        };
+        let upper = name.to_ascii_uppercase();
+        let list = match &f.args {
+            ast::FunctionArguments::None => None,
+            ast::FunctionArguments::List(l) => Some(l),
+            ast::FunctionArguments::Subquery(_) => return Err(error::syntax(&f.to_string(), 1)),
+        };
+        let empty = ast::FunctionArgumentList { duplicate_treatment: None, args: Vec::new(), clauses: Vec::new() };
+        let list = list.unwrap_or(&empty);
+        if let Some(agg) = value::lookup_aggregate(&upper) {
+            return self.bind_aggregate(agg, &upper, list);
+        }
+        if list.duplicate_treatment.is_some() || !list.clauses.is_empty() {
+            return Err(error::syntax(&f.to_string(), 1));
+        }
+        let mut args: Vec<&ast::Expr> = Vec::with_capacity(list.args.len());
+        for a in &list.args {
+            match a {
+                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => args.push(e),
+                _ => return Err(error::syntax(&f.to_string(), 1)),
+            }
+        }
+        match upper.as_str() {
+            "IF" => {
+                if args.len() != 3 {
+                    return Err(error::wrong_param_count(&name));
+                }
+                let c = self.bind_expr(args[0])?;
+                let a = self.bind_expr(args[1])?;
+                let b = self.bind_expr(args[2])?;
+                let ty = SqlType::unify(&a.ty, &b.ty);
+                Ok(Bound::new(
+                    Expr::Case { operand: None, whens: vec![(c.expr, a.expr)], otherwise: Some(b.expr.boxed()) },
+                    ty,
+                    a.nullable || b.nullable,
+                ))
+            }
+            "IFNULL" | "NVL" | "COALESCE" => {
+                if upper != "COALESCE" && args.len() != 2 || args.is_empty() {
+                    return Err(error::wrong_param_count(&name));
+                }
+                let mut bound = Vec::with_capacity(args.len());
+                for a in &args {
+                    bound.push(self.bind_expr(a)?);
+                }
+                let mut ty = bound[0].ty.clone();
+                for b in &bound[1..] {
+                    ty = SqlType::unify(&ty, &b.ty);
+                }
+                let nullable = bound.iter().all(|b| b.nullable);
+                let mut it = bound.into_iter().rev();
+                let last = it.next().map(|b| b.expr).unwrap_or(Expr::Literal(Value::Null));
+                // COALESCE(a, b, c) = CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b ELSE c
+                let mut whens: Vec<(Expr, Expr)> = it
+                    .map(|b| (Expr::IsNull { expr: b.expr.clone().boxed(), negated: true }, b.expr))
+                    .collect();
+                whens.reverse();
+                if whens.is_empty() {
+                    return Ok(Bound::new(last, ty, nullable));
+                }
+                Ok(Bound::new(Expr::Case { operand: None, whens, otherwise: Some(last.boxed()) }, ty, nullable))
+            }
+            "NULLIF" => {
+                if args.len() != 2 {
+                    return Err(error::wrong_param_count(&name));
+                }
+                let a = self.bind_expr(args[0])?;
+                let b = self.bind_expr(args[1])?;
+                let ty = a.ty.clone();
+                let cond = Expr::Cmp { op: CmpOp::Eq, left: a.expr.clone().boxed(), right: b.expr.boxed() };
+                Ok(Bound::new(
+                    Expr::Case { operand: None, whens: vec![(cond, Expr::Literal(Value::Null))], otherwise: Some(a.expr.boxed()) },
+                    ty,
+                    true,
+                ))
+            }
+            "LAST_INSERT_ID" => {
+                let ty = SqlType::Int { bits: 64, unsigned: true };
+                match args.as_slice() {
+                    [] => Ok(Bound::new(Expr::LastInsertId(None), ty, false)),
+                    [a] => {
+                        let b = self.bind_expr(a)?;
+                        Ok(Bound::new(Expr::LastInsertId(Some(b.expr.boxed())), ty, b.nullable))
+                    }
+                    _ => Err(error::wrong_param_count(&name)),
+                }
+            }
+            "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => {
+                if args.len() != 2 {
+                    return Err(error::wrong_param_count(&name));
+                }
+                let negate = upper == "DATE_SUB" || upper == "SUBDATE";
+                match args[1] {
+                    ast::Expr::Interval(iv) => self.bind_date_add(args[0], iv, negate),
+                    days if upper == "ADDDATE" || upper == "SUBDATE" => {
+                        let b = self.bind_expr(args[0])?;
+                        let amount = self.bind_expr(days)?;
+                        let ty = date_add_type(&b.ty, IntervalUnit::Day);
+                        Ok(Bound::new(
+                            Expr::DateAdd { base: b.expr.boxed(), amount: amount.expr.boxed(), unit: IntervalUnit::Day, negate },
+                            ty,
+                            true,
+                        ))
+                    }
+                    other => Err(error::syntax(&other.to_string(), 1)),
+                }
+            }
+            "TIMESTAMPDIFF" | "TIMESTAMPADD" => {
+                // The unit is a keyword (TIMESTAMPDIFF(SECOND, a, b)); the function takes its
+                // name as a string first argument.
+                let unit = match args.first() {
+                    Some(ast::Expr::Identifier(i)) if i.quote_style.is_none() && value::parse_interval_unit(i.value.as_bytes()).is_some() => {
+                        i.value.to_ascii_uppercase()
+                    }
+                    _ => return Err(error::syntax(&f.to_string(), 1)),
+                };
+                let mut bound = vec![Bound::new(Expr::Literal(Value::Bytes(unit.into_bytes())), SqlType::Text { max_chars: 16, lob: false }, false)];
+                for a in &args[1..] {
+                    bound.push(self.bind_expr(a)?);
+                }
+                self.call_function(&upper, bound)
+            }
+            "VALUES" | "VALUE" if self.values_base.is_some() => {
+                let [ast::Expr::Identifier(col)] = args.as_slice() else {
+                    return Err(error::syntax(&f.to_string(), 1));
+                };
+                self.bind_values_reference(&col.value)
+            }
+            _ => {
+                let owned: Vec<ast::Expr> = args.into_iter().cloned().collect();
+                self.bind_named_function(&name, &owned)
+            }
+        }
+    }
+
+    fn bind_aggregate(&mut self, func: AggFunc, name: &str, list: &ast::FunctionArgumentList) -> Result<Bound, SqlError> {
+        {
+            let scope = self.scope();
+            if !scope.allow_aggs || scope.in_agg {
+                return Err(error::invalid_group_function());
+            }
+        }
+        let distinct = matches!(list.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct));
+        let mut func = func;
+        let mut arg_asts: Vec<&ast::Expr> = Vec::new();
+        for a in &list.args {
+            match a {
+                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => arg_asts.push(e),
+                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard) if func == AggFunc::Count && !distinct && list.args.len() == 1 => {
+                    func = AggFunc::CountStar;
+                }
+                _ => return Err(error::syntax(name, 1)),
+            }
+        }
+        let multi_ok = func == AggFunc::GroupConcat || (func == AggFunc::Count && distinct);
+        match (func, arg_asts.len()) {
+            (AggFunc::CountStar, 0) => {}
+            (_, 0) => return Err(error::syntax(&format!("{name}()"), 1)),
+            (_, 1) => {}
+            (_, _) if multi_ok => {}
+            _ => return Err(error::syntax(name, 1)),
+        }
+        self.scope_mut().in_agg = true;
+        let bound: Result<Vec<Bound>, SqlError> = arg_asts.iter().map(|a| self.bind_expr(a)).collect();
+        let mut order = Vec::new();
+        let mut separator = DEFAULT_GROUP_CONCAT_SEPARATOR.to_vec();
+        let mut clause_result = Ok(());
+        if bound.is_ok() {
+            for c in &list.clauses {
+                match c {
+                    ast::FunctionArgumentClause::OrderBy(items) if func == AggFunc::GroupConcat => {
+                        for it in items {
+                            match self.bind_expr(&it.expr) {
+                                Ok(b) => order.push((b.expr, it.options.sort == Some(ast::OrderBySort::Desc))),
+                                Err(e) => {
+                                    clause_result = Err(e);
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    ast::FunctionArgumentClause::Separator(v) if func == AggFunc::GroupConcat => match &v.value {
+                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => separator = s.as_bytes().to_vec(),
+                        _ => clause_result = Err(error::syntax("SEPARATOR", 1)),
+                    },
+                    _ => clause_result = Err(error::syntax(name, 1)),
+                }
+            }
+        }
+        self.scope_mut().in_agg = false;
+        let bound = bound?;
+        clause_result?;
+        let arg_type = bound.first().map(|b| b.ty.clone()).unwrap_or(SqlType::Int { bits: 64, unsigned: false });
+        let ty = value::aggregate_type(func, &arg_type);
+        let nullable = !matches!(func, AggFunc::Count | AggFunc::CountStar);
+        let spec = AggSpec { func, args: bound.into_iter().map(|b| b.expr).collect(), arg_type, distinct, separator, order };
+        let scope = self.scope_mut();
+        // The same aggregate written twice is computed once.
+        let idx = match scope.aggs.iter().position(|a| *a == spec) {
+            Some(i) => i,
+            None => {
+                scope.aggs.push(spec);
+                scope.aggs.len() - 1
+            }
+        };
+        Ok(Bound::new(Expr::AggRef(idx), ty, nullable))
+    }
+}
+
+fn strip_nested(e: &ast::Expr) -> &ast::Expr {
+    match e {
+        ast::Expr::Nested(inner) => strip_nested(inner),
+        other => other,
+    }
+}
+
+/// DATE_ADD's result type: a DATE stays a DATE for day-or-larger units, anything else becomes
+/// a DATETIME (with microseconds when the unit or the base has them).
+fn date_add_type(base: &SqlType, unit: IntervalUnit) -> SqlType {
+    let day_or_more = matches!(unit, IntervalUnit::Day | IntervalUnit::Week | IntervalUnit::Month | IntervalUnit::Quarter | IntervalUnit::Year);
+    match base {
+        SqlType::Date if day_or_more => SqlType::Date,
+        SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => {
+            SqlType::DateTime { fsp: if unit == IntervalUnit::Microsecond { 6 } else { *fsp } }
+        }
+        _ => SqlType::DateTime { fsp: if unit == IntervalUnit::Microsecond { 6 } else { 0 } },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_parse_like_mysql_literals() {
+        assert_eq!(parse_number("42"), Value::Int(42));
+        assert_eq!(parse_number("18446744073709551615"), Value::UInt(u64::MAX));
+        assert_eq!(parse_number("1.50"), Value::Decimal(Decimal::new(150, 2)));
+        assert_eq!(parse_number(".5"), Value::Decimal(Decimal::new(5, 1)));
+        assert_eq!(parse_number("1e3"), Value::Double(1000.0));
+        assert_eq!(parse_number("123456789012345678901234567890"), Value::Decimal(Decimal::new(123456789012345678901234567890, 0)));
+    }
+
+    #[test]
+    fn hex_and_bit_literals() {
+        assert_eq!(decode_hex("41"), Some(b"A".to_vec()));
+        assert_eq!(decode_hex("141"), Some(vec![1, 0x41]));
+        assert_eq!(decode_hex("zz"), None);
+        assert_eq!(decode_bits("01000001"), Some(b"A".to_vec()));
+        assert_eq!(decode_bits("1"), Some(vec![1]));
+        assert_eq!(decode_bits("100000000"), Some(vec![1, 0]));
+        assert_eq!(decode_bits("12"), None);
+    }
+}

@@ -1,0 +1,589 @@
+//! SELECT, UNION and parenthesized queries: binding and the shape of their plans.
+//!
+//! Pipeline of one SELECT: FROM (with WHERE pushed into the accesses and joins) → [Aggregate →
+//! HAVING filter] → Project (select list, then hidden ORDER BY expressions) → [Distinct] →
+//! [Sort, top-N when a LIMIT follows] → [Limit] → [Trim hidden columns]. The sort is dropped
+//! when a single-table access already returns rows in ORDER BY order.
+
+use sqlparser::ast;
+
+use super::{computed_meta, names, Binder, Bound, SourceKind};
+use crate::api::{SqlError, Value};
+use crate::error::{self, Clause};
+use crate::expr::Expr;
+use crate::plan::access::OrderRequest;
+use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, SortKey};
+use crate::value::SqlType;
+use selkie_storage::LockMode;
+
+/// How select-list aliases take part in name resolution while binding a clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AliasMode {
+    /// WHERE, ON, select list: aliases are not visible.
+    None,
+    /// ORDER BY, HAVING: an alias wins over a FROM column of the same name.
+    Prefer,
+    /// GROUP BY: FROM columns win; an alias is used only when no column matches.
+    Fallback,
+}
+
+/// One bound select-list item.
+struct SelectItem {
+    bound: Bound,
+    name: String,
+    alias: Option<String>,
+}
+
+impl Binder<'_> {
+    /// Binds a complete query in the current scope (which must be fresh).
+    pub fn bind_query(&mut self, q: &ast::Query) -> Result<QueryPlan, SqlError> {
+        let mut n_ctes = 0;
+        if let Some(with) = &q.with {
+            if with.recursive {
+                return Err(error::not_supported("WITH RECURSIVE"));
+            }
+            for cte in &with.cte_tables {
+                self.push_cte(cte.alias.name.value.clone(), (*cte.query).clone());
+                n_ctes += 1;
+            }
+        }
+        let r = self.bind_query_body(q);
+        self.pop_ctes(n_ctes);
+        r
+    }
+
+    fn bind_query_body(&mut self, q: &ast::Query) -> Result<QueryPlan, SqlError> {
+        if q.fetch.is_some() || q.for_clause.is_some() || q.settings.is_some() || q.format_clause.is_some() || !q.pipe_operators.is_empty() {
+            return Err(error::not_supported(&q.to_string()));
+        }
+        let lock = lock_mode(&q.locks)?;
+        let limit = match &q.limit_clause {
+            Some(l) => Some(self.bind_limit(l)?),
+            None => None,
+        };
+        let order_by = match &q.order_by {
+            Some(ob) => match &ob.kind {
+                ast::OrderByKind::Expressions(items) => Some(items.as_slice()),
+                ast::OrderByKind::All(_) => return Err(error::not_supported("ORDER BY ALL")),
+            },
+            None => None,
+        };
+        let mut plan = match &*q.body {
+            ast::SetExpr::Select(sel) => return self.bind_select(sel, order_by, limit, lock),
+            ast::SetExpr::Query(inner) if order_by.is_none() && limit.is_none() => self.bind_query(inner)?,
+            ast::SetExpr::Query(_) | ast::SetExpr::SetOperation { .. } => self.bind_set_expr(&q.body)?,
+            ast::SetExpr::Values(_) => return Err(error::not_supported("VALUES as a query")),
+            other => return Err(error::not_supported(&other.to_string())),
+        };
+        if lock.is_some() {
+            plan.lock = lock;
+        }
+        self.order_limit_on_result(plan, order_by, limit)
+    }
+
+    /// A UNION branch or parenthesized query, bound at the current query level (so outer
+    /// references keep their depth) but with its own FROM names.
+    fn bind_set_expr(&mut self, e: &ast::SetExpr) -> Result<QueryPlan, SqlError> {
+        match e {
+            ast::SetExpr::Select(sel) => self.in_branch_scope(|b| b.bind_select(sel, None, None, None)),
+            ast::SetExpr::Query(q) => self.in_branch_scope(|b| b.bind_query(q)),
+            ast::SetExpr::SetOperation { left, op: ast::SetOperator::Union, set_quantifier, right } => {
+                let l = self.bind_set_expr(left)?;
+                let r = self.bind_set_expr(right)?;
+                if l.columns.len() != r.columns.len() {
+                    return Err(error::union_column_count());
+                }
+                let distinct = match set_quantifier {
+                    ast::SetQuantifier::All => false,
+                    ast::SetQuantifier::Distinct | ast::SetQuantifier::None => true,
+                    _ => return Err(error::not_supported(&format!("UNION {set_quantifier}"))),
+                };
+                let columns: Vec<OutputColumn> = l
+                    .columns
+                    .iter()
+                    .zip(&r.columns)
+                    .map(|(a, b)| {
+                        let ty = SqlType::unify(&a.ty, &b.ty);
+                        let not_null = crate::api::column_flags::NOT_NULL;
+                        let nullable = a.meta.flags & not_null == 0 || b.meta.flags & not_null == 0;
+                        OutputColumn { meta: computed_meta(&a.meta.name, &ty, nullable), ty }
+                    })
+                    .collect();
+                let width = columns.len();
+                let concat = Plan::Concat(vec![l.root, r.root]);
+                let root = if distinct { Plan::Distinct { input: Box::new(concat), key_width: width } } else { concat };
+                Ok(QueryPlan::new(root, columns, None, l.calc_found_rows))
+            }
+            ast::SetExpr::SetOperation { op, .. } => Err(error::not_supported(&op.to_string())),
+            other => Err(error::not_supported(&other.to_string())),
+        }
+    }
+
+    fn in_branch_scope<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, SqlError>) -> Result<T, SqlError> {
+        let saved = std::mem::take(self.scope_mut());
+        let r = f(self);
+        let branch = std::mem::replace(self.scope_mut(), saved);
+        self.scope_mut().correlated |= branch.correlated;
+        r
+    }
+
+    /// ORDER BY / LIMIT applied to the result of a UNION or parenthesized query: positions and
+    /// result column names only.
+    fn order_limit_on_result(&mut self, plan: QueryPlan, order_by: Option<&[ast::OrderByExpr]>, limit: Option<LimitSpec>) -> Result<QueryPlan, SqlError> {
+        let QueryPlan { mut root, columns, lock, calc_found_rows, .. } = plan;
+        if let Some(items) = order_by {
+            let mut keys = Vec::new();
+            for it in items {
+                let desc = it.options.sort == Some(ast::OrderBySort::Desc);
+                let column = match &it.expr {
+                    ast::Expr::Value(v) => match &v.value {
+                        ast::Value::Number(n, _) => match n.parse::<usize>() {
+                            Ok(p) if p >= 1 && p <= columns.len() => p - 1,
+                            _ => return Err(error::unknown_column(n, Clause::OrderBy)),
+                        },
+                        _ => continue,
+                    },
+                    ast::Expr::Identifier(id) => columns
+                        .iter()
+                        .position(|c| c.meta.name.eq_ignore_ascii_case(&id.value))
+                        .ok_or_else(|| error::unknown_column(&id.value, Clause::OrderBy))?,
+                    ast::Expr::CompoundIdentifier(parts) => {
+                        let last = parts.last().map(|p| p.value.as_str()).unwrap_or("");
+                        columns
+                            .iter()
+                            .position(|c| c.meta.name.eq_ignore_ascii_case(last))
+                            .ok_or_else(|| error::unknown_column(&it.expr.to_string(), Clause::OrderBy))?
+                    }
+                    other => return Err(error::not_supported(&format!("ORDER BY {other} on a UNION result"))),
+                };
+                keys.push(SortKey { column, desc });
+            }
+            if !keys.is_empty() {
+                root = Plan::Sort { input: Box::new(root), keys, limit: limit.clone() };
+            }
+        }
+        if let Some(l) = limit {
+            root = Plan::Limit { input: Box::new(root), limit: l };
+        }
+        Ok(QueryPlan::new(root, columns, lock, calc_found_rows))
+    }
+
+    fn bind_limit(&mut self, l: &ast::LimitClause) -> Result<LimitSpec, SqlError> {
+        let (count, offset) = match l {
+            ast::LimitClause::LimitOffset { limit, offset, limit_by } => {
+                if !limit_by.is_empty() {
+                    return Err(error::not_supported("LIMIT BY"));
+                }
+                (limit.as_ref(), offset.as_ref().map(|o| &o.value))
+            }
+            ast::LimitClause::OffsetCommaLimit { offset, limit } => (Some(limit), Some(offset)),
+        };
+        let mut one = |e: Option<&ast::Expr>| -> Result<Option<Expr>, SqlError> {
+            let Some(e) = e else {
+                return Ok(None);
+            };
+            let b = self.bind_expr(e)?;
+            match &b.expr {
+                Expr::Literal(Value::Int(i)) if *i >= 0 => Ok(Some(b.expr)),
+                Expr::Literal(Value::UInt(_)) | Expr::Param(_) => Ok(Some(b.expr)),
+                Expr::Literal(Value::Null) if matches!(e, ast::Expr::Value(v) if matches!(v.value, ast::Value::Null)) => {
+                    Err(error::syntax("NULL", 1))
+                }
+                _ => Err(error::syntax(&e.to_string(), 1)),
+            }
+        };
+        Ok(LimitSpec { count: one(count)?, offset: one(offset)? })
+    }
+
+    pub fn bind_select(
+        &mut self,
+        sel: &ast::Select,
+        order_by: Option<&[ast::OrderByExpr]>,
+        limit: Option<LimitSpec>,
+        lock: Option<LockMode>,
+    ) -> Result<QueryPlan, SqlError> {
+        reject_unsupported_select(sel)?;
+        let distinct = match &sel.distinct {
+            None | Some(ast::Distinct::All) => false,
+            Some(ast::Distinct::Distinct) => true,
+            Some(ast::Distinct::On(_)) => return Err(error::not_supported("DISTINCT ON")),
+        };
+        let calc_found_rows =
+            sel.select_modifiers.as_ref().is_some_and(|m| m.sql_calc_found_rows) && self.scopes.len() == 1;
+
+        // FROM and WHERE.
+        let tree = self.bind_from(&sel.from)?;
+        self.set_clause(Clause::Where);
+        self.scope_mut().allow_aggs = false;
+        let where_bound = sel.selection.as_ref().map(|w| self.bind_expr(w)).transpose()?;
+
+        // Select list.
+        self.set_clause(Clause::Select);
+        self.scope_mut().allow_aggs = true;
+        let items = self.bind_select_items(sel)?;
+        self.aliases = items.iter().filter_map(|it| it.alias.clone().map(|a| (a, it.bound.clone()))).collect();
+
+        // GROUP BY.
+        self.set_clause(Clause::GroupBy);
+        self.scope_mut().allow_aggs = false;
+        let group_by = match &sel.group_by {
+            ast::GroupByExpr::Expressions(exprs, modifiers) => {
+                if !modifiers.is_empty() {
+                    return Err(error::not_supported("GROUP BY ... WITH ROLLUP"));
+                }
+                let mut out = Vec::with_capacity(exprs.len());
+                for e in exprs {
+                    out.push(self.bind_group_item(e, &items)?);
+                }
+                out
+            }
+            ast::GroupByExpr::All(_) => return Err(error::not_supported("GROUP BY ALL")),
+        };
+
+        // HAVING.
+        self.set_clause(Clause::Having);
+        self.scope_mut().allow_aggs = true;
+        self.alias_mode = AliasMode::Prefer;
+        let having = sel.having.as_ref().map(|h| self.bind_expr(h)).transpose();
+        self.alias_mode = AliasMode::None;
+        let having = having?;
+
+        // ORDER BY: a select item (by position, alias or equal expression) or a hidden column.
+        self.set_clause(Clause::OrderBy);
+        let mut sort_keys: Vec<SortKey> = Vec::new();
+        let mut hidden: Vec<Expr> = Vec::new();
+        let mut order_columns: Vec<(Expr, bool)> = Vec::new();
+        for it in order_by.unwrap_or(&[]) {
+            let desc = it.options.sort == Some(ast::OrderBySort::Desc);
+            let expr = match position_literal(&it.expr) {
+                Some(Ok(p)) if p >= 1 && p <= items.len() => items[p - 1].bound.expr.clone(),
+                Some(_) => return Err(error::unknown_column(&it.expr.to_string(), Clause::OrderBy)),
+                None => {
+                    self.alias_mode = AliasMode::Prefer;
+                    let b = self.bind_expr(&it.expr);
+                    self.alias_mode = AliasMode::None;
+                    b?.expr
+                }
+            };
+            if let Expr::Literal(_) = expr {
+                // ORDER BY NULL / a constant: no order at all.
+                continue;
+            }
+            let column = match items.iter().position(|x| x.bound.expr == expr) {
+                Some(p) => p,
+                None => {
+                    hidden.push(expr.clone());
+                    items.len() + hidden.len() - 1
+                }
+            };
+            order_columns.push((expr, desc));
+            sort_keys.push(SortKey { column, desc });
+        }
+        self.aliases.clear();
+        self.scope_mut().allow_aggs = false;
+
+        let aggs = std::mem::take(&mut self.scope_mut().aggs);
+        let is_agg = !aggs.is_empty() || !group_by.is_empty();
+
+        // Plan FROM + WHERE; a single table may deliver the ORDER BY order itself.
+        let mut conjuncts = Vec::new();
+        if let Some(w) = where_bound {
+            w.expr.into_conjuncts(&mut conjuncts);
+        }
+        let order_req = if !is_agg && !sort_keys.is_empty() { self.order_request(&order_columns, limit.is_some()) } else { None };
+        let (mut plan, ordered) = self.plan_from(tree.as_ref(), conjuncts, order_req.as_ref())?;
+
+        let mut select_exprs: Vec<Expr> = items.iter().map(|i| i.bound.expr.clone()).collect();
+        if is_agg {
+            let g = group_by.len();
+            let a = aggs.len();
+            let input_width = self.scope().width;
+            let post = |e: Expr| post_aggregate(e, &group_by, g, a);
+            select_exprs = select_exprs.into_iter().map(post).collect::<Result<_, _>>()?;
+            hidden = hidden.into_iter().map(post).collect::<Result<_, _>>()?;
+            let having = having.map(|h| post(h.expr)).transpose()?;
+            if self.env.only_full_group_by {
+                // ONLY_FULL_GROUP_BY: no column outside GROUP BY and aggregates may be read.
+                for e in select_exprs.iter().chain(hidden.iter()).chain(having.iter()) {
+                    let mut bad = None;
+                    e.columns(&mut |c| {
+                        if c >= g + a && bad.is_none() {
+                            bad = Some(c - g - a);
+                        }
+                    });
+                    if let Some(c) = bad {
+                        return Err(error::not_in_group_by(&self.qualified_column_name(c)));
+                    }
+                }
+            }
+            plan = Plan::Aggregate(Box::new(AggregatePlan {
+                input: plan,
+                input_width,
+                group_by: group_by.clone(),
+                aggs,
+                sort_groups: sort_keys.is_empty() && !group_by.is_empty(),
+            }));
+            if let Some(h) = having {
+                plan = Plan::Filter { input: Box::new(plan), predicate: h };
+            }
+        } else if let Some(h) = having {
+            plan = Plan::Filter { input: Box::new(plan), predicate: h.expr };
+        }
+
+        let visible = select_exprs.len();
+        let has_hidden = !hidden.is_empty();
+        select_exprs.extend(hidden);
+        plan = Plan::Project { input: Box::new(plan), exprs: select_exprs };
+        if distinct {
+            plan = Plan::Distinct { input: Box::new(plan), key_width: visible };
+        }
+        let found_rows_limit = if calc_found_rows { Some(limit.clone().unwrap_or(LimitSpec { count: None, offset: None })) } else { None };
+        let applied_limit = if calc_found_rows { None } else { limit };
+        if !sort_keys.is_empty() && !ordered {
+            plan = Plan::Sort { input: Box::new(plan), keys: sort_keys, limit: applied_limit.clone() };
+        }
+        if let Some(l) = applied_limit {
+            plan = Plan::Limit { input: Box::new(plan), limit: l };
+        }
+        if has_hidden {
+            plan = Plan::Trim { input: Box::new(plan), width: visible };
+        }
+        let columns = items
+            .into_iter()
+            .map(|it| {
+                let meta = match it.bound.origin {
+                    Some(m) => {
+                        let mut m = *m;
+                        m.name = it.name;
+                        m
+                    }
+                    None => computed_meta(&it.name, &it.bound.ty, it.bound.nullable),
+                };
+                OutputColumn { meta, ty: it.bound.ty }
+            })
+            .collect();
+        Ok(QueryPlan::new(plan, columns, lock, found_rows_limit))
+    }
+
+    fn bind_select_items(&mut self, sel: &ast::Select) -> Result<Vec<SelectItem>, SqlError> {
+        let mut raw_texts: Option<Option<Vec<String>>> = None;
+        let mut items = Vec::with_capacity(sel.projection.len());
+        for (pos, item) in sel.projection.iter().enumerate() {
+            match item {
+                ast::SelectItem::UnnamedExpr(e) => {
+                    let bound = self.bind_expr(e)?;
+                    let needs_text = !matches!(e, ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_));
+                    let raw = if needs_text {
+                        raw_texts.get_or_insert_with(|| self.text.select_item_texts(sel)).as_ref().and_then(|t| t.get(pos).cloned())
+                    } else {
+                        None
+                    };
+                    let name = names::item_name(e, raw.as_deref());
+                    items.push(SelectItem { bound, name, alias: None });
+                }
+                ast::SelectItem::ExprWithAlias { expr, alias } => {
+                    let bound = self.bind_expr(expr)?;
+                    items.push(SelectItem { bound, name: alias.value.clone(), alias: Some(alias.value.clone()) });
+                }
+                ast::SelectItem::Wildcard(opts) => {
+                    reject_wildcard_options(opts)?;
+                    self.expand_wildcard(None, &mut items)?;
+                }
+                ast::SelectItem::QualifiedWildcard(kind, opts) => {
+                    reject_wildcard_options(opts)?;
+                    let ast::SelectItemQualifiedWildcardKind::ObjectName(name) = kind else {
+                        return Err(error::not_supported(&item.to_string()));
+                    };
+                    self.expand_wildcard(Some(name), &mut items)?;
+                }
+                ast::SelectItem::ExprWithAliases { .. } => return Err(error::not_supported(&item.to_string())),
+            }
+        }
+        Ok(items)
+    }
+
+    fn expand_wildcard(&mut self, qualifier: Option<&ast::ObjectName>, items: &mut Vec<SelectItem>) -> Result<(), SqlError> {
+        let q = qualifier.map(super::object_name_parts).transpose()?;
+        let scope = self.scope();
+        let mut matched = false;
+        for s in &scope.sources {
+            if let Some((db, t)) = &q {
+                if s.name != *t || db.as_ref().is_some_and(|d| s.db.as_deref() != Some(d.as_str())) {
+                    continue;
+                }
+            }
+            matched = true;
+            for (i, c) in s.columns.iter().enumerate() {
+                if c.hidden && q.is_none() {
+                    continue;
+                }
+                let bound = Bound {
+                    expr: Expr::Column(s.offset + i),
+                    ty: c.ty.clone(),
+                    nullable: c.nullable || s.nullable,
+                    origin: Some(Box::new(c.meta.clone())),
+                };
+                items.push(SelectItem { bound, name: c.name.clone(), alias: None });
+            }
+        }
+        if !matched {
+            return Err(match q {
+                Some((db, t)) => {
+                    let db = db.or_else(|| self.env.current_db.map(str::to_string));
+                    error::unknown_table(&match db {
+                        Some(d) => format!("{d}.{t}"),
+                        None => t,
+                    })
+                }
+                // `SELECT *` without FROM.
+                None => SqlError::new(1096, "HY000", "No tables used"),
+            });
+        }
+        Ok(())
+    }
+
+    fn bind_group_item(&mut self, e: &ast::Expr, items: &[SelectItem]) -> Result<Expr, SqlError> {
+        if let Some(p) = position_literal(e) {
+            return match p {
+                Ok(p) if p >= 1 && p <= items.len() => {
+                    let expr = items[p - 1].bound.expr.clone();
+                    if expr.has_aggregate() {
+                        return Err(SqlError::new(1056, "42000", format!("Can't group on '{}'", items[p - 1].name)));
+                    }
+                    Ok(expr)
+                }
+                _ => Err(error::unknown_column(&e.to_string(), Clause::GroupBy)),
+            };
+        }
+        self.alias_mode = AliasMode::Fallback;
+        let b = self.bind_expr(e);
+        self.alias_mode = AliasMode::None;
+        let b = b?;
+        if b.expr.has_aggregate() {
+            return Err(error::invalid_group_function());
+        }
+        Ok(b.expr)
+    }
+
+    /// `db.table.column` of a FROM column, as MariaDB names it in 1055.
+    fn qualified_column_name(&self, col: usize) -> String {
+        let scope = self.scope();
+        match scope.source_of_column(col) {
+            Some(si) => {
+                let s = &scope.sources[si];
+                let name = &s.columns[col - s.offset].name;
+                match &s.db {
+                    Some(db) => format!("{db}.{}.{name}", s.name),
+                    None => format!("{}.{name}", s.name),
+                }
+            }
+            None => format!("column {col}"),
+        }
+    }
+
+    /// An ORDER BY that a single-table access could deliver: plain columns, one direction.
+    fn order_request(&self, order: &[(Expr, bool)], has_limit: bool) -> Option<OrderRequest> {
+        let scope = self.scope();
+        if scope.sources.len() != 1 || !matches!(scope.sources[0].kind, SourceKind::Table { .. }) {
+            return None;
+        }
+        let desc = order.first()?.1;
+        let mut columns = Vec::with_capacity(order.len());
+        for (e, d) in order {
+            match e {
+                Expr::Column(c) if *d == desc => columns.push(*c),
+                _ => return None,
+            }
+        }
+        Some(OrderRequest { columns, desc, has_limit })
+    }
+}
+
+/// `ORDER BY 2` / `GROUP BY 1`: a position, if the expression is an integer literal.
+fn position_literal(e: &ast::Expr) -> Option<Result<usize, ()>> {
+    match e {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Number(n, _) => Some(n.parse::<usize>().map_err(|_| ())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn lock_mode(locks: &[ast::LockClause]) -> Result<Option<LockMode>, SqlError> {
+    let Some(l) = locks.first() else {
+        return Ok(None);
+    };
+    if l.of.is_some() {
+        return Err(error::not_supported("FOR UPDATE OF"));
+    }
+    if l.nonblock.is_some() {
+        return Err(error::not_supported("NOWAIT / SKIP LOCKED"));
+    }
+    Ok(Some(match l.lock_type {
+        ast::LockType::Update => LockMode::Exclusive,
+        ast::LockType::Share => LockMode::Shared,
+    }))
+}
+
+fn reject_wildcard_options(o: &ast::WildcardAdditionalOptions) -> Result<(), SqlError> {
+    if o.opt_ilike.is_some() || o.opt_exclude.is_some() || o.opt_except.is_some() || o.opt_replace.is_some() || o.opt_rename.is_some() {
+        return Err(error::not_supported("wildcard modifiers"));
+    }
+    Ok(())
+}
+
+fn reject_unsupported_select(sel: &ast::Select) -> Result<(), SqlError> {
+    if sel.into.is_some() {
+        return Err(error::not_supported("SELECT ... INTO"));
+    }
+    if sel.top.is_some()
+        || !sel.lateral_views.is_empty()
+        || sel.prewhere.is_some()
+        || !sel.cluster_by.is_empty()
+        || !sel.distribute_by.is_empty()
+        || !sel.sort_by.is_empty()
+        || !sel.named_window.is_empty()
+        || sel.qualify.is_some()
+        || sel.value_table_mode.is_some()
+    {
+        return Err(error::not_supported(&sel.to_string()));
+    }
+    Ok(())
+}
+
+/// Moves an expression bound on the FROM row onto the aggregate's output row: GROUP BY
+/// expressions become their output column, aggregates theirs, and remaining FROM columns read
+/// the group's first row.
+fn post_aggregate(e: Expr, groups: &[Expr], g: usize, a: usize) -> Result<Expr, SqlError> {
+    if !matches!(e, Expr::Literal(_)) {
+        if let Some(i) = groups.iter().position(|x| *x == e) {
+            return Ok(Expr::Column(i));
+        }
+    }
+    match e {
+        Expr::AggRef(j) => Ok(Expr::Column(g + j)),
+        Expr::Column(c) => Ok(Expr::Column(g + a + c)),
+        Expr::Subquery(mut sq) => {
+            sq.outer_offset = g + a;
+            Expr::Subquery(sq).map_children(&mut |c| post_aggregate(c, groups, g, a))
+        }
+        other => other.map_children(&mut |c| post_aggregate(c, groups, g, a)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn post_aggregate_maps_groups_aggregates_and_first_row() {
+        let groups = vec![Expr::Column(3)];
+        // SELECT k, COUNT(*), c ... GROUP BY k: k → out 0, COUNT(*) → out 1, c (col 2) → first row.
+        assert_eq!(post_aggregate(Expr::Column(3), &groups, 1, 1).unwrap(), Expr::Column(0));
+        assert_eq!(post_aggregate(Expr::AggRef(0), &groups, 1, 1).unwrap(), Expr::Column(1));
+        assert_eq!(post_aggregate(Expr::Column(2), &groups, 1, 1).unwrap(), Expr::Column(4));
+        let e = Expr::Not(Expr::Column(3).boxed());
+        assert_eq!(post_aggregate(e, &groups, 1, 1).unwrap(), Expr::Not(Expr::Column(0).boxed()));
+    }
+}

@@ -1,0 +1,243 @@
+//! SQL type syntax: column types of CREATE TABLE and targets of CAST/CONVERT.
+
+use selkie_storage::{ColumnType, IntWidth, LobSize, DECIMAL_MAX_PRECISION, DECIMAL_MAX_SCALE};
+use sqlparser::ast::{self, DataType, ExactNumberInfo};
+
+use crate::api::SqlError;
+use crate::error;
+use crate::value::{CastTarget, IntervalUnit};
+
+/// Longest CHAR, in characters.
+pub const MAX_CHAR_LEN: u64 = 255;
+/// Longest VARCHAR in characters for utf8mb4 (65,532 bytes / 4), as MariaDB reports in 1074.
+pub const MAX_VARCHAR_CHARS: u64 = 16383;
+/// Longest BINARY.
+pub const MAX_BINARY_LEN: u64 = 255;
+/// Longest VARBINARY in bytes.
+pub const MAX_VARBINARY_LEN: u64 = 65532;
+/// Default DECIMAL precision when none is given.
+pub const DEFAULT_DECIMAL_PRECISION: u8 = 10;
+/// Most fractional-second digits of DATETIME/TIMESTAMP.
+pub const MAX_FSP: u64 = 6;
+
+fn int(width: IntWidth, unsigned: bool, display: &Option<u64>) -> ColumnType {
+    ColumnType::Int { width, unsigned, display_width: display.map(|d| d.min(255) as u32) }
+}
+
+fn char_len(len: &Option<ast::CharacterLength>, default: u64) -> u64 {
+    match len {
+        Some(ast::CharacterLength::IntegerLength { length, .. }) => *length,
+        Some(ast::CharacterLength::Max) => u64::MAX,
+        None => default,
+    }
+}
+
+fn decimal(info: &ExactNumberInfo, col: &str) -> Result<ColumnType, SqlError> {
+    let (p, s) = match info {
+        ExactNumberInfo::None => (DEFAULT_DECIMAL_PRECISION as u64, 0i64),
+        ExactNumberInfo::Precision(p) => (*p, 0),
+        ExactNumberInfo::PrecisionAndScale(p, s) => (*p, *s),
+    };
+    if s < 0 || s as u64 > DECIMAL_MAX_SCALE as u64 {
+        return Err(error::too_big_scale(s.max(0) as u64, col, DECIMAL_MAX_SCALE));
+    }
+    if p > DECIMAL_MAX_PRECISION as u64 {
+        return Err(error::too_big_precision(p, col, DECIMAL_MAX_PRECISION));
+    }
+    if (s as u64) > p {
+        return Err(error::scale_above_precision(col));
+    }
+    // DECIMAL(0) is DECIMAL(10,0) in MariaDB.
+    let p = if p == 0 { DEFAULT_DECIMAL_PRECISION as u64 } else { p };
+    Ok(ColumnType::Decimal { precision: p as u8, scale: s as u8 })
+}
+
+fn fsp(p: &Option<u64>, col: &str) -> Result<u8, SqlError> {
+    match p {
+        None => Ok(0),
+        Some(p) if *p <= MAX_FSP => Ok(*p as u8),
+        Some(p) => Err(error::too_big_fsp(*p, col)),
+    }
+}
+
+/// The stored type of a CREATE TABLE column, with MariaDB's limits (1074, 1426, 1425).
+/// Returns the type and whether UNSIGNED was given (for types that allow it).
+pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
+    use DataType as D;
+    Ok(match dt {
+        D::TinyInt(d) => int(IntWidth::Tiny, false, d),
+        D::TinyIntUnsigned(d) => int(IntWidth::Tiny, true, d),
+        D::UTinyInt => int(IntWidth::Tiny, true, &None),
+        D::SmallInt(d) | D::Int2(d) => int(IntWidth::Small, false, d),
+        D::SmallIntUnsigned(d) | D::Int2Unsigned(d) => int(IntWidth::Small, true, d),
+        D::USmallInt => int(IntWidth::Small, true, &None),
+        D::MediumInt(d) => int(IntWidth::Medium, false, d),
+        D::MediumIntUnsigned(d) => int(IntWidth::Medium, true, d),
+        D::Int(d) | D::Integer(d) | D::Int4(d) => int(IntWidth::Int, false, d),
+        D::IntUnsigned(d) | D::IntegerUnsigned(d) | D::Int4Unsigned(d) => int(IntWidth::Int, true, d),
+        D::BigInt(d) | D::Int8(d) => int(IntWidth::Big, false, d),
+        D::BigIntUnsigned(d) | D::Int8Unsigned(d) => int(IntWidth::Big, true, d),
+        D::UBigInt => int(IntWidth::Big, true, &None),
+        D::Bool | D::Boolean => ColumnType::Int { width: IntWidth::Tiny, unsigned: false, display_width: Some(1) },
+        D::Decimal(i) | D::Numeric(i) | D::Dec(i) => decimal(i, col)?,
+        D::DecimalUnsigned(i) | D::DecUnsigned(i) => decimal(i, col)?,
+        D::Float(ExactNumberInfo::Precision(p)) if *p > 24 => ColumnType::Double,
+        D::Float(_) | D::FloatUnsigned(_) | D::Float4 | D::Real | D::RealUnsigned => {
+            // MariaDB's REAL is DOUBLE unless REAL_AS_FLOAT.
+            if matches!(dt, D::Real | D::RealUnsigned) {
+                ColumnType::Double
+            } else {
+                ColumnType::Float
+            }
+        }
+        D::Double(_) | D::DoubleUnsigned(_) | D::DoublePrecision | D::DoublePrecisionUnsigned | D::Float8 | D::Float64 => {
+            ColumnType::Double
+        }
+        D::Char(l) | D::Character(l) => {
+            let n = char_len(l, 1);
+            if n > MAX_CHAR_LEN {
+                return Err(error::column_too_long(col, MAX_CHAR_LEN));
+            }
+            ColumnType::Char { len: n as u32 }
+        }
+        D::Varchar(l) | D::CharacterVarying(l) | D::CharVarying(l) | D::Nvarchar(l) => {
+            let n = match l {
+                Some(_) => char_len(l, 0),
+                None => return Err(error::syntax(&dt.to_string(), 1)),
+            };
+            if n > MAX_VARCHAR_CHARS {
+                return Err(error::column_too_long(col, MAX_VARCHAR_CHARS));
+            }
+            ColumnType::VarChar { len: n as u32 }
+        }
+        D::Text => ColumnType::Text { size: LobSize::Normal },
+        D::TinyText => ColumnType::Text { size: LobSize::Tiny },
+        D::MediumText => ColumnType::Text { size: LobSize::Medium },
+        D::LongText => ColumnType::Text { size: LobSize::Long },
+        D::Binary(l) => {
+            let n = l.unwrap_or(1);
+            if n > MAX_BINARY_LEN {
+                return Err(error::column_too_long(col, MAX_BINARY_LEN));
+            }
+            ColumnType::Binary { len: n as u32 }
+        }
+        D::Varbinary(l) => {
+            let n = match l {
+                Some(ast::BinaryLength::IntegerLength { length }) => *length,
+                Some(ast::BinaryLength::Max) => u64::MAX,
+                None => return Err(error::syntax(&dt.to_string(), 1)),
+            };
+            if n > MAX_VARBINARY_LEN {
+                return Err(error::column_too_long(col, MAX_VARBINARY_LEN));
+            }
+            ColumnType::VarBinary { len: n as u32 }
+        }
+        D::Blob(_) => ColumnType::Blob { size: LobSize::Normal },
+        D::TinyBlob => ColumnType::Blob { size: LobSize::Tiny },
+        D::MediumBlob => ColumnType::Blob { size: LobSize::Medium },
+        D::LongBlob => ColumnType::Blob { size: LobSize::Long },
+        D::Date => ColumnType::Date,
+        D::Datetime(p) => ColumnType::DateTime { fsp: fsp(p, col)? },
+        D::Timestamp(p, _) => ColumnType::Timestamp { fsp: fsp(p, col)? },
+        other => return Err(error::not_supported(&format!("column type {other}"))),
+    })
+}
+
+/// CAST(x AS type) / CONVERT(x, type).
+pub fn cast_target(dt: &DataType) -> Result<CastTarget, SqlError> {
+    use DataType as D;
+    Ok(match dt {
+        D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastTarget::Signed,
+        D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => CastTarget::Unsigned,
+        D::Decimal(i) | D::Numeric(i) | D::Dec(i) => {
+            let (p, s) = match i {
+                ExactNumberInfo::None => (DEFAULT_DECIMAL_PRECISION as u64, 0),
+                ExactNumberInfo::Precision(p) => (*p, 0),
+                ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+            };
+            if p > DECIMAL_MAX_PRECISION as u64 {
+                return Err(error::too_big_precision(p, "", DECIMAL_MAX_PRECISION));
+            }
+            if s > p {
+                return Err(error::scale_above_precision(""));
+            }
+            CastTarget::Decimal { precision: p.max(1) as u8, scale: s as u8 }
+        }
+        D::Double(_) | D::DoublePrecision | D::Real => CastTarget::Double,
+        D::Float(_) => CastTarget::Float,
+        D::Char(l) | D::Character(l) | D::Varchar(l) | D::Nvarchar(l) => CastTarget::Char {
+            len: match l {
+                Some(ast::CharacterLength::IntegerLength { length, .. }) => Some((*length).min(u32::MAX as u64) as u32),
+                _ => None,
+            },
+        },
+        D::Binary(l) => CastTarget::Binary { len: l.map(|n| n.min(u32::MAX as u64) as u32) },
+        D::Date => CastTarget::Date,
+        D::Datetime(p) | D::Timestamp(p, _) => CastTarget::DateTime { fsp: fsp(p, "")? },
+        other => return Err(error::not_supported(&format!("CAST AS {other}"))),
+    })
+}
+
+/// The unit of an INTERVAL expression.
+pub fn interval_unit(f: &ast::DateTimeField) -> Result<IntervalUnit, SqlError> {
+    use ast::DateTimeField as F;
+    Ok(match f {
+        F::Microsecond | F::Microseconds => IntervalUnit::Microsecond,
+        F::Second | F::Seconds => IntervalUnit::Second,
+        F::Minute | F::Minutes => IntervalUnit::Minute,
+        F::Hour | F::Hours => IntervalUnit::Hour,
+        F::Day | F::Days => IntervalUnit::Day,
+        F::Week(_) | F::Weeks => IntervalUnit::Week,
+        F::Month | F::Months => IntervalUnit::Month,
+        F::Quarter => IntervalUnit::Quarter,
+        F::Year | F::Years => IntervalUnit::Year,
+        other => return Err(error::not_supported(&format!("INTERVAL unit {other}"))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_type(sql: &str) -> DataType {
+        use sqlparser::dialect::MySqlDialect;
+        use sqlparser::parser::Parser;
+        let stmt = Parser::parse_sql(&MySqlDialect {}, &format!("CREATE TABLE t (c {sql})")).unwrap();
+        match &stmt[0] {
+            ast::Statement::CreateTable(ct) => ct.columns[0].data_type.clone(),
+            _ => panic!("not a create table"),
+        }
+    }
+
+    #[test]
+    fn maps_sysbench_and_common_types() {
+        assert_eq!(
+            column_type(&parse_type("INTEGER"), "c").unwrap(),
+            ColumnType::Int { width: IntWidth::Int, unsigned: false, display_width: None }
+        );
+        assert_eq!(column_type(&parse_type("CHAR(120)"), "c").unwrap(), ColumnType::Char { len: 120 });
+        assert_eq!(
+            column_type(&parse_type("BIGINT UNSIGNED"), "c").unwrap(),
+            ColumnType::Int { width: IntWidth::Big, unsigned: true, display_width: None }
+        );
+        assert_eq!(column_type(&parse_type("DECIMAL(10,2)"), "c").unwrap(), ColumnType::Decimal { precision: 10, scale: 2 });
+        assert_eq!(column_type(&parse_type("DATETIME(6)"), "c").unwrap(), ColumnType::DateTime { fsp: 6 });
+        assert_eq!(column_type(&parse_type("MEDIUMTEXT"), "c").unwrap(), ColumnType::Text { size: LobSize::Medium });
+        assert_eq!(column_type(&parse_type("VARBINARY(5)"), "c").unwrap(), ColumnType::VarBinary { len: 5 });
+        assert_eq!(
+            column_type(&parse_type("BOOLEAN"), "c").unwrap(),
+            ColumnType::Int { width: IntWidth::Tiny, unsigned: false, display_width: Some(1) }
+        );
+        assert_eq!(column_type(&parse_type("DOUBLE"), "c").unwrap(), ColumnType::Double);
+    }
+
+    #[test]
+    fn enforces_mariadb_limits() {
+        assert_eq!(column_type(&parse_type("CHAR(300)"), "a").unwrap_err().code, 1074);
+        assert_eq!(column_type(&parse_type("VARCHAR(20000)"), "a").unwrap_err().code, 1074);
+        let e = column_type(&parse_type("VARCHAR(20000)"), "a").unwrap_err();
+        assert_eq!(e.message, "Column length too big for column 'a' (max = 16383); use BLOB or TEXT instead");
+        assert_eq!(column_type(&parse_type("DATETIME(7)"), "a").unwrap_err().code, 1426);
+        assert_eq!(column_type(&parse_type("DECIMAL(5,6)"), "a").unwrap_err().code, 1427);
+    }
+}

@@ -1,0 +1,869 @@
+//! DDL: CREATE/DROP DATABASE, CREATE/DROP/TRUNCATE/RENAME TABLE, CREATE/DROP INDEX, ALTER TABLE
+//! ADD/DROP INDEX. Definitions are validated here with MariaDB's error codes, then handed to
+//! the engine, which runs each change as its own durable transaction.
+
+use std::sync::Arc;
+
+use selkie_storage::{
+    ColumnDef, ColumnDefault, ColumnType, DatabaseDef, Engine, IndexColumn, NewIndex, NewTable, TableDef,
+    TableOptions,
+};
+use sqlparser::ast;
+
+use crate::api::{SqlError, Value};
+use crate::bind::{object_name_parts, Binder, INFORMATION_SCHEMA};
+use crate::error;
+use crate::exec::ctx::ExecCtx;
+use crate::show::WarnLevel;
+use crate::value;
+
+/// InnoDB's (and MariaDB's) longest index key, in bytes.
+pub const MAX_KEY_BYTES: u64 = 3072;
+/// Bytes per character of utf8mb4, for key length checks.
+pub const MAX_BYTES_PER_CHAR: u64 = 4;
+/// Longest identifier (database, table, column, index name), in characters.
+pub const MAX_IDENTIFIER_CHARS: usize = 64;
+
+pub const DEFAULT_ENGINE: &str = "InnoDB";
+pub const DEFAULT_CHARSET: &str = "utf8mb4";
+
+/// The default collation of a character set, as MariaDB 10.11 names it.
+pub fn default_collation(charset: &str) -> String {
+    match charset.to_ascii_lowercase().as_str() {
+        "utf8mb4" => "utf8mb4_general_ci".into(),
+        "utf8" | "utf8mb3" => "utf8mb3_general_ci".into(),
+        "latin1" => "latin1_swedish_ci".into(),
+        "ascii" => "ascii_general_ci".into(),
+        "binary" => "binary".into(),
+        other => format!("{other}_general_ci"),
+    }
+}
+
+fn check_identifier(name: &str, err: fn(&str) -> SqlError) -> Result<(), SqlError> {
+    if name.is_empty() || name.ends_with(' ') {
+        return Err(err(name));
+    }
+    if name.chars().count() > MAX_IDENTIFIER_CHARS {
+        return Err(error::too_long_ident(name));
+    }
+    Ok(())
+}
+
+fn ident_parts(name: &ast::ObjectName, current_db: Option<&str>) -> Result<(String, String), SqlError> {
+    let (db, t) = object_name_parts(name)?;
+    let db = match db {
+        Some(d) => d,
+        None => current_db.ok_or_else(error::no_database)?.to_string(),
+    };
+    Ok((db, t))
+}
+
+fn reject_information_schema(db: &str) -> Result<(), SqlError> {
+    if db.eq_ignore_ascii_case(INFORMATION_SCHEMA) {
+        return Err(SqlError::new(1044, "42000", format!("Access denied for user to database '{INFORMATION_SCHEMA}'")));
+    }
+    Ok(())
+}
+
+/// `CURRENT_TIMESTAMP[(n)]`, `NOW([n])`, `LOCALTIME[STAMP][(n)]`.
+fn is_current_timestamp(e: &ast::Expr) -> bool {
+    let name = match e {
+        ast::Expr::Function(f) => f.name.to_string(),
+        ast::Expr::Identifier(i) => i.value.clone(),
+        _ => return false,
+    };
+    matches!(name.to_ascii_uppercase().as_str(), "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIME" | "LOCALTIMESTAMP")
+}
+
+/// Largest number of bytes a value of `ty` takes in a key.
+fn key_bytes(ty: &ColumnType, prefix: Option<u32>) -> u64 {
+    match ty {
+        ColumnType::Char { len } | ColumnType::VarChar { len } => {
+            prefix.map_or(*len as u64, |p| p as u64) * MAX_BYTES_PER_CHAR
+        }
+        ColumnType::Text { size } => prefix.map_or(size.max_len(), |p| p as u64 * MAX_BYTES_PER_CHAR),
+        ColumnType::Binary { len } | ColumnType::VarBinary { len } => prefix.map_or(*len as u64, |p| p as u64),
+        ColumnType::Blob { size } => prefix.map_or(size.max_len(), |p| p as u64),
+        ColumnType::Decimal { precision, .. } => (*precision as u64 / 2) + 1,
+        _ => 8,
+    }
+}
+
+/// Bytes per character of a prefix on a column of `ty`: index prefixes are declared (and
+/// shown) in characters but the engine's `IndexColumn::prefix_len` is in bytes, as MariaDB's
+/// key parts are (a utf8mb4 character takes up to 4 bytes; binary strings count bytes).
+pub fn prefix_bytes_per_char(ty: &ColumnType) -> u32 {
+    if ty.is_binary() {
+        1
+    } else {
+        MAX_BYTES_PER_CHAR as u32
+    }
+}
+
+/// A prefix length as declared (characters) from the engine's (bytes).
+pub fn prefix_chars(ty: &ColumnType, prefix_bytes: u32) -> u32 {
+    prefix_bytes / prefix_bytes_per_char(ty)
+}
+
+fn char_length(ty: &ColumnType) -> Option<u64> {
+    match ty {
+        ColumnType::Char { len } | ColumnType::VarChar { len } | ColumnType::Binary { len } | ColumnType::VarBinary { len } => {
+            Some(*len as u64)
+        }
+        ColumnType::Text { size } | ColumnType::Blob { size } => Some(size.max_len()),
+        _ => None,
+    }
+}
+
+fn is_lob(ty: &ColumnType) -> bool {
+    matches!(ty, ColumnType::Text { .. } | ColumnType::Blob { .. })
+}
+
+/// An index as declared: (column name, prefix length) pairs.
+struct IndexSpec {
+    name: Option<String>,
+    columns: Vec<(String, Option<u32>)>,
+    unique: bool,
+    primary: bool,
+}
+
+fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(String, Option<u32>)>, SqlError> {
+    if cols.is_empty() {
+        return Err(error::syntax(")", 1));
+    }
+    cols.iter()
+        .map(|c| match &c.column.expr {
+            ast::Expr::Identifier(i) => Ok((i.value.clone(), None)),
+            ast::Expr::Function(f) => {
+                // `col(10)`: a prefix index.
+                let len = match &f.args {
+                    ast::FunctionArguments::List(l) if l.args.len() == 1 => match &l.args[0] {
+                        ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::Value(v))) => match &v.value {
+                            ast::Value::Number(n, _) => n.parse::<u32>().ok(),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                // The column name without its quotes (`` `c`(10) `` names column c).
+                let name = match f.name.0.as_slice() {
+                    [ast::ObjectNamePart::Identifier(i)] => Some(i.value.clone()),
+                    _ => None,
+                };
+                match (name, len) {
+                    (Some(name), Some(n)) if n > 0 => Ok((name, Some(n))),
+                    _ => Err(error::not_supported("functional index")),
+                }
+            }
+            other => Err(error::not_supported(&format!("index on expression {other}"))),
+        })
+        .collect()
+}
+
+/// Resolves an index's columns against the table's columns with MariaDB's checks; long
+/// non-unique keys are shortened to a prefix with note 1071, as MariaDB does.
+fn resolve_index(
+    spec: &IndexSpec,
+    columns: &[ColumnDef],
+    cx: &ExecCtx,
+) -> Result<Vec<IndexColumn>, SqlError> {
+    let mut out: Vec<IndexColumn> = Vec::with_capacity(spec.columns.len());
+    let mut total = 0u64;
+    for (name, prefix) in &spec.columns {
+        let Some(pos) = columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)) else {
+            return Err(error::key_column_missing(name));
+        };
+        if out.iter().any(|c| c.column == pos) {
+            return Err(error::duplicate_column(&columns[pos].name));
+        }
+        let ty = &columns[pos].ty;
+        let mut prefix = *prefix;
+        if let Some(p) = prefix {
+            match char_length(ty) {
+                Some(max) if p as u64 <= max => {}
+                _ => return Err(error::incorrect_prefix_key()),
+            }
+            if !is_lob(ty) && Some(p as u64) == char_length(ty) {
+                // A prefix as long as the column is the whole column.
+                prefix = None;
+            }
+        } else if is_lob(ty) {
+            if spec.unique || spec.primary {
+                return Err(error::blob_key_without_length(&columns[pos].name));
+            }
+            let p = if ty.is_binary() { MAX_KEY_BYTES } else { MAX_KEY_BYTES / MAX_BYTES_PER_CHAR };
+            prefix = Some(p as u32);
+            cx.push_warning(WarnLevel::Note, 1071, format!("Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"));
+        } else if key_bytes(ty, None) > MAX_KEY_BYTES && spec.columns.len() == 1 && !spec.unique && !spec.primary {
+            let p = if ty.is_binary() { MAX_KEY_BYTES } else { MAX_KEY_BYTES / MAX_BYTES_PER_CHAR };
+            prefix = Some(p as u32);
+            cx.push_warning(WarnLevel::Note, 1071, format!("Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"));
+        }
+        total += key_bytes(ty, prefix);
+        let prefix_bytes = prefix.map(|chars| chars.saturating_mul(prefix_bytes_per_char(ty)));
+        out.push(IndexColumn { column: pos, prefix_len: prefix_bytes });
+    }
+    if total > MAX_KEY_BYTES {
+        return Err(error::key_too_long(MAX_KEY_BYTES as usize));
+    }
+    Ok(out)
+}
+
+/// Chooses MariaDB's name for an unnamed index: its first column, then `_2`, `_3`, ...
+fn index_name(first_column: &str, taken: &[String]) -> String {
+    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n)) && !n.eq_ignore_ascii_case("PRIMARY");
+    if free(first_column) {
+        return first_column.to_string();
+    }
+    (2..).map(|i| format!("{first_column}_{i}")).find(|n| free(n)).unwrap_or_default()
+}
+
+fn spec_from_constraint(c: &ast::TableConstraint) -> Result<IndexSpec, SqlError> {
+    Ok(match c {
+        ast::TableConstraint::PrimaryKey(pk) => {
+            IndexSpec { name: None, columns: index_spec_columns(&pk.columns)?, unique: true, primary: true }
+        }
+        ast::TableConstraint::Unique(u) => IndexSpec {
+            name: u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone()),
+            columns: index_spec_columns(&u.columns)?,
+            unique: true,
+            primary: false,
+        },
+        ast::TableConstraint::Index(ix) => IndexSpec {
+            name: ix.name.as_ref().map(|i| i.value.clone()),
+            columns: index_spec_columns(&ix.columns)?,
+            unique: false,
+            primary: false,
+        },
+        ast::TableConstraint::ForeignKey(_) => return Err(error::not_supported("FOREIGN KEY")),
+        ast::TableConstraint::Check(_) => return Err(error::not_supported("CHECK constraints")),
+        ast::TableConstraint::FulltextOrSpatial(_) => return Err(error::not_supported("FULLTEXT/SPATIAL indexes")),
+        other => return Err(error::not_supported(&other.to_string())),
+    })
+}
+
+/// Evaluates a column's DEFAULT clause into the stored default (1067 if it does not fit).
+fn column_default(
+    b: &mut Binder,
+    cx: &mut ExecCtx,
+    col: &ColumnDef,
+    default: Option<&ast::Expr>,
+) -> Result<ColumnDefault, SqlError> {
+    let Some(e) = default else {
+        return Ok(ColumnDefault::None);
+    };
+    if is_current_timestamp(e) {
+        return match col.ty {
+            ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Ok(ColumnDefault::CurrentTimestamp),
+            _ => Err(error::invalid_default(&col.name)),
+        };
+    }
+    let bound = b.bind_expr(e).map_err(|_| error::invalid_default(&col.name))?;
+    if !bound.expr.is_row_independent() || bound.expr.is_volatile() || bound.expr.any(&mut |x| matches!(x, crate::expr::Expr::Param(_))) {
+        return Err(error::not_supported("non-constant DEFAULT expressions"));
+    }
+    let v = bound.expr.eval(&[], cx)?;
+    if v.is_null() {
+        return if col.nullable { Ok(ColumnDefault::None) } else { Err(error::invalid_default(&col.name)) };
+    }
+    if col.auto_increment {
+        return Err(error::invalid_default(&col.name));
+    }
+    let strict = cx.set_strict(true);
+    let stored = value::store_for_column(v, col, &*cx);
+    cx.set_strict(strict);
+    Ok(ColumnDefault::Value(stored.map_err(|_| error::invalid_default(&col.name))?))
+}
+
+fn table_options(opts: &ast::CreateTableOptions) -> (TableOptions, Option<u64>) {
+    let mut o = TableOptions::default();
+    let mut auto_inc = None;
+    let list: &[ast::SqlOption] = match opts {
+        ast::CreateTableOptions::None => &[],
+        ast::CreateTableOptions::With(l)
+        | ast::CreateTableOptions::Options(l)
+        | ast::CreateTableOptions::Plain(l)
+        | ast::CreateTableOptions::TableProperties(l) => l,
+    };
+    let text = |e: &ast::Expr| match e {
+        ast::Expr::Identifier(i) => i.value.clone(),
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
+    };
+    for opt in list {
+        match opt {
+            ast::SqlOption::NamedParenthesizedList(l) if l.key.value.eq_ignore_ascii_case("ENGINE") => {
+                if let Some(n) = &l.name {
+                    o.engine = n.value.clone();
+                }
+            }
+            ast::SqlOption::KeyValue { key, value } => {
+                let k = key.value.to_ascii_uppercase();
+                if k == "ENGINE" {
+                    o.engine = text(value);
+                } else if k.contains("CHARSET") || k.contains("CHARACTER SET") {
+                    o.charset = text(value);
+                } else if k.contains("COLLATE") {
+                    o.collation = text(value);
+                } else if k == "AUTO_INCREMENT" {
+                    auto_inc = text(value).parse().ok();
+                } else if k == "COMMENT" {
+                    o.comment = text(value);
+                }
+            }
+            ast::SqlOption::Comment(c) => {
+                o.comment = match c {
+                    ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
+                };
+            }
+            // ROW_FORMAT, KEY_BLOCK_SIZE, STATS_*, ... describe InnoDB's storage; accepted.
+            _ => {}
+        }
+    }
+    (o, auto_inc)
+}
+
+fn fill_charset(o: &mut TableOptions, db: Option<&DatabaseDef>) {
+    if o.engine.is_empty() {
+        o.engine = DEFAULT_ENGINE.to_string();
+    }
+    if o.charset.is_empty() {
+        if let Some(c) = o.collation.split('_').next().filter(|_| !o.collation.is_empty()) {
+            o.charset = c.to_string();
+        } else {
+            o.charset = db.map(|d| d.charset.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| DEFAULT_CHARSET.to_string());
+        }
+    }
+    if o.collation.is_empty() {
+        o.collation = match db {
+            Some(d) if d.charset.eq_ignore_ascii_case(&o.charset) && !d.collation.is_empty() => d.collation.clone(),
+            _ => default_collation(&o.charset),
+        };
+    }
+}
+
+/// CREATE TABLE (plain or LIKE); an existing table with IF NOT EXISTS is note 1050.
+pub async fn create_table(b: &mut Binder<'_>, cx: &mut ExecCtx<'_>, engine: &Engine, ct: &ast::CreateTable) -> Result<(), SqlError> {
+    if ct.temporary {
+        return Err(error::not_supported("CREATE TEMPORARY TABLE"));
+    }
+    if ct.or_replace {
+        return Err(error::not_supported("CREATE OR REPLACE TABLE"));
+    }
+    if ct.query.is_some() {
+        return Err(error::internal("CREATE TABLE ... SELECT reached create_table"));
+    }
+    let (db, name) = ident_parts(&ct.name, b.env.current_db)?;
+    reject_information_schema(&db)?;
+    check_identifier(&name, error::wrong_table_name)?;
+    let new_table = if let Some(like) = &ct.like {
+        let src = match like {
+            ast::CreateTableLikeKind::Parenthesized(l) | ast::CreateTableLikeKind::Plain(l) => &l.name,
+        };
+        let (sdb, sname) = ident_parts(src, b.env.current_db)?;
+        let Some(src) = b.env.catalog.table(&sdb, &sname) else {
+            return Err(error::no_such_table(&sdb, &sname));
+        };
+        table_like(src, db.clone(), name.clone())
+    } else {
+        build_new_table(b, cx, ct, db.clone(), name.clone())?
+    };
+    let created = engine.create_table(new_table, ct.if_not_exists).await?;
+    if !created {
+        cx.push_warning(WarnLevel::Note, 1050, format!("Table '{name}' already exists"));
+    }
+    Ok(())
+}
+
+/// The stored type for a query result column (CREATE TABLE ... SELECT).
+pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
+    use selkie_storage::{IntWidth, LobSize};
+    use value::SqlType as T;
+    let lob = |n: u64| match n {
+        0..=255 => LobSize::Tiny,
+        256..=65_535 => LobSize::Normal,
+        65_536..=16_777_215 => LobSize::Medium,
+        _ => LobSize::Long,
+    };
+    match ty {
+        // MariaDB makes BINARY(0) for a NULL column; one byte keeps the type usable.
+        T::Null => ColumnType::VarBinary { len: 1 },
+        T::Int { bits, unsigned } => {
+            let width = match bits {
+                0..=8 => IntWidth::Tiny,
+                9..=16 => IntWidth::Small,
+                17..=24 => IntWidth::Medium,
+                25..=32 => IntWidth::Int,
+                _ => IntWidth::Big,
+            };
+            ColumnType::Int { width, unsigned: *unsigned, display_width: None }
+        }
+        T::Decimal { precision, scale } => ColumnType::Decimal { precision: (*precision).max(1), scale: *scale },
+        T::Float => ColumnType::Float,
+        T::Double => ColumnType::Double,
+        T::Text { max_chars, lob: false } if (*max_chars as u64) <= crate::bind::types::MAX_VARCHAR_CHARS => {
+            ColumnType::VarChar { len: *max_chars }
+        }
+        T::Text { max_chars, .. } => ColumnType::Text { size: lob(*max_chars as u64 * MAX_BYTES_PER_CHAR) },
+        T::Bytes { max_len, lob: false } if (*max_len as u64) <= crate::bind::types::MAX_VARBINARY_LEN => {
+            ColumnType::VarBinary { len: *max_len }
+        }
+        T::Bytes { max_len, .. } => ColumnType::Blob { size: lob(*max_len as u64) },
+        T::Date => ColumnType::Date,
+        T::DateTime { fsp } => ColumnType::DateTime { fsp: *fsp },
+        T::Timestamp { fsp } => ColumnType::Timestamp { fsp: *fsp },
+    }
+}
+
+/// CREATE TABLE ... SELECT: the table definition from the query's result columns.
+pub fn table_for_query(
+    b: &Binder,
+    ct: &ast::CreateTable,
+    plan: &crate::plan::QueryPlan,
+) -> Result<NewTable, SqlError> {
+    if !ct.columns.is_empty() || !ct.constraints.is_empty() {
+        return Err(error::not_supported("CREATE TABLE with column definitions and a SELECT"));
+    }
+    let (db, name) = ident_parts(&ct.name, b.env.current_db)?;
+    reject_information_schema(&db)?;
+    check_identifier(&name, error::wrong_table_name)?;
+    let mut columns: Vec<ColumnDef> = Vec::with_capacity(plan.columns.len());
+    for c in &plan.columns {
+        check_identifier(&c.meta.name, error::wrong_column_name)?;
+        if columns.iter().any(|x| x.name.eq_ignore_ascii_case(&c.meta.name)) {
+            return Err(error::duplicate_column(&c.meta.name));
+        }
+        columns.push(ColumnDef {
+            name: c.meta.name.clone(),
+            ty: column_type_for(&c.ty),
+            nullable: c.meta.flags & crate::api::column_flags::NOT_NULL == 0,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+        });
+    }
+    let (mut options, auto_increment_start) = table_options(&ct.table_options);
+    fill_charset(&mut options, b.env.catalog.database(&db));
+    Ok(NewTable { db, name, columns, primary_key: Vec::new(), indexes: Vec::new(), options, auto_increment_start })
+}
+
+fn table_like(src: &TableDef, db: String, name: String) -> NewTable {
+    NewTable {
+        db,
+        name,
+        columns: src.columns.clone(),
+        primary_key: src.primary.columns.clone(),
+        indexes: src
+            .secondary
+            .iter()
+            .map(|i| NewIndex { name: i.name.clone(), columns: i.columns.clone(), unique: i.unique })
+            .collect(),
+        options: src.options.clone(),
+        auto_increment_start: None,
+    }
+}
+
+fn build_new_table(b: &mut Binder, cx: &mut ExecCtx, ct: &ast::CreateTable, db: String, name: String) -> Result<NewTable, SqlError> {
+    if ct.columns.is_empty() {
+        return Err(SqlError::new(1113, "42000", "A table must have at least 1 column"));
+    }
+    let mut columns: Vec<ColumnDef> = Vec::with_capacity(ct.columns.len());
+    let mut specs: Vec<IndexSpec> = Vec::new();
+    let mut defaults: Vec<Option<&ast::Expr>> = Vec::with_capacity(ct.columns.len());
+    let mut explicit_null: Vec<bool> = Vec::with_capacity(ct.columns.len());
+    for cd in &ct.columns {
+        let cname = cd.name.value.clone();
+        check_identifier(&cname, error::wrong_column_name)?;
+        if columns.iter().any(|c| c.name.eq_ignore_ascii_case(&cname)) {
+            return Err(error::duplicate_column(&cname));
+        }
+        let ty = crate::bind::types::column_type(&cd.data_type, &cname)?;
+        let mut nullable = None;
+        let mut default = None;
+        let mut auto_increment = false;
+        let mut on_update = false;
+        let mut comment = String::new();
+        for opt in &cd.options {
+            match &opt.option {
+                ast::ColumnOption::Null => nullable = Some(true),
+                ast::ColumnOption::NotNull => nullable = Some(false),
+                ast::ColumnOption::Default(e) => default = Some(e),
+                ast::ColumnOption::PrimaryKey(_) => {
+                    specs.push(IndexSpec { name: None, columns: vec![(cname.clone(), None)], unique: true, primary: true })
+                }
+                ast::ColumnOption::Unique(_) => {
+                    specs.push(IndexSpec { name: None, columns: vec![(cname.clone(), None)], unique: true, primary: false })
+                }
+                ast::ColumnOption::Comment(c) => comment = c.clone(),
+                ast::ColumnOption::OnUpdate(e) if is_current_timestamp(e) => {
+                    if !matches!(ty, ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }) {
+                        return Err(error::invalid_on_update(&cname));
+                    }
+                    on_update = true;
+                }
+                ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+                ast::ColumnOption::DialectSpecific(tokens) => {
+                    for t in tokens {
+                        match t {
+                            sqlparser::tokenizer::Token::Word(w) if w.value.eq_ignore_ascii_case("AUTO_INCREMENT") => {
+                                auto_increment = true
+                            }
+                            other => return Err(error::not_supported(&format!("column option {other}"))),
+                        }
+                    }
+                }
+                ast::ColumnOption::ForeignKey(_) => return Err(error::not_supported("FOREIGN KEY")),
+                ast::ColumnOption::Check(_) => return Err(error::not_supported("CHECK constraints")),
+                ast::ColumnOption::Generated { .. } => return Err(error::not_supported("generated columns")),
+                other => return Err(error::not_supported(&format!("column option {other}"))),
+            }
+        }
+        if auto_increment && !ty.is_integer() {
+            return Err(error::incorrect_column_specifier(&cname));
+        }
+        explicit_null.push(nullable == Some(true));
+        columns.push(ColumnDef {
+            name: cname,
+            ty,
+            nullable: nullable.unwrap_or(true),
+            default: ColumnDefault::None,
+            auto_increment,
+            on_update_current_timestamp: on_update,
+            comment,
+        });
+        defaults.push(default);
+    }
+    for c in &ct.constraints {
+        specs.push(spec_from_constraint(c)?);
+    }
+    // Primary key: at most one; its columns are NOT NULL.
+    let primaries: Vec<&IndexSpec> = specs.iter().filter(|s| s.primary).collect();
+    if primaries.len() > 1 {
+        return Err(error::multiple_primary_key());
+    }
+    let primary_key = match primaries.first() {
+        Some(pk) => {
+            let cols = resolve_index(pk, &columns, cx)?;
+            for ic in &cols {
+                if explicit_null[ic.column] {
+                    return Err(SqlError::new(1171, "42000", "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead"));
+                }
+                columns[ic.column].nullable = false;
+            }
+            cols
+        }
+        None => Vec::new(),
+    };
+    // Defaults, now that nullability is final.
+    for i in 0..columns.len() {
+        let d = column_default(b, cx, &columns[i], defaults[i])?;
+        columns[i].default = d;
+    }
+    let mut indexes: Vec<NewIndex> = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    for s in specs.iter().filter(|s| !s.primary) {
+        if let Some(n) = &s.name {
+            if n.eq_ignore_ascii_case("PRIMARY") {
+                return Err(error::incorrect_index_name(n));
+            }
+            check_identifier(n, error::incorrect_index_name)?;
+            if taken.iter().any(|t| t.eq_ignore_ascii_case(n)) {
+                return Err(error::duplicate_key_name(n));
+            }
+        }
+        let cols = resolve_index(s, &columns, cx)?;
+        let name = match &s.name {
+            Some(n) => n.clone(),
+            None => index_name(&columns[cols[0].column].name, &taken),
+        };
+        taken.push(name.clone());
+        indexes.push(NewIndex { name, columns: cols, unique: s.unique });
+    }
+    // One AUTO_INCREMENT column, and it must lead some index.
+    let autos: Vec<usize> = (0..columns.len()).filter(|&i| columns[i].auto_increment).collect();
+    if autos.len() > 1 {
+        return Err(error::bad_auto_column());
+    }
+    if let Some(&a) = autos.first() {
+        let leads = primary_key.first().is_some_and(|c| c.column == a) || indexes.iter().any(|i| i.columns.first().is_some_and(|c| c.column == a));
+        if !leads {
+            return Err(error::bad_auto_column());
+        }
+        columns[a].nullable = false;
+    }
+    let (mut options, auto_increment_start) = table_options(&ct.table_options);
+    if let Some(c) = &ct.comment {
+        options.comment = match c {
+            ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
+        };
+    }
+    fill_charset(&mut options, b.env.catalog.database(&db));
+    Ok(NewTable { db, name, columns, primary_key, indexes, options, auto_increment_start })
+}
+
+/// DROP TABLE [IF EXISTS] a, b, ...: drops the tables that exist; 1051 names the missing ones
+/// (notes instead with IF EXISTS).
+pub async fn drop_tables(engine: &Engine, cx: &mut ExecCtx<'_>, names: &[ast::ObjectName], if_exists: bool, current_db: Option<&str>) -> Result<(), SqlError> {
+    let mut missing = Vec::new();
+    for n in names {
+        let (db, t) = ident_parts(n, current_db)?;
+        reject_information_schema(&db)?;
+        let dropped = engine.drop_table(&db, &t, true).await?;
+        if !dropped {
+            missing.push(format!("{db}.{t}"));
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if if_exists {
+        for m in missing {
+            cx.push_warning(WarnLevel::Note, 1051, format!("Unknown table '{m}'"));
+        }
+        Ok(())
+    } else {
+        Err(error::unknown_table(&missing.join(",")))
+    }
+}
+
+pub async fn create_database(engine: &Engine, cx: &mut ExecCtx<'_>, name: &str, if_not_exists: bool, charset: Option<String>, collation: Option<String>) -> Result<u64, SqlError> {
+    check_identifier(name, error::wrong_db_name)?;
+    if name.eq_ignore_ascii_case(INFORMATION_SCHEMA) {
+        return Err(SqlError::new(1007, "HY000", format!("Can't create database '{name}'; database exists")));
+    }
+    let charset = charset.or_else(|| collation.as_ref().and_then(|c| c.split('_').next().map(str::to_string))).unwrap_or_else(|| DEFAULT_CHARSET.to_string());
+    let collation = collation.unwrap_or_else(|| default_collation(&charset));
+    let created = engine.create_database(DatabaseDef { name: name.to_string(), charset, collation }, if_not_exists).await?;
+    if !created {
+        cx.push_warning(WarnLevel::Note, 1007, format!("Can't create database '{name}'; database exists"));
+        return Ok(0);
+    }
+    Ok(1)
+}
+
+/// DROP DATABASE: affected rows = tables dropped.
+pub async fn drop_database(engine: &Engine, cx: &mut ExecCtx<'_>, name: &str, if_exists: bool) -> Result<u64, SqlError> {
+    reject_information_schema(name)?;
+    match engine.drop_database(name, if_exists).await? {
+        Some(n) => Ok(n as u64),
+        None => {
+            cx.push_warning(WarnLevel::Note, 1008, format!("Can't drop database '{name}'; database doesn't exist"));
+            Ok(0)
+        }
+    }
+}
+
+/// CREATE [UNIQUE] INDEX and ALTER TABLE ADD INDEX/KEY/UNIQUE.
+async fn add_index(engine: &Engine, cx: &mut ExecCtx<'_>, table: &Arc<TableDef>, spec: IndexSpec) -> Result<(), SqlError> {
+    if spec.primary {
+        return Err(error::not_supported("adding a PRIMARY KEY to an existing table"));
+    }
+    if let Some(n) = &spec.name {
+        if n.eq_ignore_ascii_case("PRIMARY") {
+            return Err(error::incorrect_index_name(n));
+        }
+        check_identifier(n, error::incorrect_index_name)?;
+    }
+    let cols = resolve_index(&spec, &table.columns, cx)?;
+    let taken: Vec<String> = table.indexes().map(|i| i.name.clone()).collect();
+    let name = match spec.name {
+        Some(n) => n,
+        None => index_name(&table.columns[cols[0].column].name, &taken),
+    };
+    engine.create_index(&table.db, &table.name, NewIndex { name, columns: cols, unique: spec.unique }).await?;
+    Ok(())
+}
+
+fn lookup<'c>(catalog: &'c selkie_storage::Catalog, name: &ast::ObjectName, current_db: Option<&str>) -> Result<&'c Arc<TableDef>, SqlError> {
+    let (db, t) = ident_parts(name, current_db)?;
+    catalog.table(&db, &t).ok_or_else(|| error::no_such_table(&db, &t))
+}
+
+pub async fn create_index(engine: &Engine, cx: &mut ExecCtx<'_>, catalog: &selkie_storage::Catalog, ci: &ast::CreateIndex, current_db: Option<&str>) -> Result<(), SqlError> {
+    if ci.predicate.is_some() || !ci.include.is_empty() || ci.concurrently {
+        return Err(error::not_supported(&ci.to_string()));
+    }
+    let table = lookup(catalog, &ci.table_name, current_db)?;
+    let name = match &ci.name {
+        Some(n) => Some(object_name_parts(n)?.1),
+        None => return Err(error::syntax("ON", 1)),
+    };
+    if ci.if_not_exists {
+        if let Some(n) = &name {
+            if table.index_by_name(n).is_some() {
+                cx.push_warning(WarnLevel::Note, 1061, format!("Duplicate key name '{n}'"));
+                return Ok(());
+            }
+        }
+    }
+    let spec = IndexSpec { name, columns: index_spec_columns(&ci.columns)?, unique: ci.unique, primary: false };
+    add_index(engine, &mut *cx, table, spec).await
+}
+
+pub async fn drop_index(engine: &Engine, catalog: &selkie_storage::Catalog, index: &str, table: &ast::ObjectName, current_db: Option<&str>) -> Result<(), SqlError> {
+    let t = lookup(catalog, table, current_db)?;
+    if index.eq_ignore_ascii_case("PRIMARY") {
+        return Err(error::not_supported("dropping the PRIMARY KEY"));
+    }
+    if t.secondary.iter().all(|i| !i.name.eq_ignore_ascii_case(index)) {
+        return Err(error::cant_drop_field_or_key(index));
+    }
+    engine.drop_index(&t.db, &t.name, index).await?;
+    Ok(())
+}
+
+/// ALTER TABLE with index operations (each applied in order, as its own DDL).
+pub async fn alter_table(engine: &Engine, cx: &mut ExecCtx<'_>, catalog: &selkie_storage::Catalog, at: &ast::AlterTable, current_db: Option<&str>) -> Result<(), SqlError> {
+    let table = lookup(catalog, &at.name, current_db)?.clone();
+    // Validate everything before the first change.
+    for op in &at.operations {
+        match op {
+            ast::AlterTableOperation::AddConstraint { constraint, .. } => {
+                let spec = spec_from_constraint(constraint)?;
+                if spec.primary {
+                    return Err(error::not_supported("ALTER TABLE ... ADD PRIMARY KEY"));
+                }
+            }
+            ast::AlterTableOperation::DropIndex { .. }
+            | ast::AlterTableOperation::Algorithm { .. }
+            | ast::AlterTableOperation::Lock { .. }
+            | ast::AlterTableOperation::RenameTable { .. } => {}
+            ast::AlterTableOperation::AddColumn { .. } => return Err(error::not_supported("ALTER TABLE ... ADD COLUMN")),
+            ast::AlterTableOperation::DropColumn { .. } => return Err(error::not_supported("ALTER TABLE ... DROP COLUMN")),
+            ast::AlterTableOperation::ModifyColumn { .. } => return Err(error::not_supported("ALTER TABLE ... MODIFY COLUMN")),
+            ast::AlterTableOperation::ChangeColumn { .. } => return Err(error::not_supported("ALTER TABLE ... CHANGE COLUMN")),
+            ast::AlterTableOperation::RenameColumn { .. } => return Err(error::not_supported("ALTER TABLE ... RENAME COLUMN")),
+            ast::AlterTableOperation::AlterColumn { .. } => return Err(error::not_supported("ALTER TABLE ... ALTER COLUMN")),
+            ast::AlterTableOperation::DropPrimaryKey { .. } => return Err(error::not_supported("ALTER TABLE ... DROP PRIMARY KEY")),
+            ast::AlterTableOperation::AutoIncrement { .. } => return Err(error::not_supported("ALTER TABLE ... AUTO_INCREMENT")),
+            other => return Err(error::not_supported(&format!("ALTER TABLE ... {other}"))),
+        }
+    }
+    let mut current = table;
+    for op in &at.operations {
+        match op {
+            ast::AlterTableOperation::AddConstraint { constraint, .. } => {
+                add_index(engine, &mut *cx, &current, spec_from_constraint(constraint)?).await?;
+            }
+            ast::AlterTableOperation::DropIndex { name } => {
+                if name.value.eq_ignore_ascii_case("PRIMARY") {
+                    return Err(error::not_supported("dropping the PRIMARY KEY"));
+                }
+                if current.secondary.iter().all(|i| !i.name.eq_ignore_ascii_case(&name.value)) {
+                    return Err(error::cant_drop_field_or_key(&name.value));
+                }
+                engine.drop_index(&current.db, &current.name, &name.value).await?;
+            }
+            ast::AlterTableOperation::RenameTable { table_name } => {
+                let new = match table_name {
+                    ast::RenameTableNameKind::As(n) | ast::RenameTableNameKind::To(n) => n,
+                };
+                let (ndb, nt) = ident_parts(new, current_db)?;
+                check_identifier(&nt, error::wrong_table_name)?;
+                if !(ndb == current.db && nt == current.name) {
+                    engine.rename_table(&current.db, &current.name, &ndb, &nt).await?;
+                }
+                let renamed = engine.catalog().table(&ndb, &nt).cloned();
+                if let Some(t) = renamed {
+                    current = t;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(t) = engine.catalog().table(&current.db, &current.name).cloned() {
+            current = t;
+        }
+    }
+    Ok(())
+}
+
+pub async fn truncate(engine: &Engine, catalog: &selkie_storage::Catalog, names: &[ast::TruncateTableTarget], current_db: Option<&str>) -> Result<(), SqlError> {
+    for n in names {
+        let t = lookup(catalog, &n.name, current_db)?;
+        engine.truncate_table(&t.db, &t.name).await?;
+    }
+    Ok(())
+}
+
+pub async fn rename_tables(engine: &Engine, renames: &[ast::RenameTable], current_db: Option<&str>) -> Result<(), SqlError> {
+    for r in renames {
+        let (db, t) = ident_parts(&r.old_name, current_db)?;
+        let (ndb, nt) = ident_parts(&r.new_name, current_db)?;
+        check_identifier(&nt, error::wrong_table_name)?;
+        engine.rename_table(&db, &t, &ndb, &nt).await?;
+    }
+    Ok(())
+}
+
+/// Rows of ANALYZE/OPTIMIZE/CHECK/REPAIR TABLE (Table, Op, Msg_type, Msg_text).
+pub fn admin_rows(catalog: &selkie_storage::Catalog, op: crate::parse::AdminOp, tables: &[(Option<String>, String)], current_db: Option<&str>) -> Result<Vec<Vec<Value>>, SqlError> {
+    let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
+    let mut rows = Vec::new();
+    for (db, t) in tables {
+        let db = match db {
+            Some(d) => d.clone(),
+            None => current_db.ok_or_else(error::no_database)?.to_string(),
+        };
+        let qualified = format!("{db}.{t}");
+        let op_name = op.name();
+        if catalog.table(&db, t).is_none() {
+            rows.push(vec![text(&qualified), text(op_name), text("Error"), text(&format!("Table '{qualified}' doesn't exist"))]);
+            rows.push(vec![text(&qualified), text(op_name), text("status"), text("Operation failed")]);
+            continue;
+        }
+        match op {
+            crate::parse::AdminOp::Repair => rows.push(vec![
+                text(&qualified),
+                text(op_name),
+                text("note"),
+                text("The storage engine for the table doesn't support repair"),
+            ]),
+            _ => rows.push(vec![text(&qualified), text(op_name), text("status"), text("OK")]),
+        }
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use selkie_storage::LobSize;
+
+    #[test]
+    fn unnamed_indexes_get_mariadb_names() {
+        assert_eq!(index_name("a", &[]), "a");
+        assert_eq!(index_name("a", &["a".to_string()]), "a_2");
+        assert_eq!(index_name("a", &["a".to_string(), "A_2".to_string()]), "a_3");
+        assert_eq!(index_name("primary", &[]), "primary_2");
+    }
+
+    #[test]
+    fn default_collations() {
+        assert_eq!(default_collation("utf8mb4"), "utf8mb4_general_ci");
+        assert_eq!(default_collation("latin1"), "latin1_swedish_ci");
+        assert_eq!(default_collation("binary"), "binary");
+    }
+
+    #[test]
+    fn key_sizes() {
+        assert_eq!(key_bytes(&ColumnType::VarChar { len: 100 }, None), 400);
+        assert_eq!(key_bytes(&ColumnType::VarChar { len: 1000 }, Some(10)), 40);
+        assert_eq!(key_bytes(&ColumnType::Blob { size: LobSize::Tiny }, None), 255);
+        assert!(is_lob(&ColumnType::Text { size: LobSize::Normal }));
+        assert_eq!(char_length(&ColumnType::Char { len: 5 }), Some(5));
+        assert_eq!(char_length(&ColumnType::Date), None);
+    }
+
+    #[test]
+    fn identifiers_are_checked() {
+        assert_eq!(check_identifier("t ", error::wrong_table_name).unwrap_err().code, 1103);
+        assert_eq!(check_identifier(&"x".repeat(65), error::wrong_table_name).unwrap_err().code, 1059);
+        assert!(check_identifier("ok", error::wrong_table_name).is_ok());
+    }
+}

@@ -1,0 +1,816 @@
+//! Parsing: MySQL statements sqlparser handles go to sqlparser (MySqlDialect); the few it
+//! cannot parse (transaction control with MySQL options, SET TRANSACTION scopes, PREPARE ...
+//! FROM, DO, table maintenance) are recognized here with the small lexer. Errors become
+//! MariaDB's 1064 message quoting the text from the offending token.
+
+pub mod autoparam;
+pub mod lexer;
+
+use selkie_storage::IsolationLevel;
+use sqlparser::ast;
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::{Parser, ParserError};
+
+use crate::api::SqlError;
+use crate::error;
+use lexer::Tok;
+
+/// sqlparser's recursion limit: deeply nested expressions fail cleanly instead of overflowing.
+const PARSER_RECURSION_LIMIT: usize = 200;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrxScope {
+    /// SET TRANSACTION: the next transaction only.
+    Next,
+    Session,
+    Global,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrepareSource {
+    Text(String),
+    UserVar(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdminOp {
+    Analyze,
+    Optimize,
+    Check,
+    Repair,
+}
+
+impl AdminOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            AdminOp::Analyze => "analyze",
+            AdminOp::Optimize => "optimize",
+            AdminOp::Check => "check",
+            AdminOp::Repair => "repair",
+        }
+    }
+}
+
+/// A parsed statement.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Ast(Box<ast::Statement>),
+    Begin { read_only: Option<bool>, consistent_snapshot: bool },
+    Commit { chain: bool, release: bool },
+    Rollback { chain: bool, release: bool },
+    Savepoint(String),
+    RollbackToSavepoint(String),
+    ReleaseSavepoint(String),
+    SetTransaction { scope: TrxScope, isolation: Option<IsolationLevel>, read_only: Option<bool> },
+    /// SET CHARACTER SET x / SET CHARSET x: every connection speaks utf8mb4; accepted.
+    SetCharset,
+    /// DO expr, ...: the equivalent SELECT text (its rows are discarded).
+    Do(String),
+    Prepare { name: String, source: PrepareSource },
+    Execute { name: String, using: Vec<String> },
+    Deallocate { name: String },
+    AdminTable { op: AdminOp, tables: Vec<(Option<String>, String)> },
+    /// LOCK TABLES / UNLOCK TABLES: row locks make them unnecessary; accepted as no-ops.
+    TableLocks,
+    /// CREATE {DATABASE|SCHEMA} (sqlparser lacks the options of CREATE SCHEMA).
+    CreateDatabase { name: String, if_not_exists: bool, charset: Option<String>, collation: Option<String> },
+    /// ALTER TABLE t {DISABLE|ENABLE} KEYS (mysqldump wraps every table's rows in them):
+    /// index maintenance cannot be deferred in Selkie, as in InnoDB, so it only checks the table.
+    TableKeys { db: Option<String>, table: String, enable: bool },
+}
+
+/// A statement sqlparser rejected: the 1064 error, and the text for SHOW fallbacks.
+#[derive(Debug)]
+pub struct SyntaxError(pub SqlError);
+
+/// Parses one statement (no top-level `;` inside).
+pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
+    let mut rewritten = None;
+    if let Some(word) = first_word(text) {
+        if let Some(r) = parse_special(&word, text) {
+            return r;
+        }
+        if word == "SET" && text.contains(":=") {
+            rewritten = Some(set_assignments_with_equals(text));
+        }
+    }
+    let text = rewritten.as_deref().unwrap_or(text);
+    match parse_with_sqlparser(text) {
+        Err(e) if first_words_are(text, &["ALTER"]) => {
+            // sqlparser knows `DROP INDEX` but not MySQL's synonym `DROP KEY`.
+            match drop_key_as_drop_index(text) {
+                Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+                None => Err(e),
+            }
+        }
+        r => r,
+    }
+}
+
+/// `ALTER TABLE ... DROP KEY k` spelled with INDEX; None if there is no DROP KEY.
+fn drop_key_as_drop_index(text: &str) -> Option<String> {
+    let toks = lexer::tokenize(text)?;
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut pos = 0;
+    for w in toks.windows(2) {
+        if let [(d, _), (k, koff)] = w {
+            if d.is_word("DROP") && k.is_word("KEY") {
+                out.push_str(&text[pos..*koff]);
+                out.push_str("INDEX");
+                pos = koff + 3;
+            }
+        }
+    }
+    if pos == 0 {
+        return None;
+    }
+    out.push_str(&text[pos..]);
+    Some(out)
+}
+
+fn parse_with_sqlparser(text: &str) -> Result<Stmt, SyntaxError> {
+    let dialect = MySqlDialect {};
+    let mut parser = Parser::new(&dialect).with_recursion_limit(PARSER_RECURSION_LIMIT);
+    parser = parser.try_with_sql(text).map_err(|e| SyntaxError(syntax_error(text, &e)))?;
+    let stmt = parser.parse_statement().map_err(|e| SyntaxError(syntax_error(text, &e)))?;
+    // Anything after the statement (other than a stray `;`) is a syntax error.
+    loop {
+        let t = parser.next_token();
+        match t.token {
+            sqlparser::tokenizer::Token::EOF => break,
+            sqlparser::tokenizer::Token::SemiColon => continue,
+            _ => {
+                let e = ParserError::ParserError(format!("Expected: end of statement, found: {} at {}", t.token, t.span.start));
+                return Err(SyntaxError(syntax_error(text, &e)));
+            }
+        }
+    }
+    Ok(Stmt::Ast(Box::new(stmt)))
+}
+
+/// `SET @a := 1, @@x := 2`: sqlparser accepts only `=` after a SET target. The `:=` that
+/// directly follows a target becomes `= ` (same length, so error offsets stay right).
+fn set_assignments_with_equals(text: &str) -> String {
+    let mut out = text.as_bytes().to_vec();
+    if let Some(toks) = lexer::tokenize(text) {
+        let mut depth = 0i32;
+        for (i, (tok, _)) in toks.iter().enumerate() {
+            match tok {
+                Tok::Sym('(') => depth += 1,
+                Tok::Sym(')') => depth -= 1,
+                _ => {}
+            }
+            let (Some((target, _)), Some((Tok::Sym(':'), colon)), Some((Tok::Sym('='), eq))) = (toks.get(i), toks.get(i + 1), toks.get(i + 2)) else {
+                continue;
+            };
+            // A SET target directly follows SET, a scope word, a comma, or the first '@' of '@@'.
+            let starts_target = i > 0
+                && match &toks[i - 1].0 {
+                    Tok::Word(w) => ["SET", "GLOBAL", "SESSION", "LOCAL"].iter().any(|k| w.eq_ignore_ascii_case(k)),
+                    Tok::Sym(',') => true,
+                    Tok::UserVar(v) => v.is_empty(),
+                    _ => false,
+                };
+            if depth == 0 && starts_target && *eq == colon + 1 && matches!(target, Tok::UserVar(_) | Tok::Word(_) | Tok::Quoted(_)) {
+                out[*colon] = b'=';
+                out[*eq] = b' ';
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+/// True if the statement starts with SHOW, DESC, DESCRIBE or EXPLAIN: the statements the
+/// SHOW module parses itself (it gives back those it does not implement, e.g. EXPLAIN SELECT).
+pub fn starts_like_show(text: &str) -> bool {
+    let b = text.as_bytes();
+    let start = skip_space_and_comments(b);
+    let len = b[start..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    let word = &text[start..start + len];
+    ["SHOW", "DESC", "DESCRIBE", "EXPLAIN"].iter().any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// Offset of the first byte that is not whitespace or part of a comment.
+pub fn skip_space_and_comments(b: &[u8]) -> usize {
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            c if c.is_ascii_whitespace() => i += 1,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'-' if b.get(i + 1) == Some(&b'-') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i = (i + 2).min(b.len());
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
+/// The first word of the statement, upper-cased (comments and whitespace skipped).
+fn first_word(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut i = skip_space_and_comments(b);
+    let start = i;
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+        i += 1;
+    }
+    (i > start).then(|| text[start..i].to_ascii_uppercase())
+}
+
+/// Converts a sqlparser error to MariaDB's 1064.
+pub fn syntax_error(text: &str, e: &ParserError) -> SqlError {
+    let msg = e.to_string();
+    if msg.contains("found: EOF") {
+        // The statement ended too early: MariaDB quotes nothing, on the last line.
+        let last_line = text.trim_end().matches('\n').count() + 1;
+        return error::syntax("", last_line);
+    }
+    if let Some((line, col)) = error_location(&msg) {
+        if let Some(off) = offset_at(text, line, col) {
+            return error::syntax(text[off..].trim_end(), line);
+        }
+        return error::syntax("", line);
+    }
+    error::syntax(text.trim(), 1)
+}
+
+fn error_location(msg: &str) -> Option<(usize, usize)> {
+    let li = msg.rfind("Line: ")?;
+    let rest = &msg[li + 6..];
+    let line: usize = rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    let ci = rest.find("Column: ")?;
+    let col: usize = rest[ci + 8..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    Some((line, col))
+}
+
+/// Byte offset of a 1-based line/character column.
+fn offset_at(text: &str, line: usize, col: usize) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let rest = &text[start..];
+    match rest.char_indices().nth(col.checked_sub(1)?) {
+        Some((i, _)) => Some(start + i),
+        None => Some(text.len()),
+    }
+}
+
+/// A 1064 for the token at byte `off` of `text` (for the hand-written recognizers).
+fn syntax_at(text: &str, off: usize) -> SyntaxError {
+    let line = text[..off.min(text.len())].matches('\n').count() + 1;
+    SyntaxError(error::syntax(text[off.min(text.len())..].trim_end(), line))
+}
+
+struct Cursor<'t> {
+    text: &'t str,
+    toks: Vec<(Tok, usize)>,
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|t| &t.0)
+    }
+    fn peek_word(&self, kw: &str) -> bool {
+        self.peek().is_some_and(|t| t.is_word(kw))
+    }
+    fn eat_word(&mut self, kw: &str) -> bool {
+        if self.peek_word(kw) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_sym(&mut self, c: char) -> bool {
+        if self.peek() == Some(&Tok::Sym(c)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn next(&mut self) -> Option<Tok> {
+        let t = self.toks.get(self.pos).map(|t| t.0.clone());
+        self.pos += 1;
+        t
+    }
+    fn error(&self) -> SyntaxError {
+        let off = self.toks.get(self.pos).map_or(self.text.len(), |t| t.1);
+        syntax_at(self.text, off)
+    }
+    fn expect_word(&mut self, kw: &str) -> Result<(), SyntaxError> {
+        if self.eat_word(kw) {
+            Ok(())
+        } else {
+            Err(self.error())
+        }
+    }
+    fn ident(&mut self) -> Result<String, SyntaxError> {
+        match self.peek().and_then(|t| t.ident().map(str::to_string)) {
+            Some(s) => {
+                self.pos += 1;
+                Ok(s)
+            }
+            None => Err(self.error()),
+        }
+    }
+    fn end(&mut self) -> Result<(), SyntaxError> {
+        while self.eat_sym(';') {}
+        if self.pos < self.toks.len() {
+            Err(self.error())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
+    const SPECIAL: &[&str] = &[
+        "BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SET", "DO", "PREPARE", "EXECUTE", "DEALLOCATE",
+        "DROP", "OPTIMIZE", "CHECK", "REPAIR", "ANALYZE", "LOCK", "UNLOCK", "XA", "CREATE", "ALTER",
+    ];
+    if word == "CREATE" && !(first_words_are(text, &["CREATE", "DATABASE"]) || first_words_are(text, &["CREATE", "SCHEMA"])) {
+        return None;
+    }
+    if !SPECIAL.contains(&word) {
+        return None;
+    }
+    if word == "ALTER" {
+        return parse_table_keys(text).map(Ok);
+    }
+    let Some(toks) = lexer::tokenize(text) else {
+        return if matches!(word, "SET" | "DROP" | "EXECUTE") { None } else { Some(Err(syntax_at(text, text.len()))) };
+    };
+    let mut c = Cursor { text, toks, pos: 1 };
+    let r = match word {
+        "BEGIN" => {
+            c.eat_word("WORK");
+            c.end().map(|_| Stmt::Begin { read_only: None, consistent_snapshot: false })
+        }
+        "START" => parse_start_transaction(&mut c),
+        "COMMIT" | "ROLLBACK" => {
+            c.eat_word("WORK");
+            if word == "ROLLBACK" && c.eat_word("TO") {
+                c.eat_word("SAVEPOINT");
+                return Some(c.ident().and_then(|n| c.end().map(|_| Stmt::RollbackToSavepoint(n))));
+            }
+            let mut chain = false;
+            let mut release = false;
+            if c.eat_word("AND") {
+                let no = c.eat_word("NO");
+                if let Err(e) = c.expect_word("CHAIN") {
+                    return Some(Err(e));
+                }
+                chain = !no;
+            }
+            if c.eat_word("NO") {
+                if let Err(e) = c.expect_word("RELEASE") {
+                    return Some(Err(e));
+                }
+            } else if c.eat_word("RELEASE") {
+                release = true;
+            }
+            c.end().map(|_| if word == "COMMIT" { Stmt::Commit { chain, release } } else { Stmt::Rollback { chain, release } })
+        }
+        "SAVEPOINT" => c.ident().and_then(|n| c.end().map(|_| Stmt::Savepoint(n))),
+        "RELEASE" => {
+            if let Err(e) = c.expect_word("SAVEPOINT") {
+                return Some(Err(e));
+            }
+            c.ident().and_then(|n| c.end().map(|_| Stmt::ReleaseSavepoint(n)))
+        }
+        "SET" => return parse_set_special(&mut c),
+        "DO" => {
+            // The DO list evaluated as a select list; its rows are discarded.
+            let body_start = c.toks.get(1).map_or(text.len(), |t| t.1);
+            if body_start >= text.len() {
+                return Some(Err(syntax_at(text, text.len())));
+            }
+            Ok(Stmt::Do(format!("SELECT {}", &text[body_start..])))
+        }
+        "PREPARE" => parse_prepare(&mut c),
+        "EXECUTE" => parse_execute(&mut c),
+        "DEALLOCATE" => {
+            if let Err(e) = c.expect_word("PREPARE") {
+                return Some(Err(e));
+            }
+            c.ident().and_then(|name| c.end().map(|_| Stmt::Deallocate { name }))
+        }
+        "DROP" => {
+            if !c.eat_word("PREPARE") {
+                return None;
+            }
+            c.ident().and_then(|name| c.end().map(|_| Stmt::Deallocate { name }))
+        }
+        "OPTIMIZE" | "CHECK" | "REPAIR" | "ANALYZE" => {
+            let op = match word {
+                "OPTIMIZE" => AdminOp::Optimize,
+                "CHECK" => AdminOp::Check,
+                "REPAIR" => AdminOp::Repair,
+                _ => AdminOp::Analyze,
+            };
+            parse_admin(&mut c, op)
+        }
+        "LOCK" => {
+            if !c.eat_word("TABLES") && !c.eat_word("TABLE") {
+                return Some(Err(c.error()));
+            }
+            Ok(Stmt::TableLocks)
+        }
+        "UNLOCK" => {
+            if !c.eat_word("TABLES") && !c.eat_word("TABLE") {
+                return Some(Err(c.error()));
+            }
+            c.end().map(|_| Stmt::TableLocks)
+        }
+        "XA" => Err(SyntaxError(error::not_supported("XA transactions"))),
+        "CREATE" => parse_create_database(&mut c),
+        _ => return None,
+    };
+    Some(r)
+}
+
+/// True if the statement starts with `words` (case-insensitive, any whitespace between).
+fn first_words_are(text: &str, words: &[&str]) -> bool {
+    let mut it = text.split_ascii_whitespace();
+    words.iter().all(|w| it.next().is_some_and(|x| x.eq_ignore_ascii_case(w)))
+}
+
+fn parse_create_database(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    if !c.eat_word("DATABASE") {
+        c.expect_word("SCHEMA")?;
+    }
+    let mut if_not_exists = false;
+    if c.eat_word("IF") {
+        c.expect_word("NOT")?;
+        c.expect_word("EXISTS")?;
+        if_not_exists = true;
+    }
+    let name = c.ident()?;
+    let mut charset = None;
+    let mut collation = None;
+    loop {
+        c.eat_word("DEFAULT");
+        if c.eat_word("CHARACTER") {
+            c.expect_word("SET")?;
+        } else if !c.eat_word("CHARSET") {
+            if c.eat_word("COLLATE") {
+                c.eat_sym('=');
+                collation = Some(c.ident().or_else(|_| match c.next() {
+                    Some(Tok::Str(s)) => Ok(s),
+                    _ => Err(c.error()),
+                })?);
+                continue;
+            }
+            if c.eat_word("COMMENT") {
+                c.eat_sym('=');
+                if !matches!(c.next(), Some(Tok::Str(_))) {
+                    return Err(c.error());
+                }
+                continue;
+            }
+            break;
+        }
+        c.eat_sym('=');
+        charset = Some(c.ident().or_else(|_| match c.next() {
+            Some(Tok::Str(s)) => Ok(s),
+            _ => Err(c.error()),
+        })?);
+    }
+    c.end()?;
+    Ok(Stmt::CreateDatabase { name, if_not_exists, charset, collation })
+}
+
+fn parse_start_transaction(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    c.expect_word("TRANSACTION")?;
+    let mut read_only = None;
+    let mut consistent_snapshot = false;
+    if c.peek().is_some() && c.peek() != Some(&Tok::Sym(';')) {
+        loop {
+            if c.eat_word("WITH") {
+                c.expect_word("CONSISTENT")?;
+                c.expect_word("SNAPSHOT")?;
+                consistent_snapshot = true;
+            } else if c.eat_word("READ") {
+                if c.eat_word("ONLY") {
+                    read_only = Some(true);
+                } else {
+                    c.expect_word("WRITE")?;
+                    read_only = Some(false);
+                }
+            } else {
+                return Err(c.error());
+            }
+            if !c.eat_sym(',') {
+                break;
+            }
+        }
+    }
+    c.end()?;
+    Ok(Stmt::Begin { read_only, consistent_snapshot })
+}
+
+/// SET [GLOBAL|SESSION|LOCAL] TRANSACTION ... and SET CHARACTER SET / CHARSET; None for every
+/// other SET (sqlparser parses those).
+fn parse_set_special(c: &mut Cursor) -> Option<Result<Stmt, SyntaxError>> {
+    let scope = if c.eat_word("GLOBAL") {
+        TrxScope::Global
+    } else if c.eat_word("SESSION") || c.eat_word("LOCAL") {
+        TrxScope::Session
+    } else {
+        TrxScope::Next
+    };
+    if scope == TrxScope::Next && (c.peek_word("CHARACTER") || c.peek_word("CHARSET")) {
+        if c.eat_word("CHARACTER") && !c.eat_word("SET") {
+            return Some(Err(c.error()));
+        }
+        c.eat_word("CHARSET");
+        return match c.next() {
+            Some(Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) => Some(c.end().map(|_| Stmt::SetCharset)),
+            _ => Some(Err(c.error())),
+        };
+    }
+    if !c.eat_word("TRANSACTION") {
+        return None;
+    }
+    let mut isolation = None;
+    let mut read_only = None;
+    let r = (|| {
+        loop {
+            if c.eat_word("ISOLATION") {
+                c.expect_word("LEVEL")?;
+                isolation = Some(if c.eat_word("SERIALIZABLE") {
+                    IsolationLevel::Serializable
+                } else if c.eat_word("REPEATABLE") {
+                    c.expect_word("READ")?;
+                    IsolationLevel::RepeatableRead
+                } else if c.eat_word("READ") {
+                    if c.eat_word("COMMITTED") {
+                        IsolationLevel::ReadCommitted
+                    } else {
+                        c.expect_word("UNCOMMITTED")?;
+                        IsolationLevel::ReadUncommitted
+                    }
+                } else {
+                    return Err(c.error());
+                });
+            } else if c.eat_word("READ") {
+                if c.eat_word("ONLY") {
+                    read_only = Some(true);
+                } else {
+                    c.expect_word("WRITE")?;
+                    read_only = Some(false);
+                }
+            } else {
+                return Err(c.error());
+            }
+            if !c.eat_sym(',') {
+                break;
+            }
+        }
+        c.end()
+    })();
+    Some(r.map(|_| Stmt::SetTransaction { scope, isolation, read_only }))
+}
+
+fn parse_prepare(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    let name = c.ident()?;
+    c.expect_word("FROM")?;
+    let source = match c.next() {
+        Some(Tok::Str(s)) => PrepareSource::Text(s),
+        Some(Tok::UserVar(v)) => PrepareSource::UserVar(v),
+        _ => {
+            c.pos -= 1;
+            return Err(c.error());
+        }
+    };
+    c.end()?;
+    Ok(Stmt::Prepare { name, source })
+}
+
+fn parse_execute(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    let name = c.ident()?;
+    let mut using = Vec::new();
+    if c.eat_word("USING") {
+        loop {
+            match c.next() {
+                Some(Tok::UserVar(v)) => using.push(v),
+                _ => {
+                    c.pos -= 1;
+                    return Err(c.error());
+                }
+            }
+            if !c.eat_sym(',') {
+                break;
+            }
+        }
+    }
+    c.end()?;
+    Ok(Stmt::Execute { name, using })
+}
+
+/// `ALTER TABLE [db.]t {DISABLE|ENABLE} KEYS`; None for every other ALTER (sqlparser's).
+fn parse_table_keys(text: &str) -> Option<Stmt> {
+    let toks = lexer::tokenize(text)?;
+    let mut c = Cursor { text, toks, pos: 1 };
+    if !c.eat_word("TABLE") {
+        return None;
+    }
+    let first = c.ident().ok()?;
+    let (db, table) = if c.eat_sym('.') { (Some(first), c.ident().ok()?) } else { (None, first) };
+    let enable = if c.eat_word("ENABLE") {
+        true
+    } else if c.eat_word("DISABLE") {
+        false
+    } else {
+        return None;
+    };
+    if !c.eat_word("KEYS") || c.end().is_err() {
+        return None;
+    }
+    Some(Stmt::TableKeys { db, table, enable })
+}
+
+fn parse_admin(c: &mut Cursor, op: AdminOp) -> Result<Stmt, SyntaxError> {
+    if !c.eat_word("NO_WRITE_TO_BINLOG") {
+        c.eat_word("LOCAL");
+    }
+    if !c.eat_word("TABLE") && !c.eat_word("TABLES") {
+        return Err(c.error());
+    }
+    let mut tables = Vec::new();
+    loop {
+        let first = c.ident()?;
+        if c.eat_sym('.') {
+            let second = c.ident()?;
+            tables.push((Some(first), second));
+        } else {
+            tables.push((None, first));
+        }
+        if !c.eat_sym(',') {
+            break;
+        }
+    }
+    // Options such as QUICK / EXTENDED / PERSISTENT FOR ALL change nothing here.
+    while let Some(t) = c.peek() {
+        if matches!(t, Tok::Sym(';')) {
+            break;
+        }
+        c.pos += 1;
+    }
+    c.end()?;
+    Ok(Stmt::AdminTable { op, tables })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(sql: &str) -> Stmt {
+        parse_statement(sql).unwrap_or_else(|e| panic!("{sql}: {:?}", e.0))
+    }
+
+    fn err(sql: &str) -> SqlError {
+        match parse_statement(sql) {
+            Ok(s) => panic!("{sql} parsed as {s:?}"),
+            Err(e) => e.0,
+        }
+    }
+
+    #[test]
+    fn transaction_control() {
+        assert!(matches!(parse("BEGIN"), Stmt::Begin { read_only: None, consistent_snapshot: false }));
+        assert!(matches!(parse("begin work"), Stmt::Begin { .. }));
+        assert!(matches!(
+            parse("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"),
+            Stmt::Begin { read_only: Some(true), consistent_snapshot: true }
+        ));
+        assert!(matches!(parse("COMMIT WORK"), Stmt::Commit { chain: false, release: false }));
+        assert!(matches!(parse("COMMIT AND CHAIN"), Stmt::Commit { chain: true, release: false }));
+        assert!(matches!(parse("ROLLBACK WORK AND NO CHAIN NO RELEASE"), Stmt::Rollback { chain: false, release: false }));
+        assert!(matches!(parse("ROLLBACK TO SAVEPOINT s1"), Stmt::RollbackToSavepoint(n) if n == "s1"));
+        assert!(matches!(parse("ROLLBACK WORK TO s1"), Stmt::RollbackToSavepoint(n) if n == "s1"));
+        assert!(matches!(parse("SAVEPOINT `a b`"), Stmt::Savepoint(n) if n == "a b"));
+        assert_eq!(err("START TRANSACTION READ SOMETIMES").code, 1064);
+    }
+
+    #[test]
+    fn set_transaction_keeps_its_scope() {
+        match parse("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED") {
+            Stmt::SetTransaction { scope, isolation, read_only } => {
+                assert_eq!(scope, TrxScope::Session);
+                assert_eq!(isolation, Some(IsolationLevel::ReadCommitted));
+                assert_eq!(read_only, None);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse("SET TRANSACTION READ ONLY, ISOLATION LEVEL SERIALIZABLE") {
+            Stmt::SetTransaction { scope, isolation, read_only } => {
+                assert_eq!(scope, TrxScope::Next);
+                assert_eq!(isolation, Some(IsolationLevel::Serializable));
+                assert_eq!(read_only, Some(true));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(parse("SET GLOBAL TRANSACTION ISOLATION LEVEL REPEATABLE READ"), Stmt::SetTransaction { scope: TrxScope::Global, .. }));
+        assert!(matches!(parse("SET CHARACTER SET utf8"), Stmt::SetCharset));
+        assert!(matches!(parse("SET autocommit = 0"), Stmt::Ast(_)));
+        assert!(matches!(parse("SET NAMES utf8mb4"), Stmt::Ast(_)));
+        assert!(matches!(parse("SET @a := 1, @@session.autocommit := 0"), Stmt::Ast(_)));
+        assert_eq!(set_assignments_with_equals("SET @a := 1, x := (@b := 2)"), "SET @a =  1, x =  (@b := 2)");
+    }
+
+    #[test]
+    fn prepare_execute_deallocate_do() {
+        assert!(matches!(parse("PREPARE s FROM 'SELECT ?'"), Stmt::Prepare { name, source: PrepareSource::Text(t) } if name == "s" && t == "SELECT ?"));
+        assert!(matches!(parse("PREPARE s FROM @q"), Stmt::Prepare { source: PrepareSource::UserVar(v), .. } if v == "q"));
+        assert!(matches!(parse("EXECUTE s USING @a, @b"), Stmt::Execute { using, .. } if using == vec!["a".to_string(), "b".to_string()]));
+        assert!(matches!(parse("DEALLOCATE PREPARE s"), Stmt::Deallocate { name } if name == "s"));
+        assert!(matches!(parse("DROP PREPARE s"), Stmt::Deallocate { .. }));
+        assert!(matches!(parse("DO 1 + 1, @a := 2"), Stmt::Do(s) if s == "SELECT 1 + 1, @a := 2"));
+        assert!(matches!(parse("DROP TABLE t"), Stmt::Ast(_)));
+    }
+
+    #[test]
+    fn create_database_options() {
+        match parse("CREATE SCHEMA IF NOT EXISTS d DEFAULT CHARACTER SET = utf8mb4 COLLATE utf8mb4_bin") {
+            Stmt::CreateDatabase { name, if_not_exists, charset, collation } => {
+                assert_eq!(name, "d");
+                assert!(if_not_exists);
+                assert_eq!(charset.as_deref(), Some("utf8mb4"));
+                assert_eq!(collation.as_deref(), Some("utf8mb4_bin"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(parse("CREATE DATABASE d"), Stmt::CreateDatabase { if_not_exists: false, charset: None, .. }));
+        assert!(matches!(parse("CREATE TABLE t (a INT)"), Stmt::Ast(_)));
+        assert!(matches!(parse("ALTER TABLE t DROP KEY k, ADD KEY j (a)"), Stmt::Ast(_)));
+        assert_eq!(drop_key_as_drop_index("ALTER TABLE t DROP KEY k, DROP  key j").as_deref(), Some("ALTER TABLE t DROP INDEX k, DROP  INDEX j"));
+        assert_eq!(err("CREATE DATABASE d CHARACTER utf8").code, 1064);
+    }
+
+    #[test]
+    fn admin_table_statements() {
+        match parse("OPTIMIZE NO_WRITE_TO_BINLOG TABLE t1, db.t2") {
+            Stmt::AdminTable { op, tables } => {
+                assert_eq!(op, AdminOp::Optimize);
+                assert_eq!(tables, vec![(None, "t1".to_string()), (Some("db".to_string()), "t2".to_string())]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(parse("ANALYZE TABLE sbtest1"), Stmt::AdminTable { op: AdminOp::Analyze, .. }));
+        assert!(matches!(parse("CHECK TABLE t EXTENDED"), Stmt::AdminTable { op: AdminOp::Check, .. }));
+    }
+
+    #[test]
+    fn syntax_errors_quote_from_the_offending_token() {
+        let e = err("SELEC 1");
+        assert_eq!(e.code, 1064);
+        assert!(e.message.ends_with("near 'SELEC 1' at line 1"), "{}", e.message);
+        let e = err("SELECT 1 FROM");
+        assert!(e.message.ends_with("near '' at line 1"), "{}", e.message);
+        let e = err("SELECT * FROM t WHERE\nid = = 2");
+        assert!(e.message.ends_with("near '= 2' at line 2"), "{}", e.message);
+        let e = err("SELECT 1 2 3");
+        assert!(e.message.contains("near '2 3'"), "{}", e.message);
+    }
+
+    #[test]
+    fn sysbench_statements_parse() {
+        for sql in [
+            "SELECT c FROM sbtest1 WHERE id=?",
+            "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?",
+            "SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?",
+            "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
+            "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
+            "UPDATE sbtest1 SET k=k+1 WHERE id=?",
+            "UPDATE sbtest1 SET c=? WHERE id=?",
+            "DELETE FROM sbtest1 WHERE id=?",
+            "INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)",
+            "SELECT id, k, c, pad FROM sbtest1 WHERE k IN (?, ?, ?)",
+            "SELECT count(k) FROM sbtest1 WHERE k BETWEEN ? AND ? OR k BETWEEN ? AND ?",
+            "SELECT AVG(id) FROM (SELECT * FROM sbtest1 FORCE KEY (PRIMARY) LIMIT 10) t",
+            "SELECT COUNT(*) FROM (SELECT * FROM sbtest1 WHERE k LIKE '%0%' LIMIT 10) t",
+            "SET tmp_table_size=2*1024*1024*1024",
+            "CREATE INDEX k_1 ON sbtest1(k)",
+            "DROP TABLE IF EXISTS sbtest1",
+        ] {
+            assert!(matches!(parse(sql), Stmt::Ast(_)), "{sql}");
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Physical query plans: what the binder/planner produce and the executor runs.
+//!
+//! A plan is immutable and holds no per-execution state, so a prepared statement keeps one and
+//! re-executes it with new parameter values (key ranges are built from expressions when a scan
+//! opens). Rows are `Vec<Value>`; every node documents the layout of the rows it produces.
+
+pub mod access;
+pub mod keys;
+
+use std::sync::Arc;
+
+use selkie_storage::{LockMode, TableDef};
+
+use crate::api::ColumnMeta;
+use crate::expr::Expr;
+use crate::value::{AggFunc, SqlType};
+
+/// A complete SELECT (or UNION, or derived table body).
+#[derive(Debug)]
+pub struct QueryPlan {
+    /// Produces rows of exactly `columns.len()` values.
+    pub root: Plan,
+    pub columns: Vec<OutputColumn>,
+    /// `columns`' metadata, kept ready to hand to the result sink on every execution.
+    pub metas: Vec<ColumnMeta>,
+    /// SELECT ... FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE.
+    pub lock: Option<LockMode>,
+    /// SQL_CALC_FOUND_ROWS (top-level SELECT only): the LIMIT is not in `root`; the caller
+    /// applies it while counting every row for FOUND_ROWS().
+    pub calc_found_rows: Option<LimitSpec>,
+}
+
+impl QueryPlan {
+    pub fn new(root: Plan, columns: Vec<OutputColumn>, lock: Option<LockMode>, calc_found_rows: Option<LimitSpec>) -> QueryPlan {
+        let metas = columns.iter().map(|c| c.meta.clone()).collect();
+        QueryPlan { root, columns, metas, lock, calc_found_rows }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct OutputColumn {
+    pub meta: ColumnMeta,
+    pub ty: SqlType,
+}
+
+#[derive(Debug)]
+pub enum Plan {
+    /// One row with no columns: SELECT without FROM, FROM DUAL.
+    Dual,
+    /// No rows (a WHERE that is constant FALSE); `width` values per row.
+    Empty { width: usize },
+    /// A base table; rows are the table's columns in table order.
+    Access(Box<TableAccess>),
+    /// A derived table or view body, executed once per opening and buffered.
+    Derived(Arc<QueryPlan>),
+    /// An information_schema table, materialized from the catalog when opened.
+    InfoSchema { table: String, width: usize },
+    Filter { input: Box<Plan>, predicate: Expr },
+    /// Rows become the expressions' values (evaluated on the input row).
+    Project { input: Box<Plan>, exprs: Vec<Expr> },
+    Join(Box<JoinPlan>),
+    Aggregate(Box<AggregatePlan>),
+    /// Keeps the first row of each distinct value of the first `key_width` columns.
+    Distinct { input: Box<Plan>, key_width: usize },
+    /// Sorts by `keys`; with `limit` only the first offset+count rows are kept (top-N).
+    Sort { input: Box<Plan>, keys: Vec<SortKey>, limit: Option<LimitSpec> },
+    Limit { input: Box<Plan>, limit: LimitSpec },
+    /// Rows of each input in turn (UNION ALL); all inputs have the same width.
+    Concat(Vec<Plan>),
+    /// Truncates rows to `width` values (drops hidden ORDER BY columns).
+    Trim { input: Box<Plan>, width: usize },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortKey {
+    pub column: usize,
+    pub desc: bool,
+}
+
+/// LIMIT [offset,] count: literals or `?` parameters, evaluated when the plan opens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LimitSpec {
+    pub count: Option<Expr>,
+    pub offset: Option<Expr>,
+}
+
+/// How one table is read: an index (0 = primary key, i = `secondary[i-1]`), the key ranges on
+/// it, and the residual filter every row must pass.
+#[derive(Debug)]
+pub struct TableAccess {
+    pub table: Arc<TableDef>,
+    pub index: usize,
+    /// Leading index columns bound to values (`col = v`, `col IN (...)`, `col IS NULL`).
+    pub eq: Vec<KeyPart>,
+    /// A range on the index column after `eq`.
+    pub tail: Option<TailRange>,
+    /// Scan the index backwards (ORDER BY ... DESC satisfied by the index).
+    pub reverse: bool,
+    /// Evaluated on the table row (table column order). Always re-checks every predicate the
+    /// key ranges came from, so ranges only need to be a superset of the matching rows.
+    pub filter: Option<Expr>,
+}
+
+impl TableAccess {
+    /// True if `eq` binds every primary key column to a single value: at most one row, read
+    /// with `Transaction::get`.
+    pub fn is_pk_point(&self) -> bool {
+        self.index == 0
+            && !self.table.has_hidden_pk()
+            && self.eq.len() == self.table.primary.columns.len()
+            && self.eq.iter().all(|p| matches!(p, KeyPart::Value(_)))
+    }
+
+    /// Columns (table positions) of the scanned index.
+    pub fn index_columns(&self) -> Vec<usize> {
+        index_def(&self.table, self.index).columns.iter().map(|c| c.column).collect()
+    }
+}
+
+pub fn index_def(table: &TableDef, index: usize) -> &selkie_storage::IndexDef {
+    if index == 0 {
+        &table.primary
+    } else {
+        &table.secondary[index - 1]
+    }
+}
+
+/// Values a leading index column must equal. Expressions are evaluated on the *key row*: the
+/// driving row of an index nested-loop join, or an empty row for a single-table access.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyPart {
+    Value(Expr),
+    In(Vec<Expr>),
+    IsNull,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyBound {
+    pub value: Expr,
+    pub inclusive: bool,
+}
+
+/// Ranges over the index column following the equality prefix.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TailRange {
+    /// One interval; a missing side is unbounded.
+    Range { lower: Option<KeyBound>, upper: Option<KeyBound> },
+    /// A disjunction of intervals on the same column (`k BETWEEN a AND b OR k BETWEEN c AND d`).
+    Multi(Vec<(Option<KeyBound>, Option<KeyBound>)>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    /// LEFT [OUTER] JOIN: unmatched left rows get NULLs on the right.
+    Left,
+    /// RIGHT [OUTER] JOIN: unmatched right rows get NULLs on the left.
+    Right,
+}
+
+/// A join of two inputs. Output rows are always `left ++ right` (the FROM clause's order), so
+/// column positions bound against the FROM clause stay valid whichever side drives.
+#[derive(Debug)]
+pub struct JoinPlan {
+    pub kind: JoinKind,
+    pub left_width: usize,
+    pub right_width: usize,
+    /// The side read first; for RIGHT joins it is the right input.
+    pub driver: Plan,
+    pub inner: InnerSide,
+    /// Join condition evaluated on the combined row (left ++ right); None = always true.
+    pub condition: Option<Expr>,
+}
+
+impl JoinPlan {
+    pub fn driver_is_left(&self) -> bool {
+        self.kind != JoinKind::Right
+    }
+}
+
+#[derive(Debug)]
+pub enum InnerSide {
+    /// For each driving row, read the inner table through an index; the access's key
+    /// expressions are evaluated on the driving row.
+    Lookup(Box<TableAccess>),
+    /// Build a hash table on the inner input once; probe it with `driver_keys` (evaluated on
+    /// the driving row) against `inner_keys` (evaluated on the inner row).
+    Hash { plan: Box<Plan>, driver_keys: Vec<Expr>, inner_keys: Vec<Expr> },
+    /// Buffer the inner input once and test every pair.
+    Loop(Box<Plan>),
+}
+
+/// GROUP BY / aggregate functions. Output rows: group-by values, then aggregate results, then
+/// the group's first input row (for columns MySQL lets a query select without grouping them).
+#[derive(Debug)]
+pub struct AggregatePlan {
+    pub input: Plan,
+    pub input_width: usize,
+    pub group_by: Vec<Expr>,
+    pub aggs: Vec<AggSpec>,
+    /// Emit groups sorted by the GROUP BY values (MariaDB's implicit GROUP BY order).
+    pub sort_groups: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggSpec {
+    pub func: AggFunc,
+    /// Arguments (empty for COUNT(*); several only for COUNT(DISTINCT a, b) and GROUP_CONCAT).
+    pub args: Vec<Expr>,
+    pub arg_type: SqlType,
+    pub distinct: bool,
+    /// GROUP_CONCAT's SEPARATOR.
+    pub separator: Vec<u8>,
+    /// GROUP_CONCAT's ORDER BY, on the argument values: (argument position, descending).
+    pub order: Vec<(Expr, bool)>,
+}

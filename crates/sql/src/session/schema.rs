@@ -1,0 +1,154 @@
+//! DDL statements run by the session: the implicit commit before them, the engine calls
+//! (through `ddl`), and CREATE TABLE ... SELECT, which is DDL followed by an INSERT ... SELECT.
+
+use std::sync::Arc;
+
+use sqlparser::ast;
+
+use super::counters::Counter;
+use super::{stmt_env, Compiled, CompiledStmt, Core};
+use crate::api::{ResultSink, SqlError};
+use crate::bind::{BindEnv, Binder, Scope};
+use crate::dml::{self, InsertPlan};
+use crate::error;
+use crate::exec::ctx::{ExecCtx, StmtEnv};
+use crate::show::{WarnLevel, Warning};
+
+impl Core {
+    /// CREATE TABLE ... SELECT: the table from the query's columns, then the rows as an
+    /// INSERT ... SELECT; if the rows cannot be stored the table is dropped again.
+    pub(super) async fn create_table_as_select(&mut self, ct: &ast::CreateTable, text: &str, sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+        self.counters.bump(Counter::ComCreateTable);
+        if ct.temporary || ct.or_replace || ct.like.is_some() {
+            return Err(error::not_supported("this form of CREATE TABLE ... SELECT"));
+        }
+        self.commit().await?;
+        let engine = self.server.engine.clone();
+        let catalog = engine.catalog();
+        let db = self.current_db.clone();
+        let (new_table, plan, param_count) = {
+            let mut b = Binder::new(self.bind_env(&catalog, db.as_deref()), text);
+            b.scopes.push(Scope::default());
+            let Some(q) = &ct.query else {
+                return Err(error::internal("CREATE TABLE ... SELECT without a query"));
+            };
+            let plan = b.bind_query(q)?;
+            (crate::ddl::table_for_query(&b, ct, &plan)?, plan, b.param_count)
+        };
+        let (tdb, tname) = (new_table.db.clone(), new_table.name.clone());
+        if !engine.create_table(new_table, ct.if_not_exists).await? {
+            let note = (vec![Warning { level: WarnLevel::Note, code: 1050, message: format!("Table '{tname}' already exists") }], 1);
+            self.send_ok(sink, more, 0, String::new(), note);
+            return Ok(());
+        }
+        let catalog = engine.catalog();
+        let Some(table) = catalog.table(&tdb, &tname).cloned() else {
+            return Err(error::no_such_table(&tdb, &tname));
+        };
+        let width = table.columns.len();
+        let insert = InsertPlan {
+            table,
+            columns: (0..width).collect(),
+            source: dml::InsertSource::Query(Arc::new(plan)),
+            mode: dml::InsertMode::Insert,
+            on_duplicate: None,
+            report_records: true,
+        };
+        let compiled = CompiledStmt {
+            compiled: Compiled::Insert(Arc::new(insert)),
+            param_count,
+            catalog_version: catalog.version,
+            uses_tables: true,
+            uses_info_schema: false,
+            result_types_follow_params: false,
+        };
+        let r = self.run_dml(&compiled, Some(catalog), &[], sink, more).await;
+        if r.is_err() {
+            if let Err(e) = engine.drop_table(&tdb, &tname, true).await {
+                tracing::warn!(table = %tname, error = %e, "could not drop the table of a failed CREATE TABLE ... SELECT");
+            }
+        }
+        r
+    }
+
+    pub(super) async fn run_ddl(&mut self, s: &ast::Statement, text: &str, sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+        use ast::Statement as S;
+        self.counters.bump(match s {
+            S::CreateTable(_) => Counter::ComCreateTable,
+            S::CreateIndex(_) => Counter::ComCreateIndex,
+            S::Drop { object_type: ast::ObjectType::Index, .. } => Counter::ComDropIndex,
+            S::Drop { object_type: ast::ObjectType::Table, .. } => Counter::ComDropTable,
+            S::Drop { .. } => Counter::ComDropDb,
+            S::AlterTable(_) => Counter::ComAlterTable,
+            S::Truncate(_) => Counter::ComTruncate,
+            _ => Counter::ComRenameTable,
+        });
+        // DDL commits the open transaction first, as in MariaDB.
+        self.commit().await?;
+        let catalog = self.server.engine.catalog();
+        let engine = self.server.engine.clone();
+        let db = self.current_db.clone();
+        let last_insert_id = self.vars.last_insert_id();
+        let (result, warnings) = {
+            let env = stmt_env!(self, Some(catalog.clone()), &[]);
+            let mode = self.vars.sql_mode();
+            let benv = BindEnv {
+                catalog: &catalog,
+                current_db: db.as_deref(),
+                vars: None,
+                user_vars: None,
+                pipes_as_concat: mode.pipes_as_concat,
+                only_full_group_by: mode.only_full_group_by,
+            };
+            let mut b = Binder::new(benv, text);
+            b.scopes.push(Scope::default());
+            let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
+            let current = db.as_deref();
+            let r: Result<u64, SqlError> = match s {
+                S::CreateTable(ct) => crate::ddl::create_table(&mut b, &mut cx, &engine, ct).await.map(|_| 0),
+                S::CreateIndex(ci) => crate::ddl::create_index(&engine, &mut cx, &catalog, ci, current).await.map(|_| 0),
+                S::Drop { object_type, if_exists, names, table, temporary, .. } => {
+                    if *temporary {
+                        Err(error::not_supported("DROP TEMPORARY TABLE"))
+                    } else {
+                        match object_type {
+                            ast::ObjectType::Table => crate::ddl::drop_tables(&engine, &mut cx, names, *if_exists, current).await.map(|_| 0),
+                            ast::ObjectType::Index => match (names.as_slice(), table) {
+                                ([idx], Some(t)) => {
+                                    let idx = crate::bind::object_name_parts(idx)?.1;
+                                    crate::ddl::drop_index(&engine, &catalog, &idx, t, current).await.map(|_| 0)
+                                }
+                                _ => Err(error::syntax(text.trim(), 1)),
+                            },
+                            ast::ObjectType::Schema | ast::ObjectType::Database => match names.as_slice() {
+                                [n] => {
+                                    let name = crate::bind::object_name_parts(n)?.1;
+                                    crate::ddl::drop_database(&engine, &mut cx, &name, *if_exists).await
+                                }
+                                _ => Err(error::syntax(text.trim(), 1)),
+                            },
+                            other => Err(error::not_supported(&format!("DROP {other}"))),
+                        }
+                    }
+                }
+                S::AlterTable(at) => crate::ddl::alter_table(&engine, &mut cx, &catalog, at, current).await.map(|_| 0),
+                S::Truncate(t) => crate::ddl::truncate(&engine, &catalog, &t.table_names, current).await.map(|_| 0),
+                S::RenameTable(r) => crate::ddl::rename_tables(&engine, r, current).await.map(|_| 0),
+                _ => Err(error::internal("run_ddl on a non-DDL statement")),
+            };
+            (r, cx.take_warnings())
+        };
+        let affected = result?;
+        // Dropping the current database leaves no database selected, as in MariaDB.
+        if let S::Drop { object_type: ast::ObjectType::Schema | ast::ObjectType::Database, names, .. } = s {
+            if let Some(n) = names.first() {
+                let name = crate::bind::object_name_parts(n)?.1;
+                if self.current_db.as_deref() == Some(name.as_str()) {
+                    self.current_db = None;
+                }
+            }
+        }
+        self.send_ok(sink, more, affected, String::new(), warnings);
+        Ok(())
+    }
+}

@@ -1,0 +1,261 @@
+//! SET: user variables, system variables (through `variables.rs`), SET NAMES, SET TRANSACTION.
+
+use selkie_storage::{FlushMode, IsolationLevel};
+use sqlparser::ast;
+
+use super::{stmt_env, Core};
+use crate::api::{ResultSink, SqlError, Value};
+use crate::bind::{BindEnv, Binder, Scope};
+use crate::error;
+use crate::exec::ctx::{ExecCtx, StmtEnv};
+use crate::parse::TrxScope;
+use crate::variables::{GlobalEffect, VarScope};
+
+/// Where one SET assignment goes.
+enum Target {
+    User(String),
+    System { name: String, scope: VarScope },
+}
+
+/// MariaDB's spelling of an isolation level in tx_isolation.
+pub fn isolation_name(i: IsolationLevel) -> &'static str {
+    match i {
+        IsolationLevel::ReadUncommitted => "READ-UNCOMMITTED",
+        IsolationLevel::ReadCommitted => "READ-COMMITTED",
+        IsolationLevel::RepeatableRead => "REPEATABLE-READ",
+        IsolationLevel::Serializable => "SERIALIZABLE",
+    }
+}
+
+fn target_of(name: &ast::ObjectName, modifier: Option<&ast::ContextModifier>) -> Result<Target, SqlError> {
+    let parts: Vec<&ast::Ident> = name
+        .0
+        .iter()
+        .map(|p| match p {
+            ast::ObjectNamePart::Identifier(i) => Ok(i),
+            ast::ObjectNamePart::Function(_) => Err(error::syntax(&name.to_string(), 1)),
+        })
+        .collect::<Result<_, _>>()?;
+    let default_scope = match modifier {
+        Some(ast::ContextModifier::Global) => VarScope::Global,
+        Some(ast::ContextModifier::Session) | Some(ast::ContextModifier::Local) => VarScope::Session,
+        _ => VarScope::Default,
+    };
+    match parts.as_slice() {
+        [one] if one.quote_style.is_none() && one.value.starts_with("@@") => {
+            Ok(Target::System { name: one.value[2..].to_string(), scope: default_scope })
+        }
+        [one] if one.quote_style.is_none() && one.value.starts_with('@') => Ok(Target::User(one.value[1..].to_string())),
+        [one] => Ok(Target::System { name: one.value.clone(), scope: default_scope }),
+        [scope, var] if scope.quote_style.is_none() && scope.value.starts_with("@@") => {
+            let s = match scope.value[2..].to_ascii_lowercase().as_str() {
+                "global" => VarScope::Global,
+                "session" | "local" => VarScope::Session,
+                _ => return Err(error::syntax(&name.to_string(), 1)),
+            };
+            Ok(Target::System { name: var.value.clone(), scope: s })
+        }
+        _ => Err(error::syntax(&name.to_string(), 1)),
+    }
+}
+
+/// A value that is a bare word (`ON`, `OFF`, `READ-COMMITTED` is not one) is a string for
+/// system variables, as in MySQL; `DEFAULT` asks for the default.
+enum SetValue<'e> {
+    Default,
+    Word(String),
+    Expr(&'e ast::Expr),
+}
+
+fn classify(e: &ast::Expr, system: bool) -> SetValue<'_> {
+    match e {
+        ast::Expr::Identifier(i) if system && i.quote_style.is_none() && !i.value.starts_with('@') => {
+            if i.value.eq_ignore_ascii_case("DEFAULT") {
+                SetValue::Default
+            } else {
+                SetValue::Word(i.value.clone())
+            }
+        }
+        other => SetValue::Expr(other),
+    }
+}
+
+impl Core {
+    pub(super) fn set_transaction(&mut self, scope: TrxScope, isolation: Option<IsolationLevel>, read_only: Option<bool>) -> Result<(), SqlError> {
+        let vscope = match scope {
+            TrxScope::Next => {
+                if self.trx.is_some() && self.explicit_trx {
+                    return Err(error::trx_characteristics_in_trx());
+                }
+                self.vars.set_next_transaction(isolation, read_only);
+                return Ok(());
+            }
+            TrxScope::Session => VarScope::Session,
+            TrxScope::Global => VarScope::Global,
+        };
+        if let Some(i) = isolation {
+            let effect = self.vars.set(&self.server.globals, "tx_isolation", vscope, Value::Bytes(isolation_name(i).as_bytes().to_vec()))?;
+            self.apply_effect(effect);
+        }
+        if let Some(r) = read_only {
+            let effect = self.vars.set(&self.server.globals, "tx_read_only", vscope, Value::Int(r as i64))?;
+            self.apply_effect(effect);
+        }
+        Ok(())
+    }
+
+    fn apply_effect(&self, effect: GlobalEffect) {
+        match effect {
+            GlobalEffect::None => {}
+            GlobalEffect::FlushMode(m) => {
+                let mode = match m {
+                    0 => FlushMode::Lazy,
+                    2 => FlushMode::WriteOnly,
+                    _ => FlushMode::Durable,
+                };
+                self.server.engine.set_flush_mode(mode);
+            }
+        }
+    }
+
+    pub(super) async fn run_set(&mut self, set: &ast::Set, text: &str, params: &[Value], sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+        let assignments: Vec<(Target, &ast::Expr)> = match set {
+            ast::Set::SingleAssignment { scope, hivevar: false, variable, values } => {
+                let [value] = values.as_slice() else {
+                    return Err(error::syntax(text.trim(), 1));
+                };
+                vec![(target_of(variable, scope.as_ref())?, value)]
+            }
+            ast::Set::MultipleAssignments { assignments } => assignments
+                .iter()
+                .map(|a| Ok((target_of(&a.name, a.scope.as_ref())?, &a.value)))
+                .collect::<Result<_, SqlError>>()?,
+            ast::Set::SetNames { charset_name, collation_name } => {
+                self.set_names(Some(&charset_name.value), collation_name.as_deref())?;
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                return Ok(());
+            }
+            ast::Set::SetNamesDefault {} => {
+                self.set_names(None, None)?;
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                return Ok(());
+            }
+            ast::Set::SetTimeZone { value, .. } => vec![(Target::System { name: "time_zone".into(), scope: VarScope::Session }, value)],
+            other => return Err(error::not_supported(&other.to_string())),
+        };
+
+        // Evaluate values in order; user variables are assigned as they go (so later
+        // assignments see them), system variables after evaluation.
+        let catalog = self.server.engine.catalog();
+        let mut system: Vec<(String, VarScope, Option<Value>)> = Vec::new();
+        let last_insert_id = self.vars.last_insert_id();
+        let (result, warnings) = {
+            let env = stmt_env!(self, Some(catalog.clone()), &[]);
+            let mode = self.vars.sql_mode();
+            let benv = BindEnv {
+                catalog: &catalog,
+                current_db: self.current_db.as_deref(),
+                vars: Some((&self.vars, &self.server.globals)),
+                user_vars: None,
+                pipes_as_concat: mode.pipes_as_concat,
+                only_full_group_by: mode.only_full_group_by,
+            };
+            let mut b = Binder::new(benv, text);
+            b.scopes.push(Scope::default());
+            let mut cx = ExecCtx::new(&env, None, params, &mut self.user_vars, self.rng, last_insert_id);
+            let r: Result<(), SqlError> = (|| {
+                for (target, e) in &assignments {
+                    let is_system = matches!(target, Target::System { .. });
+                    let v = match classify(e, is_system) {
+                        SetValue::Default => None,
+                        SetValue::Word(w) => Some(Value::Bytes(w.into_bytes())),
+                        SetValue::Expr(e) => {
+                            let bound = b.bind_expr(e)?;
+                            if bound.expr.has_subquery() || !bound.expr.is_row_independent() {
+                                return Err(error::not_supported("SET with a subquery or column reference"));
+                            }
+                            Some(bound.expr.eval(&[], &mut cx)?)
+                        }
+                    };
+                    match target {
+                        Target::User(name) => cx.set_user_var(name, v.unwrap_or(Value::Null)),
+                        Target::System { name, scope } => system.push((name.clone(), *scope, v)),
+                    }
+                }
+                Ok(())
+            })();
+            (r, cx.take_warnings())
+        };
+        result?;
+        let (mut warnings, mut warning_count) = warnings;
+        let autocommit_before = self.vars.autocommit();
+        for (name, scope, v) in system {
+            let effect = match v {
+                Some(v) => self.vars.set(&self.server.globals, &name, scope, v)?,
+                // SET [SESSION] x = DEFAULT: the global value; SET GLOBAL x = DEFAULT: the
+                // compiled-in default.
+                None => self.vars.set_default(&self.server.globals, &name, scope)?,
+            };
+            self.apply_effect(effect);
+            // Clamped values warn (1292), as in MariaDB.
+            for w in self.vars.take_warnings() {
+                warning_count += 1;
+                if warnings.len() < crate::exec::ctx::MAX_STORED_WARNINGS {
+                    warnings.push(w);
+                }
+            }
+        }
+        // Turning autocommit on commits the open transaction.
+        if !autocommit_before && self.vars.autocommit() {
+            self.commit().await?;
+        }
+        self.send_ok(sink, more, 0, String::new(), (warnings, warning_count));
+        Ok(())
+    }
+
+    /// SET NAMES: the three character set variables (and the collation when given).
+    fn set_names(&mut self, charset: Option<&str>, collation: Option<&str>) -> Result<(), SqlError> {
+        let charset = charset.map(str::to_string).unwrap_or_else(|| crate::ddl::DEFAULT_CHARSET.to_string());
+        let v = || Value::Bytes(charset.as_bytes().to_vec());
+        for var in ["character_set_client", "character_set_connection", "character_set_results"] {
+            self.vars.set(&self.server.globals, var, VarScope::Session, v())?;
+        }
+        if let Some(c) = collation {
+            self.vars.set(&self.server.globals, "collation_connection", VarScope::Session, Value::Bytes(c.as_bytes().to_vec()))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(parts: &[&str]) -> ast::ObjectName {
+        ast::ObjectName::from(parts.iter().map(|p| ast::Ident::new(*p)).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn targets_and_scopes() {
+        assert!(matches!(target_of(&name(&["@a"]), None).unwrap(), Target::User(n) if n == "a"));
+        assert!(matches!(
+            target_of(&name(&["@@session", "sql_mode"]), None).unwrap(),
+            Target::System { name, scope: VarScope::Session } if name == "sql_mode"
+        ));
+        assert!(matches!(
+            target_of(&name(&["@@autocommit"]), None).unwrap(),
+            Target::System { name, scope: VarScope::Default } if name == "autocommit"
+        ));
+        assert!(matches!(
+            target_of(&name(&["max_connections"]), Some(&ast::ContextModifier::Global)).unwrap(),
+            Target::System { scope: VarScope::Global, .. }
+        ));
+        assert!(target_of(&name(&["@@bogus", "x"]), None).is_err());
+    }
+
+    #[test]
+    fn isolation_names_match_tx_isolation() {
+        assert_eq!(isolation_name(IsolationLevel::ReadCommitted), "READ-COMMITTED");
+        assert_eq!(isolation_name(IsolationLevel::RepeatableRead), "REPEATABLE-READ");
+    }
+}

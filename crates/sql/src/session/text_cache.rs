@@ -1,0 +1,152 @@
+//! Per-session cache of plans for auto-parameterized text statements (see
+//! `parse::autoparam`). Per session so that the statement path shares nothing between
+//! connections; bounded so that 1,024 connections cannot grow it without limit.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::CompiledStmt;
+
+/// Statement shapes kept per session. sysbench's OLTP scripts use 10 per table.
+pub const TEXT_PLAN_CACHE_ENTRIES: usize = 128;
+
+/// What a plan was bound under, besides its text: names resolve in the current database, and
+/// these sql_mode flags change how text binds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub db: Option<String>,
+    pub pipes_as_concat: bool,
+    pub only_full_group_by: bool,
+}
+
+/// A `Binding` borrowed from the session, for lookups (no allocation per statement).
+#[derive(Clone, Copy, Debug)]
+pub struct BindingRef<'a> {
+    pub db: Option<&'a str>,
+    pub pipes_as_concat: bool,
+    pub only_full_group_by: bool,
+}
+
+impl BindingRef<'_> {
+    pub fn to_owned(self) -> Binding {
+        Binding { db: self.db.map(str::to_string), pipes_as_concat: self.pipes_as_concat, only_full_group_by: self.only_full_group_by }
+    }
+
+    fn matches(&self, b: &Binding) -> bool {
+        self.db == b.db.as_deref() && self.pipes_as_concat == b.pipes_as_concat && self.only_full_group_by == b.only_full_group_by
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Entry {
+    Plan(Arc<CompiledStmt>),
+    /// The parameterized form does not parse or bind; use the normal path.
+    Uncacheable,
+}
+
+struct Slot {
+    binding: Binding,
+    entry: Entry,
+    last_used: u64,
+}
+
+pub enum Lookup {
+    Hit(Arc<CompiledStmt>),
+    Uncacheable,
+    Miss,
+}
+
+#[derive(Default)]
+pub struct TextPlanCache {
+    slots: HashMap<String, Slot>,
+    clock: u64,
+}
+
+impl TextPlanCache {
+    pub fn lookup(&mut self, skeleton: &str, binding: &BindingRef, catalog_version: u64) -> Lookup {
+        self.clock += 1;
+        let Some(slot) = self.slots.get_mut(skeleton) else {
+            return Lookup::Miss;
+        };
+        if !binding.matches(&slot.binding) {
+            return Lookup::Miss;
+        }
+        slot.last_used = self.clock;
+        match &slot.entry {
+            Entry::Plan(c) if c.catalog_version == catalog_version => Lookup::Hit(c.clone()),
+            // A DDL since: bind again (an uncacheable shape may have become usable, too).
+            Entry::Plan(_) => Lookup::Miss,
+            Entry::Uncacheable => Lookup::Uncacheable,
+        }
+    }
+
+    pub fn insert(&mut self, skeleton: &str, binding: Binding, entry: Entry) {
+        if self.slots.len() >= TEXT_PLAN_CACHE_ENTRIES && !self.slots.contains_key(skeleton) {
+            // Evict the least recently used shape (a linear scan over a small map, on misses only).
+            if let Some(oldest) = self.slots.iter().min_by_key(|(_, s)| s.last_used).map(|(k, _)| k.clone()) {
+                self.slots.remove(&oldest);
+            }
+        }
+        self.clock += 1;
+        self.slots.insert(skeleton.to_string(), Slot { binding, entry, last_used: self.clock });
+        debug_assert!(self.slots.len() <= TEXT_PLAN_CACHE_ENTRIES);
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::Stmt;
+    use crate::session::Compiled;
+
+    fn plan(version: u64) -> Arc<CompiledStmt> {
+        Arc::new(CompiledStmt {
+            compiled: Compiled::Other(Arc::new(Stmt::SetCharset)),
+            param_count: 0,
+            catalog_version: version,
+            uses_tables: false,
+            uses_info_schema: false,
+            result_types_follow_params: false,
+        })
+    }
+
+    fn binding(db: &str) -> Binding {
+        Binding { db: Some(db.to_string()), pipes_as_concat: false, only_full_group_by: false }
+    }
+
+    fn key(db: &str) -> BindingRef<'_> {
+        BindingRef { db: Some(db), pipes_as_concat: false, only_full_group_by: false }
+    }
+
+    #[test]
+    fn hits_need_same_binding_and_catalog_version() {
+        let mut c = TextPlanCache::default();
+        assert!(matches!(c.lookup("s", &key("a"), 1), Lookup::Miss));
+        c.insert("s", binding("a"), Entry::Plan(plan(1)));
+        assert!(matches!(c.lookup("s", &key("a"), 1), Lookup::Hit(_)));
+        assert!(matches!(c.lookup("s", &key("b"), 1), Lookup::Miss));
+        assert!(matches!(c.lookup("s", &key("a"), 2), Lookup::Miss));
+        c.insert("u", binding("a"), Entry::Uncacheable);
+        assert!(matches!(c.lookup("u", &key("a"), 1), Lookup::Uncacheable));
+    }
+
+    #[test]
+    fn bounded_with_least_recently_used_eviction() {
+        let mut c = TextPlanCache::default();
+        for i in 0..TEXT_PLAN_CACHE_ENTRIES {
+            c.insert(&format!("s{i}"), binding("a"), Entry::Plan(plan(1)));
+        }
+        // Touch s0 so that s1 is the oldest.
+        assert!(matches!(c.lookup("s0", &key("a"), 1), Lookup::Hit(_)));
+        c.insert("new", binding("a"), Entry::Plan(plan(1)));
+        assert_eq!(c.len(), TEXT_PLAN_CACHE_ENTRIES);
+        assert!(matches!(c.lookup("s0", &key("a"), 1), Lookup::Hit(_)));
+        assert!(matches!(c.lookup("s1", &key("a"), 1), Lookup::Miss));
+        assert!(matches!(c.lookup("new", &key("a"), 1), Lookup::Hit(_)));
+    }
+}

@@ -1,0 +1,624 @@
+//! Rows describing the catalog: databases, tables, columns and indexes, for the SHOW statements
+//! and information_schema tables that list them (SCHEMATA, TABLES, COLUMNS, STATISTICS,
+//! KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, PARTITIONS).
+//!
+//! Selkie tracks no per-table sizes, creation times or checksums, so those columns are NULL
+//! (unknown) rather than invented numbers; row counts come from the engine's estimate.
+
+use std::sync::Arc;
+
+use selkie_storage::{ColumnType, IndexDef, TableDef};
+
+use super::columns::{is_table, IsTable, INFORMATION_SCHEMA, IS_TABLES};
+use super::literal;
+use super::Ctx;
+use crate::api::{SqlError, Value};
+use crate::variables::{effective_charset, effective_collation};
+
+/// The storage engine name Selkie reports for every table (SHOW ENGINES explains why).
+pub(crate) const ENGINE_NAME: &str = "InnoDB";
+/// MariaDB's .frm version number shown in TABLES.VERSION.
+const TABLE_VERSION: u64 = 10;
+const INFORMATION_SCHEMA_TABLE_VERSION: u64 = 11;
+const INFORMATION_SCHEMA_CHARSET: &str = "utf8mb3";
+const INFORMATION_SCHEMA_COLLATION: &str = "utf8mb3_bin";
+/// Privileges shown for every column: Selkie grants every user all privileges.
+const COLUMN_PRIVILEGES: &str = "select,insert,update,references";
+const CATALOG_NAME: &str = "def";
+
+pub(crate) fn text(s: &str) -> Value {
+    Value::Bytes(s.as_bytes().to_vec())
+}
+
+fn opt_text(s: Option<&str>) -> Value {
+    s.map(text).unwrap_or(Value::Null)
+}
+
+fn opt_uint(v: Option<u64>) -> Value {
+    v.map(Value::UInt).unwrap_or(Value::Null)
+}
+
+pub(crate) fn is_information_schema(db: &str) -> bool {
+    db.eq_ignore_ascii_case(INFORMATION_SCHEMA)
+}
+
+pub(crate) fn no_database() -> SqlError {
+    SqlError::new(1046, "3D000", "No database selected")
+}
+
+pub(crate) fn unknown_database(db: &str) -> SqlError {
+    SqlError::new(1049, "42000", format!("Unknown database '{db}'"))
+}
+
+pub(crate) fn no_such_table(db: &str, table: &str) -> SqlError {
+    SqlError::new(1146, "42S02", format!("Table '{db}.{table}' doesn't exist"))
+}
+
+/// The database a SHOW ... [FROM db] refers to: the named one or the current one.
+pub(crate) fn resolve_db(ctx: &Ctx, db: Option<&str>) -> Result<String, SqlError> {
+    let db = match db.or(ctx.current_db) {
+        Some(db) => db,
+        None => return Err(no_database()),
+    };
+    if is_information_schema(db) {
+        return Ok(INFORMATION_SCHEMA.into());
+    }
+    if ctx.catalog.database(db).is_none() {
+        return Err(unknown_database(db));
+    }
+    Ok(db.to_string())
+}
+
+/// A table a SHOW statement names: a user table or an information_schema table.
+pub(crate) enum TableTarget<'a> {
+    User(&'a Arc<TableDef>),
+    InformationSchema(&'static IsTable),
+}
+
+pub(crate) fn resolve_table<'a>(ctx: &Ctx<'a>, db: Option<&str>, name: &str) -> Result<TableTarget<'a>, SqlError> {
+    let db = match db.or(ctx.current_db) {
+        Some(db) => db,
+        None => return Err(no_database()),
+    };
+    if is_information_schema(db) {
+        return is_table(name)
+            .map(TableTarget::InformationSchema)
+            .ok_or_else(|| no_such_table(INFORMATION_SCHEMA, name));
+    }
+    if ctx.catalog.database(db).is_none() {
+        return Err(unknown_database(db));
+    }
+    ctx.catalog.table(db, name).map(TableTarget::User).ok_or_else(|| no_such_table(db, name))
+}
+
+// ---- databases ----
+
+/// (name, character set, collation) of every database, information_schema first as MariaDB
+/// lists it. `mysql`, `performance_schema` and `sys` do not exist in Selkie.
+pub(crate) fn databases(ctx: &Ctx) -> Vec<(String, &'static str, &'static str)> {
+    let mut out = vec![(INFORMATION_SCHEMA.to_string(), INFORMATION_SCHEMA_CHARSET, INFORMATION_SCHEMA_COLLATION)];
+    for (name, def) in &ctx.catalog.databases {
+        if is_information_schema(name) {
+            continue;
+        }
+        out.push((name.clone(), effective_charset(&def.charset), effective_collation(&def.charset)));
+    }
+    out
+}
+
+pub(crate) fn schemata_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    databases(ctx)
+        .into_iter()
+        .map(|(name, cs, coll)| vec![text(CATALOG_NAME), text(&name), text(cs), text(coll), Value::Null, text("")])
+        .collect()
+}
+
+// ---- tables ----
+
+/// Table names of `db` (already resolved), sorted, with their TABLE_TYPE.
+pub(crate) fn table_names(ctx: &Ctx, db: &str) -> Vec<(String, &'static str)> {
+    if is_information_schema(db) {
+        return IS_TABLES.iter().map(|t| (t.name.to_string(), "SYSTEM VIEW")).collect();
+    }
+    ctx.catalog.tables_in(db).into_iter().map(|t| (t.name.clone(), "BASE TABLE")).collect()
+}
+
+/// The AUTO_INCREMENT value a table reports: the next value, if it has such a column.
+pub(crate) fn next_auto_increment(ctx: &Ctx, table: &TableDef) -> Option<u64> {
+    table.auto_increment_column().map(|_| ctx.engine.next_auto_increment(table))
+}
+
+/// One row of information_schema.TABLES for a user table (SHOW TABLE STATUS shows most of it,
+/// see `table_status_rows`).
+fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
+    let charset = effective_charset(&t.options.charset);
+    vec![
+        text(CATALOG_NAME),
+        text(&t.db),
+        text(&t.name),
+        text("BASE TABLE"),
+        text(ENGINE_NAME),
+        Value::UInt(TABLE_VERSION),
+        text("Dynamic"),
+        Value::UInt(ctx.engine.approx_row_count(t)),
+        Value::Null, // AVG_ROW_LENGTH
+        Value::Null, // DATA_LENGTH
+        Value::Null, // MAX_DATA_LENGTH
+        Value::Null, // INDEX_LENGTH
+        Value::Null, // DATA_FREE
+        opt_uint(next_auto_increment(ctx, t)),
+        Value::Null, // CREATE_TIME
+        Value::Null, // UPDATE_TIME
+        Value::Null, // CHECK_TIME
+        text(effective_collation(charset)),
+        Value::Null, // CHECKSUM
+        text(""),
+        text(&t.options.comment),
+        Value::Null, // MAX_INDEX_LENGTH
+        text("N"),
+    ]
+}
+
+fn is_table_row(t: &IsTable) -> Vec<Value> {
+    let mut row = vec![
+        text(CATALOG_NAME),
+        text(INFORMATION_SCHEMA),
+        text(t.name),
+        text("SYSTEM VIEW"),
+        text("MEMORY"),
+        Value::UInt(INFORMATION_SCHEMA_TABLE_VERSION),
+        text("Fixed"),
+    ];
+    row.extend(std::iter::repeat_n(Value::Null, 10)); // TABLE_ROWS .. CHECK_TIME
+    row.extend([text(INFORMATION_SCHEMA_COLLATION), Value::Null, text(""), text(""), Value::Null, text("Y")]);
+    row
+}
+
+pub(crate) fn tables_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut rows: Vec<Vec<Value>> = IS_TABLES.iter().map(is_table_row).collect();
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            rows.push(user_table_row(ctx, t));
+        }
+    }
+    rows
+}
+
+/// SHOW TABLE STATUS rows of `db` (already resolved): the information_schema.TABLES row from
+/// TABLE_NAME on, without TABLE_TYPE (MariaDB's column order).
+pub(crate) fn table_status_rows(ctx: &Ctx, db: &str) -> Vec<Vec<Value>> {
+    let rows: Vec<Vec<Value>> = if is_information_schema(db) {
+        IS_TABLES.iter().map(is_table_row).collect()
+    } else {
+        ctx.catalog.tables_in(db).into_iter().map(|t| user_table_row(ctx, t)).collect()
+    };
+    // TABLES: catalog, schema, name, type, engine, ... → SHOW: name, engine, ...
+    rows.into_iter()
+        .map(|r| {
+            let mut out = Vec::with_capacity(r.len() - 3);
+            out.push(r[2].clone());
+            out.extend(r.into_iter().skip(4));
+            out
+        })
+        .collect()
+}
+
+pub(crate) fn partitions_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut rows = Vec::new();
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            let mut row = vec![text(CATALOG_NAME), text(&t.db), text(&t.name)];
+            row.extend(std::iter::repeat_n(Value::Null, 9)); // PARTITION_NAME .. PARTITION_DESCRIPTION
+            row.push(Value::UInt(ctx.engine.approx_row_count(t)));
+            row.extend(std::iter::repeat_n(Value::Null, 9)); // AVG_ROW_LENGTH .. CHECKSUM
+            row.extend([text(""), text(""), Value::Null]);
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+// ---- columns ----
+
+/// What information_schema.COLUMNS says about a column type.
+pub(crate) struct TypeFacts {
+    pub data_type: &'static str,
+    pub char_max_len: Option<u64>,
+    pub octet_len: Option<u64>,
+    pub numeric_precision: Option<u64>,
+    pub numeric_scale: Option<u64>,
+    pub datetime_precision: Option<u64>,
+    /// Character data: has a character set and collation.
+    pub is_text: bool,
+}
+
+pub(crate) fn type_facts(ty: &ColumnType, charset_max_len: u64) -> TypeFacts {
+    use selkie_storage::{IntWidth, LobSize};
+    let none = TypeFacts {
+        data_type: "",
+        char_max_len: None,
+        octet_len: None,
+        numeric_precision: None,
+        numeric_scale: None,
+        datetime_precision: None,
+        is_text: false,
+    };
+    let lob_name = |size: LobSize, text: bool| match (size, text) {
+        (LobSize::Tiny, true) => "tinytext",
+        (LobSize::Normal, true) => "text",
+        (LobSize::Medium, true) => "mediumtext",
+        (LobSize::Long, true) => "longtext",
+        (LobSize::Tiny, false) => "tinyblob",
+        (LobSize::Normal, false) => "blob",
+        (LobSize::Medium, false) => "mediumblob",
+        (LobSize::Long, false) => "longblob",
+    };
+    match ty {
+        ColumnType::Int { width, unsigned, .. } => {
+            let (name, signed_digits, unsigned_digits) = match width {
+                IntWidth::Tiny => ("tinyint", 3, 3),
+                IntWidth::Small => ("smallint", 5, 5),
+                IntWidth::Medium => ("mediumint", 7, 8),
+                IntWidth::Int => ("int", 10, 10),
+                IntWidth::Big => ("bigint", 19, 20),
+            };
+            let digits = if *unsigned { unsigned_digits } else { signed_digits };
+            TypeFacts { data_type: name, numeric_precision: Some(digits), numeric_scale: Some(0), ..none }
+        }
+        ColumnType::Decimal { precision, scale } => TypeFacts {
+            data_type: "decimal",
+            numeric_precision: Some(u64::from(*precision)),
+            numeric_scale: Some(u64::from(*scale)),
+            ..none
+        },
+        ColumnType::Float => TypeFacts { data_type: "float", numeric_precision: Some(12), ..none },
+        ColumnType::Double => TypeFacts { data_type: "double", numeric_precision: Some(22), ..none },
+        ColumnType::Char { len } | ColumnType::VarChar { len } => TypeFacts {
+            data_type: if matches!(ty, ColumnType::Char { .. }) { "char" } else { "varchar" },
+            char_max_len: Some(u64::from(*len)),
+            octet_len: Some(u64::from(*len) * charset_max_len),
+            is_text: true,
+            ..none
+        },
+        ColumnType::Text { size } => TypeFacts {
+            data_type: lob_name(*size, true),
+            char_max_len: Some(size.max_len()),
+            octet_len: Some(size.max_len()),
+            is_text: true,
+            ..none
+        },
+        ColumnType::Binary { len } | ColumnType::VarBinary { len } => TypeFacts {
+            data_type: if matches!(ty, ColumnType::Binary { .. }) { "binary" } else { "varbinary" },
+            char_max_len: Some(u64::from(*len)),
+            octet_len: Some(u64::from(*len)),
+            ..none
+        },
+        ColumnType::Blob { size } => TypeFacts {
+            data_type: lob_name(*size, false),
+            char_max_len: Some(size.max_len()),
+            octet_len: Some(size.max_len()),
+            ..none
+        },
+        ColumnType::Date => TypeFacts { data_type: "date", ..none },
+        ColumnType::DateTime { fsp } => {
+            TypeFacts { data_type: "datetime", datetime_precision: Some(u64::from(*fsp)), ..none }
+        }
+        ColumnType::Timestamp { fsp } => {
+            TypeFacts { data_type: "timestamp", datetime_precision: Some(u64::from(*fsp)), ..none }
+        }
+    }
+}
+
+/// The index that acts as the primary key for SHOW's Key column: the declared primary key, or
+/// (as MariaDB promotes it) the first UNIQUE index over NOT NULL columns without prefixes.
+fn effective_primary(t: &TableDef) -> Option<&IndexDef> {
+    if !t.has_hidden_pk() {
+        return Some(&t.primary);
+    }
+    index_display_order(t).into_iter().find(|ix| {
+        ix.unique
+            && ix
+                .columns
+                .iter()
+                .all(|c| c.prefix_len.is_none() && t.columns.get(c.column).is_some_and(|col| !col.nullable))
+    })
+}
+
+/// COLUMN_KEY / SHOW COLUMNS Key: PRI (in the primary key), UNI (first column of a
+/// single-column unique index), MUL (first column of any other index), or ''.
+pub(crate) fn column_key(t: &TableDef, column: usize) -> &'static str {
+    let primary = effective_primary(t);
+    if primary.is_some_and(|p| p.columns.iter().any(|c| c.column == column)) {
+        return "PRI";
+    }
+    let mut key = "";
+    for ix in t.indexes() {
+        if ix.columns.first().map(|c| c.column) != Some(column) {
+            continue;
+        }
+        if ix.unique && ix.columns.len() == 1 {
+            return "UNI";
+        }
+        key = "MUL";
+    }
+    key
+}
+
+pub(crate) fn column_extra(col: &selkie_storage::ColumnDef) -> String {
+    if col.auto_increment {
+        "auto_increment".into()
+    } else if col.on_update_current_timestamp {
+        format!("on update {}", literal::current_timestamp(&col.ty))
+    } else {
+        String::new()
+    }
+}
+
+fn charset_max_len(charset: &str) -> u64 {
+    crate::variables::find_charset(charset).map(|c| c.max_len).unwrap_or(4)
+}
+
+/// SHOW [FULL] COLUMNS rows of a user table (Field, Type, [Collation,] Null, Key, Default,
+/// Extra[, Privileges, Comment]).
+pub(crate) fn show_columns_rows(t: &TableDef, full: bool) -> Vec<Vec<Value>> {
+    let collation = effective_collation(&t.options.charset);
+    t.columns
+        .iter()
+        .enumerate()
+        .map(|(i, col)| {
+            let facts = type_facts(&col.ty, charset_max_len(&t.options.charset));
+            let mut row = vec![text(&col.name), text(&col.ty.sql_name())];
+            if full {
+                row.push(if facts.is_text { text(collation) } else { Value::Null });
+            }
+            row.push(text(if col.nullable { "YES" } else { "NO" }));
+            row.push(text(column_key(t, i)));
+            row.push(literal::column_default_value(col).map(Value::Bytes).unwrap_or(Value::Null));
+            row.push(text(&column_extra(col)));
+            if full {
+                row.push(text(COLUMN_PRIVILEGES));
+                row.push(text(&col.comment));
+            }
+            row
+        })
+        .collect()
+}
+
+/// SHOW COLUMNS rows of an information_schema table.
+pub(crate) fn show_is_columns_rows(t: &IsTable, full: bool) -> Vec<Vec<Value>> {
+    t.columns
+        .iter()
+        .map(|col| {
+            let is_text = col.column_type.starts_with("varchar") || col.column_type == "longtext";
+            let mut row = vec![text(col.name), text(col.column_type)];
+            if full {
+                row.push(if is_text { text(INFORMATION_SCHEMA_COLLATION) } else { Value::Null });
+            }
+            row.push(text(if col.nullable { "YES" } else { "NO" }));
+            row.extend([text(""), Value::Null, text("")]);
+            if full {
+                row.extend([text("select"), text("")]);
+            }
+            row
+        })
+        .collect()
+}
+
+/// information_schema.COLUMNS: every column of every table, information_schema's first.
+pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut rows = Vec::new();
+    for t in IS_TABLES {
+        for (i, col) in t.columns.iter().enumerate() {
+            rows.push(is_column_row(t, i, col));
+        }
+    }
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            let charset = effective_charset(&t.options.charset);
+            for (i, col) in t.columns.iter().enumerate() {
+                let f = type_facts(&col.ty, charset_max_len(charset));
+                rows.push(vec![
+                    text(CATALOG_NAME),
+                    text(&t.db),
+                    text(&t.name),
+                    text(&col.name),
+                    Value::UInt(i as u64 + 1),
+                    opt_text(literal::column_default_expression(col).as_deref()),
+                    text(if col.nullable { "YES" } else { "NO" }),
+                    text(f.data_type),
+                    opt_uint(f.char_max_len),
+                    opt_uint(f.octet_len),
+                    opt_uint(f.numeric_precision),
+                    opt_uint(f.numeric_scale),
+                    opt_uint(f.datetime_precision),
+                    opt_text(f.is_text.then_some(charset)),
+                    opt_text(f.is_text.then(|| effective_collation(charset))),
+                    text(&col.ty.sql_name()),
+                    text(column_key(t, i)),
+                    text(&column_extra(col)),
+                    text(COLUMN_PRIVILEGES),
+                    text(&col.comment),
+                    text("NEVER"),
+                    Value::Null,
+                ]);
+            }
+        }
+    }
+    rows
+}
+
+fn is_column_row(t: &IsTable, i: usize, col: &super::columns::IsColumn) -> Vec<Value> {
+    let ty = col.column_type;
+    let base = ty.split('(').next().unwrap_or(ty);
+    let arg = |n: usize| -> Option<u64> {
+        let inner = ty.split_once('(')?.1.split(')').next()?;
+        inner.split(',').nth(n)?.trim().parse().ok()
+    };
+    let unsigned = ty.ends_with("unsigned");
+    let (char_len, octets, precision, scale, dt_precision, is_text) = match base {
+        "varchar" => (arg(0), arg(0).map(|n| n * 3), None, None, None, true),
+        "longtext" => (Some(4_294_967_295), Some(4_294_967_295), None, None, None, true),
+        "blob" => (Some(65_535), Some(65_535), None, None, None, false),
+        "tinyint" => (None, None, Some(3), Some(0), None, false),
+        "int" => (None, None, Some(10), Some(0), None, false),
+        "bigint" => (None, None, Some(if unsigned { 20 } else { 19 }), Some(0), None, false),
+        "decimal" => (None, None, arg(0), arg(1), None, false),
+        "datetime" => (None, None, None, None, Some(arg(0).unwrap_or(0)), false),
+        _ => (None, None, None, None, None, false),
+    };
+    vec![
+        text(CATALOG_NAME),
+        text(INFORMATION_SCHEMA),
+        text(t.name),
+        text(col.name),
+        Value::UInt(i as u64 + 1),
+        Value::Null,
+        text(if col.nullable { "YES" } else { "NO" }),
+        text(base),
+        opt_uint(char_len),
+        opt_uint(octets),
+        opt_uint(precision),
+        opt_uint(scale),
+        opt_uint(dt_precision),
+        opt_text(is_text.then_some(INFORMATION_SCHEMA_CHARSET)),
+        opt_text(is_text.then_some(INFORMATION_SCHEMA_COLLATION)),
+        text(ty),
+        text(""),
+        text(""),
+        text("select"),
+        text(""),
+        text("NEVER"),
+        Value::Null,
+    ]
+}
+
+// ---- indexes ----
+
+/// Indexes in the order MariaDB keeps them (its `sort_keys`): the primary key, then unique
+/// indexes (those over NOT NULL columns first, then those without prefix columns), then the
+/// others; declaration order within each group.
+pub(crate) fn index_display_order(t: &TableDef) -> Vec<&IndexDef> {
+    let has_nullable =
+        |ix: &IndexDef| ix.columns.iter().any(|c| t.columns.get(c.column).is_none_or(|col| col.nullable));
+    let has_prefix = |ix: &IndexDef| ix.columns.iter().any(|c| c.prefix_len.is_some());
+    let mut out: Vec<(usize, &IndexDef)> = t.indexes().filter(|ix| !ix.columns.is_empty()).enumerate().collect();
+    out.sort_by_key(|(pos, ix)| {
+        let unique = ix.unique || ix.primary;
+        (!unique, unique && has_nullable(ix), !ix.primary, unique && has_prefix(ix), *pos)
+    });
+    out.into_iter().map(|(_, ix)| ix).collect()
+}
+
+/// One (index, column) pair of a table, as STATISTICS / SHOW INDEX describe it.
+struct IndexPart<'a> {
+    index: &'a IndexDef,
+    seq: usize,
+    column: &'a selkie_storage::ColumnDef,
+    prefix_len: Option<u32>,
+}
+
+fn index_parts(t: &TableDef) -> Vec<IndexPart<'_>> {
+    let mut out = Vec::new();
+    for ix in index_display_order(t) {
+        for (seq, part) in ix.columns.iter().enumerate() {
+            let Some(column) = t.columns.get(part.column) else {
+                debug_assert!(false, "index {} names column {} of {}", ix.name, part.column, t.name);
+                continue;
+            };
+            // Sub_part counts characters (the engine keeps bytes).
+            let prefix_len = part.prefix_len.map(|n| crate::ddl::prefix_chars(&column.ty, n));
+            out.push(IndexPart { index: ix, seq: seq + 1, column, prefix_len });
+        }
+    }
+    out
+}
+
+/// SHOW INDEX rows (Table, Non_unique, Key_name, Seq_in_index, Column_name, Collation,
+/// Cardinality, Sub_part, Packed, Null, Index_type, Comment, Index_comment, Ignored).
+/// Cardinality is the engine's row estimate: Selkie keeps no per-index distinct counts.
+pub(crate) fn show_index_rows(ctx: &Ctx, t: &TableDef) -> Vec<Vec<Value>> {
+    let rows = ctx.engine.approx_row_count(t);
+    index_parts(t)
+        .into_iter()
+        .map(|p| {
+            vec![
+                text(&t.name),
+                Value::Int(i64::from(!(p.index.unique || p.index.primary))),
+                text(&p.index.name),
+                Value::UInt(p.seq as u64),
+                text(&p.column.name),
+                text("A"),
+                Value::UInt(rows),
+                opt_uint(p.prefix_len.map(u64::from)),
+                Value::Null,
+                text(if p.column.nullable { "YES" } else { "" }),
+                text("BTREE"),
+                text(""),
+                text(""),
+                text("NO"),
+            ]
+        })
+        .collect()
+}
+
+pub(crate) fn statistics_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            for row in show_index_rows(ctx, t) {
+                // SHOW INDEX row → STATISTICS row: catalog, schema, table, non_unique,
+                // index schema, index name, seq, column, ...
+                let mut r = vec![text(CATALOG_NAME), text(&t.db), row[0].clone(), row[1].clone(), text(&t.db)];
+                r.extend(row.into_iter().skip(2));
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// Primary and unique keys (the constraints MariaDB reports; Selkie has no foreign keys).
+fn constraints(t: &TableDef) -> impl Iterator<Item = &IndexDef> {
+    index_display_order(t).into_iter().filter(|ix| ix.primary || ix.unique)
+}
+
+pub(crate) fn key_column_usage_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            for ix in constraints(t) {
+                for (i, part) in ix.columns.iter().enumerate() {
+                    let col = t.columns.get(part.column).map(|c| c.name.as_str()).unwrap_or("");
+                    out.push(vec![
+                        text(CATALOG_NAME),
+                        text(&t.db),
+                        text(&ix.name),
+                        text(CATALOG_NAME),
+                        text(&t.db),
+                        text(&t.name),
+                        text(col),
+                        Value::UInt(i as u64 + 1),
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                    ]);
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn table_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            for ix in constraints(t) {
+                let kind = if ix.primary { "PRIMARY KEY" } else { "UNIQUE" };
+                out.push(vec![text(CATALOG_NAME), text(&t.db), text(&ix.name), text(&t.db), text(&t.name), text(kind)]);
+            }
+        }
+    }
+    out
+}

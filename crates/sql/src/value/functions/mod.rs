@@ -1,0 +1,170 @@
+//! Built-in scalar functions: the registry and helpers shared by the function families.
+//!
+//! Every function receives its evaluated arguments and returns a value; NULL handling is the
+//! function's own (most return NULL when any argument is NULL, CONCAT_WS/COALESCE/IFNULL do not).
+//! Names that the binder maps from special syntax (documented for the binder):
+//! - `TRIM(BOTH r FROM s)` → `TRIM_BOTH(s, r)`, `TRIM(LEADING r FROM s)` → `TRIM_LEADING(s, r)`,
+//!   `TRIM(TRAILING r FROM s)` → `TRIM_TRAILING(s, r)`; plain `TRIM(s)` strips spaces.
+//! - `TIMESTAMPDIFF(unit, a, b)` → `TIMESTAMPDIFF('unit', a, b)`; likewise `TIMESTAMPADD('unit',
+//!   n, d)` and `EXTRACT(unit FROM d)` → `EXTRACT('unit', d)`: the unit is a string argument.
+//! - `POSITION(sub IN s)` → `LOCATE(sub, s)`.
+
+use std::sync::OnceLock;
+
+use super::{FnContext, ScalarFunction, SqlType};
+use crate::api::{SqlError, Value};
+
+/// Builds a `ScalarFunction` entry.
+macro_rules! func {
+    ($name:expr, $min:expr, $max:expr, $det:expr, $rt:expr, $eval:expr) => {
+        crate::value::ScalarFunction {
+            name: $name,
+            min_args: $min,
+            max_args: $max,
+            deterministic: $det,
+            return_type: $rt,
+            eval: $eval,
+        }
+    };
+}
+
+pub mod control;
+pub mod datetime;
+pub mod misc;
+pub mod numeric;
+pub mod string;
+
+/// Variadic `max_args`.
+pub const VARIADIC: usize = usize::MAX;
+/// MariaDB's default max_allowed_packet: string results beyond it are NULL with warning 1301.
+pub const MAX_STRING_RESULT_BYTES: usize = 16_777_216;
+
+fn registry() -> &'static [&'static ScalarFunction] {
+    static SORTED: OnceLock<Vec<&'static ScalarFunction>> = OnceLock::new();
+    SORTED.get_or_init(|| {
+        let mut all: Vec<&'static ScalarFunction> = string::FUNCTIONS
+            .iter()
+            .chain(numeric::FUNCTIONS)
+            .chain(control::FUNCTIONS)
+            .chain(datetime::FUNCTIONS)
+            .chain(misc::FUNCTIONS)
+            .collect();
+        all.sort_by(|a, b| a.name.cmp(b.name));
+        for pair in all.windows(2) {
+            assert!(pair[0].name != pair[1].name, "duplicate function {}", pair[0].name);
+        }
+        for f in &all {
+            assert!(f.name.bytes().all(|b| !b.is_ascii_lowercase()), "function names are upper case: {}", f.name);
+            assert!(f.min_args <= f.max_args, "{}: min_args > max_args", f.name);
+        }
+        all
+    })
+}
+
+/// See `super::lookup_function`.
+pub fn lookup_function(name: &str) -> Option<&'static ScalarFunction> {
+    let reg = registry();
+    let wanted = name.bytes().map(|b| b.to_ascii_uppercase());
+    reg.binary_search_by(|f| f.name.bytes().cmp(wanted.clone())).ok().map(|i| reg[i])
+}
+
+/// Names of all built-in functions (for tests and SHOW FUNCTION-like listings).
+pub fn function_names() -> impl Iterator<Item = &'static str> {
+    registry().iter().map(|f| f.name)
+}
+
+// ---- argument helpers ----
+
+pub fn any_null(args: &[Value]) -> bool {
+    args.iter().any(Value::is_null)
+}
+
+/// The text of an argument (numbers formatted as MariaDB prints them).
+pub fn text(v: &Value) -> Vec<u8> {
+    super::cast::to_text_bytes(v).unwrap_or_default()
+}
+
+/// Integer argument: strings by their integer digits with MariaDB's truncation warning.
+pub fn int_arg(v: &Value, ctx: &dyn FnContext) -> i64 {
+    super::cast::int_for_interval(v, ctx).unwrap_or(0)
+}
+
+/// DOUBLE argument: strings warn when not entirely numeric.
+pub fn f64_arg(v: &Value, ctx: &dyn FnContext) -> f64 {
+    match v {
+        Value::Bytes(b) => super::arith::string_as_double(b, ctx),
+        other => super::cast::to_f64(other).unwrap_or(0.0),
+    }
+}
+
+/// Warning 1301 and NULL for a string result that would exceed max_allowed_packet.
+pub fn too_large(func: &str, ctx: &dyn FnContext) -> Result<Value, SqlError> {
+    ctx.warn(
+        1301,
+        format!("Result of {func}() was larger than max_allowed_packet ({MAX_STRING_RESULT_BYTES}) - truncated"),
+    );
+    Ok(Value::Null)
+}
+
+// ---- return type helpers ----
+
+pub fn rt_int(_: &[SqlType]) -> SqlType {
+    SqlType::Int { bits: 32, unsigned: false }
+}
+pub fn rt_bigint(_: &[SqlType]) -> SqlType {
+    SqlType::Int { bits: 64, unsigned: false }
+}
+pub fn rt_ubigint(_: &[SqlType]) -> SqlType {
+    SqlType::Int { bits: 64, unsigned: true }
+}
+pub fn rt_double(_: &[SqlType]) -> SqlType {
+    SqlType::Double
+}
+pub fn rt_date(_: &[SqlType]) -> SqlType {
+    SqlType::Date
+}
+pub fn rt_datetime(_: &[SqlType]) -> SqlType {
+    SqlType::DateTime { fsp: 0 }
+}
+/// A string as long as the longest argument.
+pub fn rt_text_like_args(args: &[SqlType]) -> SqlType {
+    let chars = args.iter().map(SqlType::display_chars).max().unwrap_or(0);
+    string_type(args, chars)
+}
+/// Text, or binary when any argument is binary (MariaDB: a binary operand makes the result binary).
+pub fn string_type(args: &[SqlType], max_chars: u32) -> SqlType {
+    let lob = args.iter().any(SqlType::is_lob);
+    if args.iter().any(|t| matches!(t, SqlType::Bytes { .. })) {
+        SqlType::Bytes { max_len: max_chars.saturating_mul(super::types::UTF8MB4_MAX_BYTES), lob }
+    } else {
+        SqlType::Text { max_chars, lob }
+    }
+}
+pub fn rt_text(max_chars: u32) -> SqlType {
+    SqlType::Text { max_chars, lob: false }
+}
+
+/// The result type of `f` when some arguments are constants known at bind time. MariaDB fixes the
+/// scale of ROUND/TRUNCATE and the fractional digits of NOW(fsp)-like functions from their
+/// constant argument; `ScalarFunction::return_type` sees only types, so the binder should call
+/// this instead when it has constants (`consts[i]` = Some(value) for constant arguments).
+pub fn return_type_with_constants(f: &ScalarFunction, types: &[SqlType], consts: &[Option<&Value>]) -> SqlType {
+    let const_int = |i: usize| consts.get(i).copied().flatten().and_then(super::cast::to_i64);
+    match f.name {
+        "ROUND" | "TRUNCATE" if types.len() == 2 => match const_int(1) {
+            Some(d) => numeric::round_type(&types[0], d),
+            None => (f.return_type)(types),
+        },
+        "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" | "UTC_TIMESTAMP" => {
+            match const_int(0) {
+                Some(fsp) => SqlType::DateTime { fsp: fsp.clamp(0, 6) as u8 },
+                None => (f.return_type)(types),
+            }
+        }
+        "STR_TO_DATE" => match consts.get(1).copied().flatten() {
+            Some(Value::Bytes(fmt)) => datetime::str_to_date_type(fmt),
+            _ => (f.return_type)(types),
+        },
+        _ => (f.return_type)(types),
+    }
+}

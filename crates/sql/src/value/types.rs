@@ -1,0 +1,266 @@
+//! Static result types: from column definitions, from runtime values, their wire metadata, and
+//! how branches of CASE/IF/COALESCE/UNION combine.
+//!
+//! Wire metadata mirrors what MariaDB 10.11 sends to a utf8mb4 client (checked with
+//! `mariadb --column-type-info`): strings carry collation 45 (the utf8mb4 default MariaDB
+//! reports for every utf8mb4 result), binary data 63; numeric and temporal types 63.
+
+use selkie_storage::ColumnType;
+
+use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
+use super::{FieldMeta, SqlType};
+use crate::api::{column_flags as flags, FieldType, Value, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI};
+
+/// Bytes per character of utf8mb4 (display lengths are in bytes).
+pub const UTF8MB4_MAX_BYTES: u32 = 4;
+/// Display length of a computed DOUBLE / FLOAT column (MariaDB: 22 for DOUBLE columns, 12 FLOAT).
+const DOUBLE_DISPLAY_LENGTH: u32 = 22;
+const FLOAT_DISPLAY_LENGTH: u32 = 12;
+/// `decimals` value MariaDB sends for floating-point results without fixed decimals.
+pub const NOT_FIXED_DECIMALS: u8 = 31;
+const DATE_DISPLAY_LENGTH: u32 = 10;
+const DATETIME_DISPLAY_LENGTH: u32 = 19;
+
+fn text_meta(field_type: FieldType, max_chars: u32) -> FieldMeta {
+    FieldMeta {
+        field_type,
+        length: max_chars.saturating_mul(UTF8MB4_MAX_BYTES),
+        decimals: 0,
+        charset: CHARSET_UTF8MB4_GENERAL_CI,
+        flags: 0,
+    }
+}
+
+fn binary_meta(field_type: FieldType, max_len: u32) -> FieldMeta {
+    FieldMeta { field_type, length: max_len, decimals: 0, charset: CHARSET_BINARY, flags: flags::BINARY }
+}
+
+fn int_field_type(bits: u32) -> FieldType {
+    match bits {
+        0..=8 => FieldType::Tiny,
+        9..=16 => FieldType::Short,
+        17..=24 => FieldType::Int24,
+        25..=32 => FieldType::Long,
+        _ => FieldType::LongLong,
+    }
+}
+
+/// Default display width of an integer type (digits plus sign).
+pub fn int_display_width(bits: u32, unsigned: bool) -> u32 {
+    match bits {
+        64 => 20,
+        _ => int_type_digits(bits, unsigned) + !unsigned as u32,
+    }
+}
+
+fn datetime_length(fsp: u8) -> u32 {
+    DATETIME_DISPLAY_LENGTH + if fsp > 0 { fsp as u32 + 1 } else { 0 }
+}
+
+fn decimal_length(precision: u8, scale: u8) -> u32 {
+    // digits + sign + point (MariaDB: DECIMAL(10,2) → 12, DECIMAL(5,0) → 6).
+    precision as u32 + 1 + (scale > 0) as u32
+}
+
+pub fn from_column(ty: &ColumnType) -> SqlType {
+    match ty {
+        ColumnType::Int { width, unsigned, .. } => SqlType::Int { bits: width.bits(), unsigned: *unsigned },
+        ColumnType::Decimal { precision, scale } => SqlType::Decimal { precision: *precision, scale: *scale },
+        ColumnType::Float => SqlType::Float,
+        ColumnType::Double => SqlType::Double,
+        ColumnType::Char { len } | ColumnType::VarChar { len } => SqlType::Text { max_chars: *len, lob: false },
+        ColumnType::Text { size } => SqlType::Text { max_chars: size.max_len().min(u32::MAX as u64) as u32, lob: true },
+        ColumnType::Binary { len } | ColumnType::VarBinary { len } => SqlType::Bytes { max_len: *len, lob: false },
+        ColumnType::Blob { size } => SqlType::Bytes { max_len: size.max_len().min(u32::MAX as u64) as u32, lob: true },
+        ColumnType::Date => SqlType::Date,
+        ColumnType::DateTime { fsp } => SqlType::DateTime { fsp: *fsp },
+        ColumnType::Timestamp { fsp } => SqlType::Timestamp { fsp: *fsp },
+    }
+}
+
+pub fn field_meta(ty: &SqlType) -> FieldMeta {
+    let numeric = |field_type, length, decimals, unsigned: bool| FieldMeta {
+        field_type,
+        length,
+        decimals,
+        charset: CHARSET_BINARY,
+        flags: flags::NUM | if unsigned { flags::UNSIGNED } else { 0 },
+    };
+    match ty {
+        SqlType::Null => FieldMeta {
+            field_type: FieldType::Null,
+            length: 0,
+            decimals: 0,
+            charset: CHARSET_BINARY,
+            flags: flags::BINARY | flags::NUM,
+        },
+        SqlType::Int { bits, unsigned } => {
+            numeric(int_field_type(*bits), int_display_width(*bits, *unsigned), 0, *unsigned)
+        }
+        SqlType::Decimal { precision, scale } => {
+            numeric(FieldType::NewDecimal, decimal_length(*precision, *scale), *scale, false)
+        }
+        SqlType::Float => numeric(FieldType::Float, FLOAT_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
+        SqlType::Double => numeric(FieldType::Double, DOUBLE_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
+        SqlType::Text { max_chars, lob: false } => text_meta(FieldType::VarString, *max_chars),
+        SqlType::Text { max_chars, lob: true } => {
+            FieldMeta { flags: flags::BLOB, ..text_meta(FieldType::Blob, *max_chars) }
+        }
+        SqlType::Bytes { max_len, lob: false } => binary_meta(FieldType::VarString, *max_len),
+        SqlType::Bytes { max_len, lob: true } => {
+            FieldMeta { flags: flags::BLOB | flags::BINARY, ..binary_meta(FieldType::Blob, *max_len) }
+        }
+        SqlType::Date => FieldMeta {
+            field_type: FieldType::Date,
+            length: DATE_DISPLAY_LENGTH,
+            decimals: 0,
+            charset: CHARSET_BINARY,
+            flags: flags::BINARY,
+        },
+        SqlType::DateTime { fsp } => FieldMeta {
+            field_type: FieldType::DateTime,
+            length: datetime_length(*fsp),
+            decimals: *fsp,
+            charset: CHARSET_BINARY,
+            flags: flags::BINARY,
+        },
+        SqlType::Timestamp { fsp } => FieldMeta {
+            field_type: FieldType::Timestamp,
+            length: datetime_length(*fsp),
+            decimals: *fsp,
+            charset: CHARSET_BINARY,
+            // MariaDB marks TIMESTAMP columns UNSIGNED | BINARY.
+            flags: flags::BINARY | flags::UNSIGNED,
+        },
+    }
+}
+
+pub fn of_value(v: &Value) -> SqlType {
+    match v {
+        Value::Null => SqlType::Null,
+        // Literals that fit INT are INT, as MariaDB types `SELECT 1` (LONG).
+        Value::Int(i) => SqlType::Int { bits: if i32::try_from(*i).is_ok() { 32 } else { 64 }, unsigned: false },
+        Value::UInt(_) => SqlType::Int { bits: 64, unsigned: true },
+        Value::Double(_) => SqlType::Double,
+        Value::Decimal(d) => {
+            let digits = d.int_digits().max(1) + d.scale as u32;
+            SqlType::Decimal { precision: digits.min(MAX_DECIMAL_DIGITS) as u8, scale: d.scale }
+        }
+        Value::Bytes(b) => {
+            let chars = b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
+            SqlType::Text { max_chars: chars as u32, lob: false }
+        }
+        Value::Date(_) => SqlType::Date,
+        Value::DateTime(dt) => SqlType::DateTime { fsp: if dt.micros() == 0 { 0 } else { 6 } },
+    }
+}
+
+pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
+    use SqlType::*;
+    match (a, b) {
+        (Null, x) | (x, Null) => x.clone(),
+        (Int { bits: b1, unsigned: u1 }, Int { bits: b2, unsigned: u2 }) => {
+            if u1 == u2 {
+                Int { bits: (*b1).max(*b2), unsigned: *u1 }
+            } else {
+                let (sb, ub) = if *u1 { (*b2, *b1) } else { (*b1, *b2) };
+                if ub >= 64 {
+                    // BIGINT UNSIGNED with a signed type: only DECIMAL(20) holds both.
+                    Decimal { precision: 20, scale: 0 }
+                } else {
+                    // The unsigned range needs one more bit as signed.
+                    let need = (ub + 8).max(sb);
+                    Int { bits: if need > 32 { 64 } else { need }, unsigned: false }
+                }
+            }
+        }
+        (Int { .. } | Decimal { .. }, Int { .. } | Decimal { .. }) => {
+            let (ia, sa) = a.decimal_digits();
+            let (ib, sb) = b.decimal_digits();
+            let scale = sa.max(sb).min(MAX_DECIMAL_SCALE);
+            let int = ia.max(ib);
+            Decimal { precision: (int + scale).min(MAX_DECIMAL_DIGITS) as u8, scale: scale as u8 }
+        }
+        (Float, Float) => Float,
+        (Int { .. } | Decimal { .. } | Float | Double, Int { .. } | Decimal { .. } | Float | Double) => Double,
+        (Date, Date) => Date,
+        (Timestamp { fsp: f1 }, Timestamp { fsp: f2 }) => Timestamp { fsp: (*f1).max(*f2) },
+        (Date | DateTime { .. } | Timestamp { .. }, Date | DateTime { .. } | Timestamp { .. }) => {
+            DateTime { fsp: a.fsp().max(b.fsp()) }
+        }
+        (Bytes { .. }, _) | (_, Bytes { .. }) => Bytes {
+            max_len: a.display_chars().max(b.display_chars()).saturating_mul(
+                if matches!(a, Text { .. }) || matches!(b, Text { .. }) { UTF8MB4_MAX_BYTES } else { 1 },
+            ),
+            lob: a.is_lob() || b.is_lob(),
+        },
+        _ => Text { max_chars: a.display_chars().max(b.display_chars()), lob: a.is_lob() || b.is_lob() },
+    }
+}
+
+impl SqlType {
+    /// (integer digits, scale) of a numeric type seen as DECIMAL.
+    pub fn decimal_digits(&self) -> (u32, u32) {
+        match self {
+            SqlType::Int { bits, unsigned } => (int_type_digits(*bits, *unsigned), 0),
+            SqlType::Decimal { precision, scale } => ((*precision as u32).saturating_sub(*scale as u32), *scale as u32),
+            SqlType::Date => (8, 0),
+            SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => (14, *fsp as u32),
+            // Doubles and strings have no exact digit count; 17 significant digits and a
+            // generous scale cover what they print.
+            _ => (MAX_DECIMAL_DIGITS - 8, 8),
+        }
+    }
+
+    fn fsp(&self) -> u8 {
+        match self {
+            SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => *fsp,
+            _ => 0,
+        }
+    }
+
+    pub fn is_lob(&self) -> bool {
+        matches!(self, SqlType::Text { lob: true, .. } | SqlType::Bytes { lob: true, .. })
+    }
+
+    pub fn is_numeric(&self) -> bool {
+        matches!(self, SqlType::Int { .. } | SqlType::Decimal { .. } | SqlType::Float | SqlType::Double)
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(self, SqlType::Text { .. } | SqlType::Bytes { .. })
+    }
+
+    pub fn is_temporal(&self) -> bool {
+        matches!(self, SqlType::Date | SqlType::DateTime { .. } | SqlType::Timestamp { .. })
+    }
+
+    /// Longest text form in characters (for string results built from this type).
+    pub fn display_chars(&self) -> u32 {
+        match self {
+            SqlType::Null => 0,
+            SqlType::Int { bits, unsigned } => int_display_width(*bits, *unsigned),
+            SqlType::Decimal { precision, scale } => decimal_length(*precision, *scale),
+            SqlType::Float => FLOAT_DISPLAY_LENGTH,
+            SqlType::Double => DOUBLE_DISPLAY_LENGTH,
+            SqlType::Text { max_chars, .. } => *max_chars,
+            SqlType::Bytes { max_len, .. } => *max_len,
+            SqlType::Date => DATE_DISPLAY_LENGTH,
+            SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => datetime_length(*fsp),
+        }
+    }
+}
+
+/// Wire metadata of a table column exactly as MariaDB describes it: unlike `SqlType::field_meta`
+/// this distinguishes CHAR/BINARY (STRING) from VARCHAR/VARBINARY (VAR_STRING) and honours an
+/// integer's declared display width. The executor should prefer it for plain column references.
+pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
+    let base = SqlType::from_column(ty).field_meta();
+    match ty {
+        ColumnType::Int { width, unsigned, display_width } => {
+            FieldMeta { length: display_width.unwrap_or_else(|| int_display_width(width.bits(), *unsigned)), ..base }
+        }
+        ColumnType::Char { .. } | ColumnType::Binary { .. } => FieldMeta { field_type: FieldType::String, ..base },
+        _ => base,
+    }
+}

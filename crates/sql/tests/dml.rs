@@ -1,0 +1,180 @@
+//! INSERT / REPLACE / UPDATE / DELETE: affected rows and info strings as MariaDB 10.11 reports
+//! them, defaults, strict mode, AUTO_INCREMENT, duplicate handling, and Halloween safety.
+
+mod common;
+use common::*;
+
+#[tokio::test]
+async fn insert_forms_defaults_and_strict_mode() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT DEFAULT 7, b VARCHAR(5) NOT NULL, c INT NOT NULL DEFAULT '0', d DATETIME DEFAULT CURRENT_TIMESTAMP)").await;
+    let ok = exec(&mut s, "INSERT INTO t (b) VALUES ('x')").await;
+    assert_eq!((ok.affected_rows, ok.last_insert_id, ok.info.as_str()), (1, 1, ""));
+    let ok = exec(&mut s, "INSERT INTO t SET b = 'y', a = DEFAULT").await;
+    assert_eq!((ok.affected_rows, ok.last_insert_id), (1, 2));
+    let ok = exec(&mut s, "INSERT INTO t VALUES (DEFAULT, NULL, 'z', 5, '2020-01-02 03:04:05')").await;
+    assert_eq!(ok.last_insert_id, 3);
+    assert_eq!(
+        query(&mut s, "SELECT id, a, b, c, d IS NOT NULL FROM t ORDER BY id").await,
+        rows(&[&["1", "7", "x", "0", "1"], &["2", "7", "y", "0", "1"], &["3", "NULL", "z", "5", "1"]])
+    );
+    assert_eq!(query(&mut s, "SELECT d FROM t WHERE id = 3").await, rows(&[&["2020-01-02 03:04:05"]]));
+    // Strict mode (the default): errors, and nothing of the statement remains.
+    let e = fail(&mut s, "INSERT INTO t (a) VALUES (1)").await;
+    assert_eq!((e.code, e.message.as_str()), (1364, "Field 'b' doesn't have a default value"));
+    let e = fail(&mut s, "INSERT INTO t (b) VALUES ('ok'), (NULL)").await;
+    assert_eq!((e.code, e.message.as_str()), (1048, "Column 'b' cannot be null"));
+    let e = fail(&mut s, "INSERT INTO t (b) VALUES ('toolong')").await;
+    assert_eq!(e.code, 1406);
+    let e = fail(&mut s, "INSERT INTO t (b, c) VALUES ('n', 'abc')").await;
+    assert_eq!(e.code, 1366);
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM t").await, rows(&[&["3"]]));
+    let e = fail(&mut s, "INSERT INTO t (b) VALUES ('a', 'b')").await;
+    assert_eq!((e.code, e.message.as_str()), (1136, "Column count doesn't match value count at row 1"));
+    let e = fail(&mut s, "INSERT INTO t (nosuch) VALUES (1)").await;
+    assert_eq!((e.code, e.message.as_str()), (1054, "Unknown column 'nosuch' in 'INSERT INTO'"));
+    let e = fail(&mut s, "INSERT INTO t (b, b) VALUES (1, 1)").await;
+    assert_eq!((e.code, e.message.as_str()), (1110, "Column 'b' specified twice"));
+    // Non-strict: warnings and adjusted values.
+    exec(&mut s, "SET sql_mode = ''").await;
+    let ok = exec(&mut s, "INSERT INTO t (b, c) VALUES ('toolong', 'abc')").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (1, 2));
+    assert_eq!(query(&mut s, "SELECT b, c FROM t WHERE id = 4").await, rows(&[&["toolo", "0"]]));
+    let ok = exec(&mut s, "INSERT INTO t (a) VALUES (1)").await;
+    assert_eq!(ok.warnings, 1);
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await, rows(&[&["Warning", "1364", "Field 'b' doesn't have a default value"]]));
+    assert_eq!(query(&mut s, "SELECT b FROM t WHERE id = 5").await, rows(&[&[""]]));
+}
+
+#[tokio::test]
+async fn auto_increment_and_last_insert_id() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, v INT, UNIQUE KEY (v))").await;
+    let ok = exec(&mut s, "INSERT INTO ai (v) VALUES (1)").await;
+    assert_eq!(ok.last_insert_id, 1);
+    let ok = exec(&mut s, "INSERT INTO ai (id, v) VALUES (10, 2)").await;
+    assert_eq!(ok.last_insert_id, 10);
+    assert_eq!(query(&mut s, "SELECT LAST_INSERT_ID()").await, rows(&[&["1"]]));
+    let ok = exec(&mut s, "INSERT INTO ai (v) VALUES (3), (4)").await;
+    assert_eq!((ok.last_insert_id, ok.info.as_str()), (11, "Records: 2  Duplicates: 0  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT LAST_INSERT_ID()").await, rows(&[&["11"]]));
+    // Generated values continue after explicit ones in the same statement; 0 also generates.
+    let ok = exec(&mut s, "INSERT INTO ai (id, v) VALUES (NULL, 5), (20, 6), (0, 7)").await;
+    assert_eq!(ok.last_insert_id, 13);
+    assert_eq!(query(&mut s, "SELECT id, v FROM ai WHERE v >= 5 ORDER BY v").await, rows(&[&["13", "5"], &["20", "6"], &["21", "7"]]));
+    assert_eq!(query(&mut s, "SELECT LAST_INSERT_ID()").await, rows(&[&["13"]]));
+    // A statement that generates nothing leaves LAST_INSERT_ID() alone.
+    exec(&mut s, "INSERT INTO ai (id, v) VALUES (100, 8)").await;
+    assert_eq!(query(&mut s, "SELECT LAST_INSERT_ID()").await, rows(&[&["13"]]));
+    // LAST_INSERT_ID(expr) sets it.
+    exec(&mut s, "UPDATE ai SET v = LAST_INSERT_ID(v + 1000) WHERE id = 1").await;
+    assert_eq!(query(&mut s, "SELECT LAST_INSERT_ID(), v FROM ai WHERE id = 1").await, rows(&[&["1001", "1001"]]));
+    // TRUNCATE restarts the counter.
+    exec(&mut s, "TRUNCATE TABLE ai").await;
+    let ok = exec(&mut s, "INSERT INTO ai (v) VALUES (1)").await;
+    assert_eq!(ok.last_insert_id, 1);
+}
+
+#[tokio::test]
+async fn duplicates_ignore_odku_replace() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE d (id INT PRIMARY KEY, u INT, n INT NOT NULL DEFAULT 0, UNIQUE KEY uk (u))").await;
+    exec(&mut s, "INSERT INTO d VALUES (1, 10, 0), (2, 20, 0)").await;
+    let e = fail(&mut s, "INSERT INTO d VALUES (1, 30, 0)").await;
+    assert_eq!((e.code, e.state, e.message.as_str()), (1062, "23000", "Duplicate entry '1' for key 'PRIMARY'"));
+    let e = fail(&mut s, "INSERT INTO d VALUES (3, 30, 0), (4, 10, 0)").await;
+    assert_eq!((e.code, e.message.as_str()), (1062, "Duplicate entry '10' for key 'uk'"));
+    // The failed statement left nothing behind (statement rollback).
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM d").await, rows(&[&["2"]]));
+    let ok = exec(&mut s, "INSERT IGNORE INTO d VALUES (3, 30, 0), (4, 10, 0), (1, 99, 0)").await;
+    assert_eq!((ok.affected_rows, ok.warnings, ok.info.as_str()), (1, 2, "Records: 3  Duplicates: 2  Warnings: 2"));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1062", "Duplicate entry '10' for key 'uk'"], &["Warning", "1062", "Duplicate entry '1' for key 'PRIMARY'"]])
+    );
+    // ON DUPLICATE KEY UPDATE: 1 inserted, 2 updated, 0 unchanged.
+    let ok = exec(&mut s, "INSERT INTO d VALUES (5, 50, 0) ON DUPLICATE KEY UPDATE n = n + 1").await;
+    assert_eq!(ok.affected_rows, 1);
+    let ok = exec(&mut s, "INSERT INTO d VALUES (5, 50, 0) ON DUPLICATE KEY UPDATE n = n + 1").await;
+    assert_eq!(ok.affected_rows, 2);
+    let ok = exec(&mut s, "INSERT INTO d VALUES (5, 50, 0) ON DUPLICATE KEY UPDATE n = n").await;
+    assert_eq!(ok.affected_rows, 0);
+    let ok = exec(&mut s, "INSERT INTO d (id, u, n) VALUES (6, 10, 7), (7, 70, 1) ON DUPLICATE KEY UPDATE n = VALUES(n) * 10").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (3, "Records: 2  Duplicates: 1  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT id, n FROM d WHERE u IN (10, 50, 70) ORDER BY id").await, rows(&[&["1", "70"], &["5", "1"], &["7", "1"]]));
+    // REPLACE: 1 + rows deleted; a row conflicting on two keys deletes both.
+    let ok = exec(&mut s, "REPLACE INTO d VALUES (8, 80, 0)").await;
+    assert_eq!(ok.affected_rows, 1);
+    let ok = exec(&mut s, "REPLACE INTO d VALUES (8, 81, 0)").await;
+    assert_eq!(ok.affected_rows, 2);
+    let ok = exec(&mut s, "REPLACE INTO d VALUES (2, 30, 9)").await;
+    assert_eq!(ok.affected_rows, 3);
+    assert_eq!(query(&mut s, "SELECT id, u, n FROM d WHERE id IN (2, 3) OR u = 30").await, rows(&[&["2", "30", "9"]]));
+    let ok = exec(&mut s, "REPLACE INTO d VALUES (9, 90, 0), (9, 91, 0)").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (3, "Records: 2  Duplicates: 1  Warnings: 0"));
+}
+
+#[tokio::test]
+async fn update_and_delete() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE u (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(10), ts TIMESTAMP NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP, KEY k (k))").await;
+    let values: Vec<String> = (1..=20).map(|i| format!("({i}, {}, 'c{i}', NULL)", i % 5)).collect();
+    exec(&mut s, &format!("INSERT INTO u VALUES {}", values.join(","))).await;
+    let ok = exec(&mut s, "UPDATE u SET c = 'x' WHERE id = 1").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (1, "Rows matched: 1  Changed: 1  Warnings: 0"));
+    let ok = exec(&mut s, "UPDATE u SET c = 'x' WHERE id = 1").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (0, "Rows matched: 1  Changed: 0  Warnings: 0"));
+    let ok = exec(&mut s, "UPDATE u SET c = 'x' WHERE id = 100").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (0, "Rows matched: 0  Changed: 0  Warnings: 0"));
+    // ON UPDATE CURRENT_TIMESTAMP moves only on a real change.
+    assert_eq!(query(&mut s, "SELECT ts IS NOT NULL FROM u WHERE id IN (1, 2) ORDER BY id").await, rows(&[&["1"], &["0"]]));
+    // Assignments see earlier assignments of the same row (MySQL order).
+    exec(&mut s, "UPDATE u SET k = k + 100, c = k WHERE id = 2").await;
+    assert_eq!(query(&mut s, "SELECT k, c FROM u WHERE id = 2").await, rows(&[&["102", "102"]]));
+    // Halloween: moving rows forward along the index used to find them updates each once.
+    let ok = exec(&mut s, "UPDATE u SET k = k + 10 WHERE k < 10").await;
+    assert_eq!(ok.affected_rows, 19);
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM u WHERE k BETWEEN 10 AND 14").await, rows(&[&["19"]]));
+    // Primary key updates move rows.
+    let ok = exec(&mut s, "UPDATE u SET id = id + 1000 WHERE id <= 5").await;
+    assert_eq!(ok.affected_rows, 5);
+    assert_eq!(query(&mut s, "SELECT MIN(id), MAX(id), COUNT(*) FROM u").await, rows(&[&["6", "1005", "20"]]));
+    // ORDER BY ... LIMIT picks the rows.
+    let ok = exec(&mut s, "UPDATE u SET c = 'top' ORDER BY id DESC LIMIT 2").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (2, "Rows matched: 2  Changed: 2  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT id FROM u WHERE c = 'top' ORDER BY id").await, rows(&[&["1004"], &["1005"]]));
+    let e = fail(&mut s, "UPDATE u SET nosuch = 1").await;
+    assert_eq!((e.code, e.message.as_str()), (1054, "Unknown column 'nosuch' in 'SET'"));
+    let e = fail(&mut s, "UPDATE u SET k = NULL WHERE id = 6").await;
+    assert_eq!((e.code, e.message.as_str()), (1048, "Column 'k' cannot be null"));
+    // DELETE with WHERE, ORDER BY, LIMIT.
+    let ok = exec(&mut s, "DELETE FROM u WHERE id = 6").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (1, ""));
+    let ok = exec(&mut s, "DELETE FROM u WHERE k >= 10 ORDER BY id LIMIT 3").await;
+    assert_eq!(ok.affected_rows, 3);
+    assert_eq!(query(&mut s, "SELECT MIN(id) FROM u").await, rows(&[&["10"]]));
+    let ok = exec(&mut s, "DELETE FROM u").await;
+    assert_eq!(ok.affected_rows, 16);
+    let e = fail(&mut s, "DELETE FROM nosuch").await;
+    assert_eq!((e.code, e.message.as_str()), (1146, "Table 'test.nosuch' doesn't exist"));
+}
+
+#[tokio::test]
+async fn insert_select_and_row_count() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v INT)").await;
+    exec(&mut s, "INSERT INTO a (v) VALUES (1), (2), (3)").await;
+    // Reading and writing the same table: the SELECT sees only rows from before the INSERT.
+    let ok = exec(&mut s, "INSERT INTO a (v) SELECT v * 10 FROM a").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (3, "Records: 3  Duplicates: 0  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT ROW_COUNT()").await, rows(&[&["3"]]));
+    assert_eq!(query(&mut s, "SELECT COUNT(*), SUM(v) FROM a").await, rows(&[&["6", "66"]]));
+    exec(&mut s, "DELETE FROM a WHERE v > 5").await;
+    assert_eq!(query(&mut s, "SELECT ROW_COUNT()").await, rows(&[&["3"]]));
+    assert_eq!(query(&mut s, "SELECT ROW_COUNT()").await, rows(&[&["-1"]]));
+}

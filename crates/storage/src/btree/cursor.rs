@@ -1,0 +1,126 @@
+//! Range cursors (docs §4.3): each step copies (and validates) one leaf's worth of records and
+//! holds no latch between calls. Forward, a cursor continues at the right sibling of the leaf it
+//! copied (splits only move records rightwards, so no record that existed when the scan passed
+//! can be skipped); backward, it re-seeks the greatest keys below the low fence of the leaf it
+//! copied.
+
+use std::collections::VecDeque;
+use std::ops::Bound;
+
+use crate::buffer::page::Torn;
+use crate::buffer::pool::OptPage;
+use crate::buffer::{PageId, PageStore, Shared, NO_PAGE};
+use crate::error::Result;
+
+use super::node::{self, NodeHeader};
+use super::read::{copy_leaf, descend, inconsistent, retry, CopyRange, ReadError, ReadResult, Target};
+
+pub struct BTreeCursor {
+    root: PageId,
+    lower: Bound<Vec<u8>>,
+    upper: Bound<Vec<u8>>,
+    reverse: bool,
+    /// Where the next step starts: forward, a lower bound; backward, an upper bound.
+    resume: Bound<Vec<u8>>,
+    /// Forward: the right sibling of the leaf copied last (NO_PAGE: seek from the root).
+    next_leaf: PageId,
+    batch: VecDeque<(Vec<u8>, Vec<u8>)>,
+    done: bool,
+}
+
+fn as_ref(b: &Bound<Vec<u8>>) -> Option<(&[u8], bool)> {
+    match b {
+        Bound::Included(k) => Some((k.as_slice(), true)),
+        Bound::Excluded(k) => Some((k.as_slice(), false)),
+        Bound::Unbounded => None,
+    }
+}
+
+/// The leaf at `pid` if it still is a leaf (None: seek from the root instead).
+fn hinted_leaf(shared: &Shared, pid: PageId) -> ReadResult<Option<(OptPage<'_>, NodeHeader)>> {
+    if pid == NO_PAGE {
+        return Ok(None);
+    }
+    let page = shared.read_page(pid)?;
+    match node::header(&page.view()) {
+        Ok(h) if h.is_leaf() => Ok(Some((page, h))),
+        Ok(_) | Err(Torn) => match inconsistent(&page) {
+            ReadError::Restart => Err(ReadError::Restart),
+            ReadError::Fail(_) => Ok(None),
+        },
+    }
+}
+
+impl BTreeCursor {
+    pub(crate) fn new(root: PageId, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> BTreeCursor {
+        let resume = if reverse { upper.clone() } else { lower.clone() };
+        BTreeCursor { root, lower, upper, reverse, resume, next_leaf: NO_PAGE, batch: VecDeque::new(), done: false }
+    }
+
+    /// Next (key, value), copied out and validated. Holds no latch between calls.
+    pub fn next(&mut self, store: &PageStore) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+        loop {
+            if let Some(r) = self.batch.pop_front() {
+                return Ok(Some(r));
+            }
+            if self.done {
+                return Ok(None);
+            }
+            if self.reverse {
+                self.step_backward(store.shared())?;
+            } else {
+                self.step_forward(store.shared())?;
+            }
+        }
+    }
+
+    fn step_forward(&mut self, shared: &Shared) -> Result<()> {
+        let from = as_ref(&self.resume);
+        let to = as_ref(&self.upper);
+        let (root, hint) = (self.root, self.next_leaf);
+        let copy = retry(|| {
+            let (leaf, h) = match hinted_leaf(shared, hint)? {
+                Some(found) => found,
+                None => {
+                    let d = descend(shared, root, from.map_or(&[][..], |(k, _)| k), Target::Key, false)?;
+                    (d.leaf, d.leaf_header)
+                }
+            };
+            copy_leaf(shared, &leaf, &h, &CopyRange { from, to, reverse: false })
+        })?;
+        if let Some((last, _)) = copy.records.last() {
+            self.resume = Bound::Excluded(last.clone());
+        }
+        self.batch.extend(copy.records);
+        if copy.hit_bound || copy.right_sibling == NO_PAGE {
+            self.done = true;
+        }
+        self.next_leaf = copy.right_sibling;
+        Ok(())
+    }
+
+    fn step_backward(&mut self, shared: &Shared) -> Result<()> {
+        let from = as_ref(&self.resume);
+        let to = as_ref(&self.lower);
+        let root = self.root;
+        let (copy, fence) = retry(|| {
+            let (key, target) = match from {
+                Some((k, true)) => (k, Target::Key),
+                Some((k, false)) => (k, Target::Below),
+                None => (&[][..], Target::Last),
+            };
+            let d = descend(shared, root, key, target, true)?;
+            let copy = copy_leaf(shared, &d.leaf, &d.leaf_header, &CopyRange { from, to, reverse: true })?;
+            Ok((copy, d.low_fence))
+        })?;
+        self.batch.extend(copy.records);
+        match fence {
+            // Every key of the copied leaf is >= its fence; the next keys are below it.
+            Some(fence) if !copy.hit_bound && to.is_none_or(|(low, _)| fence.as_slice() > low) => {
+                self.resume = Bound::Excluded(fence);
+            }
+            _ => self.done = true,
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,264 @@
+//! The page cleaner thread and checkpoints (docs §4.2, §4.8).
+//!
+//! The cleaner keeps `free_reserve` of the frames free ahead of demand (MDEV-30628: a user
+//! thread should never have to evict), and writes a checkpoint every `checkpoint_interval`,
+//! after writing back (oldest first) the pages dirty since before the previous one, or at once,
+//! flushing oldest first, when the log since the last checkpoint grows past
+//! `max_checkpoint_age`. Nothing in the foreground waits for it.
+//!
+//! Free frames are produced by a thread of their own (`evictor`), which never does I/O: it evicts
+//! clean pages. Keeping its victims clean is the cleaner's job: it writes back, ahead of time,
+//! the dirty unreferenced pages in the stretch of frames the CLOCK hand sweeps next
+//! (`flush_ahead`), at every tick, at once when the evictor finds too few clean pages, and
+//! between the batches of a checkpoint's write-back. So an fsync that stalls the cleaner does not
+//! stall the supply of free frames while clean pages remain.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
+
+use super::flush::BATCH_PAGES;
+use super::{Shared, FORMAT_VERSION};
+use crate::error::{Result, StorageError};
+use crate::wal::control::ControlData;
+use crate::wal::Lsn;
+
+/// The cleaner wakes at least this often to check the reserve, the checkpoint age and the clock.
+const CLEANER_TICK: Duration = Duration::from_millis(50);
+/// After an I/O error (not a simulated crash) the cleaner retries after this pause.
+const ERROR_PAUSE: Duration = Duration::from_secs(1);
+/// `flush_ahead` looks at the frames the CLOCK hand reaches next, this many reserves' worth: the
+/// pages the next refills will evict.
+const FLUSH_AHEAD_RESERVES: usize = 4;
+/// Dirty pages one `flush_ahead` writes at most (then the cleaner looks at the rest of its work).
+const FLUSH_AHEAD_MAX_BATCHES: usize = 8;
+
+/// Wakes a background thread (the cleaner, the evictor). A wake-up is never lost: the waker sets `pending` then checks `sleeping`,
+/// the cleaner sets `sleeping` then checks `pending` (both SeqCst), so at least one of them sees
+/// the other; a waker that sees `sleeping` notifies under the mutex the cleaner waits with.
+pub(crate) struct Signal {
+    mutex: Mutex<()>,
+    condvar: Condvar,
+    pending: AtomicBool,
+    sleeping: AtomicBool,
+    stop: AtomicBool,
+}
+
+impl Signal {
+    pub(crate) fn new() -> Signal {
+        Signal {
+            mutex: Mutex::new(()),
+            condvar: Condvar::new(),
+            pending: AtomicBool::new(false),
+            sleeping: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// Asks for a pass now. Writes the shared flag only when it is not already set.
+    pub(crate) fn wake(&self) {
+        if !self.pending.load(Ordering::SeqCst) {
+            self.pending.store(true, Ordering::SeqCst);
+        }
+        if self.sleeping.load(Ordering::SeqCst) {
+            let _guard = self.mutex.lock();
+            self.condvar.notify_one();
+        }
+    }
+
+    pub(crate) fn request_stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    pub(crate) fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// Sleeps until woken or `timeout`, unless a wake-up is already pending.
+    pub(crate) fn wait(&self, timeout: Duration) {
+        let mut guard = self.mutex.lock();
+        self.sleeping.store(true, Ordering::SeqCst);
+        if !self.pending.load(Ordering::SeqCst) && !self.stopping() {
+            self.condvar.wait_for(&mut guard, timeout);
+        }
+        self.sleeping.store(false, Ordering::SeqCst);
+        self.pending.store(false, Ordering::SeqCst);
+    }
+}
+
+pub(crate) fn run(shared: Arc<Shared>) {
+    let mut last_checkpoint = Instant::now();
+    // The log position at the previous checkpoint tick: pages dirty since before it are written
+    // back at the next tick, so the checkpoint trails the log by at most two intervals even
+    // when hot pages never leave the pool.
+    let mut previous_tick_lsn: Lsn = 0;
+    while !shared.cleaner.stopping() {
+        shared.cleaner.wait(CLEANER_TICK);
+        if shared.cleaner.stopping() {
+            break;
+        }
+        let result = (|| -> Result<()> {
+            shared.flush_ahead()?;
+            let Some(wal) = shared.wal.get() else { return Ok(()) };
+            let too_old = shared.checkpoint_age() > shared.config.max_checkpoint_age;
+            if too_old || last_checkpoint.elapsed() >= shared.config.checkpoint_interval {
+                let ready = wal.ready_lsn();
+                let mut target = previous_tick_lsn;
+                if too_old {
+                    target = target.max(ready.saturating_sub(shared.config.max_checkpoint_age / 2));
+                }
+                shared.flush_dirty_below(target)?;
+                shared.checkpoint(false)?;
+                previous_tick_lsn = ready;
+                last_checkpoint = Instant::now();
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            if shared.io.is_crashed() || shared.cleaner.stopping() {
+                tracing::debug!("page cleaner stops after I/O failure: {e}");
+                return;
+            }
+            tracing::error!("page cleaner: {e}");
+            std::thread::sleep(ERROR_PAUSE);
+        }
+    }
+}
+
+impl Shared {
+    fn checkpoint_age(&self) -> u64 {
+        match self.wal.get() {
+            Some(wal) => wal.ready_lsn().saturating_sub(self.checkpoint_lsn.load(Ordering::Acquire)),
+            None => 0,
+        }
+    }
+
+    /// Writes back, ahead of time, the dirty and unreferenced pages among the frames the CLOCK
+    /// hand reaches next: those are the evictor's next victims, and written now they are clean
+    /// (evictable without I/O) when the hand gets there. Referenced pages get a second chance
+    /// from the hand and are left alone.
+    pub(crate) fn flush_ahead(&self) -> Result<()> {
+        self.flush_urgent.store(false, Ordering::Relaxed);
+        let n = self.pool.frames.len();
+        let window = (FLUSH_AHEAD_RESERVES * self.reserve_frames).clamp(BATCH_PAGES.min(n), n);
+        let start = self.pool.clock_position() as usize;
+        let mut batch: Vec<u32> = Vec::with_capacity(BATCH_PAGES);
+        let mut batches = 0;
+        for i in 0..window {
+            let idx = ((start + i) % n) as u32;
+            let frame = self.pool.frame(idx);
+            if frame.rec_lsn.load(Ordering::Relaxed) == 0
+                || frame.referenced.load(Ordering::Relaxed)
+                || frame.io_fixed.load(Ordering::Relaxed)
+            {
+                continue;
+            }
+            batch.push(idx);
+            if batch.len() == BATCH_PAGES {
+                self.flush_frames(&batch)?;
+                self.evictor.wake();
+                batch.clear();
+                batches += 1;
+                if batches == FLUSH_AHEAD_MAX_BATCHES {
+                    return Ok(());
+                }
+            }
+        }
+        if !batch.is_empty() {
+            self.flush_frames(&batch)?;
+            self.evictor.wake();
+        }
+        Ok(())
+    }
+
+    /// Dirty frames with their oldest-change LSN, oldest first.
+    fn dirty_frames_by_age(&self, below: Lsn) -> Vec<(Lsn, u32)> {
+        let mut dirty: Vec<(Lsn, u32)> = (0..self.pool.frames.len() as u32)
+            .filter_map(|idx| {
+                let rec = self.pool.frame(idx).rec_lsn.load(Ordering::SeqCst);
+                (rec != 0 && rec < below).then_some((rec, idx))
+            })
+            .collect();
+        dirty.sort_unstable();
+        dirty
+    }
+
+    /// Writes back, oldest first, the pages dirtied before `below` (skipping latched ones).
+    /// Returns how many were written.
+    fn flush_dirty_below(&self, below: Lsn) -> Result<usize> {
+        let mut written = 0;
+        for batch in self.dirty_frames_by_age(below).chunks(BATCH_PAGES) {
+            let idxs: Vec<u32> = batch.iter().map(|&(_, idx)| idx).collect();
+            written += self.flush_frames(&idxs)?;
+            // A checkpoint's write-back can take many batches: the evictor's victims come first.
+            if self.flush_urgent.load(Ordering::Relaxed) {
+                self.flush_ahead()?;
+            }
+        }
+        Ok(written)
+    }
+
+    /// Writes back every page dirtied before `below`, waiting for pages latched by mtrs and for
+    /// writes in flight in other threads.
+    fn flush_all_below(&self, below: Lsn) -> Result<()> {
+        let mut backoff = super::latch::Backoff::new();
+        loop {
+            let written = self.flush_dirty_below(below)?;
+            let pending = self.pool.frames.iter().any(|f| {
+                let lsn = f.oldest_unwritten_lsn();
+                lsn != 0 && lsn < below
+            });
+            if !pending {
+                return Ok(());
+            }
+            if written == 0 {
+                backoff.snooze();
+            }
+        }
+    }
+
+    /// Writes a checkpoint (docs §4.8); with `flush_all`, first writes back every page dirtied
+    /// before it starts. Returns the checkpoint LSN.
+    pub(crate) fn checkpoint(&self, flush_all: bool) -> Result<Lsn> {
+        let (Some(wal), Some(hooks)) = (self.wal.get(), self.hooks.get()) else {
+            return Err(StorageError::Io(std::io::Error::other("checkpoint before PageStore::start")));
+        };
+        let _one_at_a_time = self.checkpoint_mutex.lock();
+        hooks.before_checkpoint();
+        if flush_all {
+            self.flush_all_below(wal.ready_lsn())?;
+        }
+        // `ready` first: every mtr that ends below it has stamped its pages (rec_lsn set), so
+        // the scan below sees them; mtrs starting at or after it are not covered anyway.
+        let ready = wal.ready_lsn();
+        let oldest_dirty = self
+            .pool
+            .frames
+            .iter()
+            .map(|f| f.oldest_unwritten_lsn())
+            .filter(|&lsn| lsn != 0)
+            .min()
+            .unwrap_or(Lsn::MAX);
+        let checkpoint_lsn = ready.min(oldest_dirty);
+        // Everything below the checkpoint must be in the log on disk: recovery starts there and
+        // must find every commit record before it.
+        wal.flush_to(checkpoint_lsn)?;
+        let scan_start_lsn = checkpoint_lsn.min(hooks.oldest_active_lsn());
+        let next_trx_id = hooks.next_trx_id();
+        let mut control = self.control.lock();
+        let data = ControlData { format: FORMAT_VERSION, checkpoint_lsn, scan_start_lsn, next_trx_id, extra: control.last.extra.clone() };
+        if data != control.last {
+            debug_assert!(checkpoint_lsn >= control.last.checkpoint_lsn, "checkpoint LSN went backwards");
+            control.file.write(&data)?;
+            control.last = data;
+            self.checkpoints.fetch_add(1, Ordering::Relaxed);
+        }
+        self.checkpoint_lsn.store(checkpoint_lsn, Ordering::Release);
+        drop(control);
+        wal.truncate_before(scan_start_lsn)?;
+        Ok(checkpoint_lsn)
+    }
+}

@@ -1,0 +1,171 @@
+//! Write-back of dirty pages through the doublewrite area (docs §4.2), and its repair at open.
+//!
+//! A batch: copy each page under a brief exclusive latch (moving its `rec_lsn` to
+//! `flushing_lsn`, so checkpoints keep counting it until the write is durable), flush the log up
+//! to the batch's highest page LSN (the WAL rule), seal the copies with their checksums, write
+//! them all to `doublewrite.sdb` and sync, then to their home locations and sync. A crash can
+//! therefore tear only home pages whose intact copy is in the doublewrite file, and `repair`
+//! restores them at the next open. One batch is in flight at a time (the writer mutex): the
+//! doublewrite area holds exactly one batch.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::frame::FREE_FRAME;
+use super::page::{self, get_u64, OFF_PAGE_ID, OFF_PAGE_LSN};
+use super::page_table::MAX_PAGE_COUNT;
+use super::stats::bump;
+use super::{PageId, Shared, PAGE_SIZE};
+use crate::error::Result;
+use crate::io::IoFile;
+
+/// Pages per write-back batch (and the size of the doublewrite area): 1 MiB.
+pub(crate) const BATCH_PAGES: usize = 64;
+
+/// The doublewrite file and the batch buffer; behind `Shared::writer`.
+pub(crate) struct PageWriter {
+    doublewrite: Arc<IoFile>,
+    buf: Vec<u8>,
+}
+
+impl PageWriter {
+    pub(crate) fn new(doublewrite: Arc<IoFile>) -> PageWriter {
+        PageWriter { doublewrite, buf: vec![0u8; BATCH_PAGES * PAGE_SIZE] }
+    }
+
+    fn slot(&mut self, i: usize) -> &mut [u8] {
+        &mut self.buf[i * PAGE_SIZE..(i + 1) * PAGE_SIZE]
+    }
+}
+
+impl Shared {
+    /// Writes back the dirty pages among `frames` (at most BATCH_PAGES of them), skipping frames
+    /// that are latched, clean or already being written. Returns the number written.
+    ///
+    /// Latches are only tried, never waited for, while the writer mutex is held: a thread that
+    /// holds page latches may itself be waiting for this mutex (evicting by itself).
+    pub(crate) fn flush_frames(&self, frames: &[u32]) -> Result<usize> {
+        let mut writer = self.writer.lock();
+        let writer = &mut *writer;
+        let mut taken: SmallVec<[(u32, PageId, u64); BATCH_PAGES]> = SmallVec::new();
+        let mut max_lsn = 0;
+        for &idx in frames.iter().take(BATCH_PAGES) {
+            let frame = self.pool.frame(idx);
+            if !frame.latch.try_lock() {
+                continue;
+            }
+            let pid = frame.page_id.load(Ordering::Relaxed);
+            let rec_lsn = frame.rec_lsn.load(Ordering::SeqCst);
+            if pid == FREE_FRAME || rec_lsn == 0 || frame.io_fixed.load(Ordering::Acquire) {
+                frame.latch.unlock();
+                continue;
+            }
+            let slot = writer.slot(taken.len());
+            // SAFETY: we hold the frame's exclusive latch.
+            slot.copy_from_slice(unsafe { self.pool.memory.page(idx) });
+            // flushing_lsn first: a checkpoint scan that sees rec_lsn == 0 then sees it.
+            frame.flushing_lsn.store(rec_lsn, Ordering::SeqCst);
+            frame.rec_lsn.store(0, Ordering::SeqCst);
+            frame.io_fixed.store(true, Ordering::Release);
+            frame.latch.unlock();
+            assert_eq!(get_u64(slot, OFF_PAGE_ID), pid, "frame holds the image of another page");
+            max_lsn = max_lsn.max(get_u64(slot, OFF_PAGE_LSN));
+            taken.push((idx, pid, rec_lsn));
+        }
+        if taken.is_empty() {
+            return Ok(0);
+        }
+        let pids: SmallVec<[PageId; BATCH_PAGES]> = taken.iter().map(|t| t.1).collect();
+        let result = self.write_batch(writer, &pids, max_lsn);
+        for &(idx, _, rec_lsn) in &taken {
+            let frame = self.pool.frame(idx);
+            if result.is_err() {
+                // Not written: the page is dirty again since rec_lsn (or earlier).
+                let _ = frame.rec_lsn.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |cur| {
+                    Some(if cur == 0 { rec_lsn } else { cur.min(rec_lsn) })
+                });
+            }
+            frame.flushing_lsn.store(0, Ordering::SeqCst);
+            frame.io_fixed.store(false, Ordering::Release);
+        }
+        result.map(|()| taken.len())
+    }
+
+    /// Writes the page copies in `writer.buf[..pids.len()]` (already holding their images,
+    /// unsealed) to the doublewrite area and then home. Before `start` (recovery, formatting) the
+    /// log is durable already and there is none to flush.
+    pub(crate) fn write_batch(&self, writer: &mut PageWriter, pids: &[PageId], max_lsn: u64) -> Result<()> {
+        assert!(pids.len() <= BATCH_PAGES);
+        if let Some(wal) = self.wal.get() {
+            wal.flush_to(max_lsn)?;
+        }
+        for i in 0..pids.len() {
+            page::seal(writer.slot(i));
+        }
+        let n = pids.len();
+        writer.doublewrite.write_at(&writer.buf[..n * PAGE_SIZE], 0)?;
+        writer.doublewrite.sync_data()?;
+        for (i, &pid) in pids.iter().enumerate() {
+            self.data.write_page(&writer.buf[i * PAGE_SIZE..(i + 1) * PAGE_SIZE], pid * PAGE_SIZE as u64)?;
+        }
+        if self.data.tears_pages() {
+            // Test mode: keep the torn home pages unsynced for a while (see io.rs).
+            std::thread::sleep(crate::io::TORN_SYNC_DELAY);
+        }
+        if self.crash_before_home_sync.swap(false, Ordering::SeqCst) {
+            // Test hook: the power fails between the home writes and their sync.
+            self.io.crash();
+            return Err(std::io::Error::other("simulated crash before the home pages were synced").into());
+        }
+        self.data.sync_data()?;
+        self.stats.with_local(|c| bump(&c.page_writes, n as u64));
+        Ok(())
+    }
+
+    /// Writes page images that are not in the pool (formatting a new tablespace) through the
+    /// same doublewrite path.
+    pub(crate) fn write_images(&self, images: &[(PageId, Vec<u8>)]) -> Result<()> {
+        let mut writer = self.writer.lock();
+        for chunk in images.chunks(BATCH_PAGES) {
+            for (i, (_, img)) in chunk.iter().enumerate() {
+                writer.slot(i).copy_from_slice(img);
+            }
+            let pids: Vec<PageId> = chunk.iter().map(|(p, _)| *p).collect();
+            self.write_batch(&mut writer, &pids, 0)?;
+        }
+        Ok(())
+    }
+}
+
+/// Restores home pages that fail verification from their doublewrite copy (a torn write of the
+/// last batch). Returns the number of pages repaired.
+pub(crate) fn repair_from_doublewrite(doublewrite: &IoFile, data: &IoFile) -> Result<usize> {
+    let slots = (doublewrite.len()? / PAGE_SIZE as u64).min(BATCH_PAGES as u64);
+    let mut copy = vec![0u8; PAGE_SIZE];
+    let mut home = vec![0u8; PAGE_SIZE];
+    let mut repaired = 0;
+    for slot in 0..slots {
+        doublewrite.read_at(&mut copy, slot * PAGE_SIZE as u64)?;
+        if !page::has_valid_checksum(&copy) {
+            continue; // never written, or itself torn (then its home write never started)
+        }
+        let pid = get_u64(&copy, OFF_PAGE_ID);
+        if pid >= MAX_PAGE_COUNT {
+            continue;
+        }
+        data.read_at(&mut home, pid * PAGE_SIZE as u64)?;
+        let home_intact = page::has_valid_checksum(&home) && get_u64(&home, OFF_PAGE_ID) == pid;
+        if home_intact {
+            continue; // possibly older than the copy: redo brings it forward
+        }
+        tracing::warn!(page = pid, "restoring a torn page from the doublewrite area");
+        data.write_at(&copy, pid * PAGE_SIZE as u64)?;
+        repaired += 1;
+    }
+    if repaired > 0 {
+        data.sync_data()?;
+    }
+    Ok(repaired)
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The whole test suite: Rust unit/integration tests, then end-to-end tests that drive a real
+# selkied with real clients (sysbench 1.0.20, the mariadb CLI, PyMySQL, mysql-connector-python)
+# and compare against a private MariaDB 10.11.
+#
+# Installs what it needs on a fresh Debian machine. Environment knobs:
+#   SELKIE_TEST_FILTER=expr   only pytest tests matching expr (pytest -k)
+#   SELKIE_SKIP_RUST=1        skip cargo test (e2e only)
+#   SELKIE_STRESS=1           longer variants of the torture tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
+
+missing=()
+command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
+command -v mariadb >/dev/null 2>&1 || missing+=(mariadb-client)
+{ command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get install -y "${missing[@]}" >/dev/null \
+    || { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y "${missing[@]}" >/dev/null; }
+fi
+if ! python3 -c "import pymysql, mysql.connector, pytest, matplotlib" >/dev/null 2>&1; then
+  echo "== installing Python test dependencies"
+  python3 -m pip install --quiet pymysql mysql-connector-python pytest matplotlib
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+  [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+fi
+command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install Rust with rustup" >&2; exit 1; }
+
+# 1,024-connection sysbench runs and the 4,096-idle-connections test need descriptors.
+ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+start=$(date +%s)
+echo "== cargo build --release"
+cargo build --release --workspace --bins
+if [ "${SELKIE_SKIP_RUST:-0}" != "1" ]; then
+  echo "== cargo test --release"
+  cargo test --release --workspace
+fi
+echo "== end-to-end tests (pytest tests/)"
+pytest_args=(-q -p no:cacheprovider tests/)
+if [ -n "${SELKIE_TEST_FILTER:-}" ]; then pytest_args+=(-k "$SELKIE_TEST_FILTER"); fi
+python3 -m pytest "${pytest_args[@]}"
+echo "== all tests passed in $(( $(date +%s) - start ))s"
