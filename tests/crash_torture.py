@@ -153,6 +153,17 @@ def verify(port, acked: dict[int, set], in_doubt: dict[int, set]):
     return len(ledger), n_items
 
 
+def pages_repaired_from_doublewrite(port) -> int:
+    """Torn home pages that the last recovery restored from the doublewrite area."""
+    c = connect(port)
+    cur = c.cursor()
+    cur.execute("SHOW GLOBAL STATUS LIKE 'Selkie_pages_repaired_from_doublewrite'")
+    row = cur.fetchone()
+    c.close()
+    assert row is not None, "selkied does not report Selkie_pages_repaired_from_doublewrite"
+    return int(row[1])
+
+
 def run(kills: int, fault: str = "none", threads: int = 8, seed: int | None = None,
         min_run: float = 0.2, max_run: float = 1.5, log=print) -> dict:
     seed = seed if seed is not None else random.randrange(1 << 30)
@@ -164,7 +175,7 @@ def run(kills: int, fault: str = "none", threads: int = 8, seed: int | None = No
     acked: dict[int, set] = {}
     in_doubt: dict[int, set] = {}
     next_seq = 0
-    stats = {"seed": seed, "kills": 0, "acked": 0, "in_doubt": 0}
+    stats = {"seed": seed, "kills": 0, "acked": 0, "in_doubt": 0, "pages_repaired": 0, "restarts_with_repairs": 0}
     try:
         server.start()
         setup(server.port)
@@ -185,6 +196,9 @@ def run(kills: int, fault: str = "none", threads: int = 8, seed: int | None = No
                 stats["in_doubt"] += len(cl.in_doubt)
             server.start(timeout=300)
             ledger_rows, items = verify(server.port, acked, in_doubt)
+            repaired = pages_repaired_from_doublewrite(server.port)
+            stats["pages_repaired"] += repaired
+            stats["restarts_with_repairs"] += repaired > 0
             stats["kills"] += 1
             log(f"kill {k + 1}/{kills} ({fault}): ok — {ledger_rows} transfers, {items} items, "
                 f"{stats['acked']} acknowledged commits so far")

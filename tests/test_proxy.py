@@ -25,12 +25,20 @@ from harness import (MariaDBReplicationPair, SelkieProxy, free_port, global_stat
 PRIMARY_ID, REPLICA_ID = 1, 2
 # sysbench's default --mysql-ignore-errors: deadlocks, lock wait timeouts and "record changed"
 # are the server's answers to contention, which sysbench retries; anything else is an error.
-# SELKIE_STRESS=1: longer sysbench runs.
+# SELKIE_STRESS=1: longer sysbench runs with more connections.
 SYSBENCH_TABLES, SYSBENCH_ROWS = 2, 5000
-SYSBENCH_SECONDS = 30 if os.environ.get("SELKIE_STRESS") == "1" else 3
+STRESS = os.environ.get("SELKIE_STRESS") == "1"
+SYSBENCH_SECONDS = 30 if STRESS else 3
+SYSBENCH_THREADS = 32 if STRESS else 4
 
 
-def proxy_config(primary_port, replica_port, ports, history=50):
+def proxy_config(primary_port, replica_port, ports, history=50, with_replica=True):
+    replica = f"""
+[[servers]]
+name = "db2"
+address = "127.0.0.1"
+port = {replica_port}
+""" if with_replica else ""
     return f"""
 [[listeners]]
 name = "rw"
@@ -44,6 +52,12 @@ name = "rwc"
 port = {ports['rwc']}
 router = "readwritesplit"
 cache = "default"
+
+[[listeners]]
+name = "rwcs"
+port = {ports['rwcs']}
+router = "readwritesplit"
+cache = "shared"
 
 [[listeners]]
 name = "rwh"
@@ -74,16 +88,13 @@ name = "db1"
 address = "127.0.0.1"
 port = {primary_port}
 
-[[servers]]
-name = "db2"
-address = "127.0.0.1"
-port = {replica_port}
-
+{replica}
 [monitor]
 user = "root"
 password = ""
 interval_ms = 200
-connect_timeout_ms = 1000
+# Generous for loaded CI machines: a killed server refuses connections at once anyway.
+connect_timeout_ms = 3000
 failcount = 2
 
 [users]
@@ -96,6 +107,12 @@ max_size = "16M"
 max_resultset_size = "1M"
 selects = "verify_cacheable"
 
+[caches.shared]
+soft_ttl = 60
+hard_ttl = 120
+storage = "shared"
+selects = "assume_cacheable"
+
 [admin]
 port = {ports['admin']}
 """
@@ -104,7 +121,7 @@ port = {ports['admin']}
 class Cluster:
     def __init__(self):
         self.pair = MariaDBReplicationPair()
-        self.ports = {name: free_port() for name in ("rw", "rwc", "rwh", "rwl", "rcr_primary", "rcr_replica", "admin")}
+        self.ports = {name: free_port() for name in ("rw", "rwc", "rwcs", "rwh", "rwl", "rcr_primary", "rcr_replica", "admin")}
         self.proxy = None
 
     def config(self, **kw):
@@ -181,7 +198,7 @@ def assert_writes_only_on_primary(cluster, p, r):
 # ----------------------------------------------------------------------------------- workloads
 
 def run_sysbench(port, script, ps_mode, **kw):
-    r = sysbench(port, script, "run", tables=SYSBENCH_TABLES, table_size=SYSBENCH_ROWS, threads=4,
+    r = sysbench(port, script, "run", tables=SYSBENCH_TABLES, table_size=SYSBENCH_ROWS, threads=SYSBENCH_THREADS,
                  time_s=SYSBENCH_SECONDS, ps_mode=ps_mode, **kw)
     assert r["returncode"] == 0 and not r.get("fatal"), r["output"][-3000:]
     assert r.get("reconnects", 0) == 0, r["output"][-2000:]
@@ -337,6 +354,11 @@ def test_last_insert_id_and_temporary_tables_pin_the_primary(cluster):
     # From now on the session stays on the primary.
     assert scalar(conn, "SELECT @@server_id") == PRIMARY_ID
     conn.close()
+    # SQL_CALC_FOUND_ROWS and FOUND_ROWS() must meet on one backend (the primary).
+    conn = cluster.connect()
+    assert len(execute(conn, "SELECT SQL_CALC_FOUND_ROWS id FROM routing ORDER BY id LIMIT 3")) == 3
+    assert execute(conn, "SELECT FOUND_ROWS(), @@server_id") == ((50, PRIMARY_ID),)
+    conn.close()
     conn = cluster.connect()
     execute(conn, "CREATE TEMPORARY TABLE scratch (x INT)")
     execute(conn, "INSERT INTO scratch VALUES (5)")
@@ -407,6 +429,75 @@ def test_result_cache_hits_invalidation_and_verify_cacheable(cluster):
     assert cluster.stats()["cache"]["hits"] == hits1
     assert len(values) > 1, "NOW(6) was served from the cache"
     conn.close()
+
+
+def test_prepared_statement_results_are_cached_per_parameters(cluster):
+    import mysql.connector
+    execute(cluster.connect(), "CREATE TABLE pscached (id INT PRIMARY KEY, v INT)")
+    execute(cluster.connect(), "INSERT INTO pscached VALUES (1, 100), (2, 200)")
+    cluster.pair.sync()
+    conn = mysql.connector.connect(host="127.0.0.1", port=cluster.ports["rwc"], user="root", password="",
+                                   database="proxytest", autocommit=True, use_pure=True)
+    cur = conn.cursor(prepared=True)
+
+    def select(i):
+        cur.execute("SELECT v FROM pscached WHERE id = ?", (i,))
+        return cur.fetchall()[0][0]
+
+    def cache():
+        return cluster.stats()["cache"]
+
+    c0 = cache()
+    assert select(1) == 100  # miss, stored
+    c1 = cache()
+    assert (c1["misses"] - c0["misses"], c1["hits"] - c0["hits"]) == (1, 0), (c0, c1)
+    for _ in range(5):
+        assert select(1) == 100
+    c2 = cache()
+    assert c2["hits"] - c1["hits"] == 5, (c1, c2)
+    # Another parameter value is another entry.
+    assert select(2) == 200
+    c3 = cache()
+    assert (c3["misses"] - c2["misses"], c3["hits"] - c2["hits"]) == (1, 0), (c2, c3)
+    assert select(2) == 200
+    # A prepared write invalidates the table's entries; the next read reaches a server.
+    cur.execute("UPDATE pscached SET v = ? WHERE id = ?", (101, 1))
+    cluster.pair.sync()
+    assert select(1) == 101
+    assert select(2) == 200
+    cur.close()
+    conn.close()
+
+
+def test_shared_cache_storage_serves_every_worker(cluster):
+    """Two sessions opened one after the other land on different workers (round robin over 2).
+    A per-worker cache answers the second session from its own worker's storage (a miss);
+    the shared one answers it from the entry the first session stored. `assume_cacheable`
+    caches NOW() too."""
+    execute(cluster.connect(), "CREATE TABLE sharedc (id INT PRIMARY KEY, v INT)")
+    execute(cluster.connect(), "INSERT INTO sharedc VALUES (1, 1)")
+    cluster.pair.sync()
+
+    def misses_then_hits(listener, sql):
+        a, b = cluster.connect(listener), cluster.connect(listener)
+        s0 = cluster.stats()["cache"]
+        first = scalar(a, sql)
+        second = scalar(b, sql)
+        s1 = cluster.stats()["cache"]
+        a.close()
+        b.close()
+        return first, second, s1["misses"] - s0["misses"], s1["hits"] - s0["hits"]
+
+    assert misses_then_hits("rwc", "SELECT v + 10 FROM sharedc WHERE id = 1") == (11, 11, 2, 0)
+    assert misses_then_hits("rwcs", "SELECT v + 20 FROM sharedc WHERE id = 1") == (21, 21, 1, 1)
+    first, second, misses, hits = misses_then_hits("rwcs", "SELECT CONCAT(NOW(6), v) FROM sharedc WHERE id = 1")
+    assert (first == second, misses, hits) == (True, 1, 1)
+    # Invalidation reaches the shared storage as well.
+    execute(cluster.connect("rw"), "UPDATE sharedc SET v = 2 WHERE id = 1")
+    cluster.pair.sync()
+    c = cluster.connect("rwcs")
+    assert scalar(c, "SELECT v + 20 FROM sharedc WHERE id = 1") == 22
+    c.close()
 
 
 def test_admin_endpoints(cluster):
@@ -481,6 +572,34 @@ def test_reload_on_sighup(cluster):
     proxy.config.write_text(cluster.config())
 
 
+def test_reload_removes_and_adds_servers(cluster):
+    proxy = cluster.proxy
+    mark = len(proxy.log_text())
+    proxy.reload(cluster.config(with_replica=False))
+    proxy.wait_for_log("configuration reload: server db2 removed", after=mark)
+    deadline = time.monotonic() + 10
+    while [x["name"] for x in cluster.stats()["servers"]] != ["db1"]:
+        assert time.monotonic() < deadline, cluster.stats()["servers"]
+        time.sleep(0.05)
+    # New sessions have no replica: their reads fall back to the primary.
+    conn = cluster.connect()
+    assert scalar(conn, "SELECT @@server_id") == PRIMARY_ID
+    conn.close()
+    mark = len(proxy.log_text())
+    proxy.reload(cluster.config())
+    proxy.wait_for_log("configuration reload: server db2 added", after=mark)
+    deadline = time.monotonic() + 10
+    while True:
+        db2 = [x for x in cluster.stats()["servers"] if x["name"] == "db2"]
+        if db2 and (db2[0]["status"], db2[0]["role"]) == ("up", "replica"):
+            break
+        assert time.monotonic() < deadline, cluster.stats()["servers"]
+        time.sleep(0.05)
+    conn = cluster.connect()
+    assert scalar(conn, "SELECT @@server_id") == REPLICA_ID
+    conn.close()
+
+
 def test_malformed_and_unsupported_commands_get_clean_errors(cluster):
     conn = cluster.connect()
     cases = [
@@ -518,7 +637,7 @@ def test_malformed_and_unsupported_commands_get_clean_errors(cluster):
 
 def _read_only_load(port, seconds, results):
     results.append(sysbench(port, "oltp_read_only", "run", tables=SYSBENCH_TABLES, table_size=SYSBENCH_ROWS,
-                            threads=4, time_s=seconds, ps_mode="disable", extra=["--skip_trx=on"]))
+                            threads=SYSBENCH_THREADS, time_s=seconds, ps_mode="disable", extra=["--skip_trx=on"]))
 
 
 def test_replica_killed_mid_run_reads_continue(cluster):
@@ -571,6 +690,15 @@ def test_primary_killed_writes_fail_clearly_reads_continue(cluster):
     execute(c, "ROLLBACK")
     c.close()
     conn.close()
+    # libmariadb (the mariadb CLI, sysbench) sees the same clean errors: it refuses ERR packets
+    # carrying client-library error numbers (2000..2999) as "malformed packet".
+    p = mariadb_cli(cluster.ports["rw"], "INSERT INTO routing VALUES (1001, 0)", database="proxytest", check=False)
+    assert p.returncode == 1 and "ERROR 1290" in p.stderr and "no primary server is available" in p.stderr, p.stderr
+    p = mariadb_cli(cluster.ports["rcr_primary"], "SELECT 1", check=False)
+    assert p.returncode == 1 and "ERROR 1429" in p.stderr and "no primary server is available" in p.stderr, p.stderr
+    p = mariadb_cli(cluster.ports["rw"], "SELECT COUNT(*), @@server_id FROM routing", database="proxytest",
+                    extra=["--batch", "--skip-column-names"])
+    assert p.stdout.split() == ["50", str(REPLICA_ID)], p.stdout
     # A read-only workload through the proxy runs without a single error.
     results = []
     _read_only_load(cluster.ports["rw"], 2, results)

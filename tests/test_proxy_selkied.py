@@ -10,7 +10,7 @@ import json
 import pymysql
 import pytest
 
-from harness import SelkieProxy, SelkieServer, free_port, http_get, selkied_binary, sysbench
+from harness import SelkieProxy, SelkieServer, free_port, http_get, mariadb_cli, selkied_binary, sysbench
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,8 @@ port = {server.port}
 [monitor]
 user = "root"
 interval_ms = 200
-connect_timeout_ms = 1000
+# Generous for loaded CI machines: a killed server refuses connections at once anyway.
+connect_timeout_ms = 3000
 
 [users]
 source = "config"
@@ -153,8 +154,13 @@ def test_backend_restart_is_detected_and_sessions_recover(setup):
     server, proxy, ports = setup
     server.stop()
     proxy.wait_for_log("server selkie is down", timeout=10)
-    with pytest.raises(pymysql.err.MySQLError):
+    with pytest.raises(pymysql.err.MySQLError) as e:
         connect(ports, "rcr")
+    assert e.value.args[0] == 1429, e.value.args
+    # readwritesplit accepts the session (no backend needed yet); its statements fail cleanly,
+    # also as libmariadb sees them (it rejects client-library error numbers in ERR packets).
+    p = mariadb_cli(ports["rw"], "SELECT 1", check=False)
+    assert p.returncode == 1 and "ERROR 1429" in p.stderr, p.stderr
     server.start()
     proxy.wait_for_log("server selkie is back up (role=primary)", timeout=30)
     conn = connect(ports, "rw")

@@ -19,6 +19,10 @@ server whichever way it goes. The results go to OUT/results.json and OUT/report.
     bench/proxy/run.py                       # 16, 64, 256, 1024 connections, 10 s per run
     bench/proxy/run.py --quick               # 16 and 64 connections, 3 s per run
     bench/proxy/run.py --backend selkied     # selkied instead of MariaDB 10.11
+    bench/proxy/run.py --render OUT          # rebuild the report from OUT/results.json
+
+Writing the docs replaces everything from "## Proxy" to the end of docs/benchmarks.md (notes
+added there by hand included). The proxy's log is kept as OUT/proxy.log.
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -71,7 +74,11 @@ port = {backend_port}
 [monitor]
 user = "root"
 interval_ms = 1000
-connect_timeout_ms = 3000
+# Generous: on a loaded machine a backend busy with 1,024 connections may take seconds to
+# accept one more, and a server taken out of routing would fail every proxied run after it.
+# (Sessions' backend connections use the same timeout.)
+connect_timeout_ms = 15000
+failcount = 3
 
 [users]
 source = "config"
@@ -115,14 +122,21 @@ def run_one(port: int, workload: str, threads: int, seconds: int, args, proxy: S
         out["proxy_cpu_us_per_query"] = cpu / queries * 1e6
     if out["errors"]:
         out["output_tail"] = r["output"][-1500:]
+    # The machine's load right after the run: on a shared machine it says what the numbers are worth.
+    out["load_1min"] = os.getloadavg()[0]
     return out
 
 
 def report(results: dict, args, info: dict) -> str:
     lines = [SECTION, ""]
-    loaded = info["load_average"][0] > 0.5 * (info["cpus"] or 1) or (info["cpus"] or 1) < 8
+    loads = [r["load_1min"] for w in results["runs"].values() for c in w.values() for r in c.values() if "load_1min" in r]
+    peak = max(loads, default=info["load_average"][0])
+    loaded = max(info["load_average"][0], peak) > 0.5 * (info["cpus"] or 1) or (info["cpus"] or 1) < 8
+    load_text = f"load average at start {info['load_average'][0]:.1f}"
+    if loads:
+        load_text += f", after the runs {min(loads):.1f} to {peak:.1f}"
     lines.append(f"Measured {results['date']} by `bench/proxy/run.py` on {info['cpus']} CPUs ({info['cpu_model']}), "
-                 f"load average at start {info['load_average'][0]:.1f}; backend {args.backend} (one server, no "
+                 f"{load_text}; backend {args.backend} (one server, no "
                  f"replica: readwritesplit's reads fall back to it), {args.tables} tables x {args.table_size} rows, "
                  f"{args.time} s per run, ps-mode {args.ps_mode}, proxy workers {args.proxy_workers}.")
     if loaded:
@@ -132,7 +146,11 @@ def report(results: dict, args, info: dict) -> str:
                      "on a quiet machine with cores to spare will be closer to 1; rerun there before drawing "
                      "conclusions.")
     lines.append("")
-    lines.append("QPS (ratio to direct) and the proxy's CPU µs per query:")
+    lines.append("QPS (ratio to direct) and the proxy's CPU µs per query (user + system time of the proxy "
+                 "process from /proc over the run, divided by the queries sysbench completed). rws_cache stores "
+                 "only results of reads outside transactions; reads inside BEGIN ... COMMIT (oltp_read_only "
+                 "without --skip-trx) are answered from entries stored earlier, e.g. by the oltp_point_select "
+                 "runs, which send the same point-select statement.")
     for workload in args.workloads:
         lines.append("")
         lines.append(f"### {workload}")
@@ -191,7 +209,16 @@ def main(argv: list[str]) -> int:
     p.add_argument("--no-build", action="store_true")
     p.add_argument("--no-docs", action="store_true")
     p.add_argument("--quick", action="store_true", help="16 and 64 connections, 3 s per run")
+    p.add_argument("--render", metavar="DIR", help="only rebuild the report from DIR/results.json")
     args = p.parse_args(argv)
+    if args.render:
+        saved = json.loads((Path(args.render) / "results.json").read_text())
+        section = report(saved, argparse.Namespace(**saved["settings"]), saved["machine"])
+        (Path(args.render) / "report.md").write_text(section)
+        if not args.no_docs:
+            write_docs(section)
+        print(section)
+        return 0
     if args.quick:
         args.connections, args.time = "16,64", 3
     args.connections = [int(c) for c in args.connections.split(",")]
@@ -210,7 +237,7 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     info = machine()
     results = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": info,
-               "settings": {k: v for k, v in vars(args).items()}, "runs": {}}
+               "settings": {k: v for k, v in vars(args).items() if k != "render"}, "runs": {}}
 
     backend = (MariaDBServer(buffer_pool="512M", flush_at_commit=2) if args.backend == "mariadb"
                else SelkieServer(extra_args=["--buffer-pool-size", "512M"]))
@@ -247,6 +274,8 @@ def main(argv: list[str]) -> int:
     finally:
         if proxy is not None:
             proxy.stop()
+            # Kept for the record: a monitor "is down" line explains a failed run.
+            (out / "proxy.log").write_text(proxy.log_text())
             proxy.cleanup()
         backend.stop()
         backend.cleanup()

@@ -955,9 +955,14 @@ impl Engine {
             let mut mtr = Mtr::new(store);
             let v = entry_value.clone();
             tree.modify(&mut mtr, &key, |_| (Change::Put(v), ()))?;
-            mtr.commit();
+            let (_, end) = mtr.commit();
             entries += 1;
             if entries % INDEX_BUILD_CRASH_POINT_EVERY == 0 {
+                if self.sh.crash_points.is_armed(CrashPoint::IndexBuild) {
+                    // Crash test: make the partial tree durable first, so that the power cut
+                    // leaves pages that only the pending-tree record can give back.
+                    store.wal().flush_to(end)?;
+                }
                 self.sh.crash_points.hit(CrashPoint::IndexBuild)?;
             }
         }
@@ -1156,6 +1161,7 @@ impl Engine {
         add("Innodb_buffer_pool_reads", buf.page_reads);
         add("Innodb_buffer_pool_wait_free", buf.free_frame_waits);
         add("Selkie_buffer_pool_evictions", buf.evictions);
+        add("Selkie_buffer_pool_eviction_assists", buf.eviction_assists);
         add("Innodb_checkpoint_lsn", buf.checkpoint_lsn);
         add("Innodb_checkpoints", buf.checkpoints);
         add("Innodb_deadlocks", locks.deadlocks);

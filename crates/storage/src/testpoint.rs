@@ -37,6 +37,11 @@ impl CrashPoints {
         self.armed.store(p as u8, Ordering::SeqCst);
     }
 
+    /// Whether `p` is armed (a test point may prepare the state its crash should leave).
+    pub fn is_armed(&self, p: CrashPoint) -> bool {
+        self.armed.load(Ordering::Relaxed) == p as u8
+    }
+
     /// Point `p` is reached: if it is armed, crash and fail.
     #[inline]
     pub fn hit(&self, p: CrashPoint) -> Result<()> {

@@ -10,8 +10,11 @@
 //! clean pages. Keeping its victims clean is the cleaner's job: it writes back, ahead of time,
 //! the dirty unreferenced pages in the stretch of frames the CLOCK hand sweeps next
 //! (`flush_ahead`), at every tick, at once when the evictor finds too few clean pages, and
-//! between the batches of a checkpoint's write-back. So an fsync that stalls the cleaner does not
-//! stall the supply of free frames while clean pages remain.
+//! between the batches of a checkpoint's write-back. The dirty pages the evictor's hand passed
+//! over are handed to the cleaner (`Shared::victims`): it writes them back first and frees each
+//! one nobody touched meanwhile, so they become free frames as soon as they are clean rather than
+//! a whole CLOCK turn later. So an fsync that stalls the cleaner does not stall the supply of
+//! free frames while clean pages remain.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -142,6 +145,7 @@ impl Shared {
     /// from the hand and are left alone.
     pub(crate) fn flush_ahead(&self) -> Result<()> {
         self.flush_urgent.store(false, Ordering::Relaxed);
+        self.flush_victims()?;
         let n = self.pool.frames.len();
         let window = (FLUSH_AHEAD_RESERVES * self.reserve_frames).clamp(BATCH_PAGES.min(n), n);
         let start = self.pool.clock_position() as usize;
@@ -169,6 +173,27 @@ impl Shared {
         }
         if !batch.is_empty() {
             self.flush_frames(&batch)?;
+            self.evictor.wake();
+        }
+        Ok(())
+    }
+
+    /// Writes back the dirty victims the evictor's sweep passed over, a batch at a time, and
+    /// frees each that nobody touched meanwhile (clean, unreferenced, unlatched) while the free
+    /// list is below the evictor's target: the frames become free as soon as they are clean, not
+    /// a whole CLOCK turn later. A touched page stays (it is in use again).
+    fn flush_victims(&self) -> Result<()> {
+        let victims = std::mem::take(&mut *self.victims.lock());
+        for batch in victims.chunks(BATCH_PAGES) {
+            self.flush_frames(batch)?;
+            for &idx in batch {
+                if self.pool.free_len() >= self.free_target() {
+                    break;
+                }
+                if !self.pool.frame(idx).referenced.load(Ordering::Relaxed) && self.try_evict(idx) {
+                    self.pool.push_free(idx);
+                }
+            }
             self.evictor.wake();
         }
         Ok(())

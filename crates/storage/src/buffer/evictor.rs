@@ -15,6 +15,8 @@ use super::Shared;
 
 /// The evictor wakes at least this often (consumers wake it sooner when the list runs low).
 const EVICTOR_TICK: Duration = Duration::from_millis(20);
+/// Dirty victims handed to the cleaner at most (queued, not yet written): a few batches.
+pub(crate) const MAX_VICTIMS: usize = 8 * super::flush::BATCH_PAGES;
 
 pub(crate) fn run(shared: Arc<Shared>) {
     while !shared.evictor.stopping() {
@@ -29,7 +31,7 @@ pub(crate) fn run(shared: Arc<Shared>) {
 impl Shared {
     /// The free list's target: twice the reserve (the slack covers misses while the evictor
     /// sleeps), at most half the pool.
-    fn free_target(&self) -> usize {
+    pub(crate) fn free_target(&self) -> usize {
         (2 * self.reserve_frames).min(self.pool.frames.len() / 2)
     }
 
@@ -44,17 +46,27 @@ impl Shared {
         let target = self.free_target();
         let n = self.pool.frames.len();
         let mut steps = 0;
-        let mut dirty = 0;
+        let mut dirty: Vec<u32> = Vec::new();
         while self.pool.free_len() < target && steps < n {
             let idx = self.pool.clock_next();
             steps += 1;
             match self.sweep(idx) {
                 Sweep::Evicted => self.pool.push_free(idx),
-                Sweep::Dirty => dirty += 1,
+                Sweep::Dirty => {
+                    if dirty.len() < MAX_VICTIMS {
+                        dirty.push(idx);
+                    }
+                }
                 Sweep::Skip => {}
             }
         }
-        if self.pool.free_len() < target && dirty > 0 {
+        if self.pool.free_len() < target && !dirty.is_empty() {
+            // The hand has passed these: hand them to the cleaner, which writes them back and
+            // frees them, instead of waiting for the hand to come round again.
+            let mut victims = self.victims.lock();
+            let room = MAX_VICTIMS.saturating_sub(victims.len());
+            victims.extend(dirty.into_iter().take(room));
+            drop(victims);
             self.flush_urgent.store(true, Ordering::Relaxed);
             self.cleaner.wake();
         }

@@ -106,6 +106,9 @@ pub struct BufferStats {
     pub free_frame_waits: u64,
     /// Pages evicted from the pool (by the cleaner or by user threads).
     pub evictions: u64,
+    /// Times a user thread that took one of the last free frames topped the list up with clean
+    /// pages (no I/O, no waiting; see `pool::take_free_frame`).
+    pub eviction_assists: u64,
     pub checkpoint_lsn: Lsn,
     pub checkpoints: u64,
 }
@@ -144,6 +147,9 @@ pub(crate) struct Shared {
     /// Set by the evictor when dirty pages keep it from its target: the cleaner writes the next
     /// victims back before anything else.
     pub(crate) flush_urgent: AtomicBool,
+    /// Dirty, unreferenced frames the evictor's sweep passed over (its would-be victims): the
+    /// cleaner writes them back first and frees those still untouched (`Shared::flush_victims`).
+    pub(crate) victims: Mutex<Vec<u32>>,
     pub(crate) checkpoint_lsn: AtomicU64,
     pub(crate) checkpoints: AtomicU64,
     pub(crate) checkpoint_mutex: Mutex<()>,
@@ -247,6 +253,7 @@ impl PageStore {
             cleaner: Signal::new(),
             evictor: Signal::new(),
             flush_urgent: AtomicBool::new(false),
+            victims: Mutex::new(Vec::new()),
             checkpoints: AtomicU64::new(0),
             checkpoint_mutex: Mutex::new(()),
             crash_before_home_sync: AtomicBool::new(false),
@@ -320,6 +327,7 @@ impl PageStore {
             page_writes: totals.page_writes,
             free_frame_waits: totals.free_frame_waits,
             evictions: totals.evictions,
+            eviction_assists: totals.eviction_assists,
             checkpoint_lsn: s.checkpoint_lsn.load(Ordering::Acquire),
             checkpoints: s.checkpoints.load(Ordering::Relaxed),
         }

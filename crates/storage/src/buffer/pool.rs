@@ -28,6 +28,15 @@ const SELF_FLUSH_PAGES: usize = 8;
 /// Clean pages a user thread evicts at once when it has to evict by itself: it keeps one and
 /// frees the others, so the threads behind it find free frames again.
 const SELF_EVICT_BATCH: usize = 32;
+/// A consumer that leaves the free list below this fraction of the reserve (1/ASSIST_DIVISOR)
+/// tops it up itself with clean pages: the evictor thread was woken at the reserve mark but has
+/// not run yet (on a loaded machine a woken thread can wait many milliseconds for a CPU, while
+/// misses consume the reserve in a few).
+const ASSIST_DIVISOR: usize = 4;
+/// Frames one assist looks at under the CLOCK hand, and clean pages it frees at most: bounded
+/// CPU work (no I/O, latches only tried), small next to the page read that follows.
+const ASSIST_SWEEP_FRAMES: usize = 64;
+const ASSIST_EVICT_BATCH: usize = 16;
 
 pub(crate) struct Pool {
     pub(crate) frames: Box<[Frame]>,
@@ -282,13 +291,19 @@ impl Shared {
         Ok(idx)
     }
 
-    /// A free frame, taken from the reserve the cleaner keeps. Below the low-water mark the
-    /// consumer signals the cleaner (a flag; a syscall only if the cleaner sleeps). If the
-    /// reserve is empty the caller evicts by itself (counted: it must not happen in steady state).
+    /// A free frame, taken from the reserve the evictor keeps. Below the low-water mark (the
+    /// reserve) the consumer signals the evictor (a flag; a syscall only if it sleeps); below a
+    /// quarter of it, it also frees a few clean pages itself (`assist_evict`), so that the list
+    /// does not run dry while the woken evictor waits for a CPU. If the list is empty the caller
+    /// waits and evicts by itself (counted: it must not happen in steady state).
     fn take_free_frame(&self) -> Result<u32> {
         if let Some(idx) = self.pool.pop_free() {
-            if self.pool.free_len() < self.reserve_frames {
+            let left = self.pool.free_len();
+            if left < self.reserve_frames {
                 self.evictor.wake();
+                if left < self.reserve_frames / ASSIST_DIVISOR && self.wal.get().is_some() {
+                    self.assist_evict();
+                }
             }
             return Ok(idx);
         }
@@ -314,6 +329,25 @@ impl Shared {
             }
             backoff.snooze();
         }
+    }
+
+    /// A consumer's top-up of a nearly empty free list: evicts up to ASSIST_EVICT_BATCH clean,
+    /// unreferenced pages among the next ASSIST_SWEEP_FRAMES under the CLOCK hand. Dirty pages
+    /// are left to the cleaner (no I/O here); if it finds too few clean ones, the evictor's own
+    /// sweep asks the cleaner to write the next victims back.
+    fn assist_evict(&self) {
+        let mut freed = 0;
+        for _ in 0..ASSIST_SWEEP_FRAMES.min(self.pool.frames.len()) {
+            let idx = self.pool.clock_next();
+            if let Sweep::Evicted = self.sweep(idx) {
+                self.pool.push_free(idx);
+                freed += 1;
+                if freed == ASSIST_EVICT_BATCH {
+                    break;
+                }
+            }
+        }
+        self.stats.with_local(|c| bump(&c.eviction_assists, 1));
     }
 
     /// One CLOCK sweep by a user thread: evicts a batch of clean, unreferenced pages (keeping

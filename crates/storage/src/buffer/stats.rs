@@ -15,6 +15,7 @@ pub(crate) struct ThreadCounters {
     pub(crate) page_writes: AtomicU64,
     pub(crate) free_frame_waits: AtomicU64,
     pub(crate) evictions: AtomicU64,
+    pub(crate) eviction_assists: AtomicU64,
 }
 
 /// Bumps a counter that only the current thread writes (a plain load and store, no locked RMW).
@@ -28,6 +29,7 @@ pub(crate) struct Totals {
     pub(crate) page_writes: u64,
     pub(crate) free_frame_waits: u64,
     pub(crate) evictions: u64,
+    pub(crate) eviction_assists: u64,
 }
 
 pub(crate) struct StatsRegistry {
@@ -70,6 +72,7 @@ impl StatsRegistry {
             t.page_writes += c.page_writes.load(Ordering::Relaxed);
             t.free_frame_waits += c.free_frame_waits.load(Ordering::Relaxed);
             t.evictions += c.evictions.load(Ordering::Relaxed);
+            t.eviction_assists += c.eviction_assists.load(Ordering::Relaxed);
         }
         t
     }
