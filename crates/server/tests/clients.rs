@@ -152,3 +152,54 @@ fn sysbench_read_only_runs_without_errors() {
         eprintln!("sysbench {script}: {transactions} transactions in {time} s (debug build)");
     }
 }
+
+/// mysql-connector-python's prepared cursor (binary protocol) with `SELECT %s, %s + 1`: the
+/// result columns take their types from the bound values, so no value comes back as NULL
+/// (MariaDB re-derives result metadata at each execution). The expected values are MariaDB
+/// 10.11's. Skipped when python3 or mysql-connector-python is not installed.
+#[test]
+fn mysql_connector_prepared_cursor_types_select_params() {
+    let Some(python) = find_program("python3") else {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    };
+    let probe = Command::new(&python).args(["-c", "import mysql.connector"]).output().unwrap();
+    if !probe.status.success() {
+        eprintln!("SKIPPED: mysql-connector-python is not installed");
+        return;
+    }
+    let server = Selkied::start(&[]);
+    const SCRIPT: &str = r#"
+import datetime, sys
+import mysql.connector
+c = mysql.connector.connect(host="127.0.0.1", port=int(sys.argv[1]), user="root")
+cur = c.cursor(prepared=True)
+cases = [
+    (5, (5, 6)),
+    (-7, (-7, -6)),
+    ("5", ("5", 6.0)),
+    (1.5, (1.5, 2.5)),
+    (datetime.date(2024, 1, 1), (datetime.date(2024, 1, 1), 20240102)),
+]
+failures = []
+for param, expected in cases:
+    cur.execute("SELECT %s, %s + 1", (param, param))
+    got = tuple(cur.fetchall()[0])
+    if got != expected:
+        failures.append(f"{param!r}: got {got!r}, expected {expected!r}")
+# The same statement again with another type: metadata follows each execution.
+cur.execute("SELECT %s, %s + 1", (10, 10))
+got = tuple(cur.fetchall()[0])
+if got != (10, 11):
+    failures.append(f"re-execution: got {got!r}")
+c.close()
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("ok")
+"#;
+    let out = Command::new(&python).args(["-c", SCRIPT, &server.port.to_string()]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.trim(), "ok");
+}

@@ -87,6 +87,14 @@ async fn autocommit_off_and_back_on() {
     exec(&mut a, "INSERT INTO t VALUES (11, 1)").await;
     exec(&mut a, "COMMIT").await;
     assert_eq!(query(&mut b, "SELECT id FROM t WHERE id >= 10").await, rows(&[&["11"]]));
+    // With autocommit off a SAVEPOINT before any other statement belongs to the transaction
+    // that follows, so rolling back to it works; like MariaDB, it reports no transaction yet.
+    exec(&mut a, "SAVEPOINT s").await;
+    assert!(!a.status().in_transaction);
+    exec(&mut a, "ROLLBACK TO SAVEPOINT s").await;
+    // COMMIT ends the transaction and forgets its savepoints.
+    exec(&mut a, "COMMIT").await;
+    assert_eq!(fail(&mut a, "ROLLBACK TO SAVEPOINT s").await.code, 1305);
     exec(&mut a, "INSERT INTO t VALUES (12, 1)").await;
     // Turning autocommit back on commits the open transaction.
     exec(&mut a, "SET autocommit = 1").await;

@@ -233,12 +233,16 @@ impl Core {
     /// The engine can undo a whole transaction or its current statement, not an arbitrary
     /// part of it, so ROLLBACK TO SAVEPOINT works when nothing changed since the savepoint
     /// (what mysqldump --single-transaction does between tables) and otherwise fails with
-    /// 1235 rather than pretending. Savepoints outside a transaction vanish at once, as in
-    /// MariaDB.
+    /// 1235 rather than pretending. Savepoints outside a transaction (autocommit on, no
+    /// BEGIN) vanish at once, as in MariaDB.
     fn savepoint_statement(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
         match stmt {
             Stmt::Savepoint(name) => {
-                if self.trx.is_some() && self.explicit_trx {
+                // With autocommit off every statement belongs to a transaction, so a
+                // SAVEPOINT before the first one is kept for the transaction the next
+                // statement opens (MariaDB keeps it too, without reporting a transaction yet).
+                let in_transaction = (self.trx.is_some() && self.explicit_trx) || !self.vars.autocommit();
+                if in_transaction {
                     self.savepoints.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
                     self.savepoints.push((name.clone(), self.trx_changes));
                 }
