@@ -122,10 +122,14 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr, adm
             param_slots: Vec::new(),
             params: Vec::new(),
         },
+        drain_on_close: false,
     };
     let aborted = conn.run().await;
     if aborted {
         shared.registry.note_aborted_client();
+    }
+    if conn.drain_on_close {
+        drain_before_close(&mut conn.reader, &mut conn.ctx.writer).await;
     }
     conn.ctx.session.close();
     conn.ctx.publish(&conn.reader);
@@ -161,6 +165,34 @@ async fn report_protocol_error<W: tokio::io::AsyncWrite + Unpin>(writer: &mut Pa
         err.encode(&mut writer.begin_packet());
         let _ = writer.flush().await;
     }
+}
+
+/// How long, and how many bytes, a connection closed for a bad packet keeps reading (and
+/// discarding) what the client is still sending.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
+const DRAIN_MAX_BYTES: usize = 64 << 20;
+
+/// Closes a connection that was refused a packet mid-stream (e.g. one over max_allowed_packet)
+/// so that the client reads the ERR. Closing a socket with unread input makes the kernel send
+/// RST, which can make the client's write fail and its pending ERR be discarded; sending FIN and
+/// draining the rest (bounded in time and bytes) lets the client finish writing and then read
+/// the ERR and the end of the stream, as MariaDB's clients expect.
+async fn drain_before_close(reader: &mut PacketReader<OwnedReadHalf>, writer: &mut PacketWriter<OwnedWriteHalf>) {
+    use tokio::io::AsyncReadExt;
+    let _ = writer.flush().await;
+    let _ = writer.shutdown().await;
+    let read_half = reader.get_mut();
+    let drain = async {
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut total = 0usize;
+        while total < DRAIN_MAX_BYTES {
+            match read_half.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(DRAIN_TIMEOUT, drain).await;
 }
 
 /// Runs the connection phase. `Ok(None)`: the client was refused (an ERR was sent).
@@ -295,6 +327,8 @@ impl Statement {
 struct Connection {
     reader: PacketReader<OwnedReadHalf>,
     ctx: Context,
+    /// The connection ends because of a bad packet whose rest the client may still be sending.
+    drain_on_close: bool,
 }
 
 /// Everything a command needs except the reader (which lends the command's payload).
@@ -343,6 +377,7 @@ impl Connection {
                 Err(e) => {
                     debug!(id = self.ctx.entry.id, error = %e, "bad packet");
                     report_read_error(&mut self.ctx.writer, self.reader.sequence(), &e).await;
+                    self.drain_on_close = true;
                     return true;
                 }
             };
@@ -358,6 +393,7 @@ impl Connection {
                 Err(e) => {
                     let seq = self.ctx.writer.sequence();
                     report_protocol_error(&mut self.ctx.writer, seq, &e).await;
+                    self.drain_on_close = true;
                     Flow::Close
                 }
             };
