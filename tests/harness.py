@@ -56,6 +56,27 @@ def tail(path: Path, lines: int = 40) -> str:
         return "(no log)"
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (all its threads), from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def terminate(proc: subprocess.Popen | None, timeout: float, name: str, log: Path) -> int:
+    """SIGTERM and wait; returns the exit code. A process that ignores SIGTERM is killed and
+    reported, because a clean shutdown is part of what the tests check."""
+    if proc is None or proc.poll() is not None:
+        return proc.returncode if proc else 0
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise RuntimeError(f"{name} did not stop within {timeout}s on SIGTERM:\n{tail(log)}")
+
+
 class SelkieServer:
     """A selkied process on a free loopback port with its own data directory."""
 
@@ -93,15 +114,7 @@ class SelkieServer:
 
     def stop(self, timeout: float = 60.0) -> int:
         """SIGTERM and wait; returns the exit code."""
-        if self.proc is None or self.proc.poll() is not None:
-            return self.proc.returncode if self.proc else 0
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise RuntimeError(f"selkied did not stop within {timeout}s on SIGTERM:\n{tail(self.log)}")
+        return terminate(self.proc, timeout, "selkied", self.log)
 
     def kill(self) -> None:
         """SIGKILL: the crash tests' power cut."""
@@ -117,10 +130,7 @@ class SelkieServer:
         raise RuntimeError("no VmRSS")
 
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
+        return process_cpu_seconds(self.proc.pid)
 
     def cleanup(self) -> None:
         self.kill()
@@ -202,10 +212,7 @@ class MariaDBServer:
             self.proc.wait(timeout)
 
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
+        return process_cpu_seconds(self.proc.pid)
 
     def cleanup(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -447,20 +454,10 @@ class SelkieProxy:
         self.proc.send_signal(signal.SIGHUP)
 
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_seconds(self.proc.pid)
 
     def stop(self, timeout: float = 30.0) -> int:
-        if self.proc is None or self.proc.poll() is not None:
-            return self.proc.returncode if self.proc else 0
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise RuntimeError(f"selkie-proxy did not stop on SIGTERM:\n{tail(self.log)}")
+        return terminate(self.proc, timeout, "selkie-proxy", self.log)
 
     def cleanup(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
