@@ -398,8 +398,16 @@ async fn max_allowed_packet_enforced(port: u16) {
     admin.execute_text("SET GLOBAL max_allowed_packet = 1048576").await.unwrap();
     let mut c = root(port).await;
     let sql = format!("SELECT '{}'", "x".repeat(1_100_000));
-    let (code, _, msg) = server_error(c.query(&sql).await);
-    assert_eq!((code, msg.as_str()), (1153, "Got a packet bigger than 'max_allowed_packet' bytes"));
+    match c.query(&sql).await {
+        Err(ProtocolError::Server(e)) => {
+            assert_eq!((e.code, e.message.as_str()), (1153, "Got a packet bigger than 'max_allowed_packet' bytes"));
+        }
+        // MariaDB closes the socket while the rest of the packet is still arriving, so the
+        // kernel may answer with RST and the client never reads the ERR (or fails its write).
+        // That is the real server's behaviour, not a codec fault; selkied drains instead.
+        Err(ProtocolError::Io(e)) if matches!(e.kind(), std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe) => {}
+        other => panic!("expected 1153 or a reset connection, got {other:?}"),
+    }
     assert!(c.ping().await.is_err(), "connection must be closed after 1153");
     admin.execute_text("SET GLOBAL max_allowed_packet = 67108864").await.unwrap();
 }
