@@ -77,7 +77,20 @@ def terminate(proc: subprocess.Popen | None, timeout: float, name: str, log: Pat
         raise RuntimeError(f"{name} did not stop within {timeout}s on SIGTERM:\n{tail(log)}")
 
 
-class SelkieServer:
+class ManagedServer:
+    """`with Server(...) as s:` starts it, then stops it and removes its files."""
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        try:
+            self.stop()
+        finally:
+            self.cleanup()
+
+
+class SelkieServer(ManagedServer):
     """A selkied process on a free loopback port with its own data directory."""
 
     def __init__(self, datadir: Path | None = None, port: int | None = None, extra_args: list[str] | None = None):
@@ -137,15 +150,6 @@ class SelkieServer:
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
 
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        try:
-            self.stop()
-        finally:
-            self.cleanup()
-
 
 def mariadbd_binary() -> str | None:
     for name in ("mariadbd", "mysqld"):
@@ -155,7 +159,7 @@ def mariadbd_binary() -> str | None:
     return None
 
 
-class MariaDBServer:
+class MariaDBServer(ManagedServer):
     """A private MariaDB 10.11 with its own datadir, config and port (root, empty password)."""
 
     def __init__(self, buffer_pool: str = "128M", flush_at_commit: int = 1, port: int | None = None,
@@ -220,15 +224,6 @@ class MariaDBServer:
             self.proc.wait()
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        try:
-            self.stop()
-        finally:
-            self.cleanup()
 
 
 def mariadb_cli(port: int, sql: str | None = None, database: str | None = None, extra: list[str] | None = None,
@@ -321,7 +316,7 @@ def mariadb_query(port: int, sql: str, timeout: float = 60) -> list[list[str]]:
     return [line.split("\t") for line in proc.stdout.splitlines()]
 
 
-class MariaDBReplicationPair:
+class MariaDBReplicationPair(ManagedServer):
     """Two private MariaDB 10.11 servers with GTID replication: a primary (server-id 1, binary
     log, gtid_strict_mode) and a read-only replica (server-id 2) replicating from it with
     MASTER_USE_GTID=slave_pos. Each has its own data directory and port."""
@@ -390,17 +385,8 @@ class MariaDBReplicationPair:
         for server in (self.replica, self.primary):
             server.cleanup()
 
-    def __enter__(self):
-        return self.start()
 
-    def __exit__(self, *exc):
-        try:
-            self.stop()
-        finally:
-            self.cleanup()
-
-
-class SelkieProxy:
+class SelkieProxy(ManagedServer):
     """A selkie-proxy process with its own configuration file (TOML text) in a temporary
     directory. `start` waits for its "proxy ready" log line."""
 
@@ -464,15 +450,6 @@ class SelkieProxy:
             self.proc.kill()
             self.proc.wait()
         shutil.rmtree(self._tmp, ignore_errors=True)
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        try:
-            self.stop()
-        finally:
-            self.cleanup()
 
 
 def http_get(port: int, path: str, timeout: float = 10.0) -> tuple[int, str]:
