@@ -32,7 +32,7 @@ use crate::trx::logrec::LogRecord;
 use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::purge::{DeferredFree, PurgeQueues, PurgeThread};
 use crate::trx::record::{RecHeader, HEADER_LEN, NO_ROLL_PTR, VISIBLE_TO_ALL_TRX_ID};
-use crate::trx::txn::{Expect, Target, TrxState};
+use crate::trx::txn::{Expect, Target, TrxSavepoint, TrxState};
 use crate::trx::{ReadView, TrxSys};
 use crate::types::*;
 use crate::wal::{Lsn, Wal, WalConfig};
@@ -221,6 +221,12 @@ pub struct Scan {
 
 pub struct Transaction {
     st: TrxState,
+}
+
+/// A point of a transaction to roll back to (`Transaction::savepoint`).
+#[derive(Clone, Debug)]
+pub struct Savepoint {
+    st: TrxSavepoint,
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1210,6 +1216,17 @@ impl Transaction {
         self.st.opts.isolation
     }
 
+    pub fn options(&self) -> TrxOptions {
+        self.st.opts
+    }
+
+    /// True once the transaction has done anything the engine must undo or release: read with
+    /// a snapshot, locked, or changed something. (MariaDB registers the engine in a transaction
+    /// at that point; a savepoint set before it rolls the engine's transaction back whole.)
+    pub fn is_started(&self) -> bool {
+        self.st.holds_anything()
+    }
+
     /// True once the transaction has changed anything (it then holds a transaction id).
     pub fn has_writes(&self) -> bool {
         self.st.has_writes()
@@ -1224,6 +1241,17 @@ impl Transaction {
     /// Undoes every change made since `begin_statement` (locks stay held, as in InnoDB).
     pub fn rollback_statement(&mut self) -> Result<()> {
         self.st.rollback_statement()
+    }
+
+    /// A savepoint here (SAVEPOINT). Valid until the transaction ends.
+    pub fn savepoint(&mut self) -> Savepoint {
+        Savepoint { st: self.st.savepoint() }
+    }
+
+    /// Undoes every change made since `sp` (ROLLBACK TO SAVEPOINT), newest first; row locks stay
+    /// held, as in InnoDB. If this fails half way, the transaction can only be rolled back.
+    pub fn rollback_to_savepoint(&mut self, sp: &Savepoint) -> Result<()> {
+        self.st.rollback_to(&sp.st)
     }
 
     /// Consistent read of one row by primary key values (full key). Never scans.

@@ -18,7 +18,7 @@ mod txn;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use selkie_storage::{Catalog, ReadMode, SessionSlot, Transaction};
+use selkie_storage::{Catalog, ReadMode, Savepoint, SessionSlot, Transaction};
 use sqlparser::ast;
 
 use crate::api::{Interrupt, OkInfo, ResultSink, SessionInfo, SessionStatus, SqlError, SqlServer, Value};
@@ -127,10 +127,18 @@ pub struct Core {
     /// CLIENT_MULTI_STATEMENTS / COM_SET_OPTION: whether one COM_QUERY may hold several
     /// statements (otherwise such a text is a syntax error, as in MariaDB).
     multi_statements: bool,
-    /// Savepoints of the open transaction, oldest first: (name, `trx_changes` when it was set).
-    savepoints: Vec<(String, u64)>,
-    /// Data-changing statements of the open transaction that changed rows.
-    trx_changes: u64,
+    /// Savepoints of the open transaction, oldest first.
+    savepoints: Vec<(String, SessionSavepoint)>,
+}
+
+/// Where a SAVEPOINT was set.
+#[derive(Clone, Debug)]
+enum SessionSavepoint {
+    /// Before the transaction used the engine (no read, lock or change yet). MariaDB rolls back
+    /// the whole transaction of an engine that joined after the savepoint (locks and read view
+    /// included), and the SQL transaction goes on.
+    BeforeEngine,
+    At(Savepoint),
 }
 
 impl Core {
@@ -163,7 +171,6 @@ impl Core {
             text_cache: TextPlanCache::default(),
             multi_statements: true,
             savepoints: Vec::new(),
-            trx_changes: 0,
         })
     }
 
@@ -225,16 +232,12 @@ impl Core {
     /// Forgets what belonged to the transaction that just ended.
     pub(super) fn end_of_transaction(&mut self) {
         self.savepoints.clear();
-        self.trx_changes = 0;
     }
 
-    /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT.
-    ///
-    /// The engine can undo a whole transaction or its current statement, not an arbitrary
-    /// part of it, so ROLLBACK TO SAVEPOINT works when nothing changed since the savepoint
-    /// (what mysqldump --single-transaction does between tables) and otherwise fails with
-    /// 1235 rather than pretending. Savepoints outside a transaction (autocommit on, no
-    /// BEGIN) vanish at once, as in MariaDB.
+    /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, with InnoDB's semantics: rolling
+    /// back to a savepoint undoes the changes made since (the engine keeps the row locks) and
+    /// drops the savepoints set after it; releasing one drops it and every later one. Savepoints
+    /// outside a transaction (autocommit on, no BEGIN) vanish at once, as in MariaDB.
     fn savepoint_statement(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
         match stmt {
             Stmt::Savepoint(name) => {
@@ -243,8 +246,12 @@ impl Core {
                 // statement opens (MariaDB keeps it too, without reporting a transaction yet).
                 let in_transaction = (self.trx.is_some() && self.explicit_trx) || !self.vars.autocommit();
                 if in_transaction {
+                    let sp = match self.trx.as_mut() {
+                        Some(t) if t.is_started() => SessionSavepoint::At(t.savepoint()),
+                        _ => SessionSavepoint::BeforeEngine,
+                    };
                     self.savepoints.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-                    self.savepoints.push((name.clone(), self.trx_changes));
+                    self.savepoints.push((name.clone(), sp));
                 }
                 Ok(())
             }
@@ -256,11 +263,24 @@ impl Core {
                     self.savepoints.truncate(pos);
                     return Ok(());
                 }
-                if self.savepoints[pos].1 != self.trx_changes {
-                    return Err(error::not_supported("ROLLBACK TO SAVEPOINT after changes made since the savepoint"));
-                }
                 // Later savepoints are released; this one stays.
                 self.savepoints.truncate(pos + 1);
+                let sp = self.savepoints[pos].1.clone();
+                let Some(t) = self.trx.as_mut() else { return Ok(()) };
+                let rolled_back = match &sp {
+                    SessionSavepoint::At(sp) => t.rollback_to_savepoint(sp),
+                    SessionSavepoint::BeforeEngine => {
+                        let opts = t.options();
+                        let whole = self.trx.take().expect("checked above").rollback();
+                        self.trx = Some(self.server.engine.begin(&self.slot, opts));
+                        whole
+                    }
+                };
+                if let Err(e) = rolled_back {
+                    // The engine allows nothing but a whole rollback after a failed partial one.
+                    self.rollback_quietly();
+                    return Err(e.into());
+                }
                 Ok(())
             }
             _ => Err(error::internal("not a savepoint statement")),
@@ -554,9 +574,6 @@ impl Core {
             self.vars.set_last_insert_id(id);
         }
         self.row_count = out.affected as i64;
-        if out.affected > 0 {
-            self.trx_changes += 1;
-        }
         self.set_warnings(warnings, count);
         let info = OkInfo {
             affected_rows: out.affected,

@@ -137,7 +137,7 @@ pub fn purge_pass(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues) -> Resu
             let mut seen: HashSet<(PageId, Box<[u8]>)> = HashSet::new();
             let mut todo = Vec::new();
             f.undo.for_each(|e| {
-                if e.marks_deleted && seen.insert((e.root, e.key.clone())) {
+                if e.marks_deleted && !e.undone && seen.insert((e.root, e.key.clone())) {
                     todo.push((e.root, e.key.clone()));
                 }
             });

@@ -153,6 +153,7 @@ mod tests {
             key: b"k".to_vec().into(),
             before: Some(v1.clone().into()),
             marks_deleted: false,
+            undone: false,
         });
         reg.insert(log);
         let v2 = with_header(RecHeader { trx_id: 9, roll_ptr: 0, deleted: false }, b"v2");
@@ -164,7 +165,14 @@ mod tests {
         // A view older than the insert sees nothing.
         let before_insert = ReadView::new(5, vec![]);
         let log5 = Arc::new(UndoLog::new(5));
-        log5.push(UndoEntry { index_id: 1, root: 2, key: b"k".to_vec().into(), before: None, marks_deleted: false });
+        log5.push(UndoEntry {
+            index_id: 1,
+            root: 2,
+            key: b"k".to_vec().into(),
+            before: None,
+            marks_deleted: false,
+            undone: false,
+        });
         reg.insert(log5);
         assert_eq!(resolve(&reg, &before_insert, None, 1, b"k", v2.clone()).unwrap(), Resolved::Absent);
         // A roll pointer into a vanished log means the chain changed: retry.

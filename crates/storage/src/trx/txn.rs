@@ -44,6 +44,26 @@ impl Target {
     }
 }
 
+/// A point of a transaction that `rollback_to` returns to: how many undo entries existed and the
+/// row count changes made until then. Tied to one transaction (its lock owner id): the engine
+/// refuses a savepoint of an earlier transaction of the same session.
+#[derive(Clone, Debug)]
+pub struct TrxSavepoint {
+    owner: LockOwner,
+    undo_len: usize,
+    row_deltas: SmallVec<[(TableId, i64); 2]>,
+}
+
+impl TrxSavepoint {
+    fn at_start(owner: LockOwner) -> TrxSavepoint {
+        TrxSavepoint { owner, undo_len: 0, row_deltas: SmallVec::new() }
+    }
+}
+
+fn must_roll_back() -> StorageError {
+    StorageError::Corruption("a partial rollback failed; the transaction must be rolled back".into())
+}
+
 pub struct TrxState {
     /// The session (its slot, and the engine through it): cloning this per-session Arc, not the
     /// engine's, keeps transactions from writing a shared reference count.
@@ -55,10 +75,14 @@ pub struct TrxState {
     undo: Option<Arc<UndoLog>>,
     first_lsn: Lsn,
     view: Option<ReadView>,
-    /// Undo log length at the start of the current statement.
-    stmt_mark: usize,
-    /// Locks granted to this transaction, by key.
-    granted: HashMap<LockKey, LockMode>,
+    /// Where the current statement began: `rollback_statement` returns here.
+    stmt_start: TrxSavepoint,
+    /// Set when a partial rollback failed half way: the transaction may only be rolled back as a
+    /// whole (its undo entries are intact, so that can still succeed).
+    needs_full_rollback: bool,
+    /// Locks granted to this transaction, by key: the mode, and the undo log length when it was
+    /// first granted (a partial rollback to before that releases it if it only covered an insert).
+    granted: HashMap<LockKey, (LockMode, usize)>,
     /// Keys whose wait failed: the grant may have raced the failure, so they are released at
     /// the end too (releasing a lock one does not hold is a no-op).
     failed_waits: Vec<LockKey>,
@@ -101,7 +125,8 @@ impl TrxState {
             undo: None,
             first_lsn: Lsn::MAX,
             view: None,
-            stmt_mark: 0,
+            stmt_start: TrxSavepoint::at_start(owner),
+            needs_full_rollback: false,
             granted: HashMap::new(),
             failed_waits: Vec::new(),
             pending_auto_inc: Vec::new(),
@@ -130,8 +155,9 @@ impl TrxState {
         &self.sess.sh.trx.slot(self.slot).stats
     }
 
-    /// True if anything (locks, a view, an id, pending log records) must be released.
-    fn holds_anything(&self) -> bool {
+    /// True if anything (locks, a view, an id, pending log records) must be released: the
+    /// transaction has been used since it began.
+    pub fn holds_anything(&self) -> bool {
         self.id.is_some()
             || self.view.is_some()
             || !self.granted.is_empty()
@@ -194,10 +220,7 @@ impl TrxState {
     }
 
     pub fn begin_statement(&mut self) {
-        self.stmt_mark = self.undo.as_ref().map_or(0, |u| u.len());
-        for (t, d) in std::mem::take(&mut self.stmt_row_deltas) {
-            add_delta(&mut self.trx_row_deltas, t, d);
-        }
+        self.stmt_start = self.savepoint();
         if self.opts.isolation == IsolationLevel::ReadCommitted && self.view.take().is_some() {
             self.sess.sh.trx.close_view(self.slot);
         }
@@ -208,7 +231,7 @@ impl TrxState {
     /// Acquires a row lock (waiting as needed). On deadlock the whole transaction is rolled back
     /// before returning, as InnoDB does.
     pub async fn lock(&mut self, key: LockKey, mode: LockMode) -> Result<()> {
-        if let Some(&held) = self.granted.get(&key) {
+        if let Some(&(held, _)) = self.granted.get(&key) {
             if held == LockMode::Exclusive || held == mode {
                 return Ok(());
             }
@@ -216,11 +239,11 @@ impl TrxState {
         let r = self.sess.sh.locks.lock(self.owner, &key, mode, self.opts.lock_wait_timeout).await;
         match r {
             Ok(()) => {
-                let m = match self.granted.get(&key) {
-                    Some(LockMode::Exclusive) => LockMode::Exclusive,
-                    _ => mode,
-                };
-                self.granted.insert(key, m);
+                let undo_len = self.undo.as_ref().map_or(0, |u| u.len());
+                let entry = self.granted.entry(key).or_insert((mode, undo_len));
+                if mode == LockMode::Exclusive {
+                    entry.0 = LockMode::Exclusive;
+                }
                 Ok(())
             }
             Err(LockError::Timeout) => {
@@ -255,6 +278,9 @@ impl TrxState {
         if self.poisoned {
             return Err(StorageError::Corruption("transaction failed to roll back; reconnect".into()));
         }
+        if self.needs_full_rollback {
+            return Err(must_roll_back());
+        }
         if self.id.is_none() {
             // A lower bound of our first LSN is published before anything is logged, so a
             // checkpoint never moves the recovery scan start past our undo records.
@@ -267,7 +293,6 @@ impl TrxState {
             self.id = Some(id);
             self.undo = Some(undo);
             self.first_lsn = first;
-            self.stmt_mark = 0;
         }
         if let Some(t) = table {
             if !self.written_tables.contains(&t) {
@@ -339,6 +364,7 @@ impl TrxState {
             key: key.into(),
             before: before.map(Vec::into_boxed_slice),
             marks_deleted: deleted,
+            undone: false,
         });
         debug_assert_eq!(pushed, roll_ptr);
         mtr.commit();
@@ -379,17 +405,77 @@ impl TrxState {
         Ok(())
     }
 
-    /// Undoes every change since `begin_statement`; locks stay held.
-    pub fn rollback_statement(&mut self) -> Result<()> {
+    /// A savepoint at this point of the transaction (SAVEPOINT, and each statement's start).
+    pub fn savepoint(&mut self) -> TrxSavepoint {
+        for (t, d) in std::mem::take(&mut self.stmt_row_deltas) {
+            add_delta(&mut self.trx_row_deltas, t, d);
+        }
+        TrxSavepoint {
+            owner: self.owner,
+            undo_len: self.undo.as_ref().map_or(0, |u| u.len()),
+            row_deltas: self.trx_row_deltas.clone(),
+        }
+    }
+
+    /// Undoes every change made since `sp`, newest first (InnoDB's partial rollback). Row locks
+    /// stay held. Each undo entry is restored and then marked undone, so a failure half way loses
+    /// nothing: the entries not yet restored are still there, and the transaction can still be
+    /// rolled back as a whole (it refuses anything else until then).
+    pub fn rollback_to(&mut self, sp: &TrxSavepoint) -> Result<()> {
         self.sess.sh.check_open()?;
+        if sp.owner != self.owner {
+            return Err(StorageError::Corruption("savepoint of another transaction".into()));
+        }
         self.stmt_row_deltas.clear();
+        self.trx_row_deltas = sp.row_deltas.clone();
         let Some(undo) = self.undo.clone() else { return Ok(()) };
-        let undone = undo.truncate(self.stmt_mark);
         self.write_count += 1;
-        for e in undone.iter().rev() {
-            self.restore(e)?;
+        for i in (sp.undo_len..undo.len()).rev() {
+            let Some(e) = undo.live_entry(i) else { continue };
+            if let Err(err) = self.restore(&e) {
+                self.needs_full_rollback = true;
+                return Err(err);
+            }
+            undo.mark_undone(i);
+            let was_insert = match &e.before {
+                None => true,
+                Some(b) => RecHeader::parse(b).is_ok_and(|h| h.deleted),
+            };
+            if was_insert {
+                self.release_insert_locks(&e, sp.undo_len);
+            }
         }
         Ok(())
+    }
+
+    /// After a partial rollback to undo length `since` removed a record this transaction
+    /// inserted: releases the lock taken for the insert on it (its clustered key, or the column
+    /// values of a unique secondary index) if it was first taken after `since`. InnoDB holds only
+    /// an implicit lock on an inserted record, which goes away with the record, while the explicit
+    /// locks of locking reads, UPDATE and DELETE stay until the transaction ends. A unique value's
+    /// lock key is the entry's key without its clustered-key suffix; since each column's encoding
+    /// is self-delimiting, at most one prefix of the entry can be it.
+    fn release_insert_locks(&mut self, e: &UndoEntry, since: usize) {
+        let mut released = Vec::new();
+        for len in (1..=e.key.len()).rev() {
+            let key = LockKey::new(e.index_id, &e.key[..len]);
+            if let Some(&(_, taken_at)) = self.granted.get(&key) {
+                if taken_at >= since {
+                    self.granted.remove(&key);
+                    released.push(key);
+                }
+                break;
+            }
+        }
+        if !released.is_empty() {
+            self.sess.sh.locks.release_all(self.owner, released.iter());
+        }
+    }
+
+    /// Undoes every change since `begin_statement`; locks stay held.
+    pub fn rollback_statement(&mut self) -> Result<()> {
+        let start = self.stmt_start.clone();
+        self.rollback_to(&start)
     }
 
     // ---- end of transaction ----
@@ -405,6 +491,9 @@ impl TrxState {
         self.sess.sh.check_open()?;
         if self.poisoned {
             return Err(StorageError::Corruption("transaction failed to roll back; reconnect".into()));
+        }
+        if self.needs_full_rollback {
+            return Err(must_roll_back());
         }
         let Some(id) = self.id else {
             self.flush_pending_auto_inc();
@@ -458,8 +547,9 @@ impl TrxState {
         self.pending_auto_inc.clear();
         self.stmt_row_deltas.clear();
         self.trx_row_deltas.clear();
-        self.stmt_mark = 0;
+        self.needs_full_rollback = false;
         self.owner = LockOwner(self.sess.sh.trx.next_owner(self.slot));
+        self.stmt_start = TrxSavepoint::at_start(self.owner);
     }
 
     /// Rolls the whole transaction back: restores before-images newest first (each in its own
@@ -481,14 +571,15 @@ impl TrxState {
             return Ok(());
         };
         let undo = self.undo.clone().expect("read-write transaction has an undo log");
-        let entries = undo.entries();
-        for e in entries.iter().rev() {
-            if let Err(err) = self.restore(e) {
+        for i in (0..undo.len()).rev() {
+            let Some(e) = undo.live_entry(i) else { continue };
+            if let Err(err) = self.restore(&e) {
                 // Keep the transaction active and its locks held: nobody may see the partial
                 // state. Recovery rolls it back after a restart.
                 self.poisoned = true;
                 return Err(err);
             }
+            undo.mark_undone(i);
         }
         let mut mtr = Mtr::new(&self.sess.sh.store);
         log_auto_inc(&mut self.pending_auto_inc, &mut mtr);

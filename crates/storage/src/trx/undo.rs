@@ -31,6 +31,10 @@ pub struct UndoEntry {
     pub before: Option<Box<[u8]>>,
     /// The version written by this change is delete-marked (purge removes it if it still is).
     pub marks_deleted: bool,
+    /// Restored already by a statement or savepoint rollback. The entry stays (a reader that
+    /// copied the version it undid may still follow the roll pointer to it, and its before-image
+    /// is what the record holds again); a later rollback skips it, and purge ignores it.
+    pub undone: bool,
 }
 
 /// What a reader finds behind a roll pointer.
@@ -72,18 +76,16 @@ impl UndoLog {
         v.len() as u64 - 1
     }
 
-    /// Removes and returns the entries from `len` on (statement rollback), newest last.
-    pub fn truncate(&self, len: usize) -> Vec<UndoEntry> {
-        let mut v = self.entries.write();
-        if len >= v.len() {
-            return Vec::new();
-        }
-        v.split_off(len)
+    /// A copy of entry `i` if it exists and is not undone yet (rollback walks newest first).
+    pub fn live_entry(&self, i: usize) -> Option<UndoEntry> {
+        self.entries.read().get(i).filter(|e| !e.undone).cloned()
     }
 
-    /// A copy of all entries (rollback, purge).
-    pub fn entries(&self) -> Vec<UndoEntry> {
-        self.entries.read().clone()
+    /// Marks entry `i` restored (see `UndoEntry::undone`).
+    pub fn mark_undone(&self, i: usize) {
+        if let Some(e) = self.entries.write().get_mut(i) {
+            e.undone = true;
+        }
     }
 
     /// Calls `f` on each entry without copying them (purge).
@@ -159,7 +161,14 @@ mod tests {
     use super::*;
 
     fn entry(key: &[u8], before: Option<&[u8]>) -> UndoEntry {
-        UndoEntry { index_id: 7, root: 3, key: key.into(), before: before.map(Into::into), marks_deleted: false }
+        UndoEntry {
+            index_id: 7,
+            root: 3,
+            key: key.into(),
+            before: before.map(Into::into),
+            marks_deleted: false,
+            undone: false,
+        }
     }
 
     #[test]
@@ -171,10 +180,11 @@ mod tests {
         assert_eq!(log.prior_version(0, 7, b"a"), PriorVersion::Found(None));
         assert_eq!(log.prior_version(1, 7, b"a"), PriorVersion::Stale);
         assert_eq!(log.prior_version(1, 8, b"b"), PriorVersion::Stale);
-        let removed = log.truncate(1);
-        assert_eq!(removed.len(), 1);
-        assert_eq!(log.prior_version(1, 7, b"b"), PriorVersion::Stale);
-        assert_eq!(log.next_roll_ptr(), 1);
+        // A rolled-back entry keeps answering: its before-image is what the record holds again.
+        log.mark_undone(1);
+        assert!(log.live_entry(1).is_none());
+        assert_eq!(log.prior_version(1, 7, b"b"), PriorVersion::Found(Some(b"old".to_vec())));
+        assert_eq!(log.next_roll_ptr(), 2);
     }
 
     #[test]
