@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use arc_swap::ArcSwap;
 
 use crate::btree::{BTree, Change, MAX_KEY_LEN};
-use crate::buffer::{CheckpointHooks, PageId, PageStore, PageStoreConfig};
+use crate::buffer::{CheckpointHooks, PageId, PageStore, PageStoreConfig, FORMAT_VERSION};
 use crate::catalog::{self, IdCounters, Registry, TableRuntime, CATALOG_INDEX_ID, CATALOG_TREE};
 use crate::error::{Result, StorageError};
 use crate::io::Io;
@@ -33,7 +33,8 @@ use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::purge::{DeferredFree, PurgeQueues, PurgeThread};
 use crate::trx::record::{RecHeader, HEADER_LEN, NO_ROLL_PTR, VISIBLE_TO_ALL_TRX_ID};
 use crate::trx::txn::{Expect, Target, TrxSavepoint, TrxState};
-use crate::trx::{ReadView, TrxSys};
+use crate::trx::{FinishedLog, FinishedTrx, ReadView, TrxSys};
+use crate::wal::control::ControlFile;
 use crate::types::*;
 use crate::wal::{Lsn, Wal, WalConfig};
 
@@ -184,6 +185,8 @@ pub struct SpaceReport {
     pub free: u64,
     /// Pages of trees waiting to be freed (dropped, or created by DDL that did not commit).
     pub pending: u64,
+    /// Pages of undo logs, and the overflow chains of old versions their records own.
+    pub undo: u64,
     /// Pages nothing accounts for.
     pub leaked: u64,
     /// Pages found in two places (corruption).
@@ -372,28 +375,36 @@ struct Hooks {
 }
 
 impl CheckpointHooks for Hooks {
-    fn oldest_active_lsn(&self) -> Lsn {
-        let flushed = self.store.upgrade().map_or(0, |s| s.wal().flushed_lsn());
-        self.trx.oldest_active_lsn(flushed).min(self.registry.hold_lsn.load(Ordering::SeqCst))
+    fn scan_start_floor(&self) -> Lsn {
+        self.trx.scan_start_floor().min(self.registry.hold_lsn.load(Ordering::SeqCst))
     }
 
     fn next_trx_id(&self) -> u64 {
         self.trx.next_trx_id()
     }
 
-    fn before_checkpoint(&self) {
-        let Some(store) = self.store.upgrade() else { return };
-        // Both under the persist lock, after `persist` moved the hold LSN (the checkpoint's scan
-        // start) to the current end of the log: the counters and the pending-tree snapshot are
-        // then found by any recovery that starts from this checkpoint.
+    fn before_checkpoint(&self) -> Lsn {
+        let Some(store) = self.store.upgrade() else { return 0 };
+        // All under the persist lock, after `persist` moved the hold LSN (the checkpoint's scan
+        // start) to the current end of the log: the counters, the pending-tree snapshot and the
+        // undo log set are then found by any recovery that starts from this checkpoint.
         let held = self.registry.persist_lock.lock();
         if let Err(e) = self.registry.persist(&held, &store, &self.trx.all_row_deltas()) {
             tracing::warn!("persisting table counters failed: {e}");
         }
-        if let Some(end) = self.pending_trees.log_snapshot(&store) {
-            // Durable before the control file names a scan start after the older records.
-            if let Err(e) = store.wal().flush_to(end) {
-                tracing::warn!("logging the pending trees failed: {e}");
+        self.pending_trees.log_snapshot(&store);
+        self.trx.undo_logs.log_snapshot(&store);
+        // The marker: an entry every recovery from this checkpoint must find in the log.
+        let mut mtr = Mtr::new(&store);
+        mtr.log_logical(&LogRecord::CheckpointMarker.encode());
+        let (_, end) = mtr.commit();
+        // Durable before the control file names a scan start after the older records (and a
+        // marker that is not durable must not be named: recovery would refuse a good log).
+        match store.wal().flush_to(end) {
+            Ok(()) => end,
+            Err(e) => {
+                tracing::warn!("logging the checkpoint's records failed: {e}");
+                0
             }
         }
     }
@@ -430,6 +441,17 @@ impl Engine {
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>> {
         std::fs::create_dir_all(&config.datadir)?;
         let io = Io::new(config.fault);
+        let wal_config = WalConfig { flush_mode: config.flush_mode, ..WalConfig::default() };
+        // Before any file is touched: a log that cannot be trusted is refused (recovery.rs).
+        if let (_, Some(control)) = ControlFile::open(&io, &config.datadir)? {
+            if control.format != FORMAT_VERSION {
+                return Err(StorageError::Corruption(format!(
+                    "data directory format {} (this version reads format {FORMAT_VERSION})",
+                    control.format
+                )));
+            }
+            recovery::check_log_reaches(&io, &config.datadir, &control, wal_config.segment_bytes)?;
+        }
         let mut store_config = PageStoreConfig::new(config.buffer_pool_bytes);
         if config.fault.torn_page_writes {
             // Crash tests: write pages back all the time, so that kills meet torn writes.
@@ -437,16 +459,17 @@ impl Engine {
         }
         let store = PageStore::open(&io, &config.datadir, store_config)?;
         let control = store.control_at_open();
-        let wal_config = WalConfig { flush_mode: config.flush_mode, ..WalConfig::default() };
         let summary =
             recovery::scan_and_redo(&io, &store, &config.datadir, control.scan_start_lsn, wal_config.segment_bytes)?;
-        let next_trx_id = control.next_trx_id.max(summary.max_trx_id + 1).max(VISIBLE_TO_ALL_TRX_ID + 1);
+        let logs = recovery::classify_undo_logs(&store, &summary.undo_logs)?;
+        let all_logs = || logs.losers.iter().chain(&logs.committed).chain(&logs.finished);
+        let max_trx_id = all_logs().map(|l| l.trx_id).fold(summary.max_trx_id, u64::max);
+        let next_trx_id = control.next_trx_id.max(max_trx_id + 1).max(VISIBLE_TO_ALL_TRX_ID + 1);
         let trx = Arc::new(TrxSys::new(config.max_sessions, next_trx_id));
-        // Checkpoints during recovery must not move the scan start past what it still needs.
-        trx.recovery_hold_lsn.store(control.scan_start_lsn, Ordering::SeqCst);
+        // Known before the first checkpoint, which re-logs them.
+        trx.undo_logs.adopt(all_logs().map(|l| l.first));
         let registry = Arc::new(Registry::new());
         let wal = Wal::open(&io, &config.datadir, wal_config, summary.end_lsn)?;
-        // Known before the first checkpoint, which re-logs them.
         let pending_trees = Arc::new(PendingTrees::new(summary.pending_trees.iter().copied()));
         let hooks = Arc::new(Hooks {
             trx: trx.clone(),
@@ -456,14 +479,16 @@ impl Engine {
         });
         store.start(wal, hooks)?;
 
+        // Losers' catalog records first, so that the catalog read next is the committed one.
         let catalog_root = store.system_tree_root(CATALOG_TREE);
         let catalog_tree = |ix: IndexId| (ix == CATALOG_INDEX_ID).then_some(catalog_root);
-        let mut restored = recovery::roll_back(&store, &summary.losers, catalog_tree)?;
+        let mut restored = recovery::roll_back(&store, &logs.losers, catalog_tree)?;
         let (catalog, counters) = catalog::load(&store)?;
         let roots: HashMap<IndexId, PageId> =
             catalog.tables.values().flat_map(|t| t.indexes().map(|i| (i.id, i.root)).collect::<Vec<_>>()).collect();
-        restored += recovery::roll_back(&store, &summary.losers, |ix| roots.get(&ix).copied())?;
-        let abort_end = recovery::log_aborts(&store, &summary.losers);
+        restored += recovery::roll_back(&store, &logs.losers, |ix| roots.get(&ix).copied())?;
+        recovery::report_orphans(&store, &logs.losers, |ix, root| roots.get(&ix) == Some(&root))?;
+        let abort_end = recovery::log_aborts(&store, &logs.losers)?;
         if abort_end > 0 {
             store.wal().flush_to(abort_end)?;
         }
@@ -483,11 +508,11 @@ impl Engine {
             runtimes.insert(t.id, Arc::new(TableRuntime::new(t.id, auto_inc, next_row_id, rows, p)));
         }
         registry.replace_all(runtimes);
-        trx.recovery_hold_lsn.store(Lsn::MAX, Ordering::SeqCst);
         store.checkpoint_now()?;
         tracing::info!(
-            losers = summary.losers.len(),
+            losers = logs.losers.len(),
             restored,
+            committed_undo_logs = logs.committed.len(),
             entries = summary.entries,
             bytes = summary.bytes,
             tables = catalog.tables.len(),
@@ -503,7 +528,20 @@ impl Engine {
         if !summary.pending_trees.is_empty() {
             // Left by a crash: nothing references them and no transaction from before the crash
             // survives, so purge frees them at once.
-            purge_queues.defer_free(DeferredFree { after: 0, roots: summary.pending_trees.clone() });
+            purge_queues.defer_free(DeferredFree { after: 0, after_seq: 0, roots: summary.pending_trees.clone() });
+        }
+        // Undo logs left by the crash: every transaction before it is visible to every view
+        // from now on, so purge may process them at once (committed ones: their delete-marked
+        // records and old chains; the others: only their pages).
+        for (l, committed) in logs.losers.iter().chain(&logs.finished).map(|l| (l, false)).chain(logs.committed.iter().map(|l| (l, true))) {
+            purge_queues.adopt(FinishedTrx {
+                trx_id: l.trx_id,
+                log: Some(FinishedLog { first: l.first, last: l.newest }),
+                committed,
+                end_lsn: 0,
+                slot: usize::MAX,
+                commit_seq: 0,
+            });
         }
         let purge = PurgeThread::start(store.clone(), trx.clone(), purge_queues.clone());
         let sh = Arc::new(Shared {
@@ -598,7 +636,7 @@ impl Engine {
         -> Result<()> {
         trx.prepare_write(None)?;
         let root = self.sh.store.system_tree_root(CATALOG_TREE);
-        let target = Target { index_id: CATALOG_INDEX_ID, root };
+        let target = Target { index_id: CATALOG_INDEX_ID, root, clustered: false };
         trx.write_version(target, key, payload, deleted, expect, || {
             StorageError::Corruption("catalog record in an unexpected state".into())
         })
@@ -731,7 +769,9 @@ impl Engine {
     /// so a crash before purge gets to them frees them at the next open.
     fn free_trees_later(&self, roots: Vec<PageId>) {
         let after = self.sh.trx.next_trx_id();
-        self.sh.purge_queues.defer_free(DeferredFree { after, roots });
+        // The DDL's own number (it committed last): views built after it are numbered above.
+        let after_seq = self.sh.trx.commit_seq() - 1;
+        self.sh.purge_queues.defer_free(DeferredFree { after, after_seq, roots });
     }
 
     /// Removes the persisted counters of dropped tables.
@@ -1106,6 +1146,11 @@ impl Engine {
                 mark(pid, &mut report.pending, &mut report.doubly_used)?;
             }
         }
+        for first in self.sh.trx.undo_logs.firsts() {
+            for pid in crate::trx::undo::owned_pages(store, first)? {
+                mark(pid, &mut report.undo, &mut report.doubly_used)?;
+            }
+        }
         for pid in store.free_list_pages()? {
             mark(pid, &mut report.free, &mut report.doubly_used)?;
         }
@@ -1171,7 +1216,7 @@ impl Engine {
         add("Innodb_checkpoint_lsn", buf.checkpoint_lsn);
         add("Innodb_checkpoints", buf.checkpoints);
         add("Innodb_deadlocks", locks.deadlocks);
-        add("Innodb_history_list_length", self.sh.trx.history_len() as u64);
+        add("Innodb_history_list_length", (self.sh.trx.history_len() + self.sh.purge_queues.backlog()) as u64);
         add("Innodb_log_waits", wal.ring_full_waits);
         add("Innodb_lsn_current", self.sh.store.wal().ready_lsn());
         add("Innodb_lsn_flushed", self.sh.store.wal().flushed_lsn());

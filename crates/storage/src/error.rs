@@ -45,6 +45,13 @@ pub enum StorageError {
     Io(#[from] std::io::Error),
     #[error("data corruption detected: {0}")]
     Corruption(String),
+    #[error(
+        "the redo log ends at LSN {end}, before the last checkpoint (LSN {checkpoint}, marker {marker}): \
+         log files were lost, truncated or copied from another time; refusing to recover from it \
+         (no file was changed). Restore the log, or start with --force-recovery to read what the \
+         data files hold, read-only"
+    )]
+    LogTooShort { end: u64, checkpoint: u64, marker: u64 },
     #[error("the storage engine is shutting down")]
     ShuttingDown,
 }
@@ -72,7 +79,7 @@ impl StorageError {
             TooManySessions => (1040, "08004"),
             NotSupported(_) => (1235, "42000"),
             TableDefinitionChanged => (1412, "HY000"),
-            Io(_) | Corruption(_) | ShuttingDown => (1030, "HY000"),
+            Io(_) | Corruption(_) | LogTooShort { .. } | ShuttingDown => (1030, "HY000"),
         }
     }
 }

@@ -31,7 +31,7 @@ const MAX_DEADLOCK_SEARCH: usize = 10_000;
 
 /// Who holds a lock: one transaction (session slot index and a per-slot generation, so two
 /// successive transactions of one session never look alike).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LockOwner(pub u64);
 
 /// A lockable object: a key of one index (the clustered key, or the column values of a unique
@@ -287,6 +287,48 @@ impl LockTable {
         }
         self.timeouts.fetch_add(1, Ordering::Relaxed);
         Err(LockError::Timeout)
+    }
+
+    /// Grants `mode` on `key` to `owner` now if nothing conflicts (no waiting): a rollback
+    /// re-takes the lock of a row whose implicit lock it is about to give up. False if it cannot.
+    pub fn try_lock(&self, owner: LockOwner, key: &LockKey, mode: LockMode) -> bool {
+        let mut shard = self.shards[key.shard()].lock();
+        let q = shard.queues.entry(key.clone()).or_default();
+        let held = q.granted_mode(owner);
+        if held.is_some_and(|h| stronger(h, mode) == h) {
+            return true;
+        }
+        if q.grantable(owner, mode) && (held.is_some() || q.waiting.is_empty()) {
+            q.grant(owner, mode);
+            return true;
+        }
+        if q.granted.is_empty() && q.waiting.is_empty() {
+            shard.queues.remove(key);
+        }
+        false
+    }
+
+    /// Grants an exclusive lock on `key` to `holder`, whatever is queued: `holder` owns the row
+    /// already through an implicit lock (its uncommitted change; see trx/txn.rs), which another
+    /// transaction turns into this explicit one so that it can wait for it.
+    pub fn grant_implicit(&self, holder: LockOwner, key: &LockKey) {
+        let mut shard = self.shards[key.shard()].lock();
+        shard.queues.entry(key.clone()).or_default().grant(holder, LockMode::Exclusive);
+    }
+
+    /// Releases `owner`'s lock on `key` if nobody waits for it (the row's implicit lock covers it
+    /// from now on). Returns whether it was released.
+    pub fn release_if_unwaited(&self, owner: LockOwner, key: &LockKey) -> bool {
+        let mut shard = self.shards[key.shard()].lock();
+        let Some(q) = shard.queues.get_mut(key) else { return true };
+        if !q.waiting.is_empty() {
+            return false;
+        }
+        q.granted.retain(|g| g.0 != owner);
+        if q.granted.is_empty() {
+            shard.queues.remove(key);
+        }
+        true
     }
 
     /// True if `owner` holds `key` in `mode` or a stronger one.

@@ -155,7 +155,7 @@ impl<'s> Mtr<'s> {
             }
             self.latch(head)?;
             let page = self.page(head);
-            if !matches!(page.page_type(), Ok(PageType::Free) | Ok(PageType::Overflow)) {
+            if !matches!(page.page_type(), Ok(PageType::Free) | Ok(PageType::Overflow) | Ok(PageType::Undo)) {
                 return Err(StorageError::Corruption(format!("free list page {head} is not free")));
             }
             let next = get_u64(page, OFF_NEXT);

@@ -78,7 +78,7 @@ impl PendingTrees {
         &self,
         adopt: &[PageId],
         drop: &[PageId],
-        commit: impl FnOnce(&[LogRecord<'static>]) -> Result<T>,
+        commit: impl FnOnce(&[LogRecord]) -> Result<T>,
     ) -> Result<T> {
         let mut set = self.set.lock();
         debug_assert!(adopt.iter().all(|r| set.contains(r)), "adopting a tree that is not pending");

@@ -160,10 +160,16 @@ pub(crate) async fn lock_row(
     mode: LockMode,
 ) -> Result<Option<ScanRow>> {
     trx.sess.sh.check_open()?;
-    trx.lock(LockKey::new(table.primary.id, pk_key), mode).await?;
+    lock_row_key(trx, table, pk_key, mode).await?;
     let Some((_, row)) = latest_live(trx, table, pk_key)? else { return Ok(None) };
     SessionStats::bump(&trx.stats().rows_read, 1);
     Ok(Some(ScanRow { pk_key: pk_key.to_vec(), row }))
+}
+
+/// Locks a row by its clustered key (explicit lock, then the implicit lock of its writer: see
+/// `TrxState::lock_record`).
+async fn lock_row_key(trx: &mut TrxState, table: &TableDef, pk_key: &[u8], mode: LockMode) -> Result<()> {
+    trx.lock_record(table.primary.id, table.primary.root, pk_key, mode).await
 }
 
 /// Locks the column values of every UNIQUE secondary index entry of `row` that `which` selects
@@ -270,7 +276,7 @@ pub(crate) async fn insert(
         keycodec::primary_key(table, &row)?
     };
     let keys = row_keys(table, &row, pk_key)?;
-    trx.lock(LockKey::new(table.primary.id, &keys.pk_key), LockMode::Exclusive).await?;
+    lock_row_key(trx, table, &keys.pk_key, LockMode::Exclusive).await?;
     lock_unique_values(trx, table, &row, keys.pk_key.len(), &keys.sec_keys, |_| true).await?;
 
     let mut deleted = 0usize;
@@ -284,7 +290,7 @@ pub(crate) async fn insert(
         match on_dup {
             OnDuplicate::Error => return Err(dup_error(table, index_no, &row)),
             OnDuplicate::Report => {
-                trx.lock(LockKey::new(table.primary.id, &cpk), LockMode::Exclusive).await?;
+                lock_row_key(trx, table, &cpk, LockMode::Exclusive).await?;
                 if let Some((_, existing)) = latest_live(trx, table, &cpk)? {
                     if still_conflicts(table, index_no, &row, &existing)? {
                         return Ok(InsertOutcome::Duplicate { index: index_no, pk_key: cpk, existing });
@@ -298,7 +304,7 @@ pub(crate) async fn insert(
                     if seen.contains(&cpk) {
                         continue;
                     }
-                    trx.lock(LockKey::new(table.primary.id, &cpk), LockMode::Exclusive).await?;
+                    lock_row_key(trx, table, &cpk, LockMode::Exclusive).await?;
                     if delete_locked(trx, table, &cpk).await? {
                         deleted += 1;
                     }
@@ -318,6 +324,7 @@ pub(crate) async fn insert(
     for (ix, k) in table.secondary.iter().zip(&keys.sec_keys) {
         trx.write_version(Target::of(ix), k, &[], false, Expect::Any, unreachable_error)?;
     }
+    trx.to_implicit(table.primary.id, &pk_key);
     trx.note_row_delta(table.id, 1);
     SessionStats::bump(&trx.stats().rows_inserted, 1);
     Ok(if deleted > 0 { InsertOutcome::Replaced { pk_key, deleted } } else { InsertOutcome::Inserted { pk_key } })
@@ -343,6 +350,7 @@ async fn delete_locked(trx: &mut TrxState, table: &Arc<TableDef>, pk_key: &[u8])
     for (ix, k) in table.secondary.iter().zip(&keys.sec_keys) {
         trx.write_version(Target::of(ix), k, &[], true, Expect::Any, unreachable_error)?;
     }
+    trx.to_implicit(table.primary.id, pk_key);
     trx.note_row_delta(table.id, -1);
     SessionStats::bump(&trx.stats().rows_deleted, 1);
     Ok(true)
@@ -350,7 +358,7 @@ async fn delete_locked(trx: &mut TrxState, table: &Arc<TableDef>, pk_key: &[u8])
 
 pub(crate) async fn delete(trx: &mut TrxState, table: &Arc<TableDef>, pk_key: &[u8]) -> Result<()> {
     trx.prepare_write(Some(table.id))?;
-    trx.lock(LockKey::new(table.primary.id, pk_key), LockMode::Exclusive).await?;
+    lock_row_key(trx, table, pk_key, LockMode::Exclusive).await?;
     if !delete_locked(trx, table, pk_key).await? {
         return Err(row_gone());
     }
@@ -364,7 +372,7 @@ pub(crate) async fn update(
     new: Vec<Datum>,
 ) -> Result<Vec<u8>> {
     trx.prepare_write(Some(table.id))?;
-    trx.lock(LockKey::new(table.primary.id, pk_key), LockMode::Exclusive).await?;
+    lock_row_key(trx, table, pk_key, LockMode::Exclusive).await?;
     // The stored row is authoritative for the old index entries.
     let Some((cur, old)) = latest_live(trx, table, pk_key)? else { return Err(row_gone()) };
     let new_bytes = encode_row(&table.columns, &new)?;
@@ -375,7 +383,7 @@ pub(crate) async fn update(
     let changed: Vec<bool> = old_keys.sec_keys.iter().zip(&new_keys.sec_keys).map(|(a, b)| a != b).collect();
 
     if pk_changed {
-        trx.lock(LockKey::new(table.primary.id, &new_pk), LockMode::Exclusive).await?;
+        lock_row_key(trx, table, &new_pk, LockMode::Exclusive).await?;
     }
     lock_unique_values(trx, table, &old, pk_key.len(), &old_keys.sec_keys, |i| changed[i]).await?;
     lock_unique_values(trx, table, &new, new_pk.len(), &new_keys.sec_keys, |i| changed[i]).await?;
@@ -411,6 +419,10 @@ pub(crate) async fn update(
             trx.write_version(Target::of(ix), &old_keys.sec_keys[i], &[], true, Expect::Any, unreachable_error)?;
             trx.write_version(Target::of(ix), &new_keys.sec_keys[i], &[], false, Expect::Any, unreachable_error)?;
         }
+    }
+    trx.to_implicit(table.primary.id, pk_key);
+    if pk_changed {
+        trx.to_implicit(table.primary.id, &new_pk);
     }
     SessionStats::bump(&trx.stats().rows_updated, 1);
     Ok(new_pk)

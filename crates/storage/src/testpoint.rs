@@ -18,6 +18,8 @@ pub enum CrashPoint {
     /// The page cleaner's next write-back batch, after its home writes and before their sync
     /// (with torn page writes: torn pages on disk for the doublewrite repair).
     HomePageSync = 3,
+    /// A rollback (whole or partial), after it restored some records.
+    Rollback = 4,
 }
 
 const UNARMED: u8 = 0;

@@ -33,10 +33,13 @@ async fn new_table(e: &Engine, name: &str) -> Arc<TableDef> {
     t
 }
 
-/// Waits until purge freed every pending tree.
+/// Waits until purge freed every pending tree and processed every finished transaction.
 async fn wait_no_pending(e: &Engine) {
     let deadline = Instant::now() + Duration::from_secs(30);
-    while status_value(e, "Selkie_pending_trees") > 0 || status_value(e, "Selkie_pending_tree_frees") > 0 {
+    while status_value(e, "Selkie_pending_trees") > 0
+        || status_value(e, "Selkie_pending_tree_frees") > 0
+        || status_value(e, "Innodb_history_list_length") > 0
+    {
         assert!(Instant::now() < deadline, "pending trees were never freed");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
@@ -47,7 +50,7 @@ fn audit(e: &Engine) -> SpaceReport {
     let r = e.space_report().unwrap();
     assert_eq!(r.leaked, 0, "leaked pages: {r:?}");
     assert_eq!(r.doubly_used, 0, "pages used twice: {r:?}");
-    assert_eq!(r.total_pages, 1 + r.in_trees + r.free + r.pending, "{r:?}");
+    assert_eq!(r.total_pages, 1 + r.in_trees + r.free + r.pending + r.undo, "{r:?}");
     r
 }
 
@@ -73,9 +76,11 @@ fn count(e: &Engine, t: &Arc<TableDef>, index: usize) -> usize {
 async fn ddl_without_crashes_leaks_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let e = setup(dir.path()).await;
+    wait_no_pending(&e).await;
     let base = audit(&e);
     new_table(&e, "a").await;
     new_table(&e, "b").await;
+    wait_no_pending(&e).await;
     let grown = audit(&e);
     assert!(grown.in_trees > base.in_trees + 20, "the tables span many pages: {grown:?}");
     e.create_index("d", "a", NewIndex { name: "c".into(), columns: vec![ic(2)], unique: false }).await.unwrap();
@@ -126,6 +131,7 @@ async fn dropped_trees_are_freed_after_a_crash_before_purge() {
     let c = new_table(&e, "c").await;
     assert_eq!(count(&e, &c, 0), ROWS as usize);
     assert_eq!(count(&e, &c, 1), ROWS as usize);
+    wait_no_pending(&e).await;
     audit(&e);
 }
 
@@ -154,6 +160,7 @@ async fn an_interrupted_index_build_leaves_no_pages_behind() {
     e.create_index("d", "a", NewIndex { name: "c".into(), columns: vec![ic(2)], unique: false }).await.unwrap();
     let a = table(&e, "d", "a");
     assert_eq!(count(&e, &a, 2), ROWS as usize);
+    wait_no_pending(&e).await;
     audit(&e);
 }
 
@@ -185,5 +192,6 @@ async fn an_interrupted_tree_free_continues_after_restart() {
     let c = new_table(&e, "c").await;
     assert_eq!(count(&e, &c, 1), ROWS as usize);
     assert_eq!(count(&e, &b, 1), ROWS as usize);
+    wait_no_pending(&e).await;
     audit(&e);
 }

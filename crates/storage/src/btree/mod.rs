@@ -12,7 +12,7 @@
 
 mod cursor;
 pub(crate) mod node;
-mod overflow;
+pub(crate) mod overflow;
 mod read;
 mod write;
 
@@ -33,6 +33,27 @@ pub const MAX_VALUE_LEN: usize = 64 << 20;
 pub enum Change {
     Keep,
     Put(Vec<u8>),
+    Remove,
+}
+
+/// The record under the key, as `modify_versioned`'s closure sees it: the whole value, and the
+/// bytes the leaf stores for it (the value itself, or the 16-byte reference of its overflow chain
+/// when `chain`).
+pub(crate) struct Existing<'a> {
+    pub value: &'a [u8],
+    pub stored: &'a [u8],
+    pub chain: bool,
+}
+
+/// What a `modify_versioned` closure decides for the record under the key.
+pub(crate) enum VersionedChange {
+    Keep,
+    /// Put a new value. With `keep_old_chain`, the previous value's overflow chain is not freed:
+    /// the caller took it over (an undo record owns the previous version).
+    Put { value: Vec<u8>, keep_old_chain: bool },
+    /// Put back a value in its stored form (`Existing::stored` of an earlier version): with
+    /// `chain`, the reference of an overflow chain the caller owned, which the tree owns again.
+    PutStored { chain: bool, stored: Vec<u8> },
     Remove,
 }
 
@@ -92,6 +113,17 @@ impl BTree {
     /// if `f` returns a value over MAX_VALUE_LEN (nothing is changed), I/O and corruption.
     pub fn modify<R>(&self, mtr: &mut Mtr, key: &[u8], f: impl FnOnce(Option<&[u8]>) -> (Change, R)) -> Result<R> {
         write::modify(self, mtr, key, f)
+    }
+
+    /// `modify` for MVCC records: the closure also sees how the value is stored, and may take
+    /// over the previous value's overflow chain or put back an earlier stored form (undo).
+    pub(crate) fn modify_versioned<R>(
+        &self,
+        mtr: &mut Mtr,
+        key: &[u8],
+        f: impl FnOnce(Option<Existing<'_>>) -> (VersionedChange, R),
+    ) -> Result<R> {
+        write::modify_versioned(self, mtr, key, f)
     }
 
     /// Cursor over `[lower, upper]` (bounds on whole keys), ascending or descending.

@@ -23,7 +23,7 @@ use crate::mtr::Mtr;
 use super::node::{self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD};
 use super::overflow::{self, OverflowRef};
 use super::read::{descend, ReadError, Target, MAX_DEPTH};
-use super::{BTree, Change, MAX_KEY_LEN, MAX_VALUE_LEN};
+use super::{BTree, Change, Existing, VersionedChange, MAX_KEY_LEN, MAX_VALUE_LEN};
 
 /// Optimistic write attempts (CAS upgrades) before falling back to waiting latches.
 const MAX_OPTIMISTIC_ATTEMPTS: usize = 16;
@@ -121,6 +121,23 @@ fn latch_for_write_waiting<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> 
 }
 
 pub(crate) fn modify<R>(tree: &BTree, mtr: &mut Mtr, key: &[u8], f: impl FnOnce(Option<&[u8]>) -> (Change, R)) -> Result<R> {
+    modify_versioned(tree, mtr, key, |cur| {
+        let (change, out) = f(cur.map(|c| c.value));
+        let change = match change {
+            Change::Keep => VersionedChange::Keep,
+            Change::Put(value) => VersionedChange::Put { value, keep_old_chain: false },
+            Change::Remove => VersionedChange::Remove,
+        };
+        (change, out)
+    })
+}
+
+pub(crate) fn modify_versioned<R>(
+    tree: &BTree,
+    mtr: &mut Mtr,
+    key: &[u8],
+    f: impl FnOnce(Option<Existing<'_>>) -> (VersionedChange, R),
+) -> Result<R> {
     if key.len() > MAX_KEY_LEN {
         return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
     }
@@ -154,7 +171,7 @@ fn change_leaf<R>(
     pids: &[PageId],
     child_index: &[usize],
     key: &[u8],
-    f: impl FnOnce(Option<&[u8]>) -> (Change, R),
+    f: impl FnOnce(Option<Existing<'_>>) -> (VersionedChange, R),
 ) -> Result<R> {
     let leaf = *pids.last().expect("a write path ends at a leaf");
     let page = mtr.page(leaf);
@@ -180,32 +197,47 @@ fn change_leaf<R>(
     };
     let (change, out) = {
         let page = mtr.page(leaf);
-        let value: Option<&[u8]> = match current {
+        let existing = match current {
             Current::Absent => None,
             Current::Inline => {
                 let rec = node::leaf_record(page, &h, slot).map_err(|_| corrupt(leaf))?;
-                Some(&page[rec.val_off..rec.val_off + rec.val_len])
+                let value = &page[rec.val_off..rec.val_off + rec.val_len];
+                Some(Existing { value, stored: value, chain: false })
             }
-            Current::Overflow(_) => overflow_value.as_deref(),
+            Current::Overflow(_) => {
+                let rec = node::leaf_record(page, &h, slot).map_err(|_| corrupt(leaf))?;
+                let stored = &page[rec.val_off..rec.val_off + rec.val_len];
+                Some(Existing { value: overflow_value.as_deref().expect("read above"), stored, chain: true })
+            }
         };
-        f(value)
+        f(existing)
+    };
+    // The old chain is freed with the change unless its ownership passes to the caller (an undo
+    // record keeps the previous version's chain) or the change puts that same chain back.
+    let frees_old_chain = match (&current, &change) {
+        (Current::Overflow(_), VersionedChange::Put { keep_old_chain, .. }) => !keep_old_chain,
+        (Current::Overflow(r), VersionedChange::PutStored { chain: true, stored }) => {
+            OverflowRef::decode(stored).is_none_or(|n| n.first != r.first)
+        }
+        (Current::Overflow(_), VersionedChange::PutStored { .. } | VersionedChange::Remove) => true,
+        _ => false,
     };
     // Walk the old chain before changing anything, so that a broken chain fails the change.
-    let old_chain = match (&current, &change) {
-        (Current::Overflow(r), Change::Put(_) | Change::Remove) => {
-            let pages = overflow::chain_pages(mtr.shared(), *r)?;
+    let old_chain = match current {
+        Current::Overflow(r) if frees_old_chain => {
+            let pages = overflow::chain_pages(mtr.shared(), r)?;
             Some((r.first, *pages.last().expect("a chain has at least one page")))
         }
         _ => None,
     };
     match change {
-        Change::Keep => {}
-        Change::Remove => {
+        VersionedChange::Keep => {}
+        VersionedChange::Remove => {
             if found {
                 mtr.apply(leaf, &PageRecord::LeafDelete { slot: slot as u16 })?;
             }
         }
-        Change::Put(value) => {
+        VersionedChange::Put { value, .. } => {
             if value.len() > MAX_VALUE_LEN {
                 return Err(StorageError::RowTooLarge { max: MAX_VALUE_LEN });
             }
@@ -215,6 +247,18 @@ fn change_leaf<R>(
             } else {
                 (FLAG_OVERFLOW, overflow::write_chain(mtr.store(), &value)?.encode().to_vec())
             };
+            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)?;
+        }
+        VersionedChange::PutStored { chain, stored } => {
+            let valid = if chain {
+                OverflowRef::decode(&stored).is_some()
+            } else {
+                node::leaf_record_size(key.len(), stored.len()) <= MAX_INLINE_RECORD
+            };
+            if !valid {
+                return Err(StorageError::Corruption(format!("stored value of {} bytes cannot be put back", stored.len())));
+            }
+            let flags = if chain { FLAG_OVERFLOW } else { 0 };
             put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)?;
         }
     }

@@ -252,7 +252,7 @@ impl Shared {
             return Err(StorageError::Io(std::io::Error::other("checkpoint before PageStore::start")));
         };
         let _one_at_a_time = self.checkpoint_mutex.lock();
-        hooks.before_checkpoint();
+        let marker_end = hooks.before_checkpoint();
         if flush_all {
             self.flush_all_below(wal.ready_lsn())?;
         }
@@ -271,10 +271,14 @@ impl Shared {
         // Everything below the checkpoint must be in the log on disk: recovery starts there and
         // must find every commit record before it.
         wal.flush_to(checkpoint_lsn)?;
-        let scan_start_lsn = checkpoint_lsn.min(hooks.oldest_active_lsn());
+        let scan_start_lsn = checkpoint_lsn.min(hooks.scan_start_floor());
         let next_trx_id = hooks.next_trx_id();
         let mut control = self.control.lock();
-        let data = ControlData { format: FORMAT_VERSION, checkpoint_lsn, scan_start_lsn, next_trx_id, extra: control.last.extra.clone() };
+        // The marker's end LSN goes into the control file: recovery refuses a log that does not
+        // reach it (an emptied or truncated log would otherwise look like one that simply had
+        // nothing after the checkpoint).
+        let extra = if marker_end > 0 { marker_end.to_le_bytes().to_vec() } else { control.last.extra.clone() };
+        let data = ControlData { format: FORMAT_VERSION, checkpoint_lsn, scan_start_lsn, next_trx_id, extra };
         if data != control.last {
             debug_assert!(checkpoint_lsn >= control.last.checkpoint_lsn, "checkpoint LSN went backwards");
             control.file.write(&data)?;

@@ -21,6 +21,7 @@ pub(crate) mod pool;
 mod recovery;
 pub(crate) mod redo;
 mod stats;
+pub(crate) mod undo_page;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -85,13 +86,19 @@ impl PageStoreConfig {
 
 /// What the transactional layer tells each checkpoint.
 pub trait CheckpointHooks: Send + Sync {
-    /// First LSN of the oldest active transaction (`Lsn::MAX` if none): the recovery scan must
-    /// start there to find its undo records, and the log is not truncated past it.
-    fn oldest_active_lsn(&self) -> Lsn;
+    /// The lowest LSN the recovery scan of this checkpoint may start at (`Lsn::MAX`: no limit):
+    /// the log before it is needed by what the transactional layer re-logs at checkpoints, and
+    /// is not truncated past it.
+    fn scan_start_floor(&self) -> Lsn;
     /// Next transaction id to store in the control file.
     fn next_trx_id(&self) -> u64;
-    /// Runs before the checkpoint LSN is taken (e.g. persist AUTO_INCREMENT counters with mtrs).
-    fn before_checkpoint(&self) {}
+    /// Runs before the checkpoint LSN is taken (e.g. persist AUTO_INCREMENT counters with mtrs,
+    /// re-log state a recovery from this checkpoint needs) and returns the end LSN of what it
+    /// logged, durable when it returns (0 if nothing): the *checkpoint marker*, which recovery
+    /// requires the log to reach (`ControlData::extra` holds it).
+    fn before_checkpoint(&self) -> Lsn {
+        0
+    }
 }
 
 /// Buffer pool statistics, merged from per-thread counters when read.
@@ -377,7 +384,7 @@ impl PageStore {
                 return Err(StorageError::Corruption(format!("free list: page {pid} out of range or a cycle")));
             }
             self.shared.read_copy(pid, &mut p)?;
-            if !matches!(p.page_type(), Ok(PageType::Free) | Ok(PageType::Overflow)) {
+            if !matches!(p.page_type(), Ok(PageType::Free) | Ok(PageType::Overflow) | Ok(PageType::Undo)) {
                 return Err(StorageError::Corruption(format!("free list: page {pid} is not free")));
             }
             out.push(pid);

@@ -24,8 +24,9 @@ pub(crate) const OFF_TYPE: usize = 4;
 pub(crate) const OFF_LEVEL: usize = 5;
 pub(crate) const OFF_PAGE_ID: usize = 8;
 pub(crate) const OFF_PAGE_LSN: usize = 16;
-/// Free and overflow pages: the next page of the free list or of the overflow chain. The same
-/// offset for both, so a freed overflow chain can be spliced into the free list as it is.
+/// Free, overflow and undo pages: the next page of the free list, of the overflow chain or of
+/// the undo log. The same offset for all, so a freed chain can be spliced into the free list as
+/// it is.
 pub(crate) const OFF_NEXT: usize = 24;
 
 /// "No page": page 0 is the tablespace header, never a child, sibling, chain or free page.
@@ -42,6 +43,8 @@ pub enum PageType {
     Leaf = 3,
     Inner = 4,
     Overflow = 5,
+    /// A page of a transaction's undo log (trx/undo.rs).
+    Undo = 6,
 }
 
 impl PageType {
@@ -53,6 +56,7 @@ impl PageType {
             3 => PageType::Leaf,
             4 => PageType::Inner,
             5 => PageType::Overflow,
+            6 => PageType::Undo,
             _ => return None,
         })
     }
@@ -66,8 +70,9 @@ pub(crate) const OFF_PAGE_COUNT: usize = 40;
 pub(crate) const OFF_FREE_HEAD: usize = 48;
 pub(crate) const OFF_SYSTEM_ROOTS: usize = HEADER_SIZE;
 pub(crate) const TABLESPACE_MAGIC: u64 = u64::from_le_bytes(*b"SELKIEts");
-/// Version of the page formats in this file and in btree/node.rs; also stored in the control file.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the page formats in this file, btree/node.rs and trx/undo.rs; also stored in the
+/// control file. 2: undo logs in pages (roll pointers name undo records), checkpoint end marker.
+pub const FORMAT_VERSION: u32 = 2;
 
 const _: () = assert!(OFF_SYSTEM_ROOTS + 8 * SYSTEM_TREES <= PAGE_SIZE);
 

@@ -17,9 +17,13 @@
 //! | INNER_INSERT | slot u16, child u64, key_len u16, key |
 //! | IMAGE | low_len u16, high_off u16, page[..low_len], page[high_off..] (the zero gap is implied) |
 //! | SET_U64 | offset u16, value u64 |
+//! | SET_U8 | offset u16, value u8 |
+//! | UNDO_INIT | trx_id u64, prev u64, state u8 |
+//! | UNDO_APPEND | len u16, bytes |
 //! | LOGICAL | len u32, bytes (no page id) |
 
 use crate::btree::node::{self, NodeError};
+use super::undo_page as undo;
 use crate::error::{Result, StorageError};
 
 use super::page::{get_u64, put_u64, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE};
@@ -33,6 +37,9 @@ const KIND_INNER_INSERT: u8 = 5;
 const KIND_IMAGE: u8 = 6;
 const KIND_SET_U64: u8 = 7;
 const KIND_LOGICAL: u8 = 8;
+const KIND_SET_U8: u8 = 9;
+const KIND_UNDO_INIT: u8 = 10;
+const KIND_UNDO_APPEND: u8 = 11;
 
 /// Overflow pages: bytes of data in the page (data starts at HEADER_SIZE).
 pub(crate) const OFF_OVERFLOW_LEN: usize = 32;
@@ -50,6 +57,13 @@ pub(crate) enum PageRecord<'a> {
     Image { low: &'a [u8], high_off: u16, high: &'a [u8] },
     /// Sets a u64 field of the type-specific header or body (page 0 fields, chain links).
     SetU64 { offset: u16, value: u64 },
+    /// Sets one byte of the type-specific header or body (undo log state, undo record flags).
+    SetU8 { offset: u16, value: u8 },
+    /// Formats an empty undo page of transaction `trx_id` after `prev` in its log; `state` != 0
+    /// makes it the first page of a log, in that state (trx/undo.rs has the layout).
+    UndoInit { trx_id: u64, prev: PageId, state: u8 },
+    /// Appends one undo record to an undo page.
+    UndoAppend { data: &'a [u8] },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +96,10 @@ pub(crate) fn image_of(page: &[u8]) -> PageRecord<'_> {
             let len = page.u32_at(OFF_OVERFLOW_LEN).map(|l| l as usize).unwrap_or(PAGE_SIZE);
             let low = (HEADER_SIZE + len).min(PAGE_SIZE);
             (low, PAGE_SIZE)
+        }
+        Ok(PageType::Undo) => {
+            let used = page.u16_at(undo::OFF_UNDO_USED).map(|u| u as usize).unwrap_or(PAGE_SIZE);
+            (used.clamp(undo::UNDO_DATA_START, PAGE_SIZE), PAGE_SIZE)
         }
         _ => (PAGE_SIZE, PAGE_SIZE),
     };
@@ -139,6 +157,17 @@ pub(crate) fn apply(page: &mut [u8], pid: PageId, rec: &PageRecord) -> Result<()
             }
             put_u64(page, off, value);
         }
+        PageRecord::SetU8 { offset, value } => {
+            let off = offset as usize;
+            if off < OFF_NEXT || off >= PAGE_SIZE {
+                return Err(corrupt(format!("page {pid}: field offset {off}")));
+            }
+            page[off] = value;
+        }
+        PageRecord::UndoInit { trx_id, prev, state } => undo::format_page(page, pid, trx_id, prev, state),
+        PageRecord::UndoAppend { data } => {
+            undo::append_to_page(page, data).map_err(|e| corrupt(format!("page {pid}: undo append: {e}")))?
+        }
     }
     Ok(())
 }
@@ -157,6 +186,9 @@ pub(crate) fn encode_page(pid: PageId, rec: &PageRecord, out: &mut Vec<u8>) {
         PageRecord::InnerInsert { .. } => KIND_INNER_INSERT,
         PageRecord::Image { .. } => KIND_IMAGE,
         PageRecord::SetU64 { .. } => KIND_SET_U64,
+        PageRecord::SetU8 { .. } => KIND_SET_U8,
+        PageRecord::UndoInit { .. } => KIND_UNDO_INIT,
+        PageRecord::UndoAppend { .. } => KIND_UNDO_APPEND,
     };
     out.push(kind);
     out.extend_from_slice(&pid.to_le_bytes());
@@ -196,6 +228,19 @@ pub(crate) fn encode_page(pid: PageId, rec: &PageRecord, out: &mut Vec<u8>) {
         PageRecord::SetU64 { offset, value } => {
             out.extend_from_slice(&offset.to_le_bytes());
             out.extend_from_slice(&value.to_le_bytes());
+        }
+        PageRecord::SetU8 { offset, value } => {
+            out.extend_from_slice(&offset.to_le_bytes());
+            out.push(value);
+        }
+        PageRecord::UndoInit { trx_id, prev, state } => {
+            out.extend_from_slice(&trx_id.to_le_bytes());
+            out.extend_from_slice(&prev.to_le_bytes());
+            out.push(state);
+        }
+        PageRecord::UndoAppend { data } => {
+            put_len16(out, data.len());
+            out.extend_from_slice(data);
         }
     }
 }
@@ -285,6 +330,12 @@ impl<'a> RecordReader<'a> {
                 PageRecord::Image { low, high_off, high }
             }
             KIND_SET_U64 => PageRecord::SetU64 { offset: self.u16()?, value: self.u64()? },
+            KIND_SET_U8 => PageRecord::SetU8 { offset: self.u16()?, value: self.u8()? },
+            KIND_UNDO_INIT => PageRecord::UndoInit { trx_id: self.u64()?, prev: self.u64()?, state: self.u8()? },
+            KIND_UNDO_APPEND => {
+                let len = self.u16()? as usize;
+                PageRecord::UndoAppend { data: self.take(len)? }
+            }
             k => return Err(corrupt(format!("unknown kind {k}"))),
         };
         Ok(Some(LogRecord::Page(pid, rec)))

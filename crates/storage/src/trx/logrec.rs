@@ -4,10 +4,10 @@
 
 use crate::buffer::PageId;
 use crate::error::{Result, StorageError};
-use crate::rowcodec::{put_bytes, put_varint, Reader};
-use crate::types::{IndexId, TableId};
+use crate::rowcodec::{put_varint, Reader};
+use crate::types::TableId;
 
-const KIND_UNDO: u8 = 1;
+// Kind 1 (the logical undo record of format 1) is retired: undo lives in pages.
 const KIND_COMMIT: u8 = 2;
 const KIND_ABORT: u8 = 3;
 const KIND_AUTO_INC: u8 = 4;
@@ -15,16 +15,13 @@ const KIND_AUTO_INC_RESET: u8 = 5;
 const KIND_TREES_TO_FREE: u8 = 6;
 const KIND_TREES_SETTLED: u8 = 7;
 const KIND_PENDING_TREES: u8 = 8;
+const KIND_UNDO_LOG_CREATED: u8 = 9;
+const KIND_UNDO_LOG_FREED: u8 = 10;
+const KIND_UNDO_LOGS: u8 = 11;
+const KIND_CHECKPOINT_MARKER: u8 = 12;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LogRecord<'a> {
-    /// The before-image of one index record changed by `trx_id` (None: the key was absent).
-    Undo {
-        trx_id: u64,
-        index_id: IndexId,
-        key: &'a [u8],
-        before: Option<&'a [u8]>,
-    },
+pub enum LogRecord {
     Commit {
         trx_id: u64,
     },
@@ -53,6 +50,15 @@ pub enum LogRecord<'a> {
     /// The complete set of pending trees at this point of the log (checkpoints re-log it, so a
     /// recovery scan that starts after the records above still finds them).
     PendingTrees { roots: Vec<PageId> },
+    /// An undo log was created with its first page here (trx/undo.rs).
+    UndoLogCreated { first: PageId },
+    /// The undo log that started here was freed.
+    UndoLogFreed { first: PageId },
+    /// Every undo log that existed at this point (at least; checkpoints re-log it).
+    UndoLogs { firsts: Vec<PageId> },
+    /// Logged by each checkpoint; the control file names its end, which a log must reach to be
+    /// trusted (recovery.rs).
+    CheckpointMarker,
 }
 
 fn put_roots(out: &mut Vec<u8>, roots: &[PageId]) {
@@ -71,7 +77,7 @@ fn get_roots(r: &mut Reader) -> Result<Vec<PageId>> {
     (0..n).map(|_| r.u64()).collect()
 }
 
-impl LogRecord<'_> {
+impl LogRecord {
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(32);
         self.encode_into(&mut out);
@@ -80,19 +86,6 @@ impl LogRecord<'_> {
 
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         match *self {
-            LogRecord::Undo { trx_id, index_id, key, before } => {
-                out.push(KIND_UNDO);
-                out.extend_from_slice(&trx_id.to_le_bytes());
-                out.extend_from_slice(&index_id.to_le_bytes());
-                put_bytes(out, key);
-                match before {
-                    Some(b) => {
-                        out.push(1);
-                        put_bytes(out, b);
-                    }
-                    None => out.push(0),
-                }
-            }
             LogRecord::Commit { trx_id } => {
                 out.push(KIND_COMMIT);
                 out.extend_from_slice(&trx_id.to_le_bytes());
@@ -124,23 +117,25 @@ impl LogRecord<'_> {
                 out.push(KIND_PENDING_TREES);
                 put_roots(out, roots);
             }
+            LogRecord::UndoLogCreated { first } => {
+                out.push(KIND_UNDO_LOG_CREATED);
+                out.extend_from_slice(&first.to_le_bytes());
+            }
+            LogRecord::UndoLogFreed { first } => {
+                out.push(KIND_UNDO_LOG_FREED);
+                out.extend_from_slice(&first.to_le_bytes());
+            }
+            LogRecord::UndoLogs { ref firsts } => {
+                out.push(KIND_UNDO_LOGS);
+                put_roots(out, firsts);
+            }
+            LogRecord::CheckpointMarker => out.push(KIND_CHECKPOINT_MARKER),
         }
     }
 
-    pub fn decode(bytes: &[u8]) -> Result<LogRecord<'_>> {
+    pub fn decode(bytes: &[u8]) -> Result<LogRecord> {
         let mut r = Reader::new(bytes);
         let rec = match r.u8()? {
-            KIND_UNDO => {
-                let trx_id = r.u64()?;
-                let index_id = r.u32()?;
-                let key = r.bytes()?;
-                let before = match r.u8()? {
-                    0 => None,
-                    1 => Some(r.bytes()?),
-                    _ => return Err(StorageError::Corruption("malformed undo log record".into())),
-                };
-                LogRecord::Undo { trx_id, index_id, key, before }
-            }
             KIND_COMMIT => LogRecord::Commit { trx_id: r.u64()? },
             KIND_ABORT => LogRecord::Abort { trx_id: r.u64()? },
             KIND_AUTO_INC => LogRecord::AutoInc { table_id: r.u32()?, next: r.varint_u64()? },
@@ -150,6 +145,10 @@ impl LogRecord<'_> {
             KIND_TREES_TO_FREE => LogRecord::TreesToFree { roots: get_roots(&mut r)? },
             KIND_TREES_SETTLED => LogRecord::TreesSettled { roots: get_roots(&mut r)? },
             KIND_PENDING_TREES => LogRecord::PendingTrees { roots: get_roots(&mut r)? },
+            KIND_UNDO_LOG_CREATED => LogRecord::UndoLogCreated { first: r.u64()? },
+            KIND_UNDO_LOG_FREED => LogRecord::UndoLogFreed { first: r.u64()? },
+            KIND_UNDO_LOGS => LogRecord::UndoLogs { firsts: get_roots(&mut r)? },
+            KIND_CHECKPOINT_MARKER => LogRecord::CheckpointMarker,
             k => return Err(StorageError::Corruption(format!("unknown logical log record kind {k}"))),
         };
         if !r.is_empty() {
@@ -167,8 +166,10 @@ mod tests {
     #[test]
     fn round_trip_every_kind() {
         let recs = [
-            LogRecord::Undo { trx_id: 9, index_id: 3, key: b"k\0", before: Some(b"v") },
-            LogRecord::Undo { trx_id: u64::MAX, index_id: 0, key: b"", before: None },
+            LogRecord::UndoLogCreated { first: 77 },
+            LogRecord::UndoLogFreed { first: 1 << 40 },
+            LogRecord::UndoLogs { firsts: vec![5, 6, 7] },
+            LogRecord::CheckpointMarker,
             LogRecord::Commit { trx_id: 12 },
             LogRecord::Abort { trx_id: 13 },
             LogRecord::AutoInc { table_id: 5, next: 1 << 40 },

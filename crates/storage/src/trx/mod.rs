@@ -1,33 +1,33 @@
 //! Transactions (docs/architecture.md §4.7): transaction ids, the active-transaction slots,
 //! read views, undo logs, the history lists and purge.
 //!
-//! Each session owns one `TrxSlot` (padded to its own cache line): the `up` of its read view, a
-//! lower bound of its first LSN and its finished-but-unpurged history. A read-write transaction
+//! Each session owns one `TrxSlot` (padded to its own cache line): the `up` of its read view, its
+//! finished-but-unpurged history and an undo log kept for reuse. A read-write transaction
 //! also holds a slot of the compact active-transaction array (`rw_slots`) from id assignment to
 //! commit/rollback, so building a read view scans only the writers active now, not every
-//! session ever connected. Background work that needs a global picture (the purge limit, a
-//! checkpoint's oldest active LSN) scans the session slots up to their high-water mark; nothing
-//! takes a global lock.
+//! session ever connected. Background work that needs a global picture (the purge limit) scans
+//! the session slots up to their high-water mark; nothing takes a global lock.
 
 pub mod logrec;
 pub mod purge;
 pub mod record;
 pub(crate) mod rw_slots;
 pub(crate) mod txn;
-pub mod undo;
+pub(crate) mod undo;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
-use std::sync::Arc;
 
 use crossbeam_utils::CachePadded;
 use parking_lot::Mutex;
 use smallvec::SmallVec;
 
+use crate::buffer::PageId;
+use crate::lock::{LockKey, LockOwner, LockTable};
 use crate::types::TableId;
 use crate::wal::Lsn;
 use rw_slots::{RwSlots, NO_TRX, PENDING};
-use undo::{UndoLog, UndoRegistry};
+use undo::{CachedLog, UndoLogSet};
 
 /// `TrxSlot::rw_slot` of a session without an active read-write transaction.
 const NO_RW_SLOT: usize = usize::MAX;
@@ -62,8 +62,9 @@ impl SessionStats {
 pub struct TrxSlot {
     /// NO_VIEW, VIEW_BUILDING, or the `up` of the slot's current read view.
     view_up: AtomicU64,
-    /// Lsn::MAX, or a lower bound of the first LSN logged by the slot's active transaction.
-    first_lsn: AtomicU64,
+    /// NO_VIEW, VIEW_BUILDING, or the commit sequence number when the slot's read view was
+    /// built: every transaction that finished with a lower number is visible to the view.
+    view_seq: AtomicU64,
     in_use: AtomicBool,
     /// The `TrxSys::rw` slot of the active read-write transaction, or NO_RW_SLOT; owner-written.
     rw_slot: AtomicUsize,
@@ -72,8 +73,14 @@ pub struct TrxSlot {
     /// Tables the active transaction changed (DDL waits for such writers to end).
     written_tables: Mutex<SmallVec<[TableId; 4]>>,
     /// Finished transactions of this slot not yet purged. Per slot, so committing touches no
-    /// shared list; purge and checkpoints visit every slot.
+    /// shared list; purge visits every slot.
     history: Mutex<Vec<FinishedTrx>>,
+    /// An emptied undo log purge kept for this slot's next read-write transaction (so short
+    /// transactions get their undo space without touching the tablespace header).
+    undo_cache: Mutex<Option<CachedLog>>,
+    /// The implicit locks of the slot's read-write transaction that other transactions turned
+    /// into explicit ones to wait for them (see `convert_implicit`).
+    implicit: Mutex<ImplicitLocks>,
     pub stats: SessionStats,
 }
 
@@ -81,15 +88,30 @@ impl TrxSlot {
     fn new() -> TrxSlot {
         TrxSlot {
             view_up: AtomicU64::new(NO_VIEW),
-            first_lsn: AtomicU64::new(Lsn::MAX),
+            view_seq: AtomicU64::new(NO_VIEW),
             in_use: AtomicBool::new(false),
             rw_slot: AtomicUsize::new(NO_RW_SLOT),
             generation: AtomicU64::new(0),
             written_tables: Mutex::new(SmallVec::new()),
             history: Mutex::new(Vec::new()),
+            undo_cache: Mutex::new(None),
+            implicit: Mutex::new(ImplicitLocks::default()),
             stats: SessionStats::default(),
         }
     }
+}
+
+/// A transaction holds an *implicit* X lock on every record whose latest version it wrote (the
+/// record names it), so writing a row needs no entry in the lock table once the change is made:
+/// a 10-million-row UPDATE holds no lock memory per row (InnoDB's implicit locks). Another
+/// transaction that wants such a row converts the implicit lock into an explicit one for the
+/// writer, under this per-slot mutex, and waits for it; the writer releases those at its end.
+#[derive(Default)]
+struct ImplicitLocks {
+    /// The slot's active read-write transaction (0: none): conversions for any other id fail.
+    trx_id: u64,
+    owner: LockOwner,
+    converted: Vec<LockKey>,
 }
 
 /// A consistent-read snapshot: `{low, up, ids}` (architecture §4.7).
@@ -123,15 +145,25 @@ impl ReadView {
     }
 }
 
+/// The undo log of a finished transaction: its first page and newest live record.
+#[derive(Clone, Copy, Debug)]
+pub struct FinishedLog {
+    pub first: PageId,
+    pub last: u64,
+}
+
 /// A finished read-write transaction whose undo log purge has not freed yet.
 pub struct FinishedTrx {
     pub trx_id: u64,
-    pub undo: Arc<UndoLog>,
+    /// None if it wrote nothing (its log was never created).
+    pub log: Option<FinishedLog>,
     pub committed: bool,
-    /// Lower bound of its first LSN, and the end LSN of its Commit/Abort record: until the latter
-    /// is durable, recovery may have to roll it back and needs the log from the former on.
-    pub first_lsn: Lsn,
+    /// The end LSN of its Commit/Abort record: until it is durable, a crash would make recovery
+    /// roll the transaction back from its undo log, so purge must leave the log alone.
     pub end_lsn: Lsn,
+    /// The session slot that ran it (purge gives the emptied log back to it for reuse).
+    pub slot: usize,
+    pub commit_seq: u64,
 }
 
 pub struct TrxSys {
@@ -142,7 +174,12 @@ pub struct TrxSys {
     /// One past the highest session slot ever claimed: background scans stop here.
     hwm: AtomicUsize,
     next_trx_id: CachePadded<AtomicU64>,
-    pub undo: UndoRegistry,
+    /// Numbers finished transactions in the order they became visible (InnoDB's trx_no).
+    commit_seq: CachePadded<AtomicU64>,
+    /// No transaction with an id below this is active (`refresh_active_floor`).
+    active_floor: CachePadded<AtomicU64>,
+    /// Every undo log that exists (trx/undo.rs).
+    pub undo_logs: UndoLogSet,
     /// Ids below this were used before the last restart (every one of them is committed or
     /// rolled back, so every read view sees them).
     pub startup_trx_id: u64,
@@ -159,7 +196,9 @@ impl TrxSys {
             slots: (0..n).map(|_| CachePadded::new(TrxSlot::new())).collect(),
             hwm: AtomicUsize::new(0),
             next_trx_id: CachePadded::new(AtomicU64::new(next_trx_id)),
-            undo: UndoRegistry::new(),
+            commit_seq: CachePadded::new(AtomicU64::new(1)),
+            active_floor: CachePadded::new(AtomicU64::new(0)),
+            undo_logs: UndoLogSet::default(),
             startup_trx_id: next_trx_id,
             recovery_hold_lsn: AtomicU64::new(Lsn::MAX),
         }
@@ -196,7 +235,7 @@ impl TrxSys {
         let s = &self.slots[i];
         debug_assert!(self.slot_is_idle(i), "slot released with an active transaction");
         s.view_up.store(NO_VIEW, SeqCst);
-        s.first_lsn.store(Lsn::MAX, SeqCst);
+        s.view_seq.store(NO_VIEW, SeqCst);
         s.in_use.store(false, Release);
     }
 
@@ -216,18 +255,40 @@ impl TrxSys {
     /// in the active array. PENDING is published first so a concurrent view builder that already
     /// counted the id waits for it. None only if the active array is full, which the sizing
     /// (one entry per session slot) rules out.
-    pub fn assign_trx_id(&self, i: usize, first_lsn_bound: Lsn) -> Option<u64> {
+    pub fn assign_trx_id(&self, i: usize) -> Option<u64> {
+        self.assign_trx_id_for(i, LockOwner(0))
+    }
+
+    /// `assign_trx_id` for the transaction that takes locks as `owner` (whose implicit locks
+    /// others may convert to explicit ones of that owner).
+    pub fn assign_trx_id_for(&self, i: usize, owner: LockOwner) -> Option<u64> {
         let s = &self.slots[i];
         debug_assert_eq!(s.rw_slot.load(Relaxed), NO_RW_SLOT, "session {i} already has a read-write transaction");
-        s.first_lsn.store(first_lsn_bound, SeqCst);
-        let Some(rw) = self.rw.take() else {
-            s.first_lsn.store(Lsn::MAX, SeqCst);
-            return None;
-        };
+        let rw = self.rw.take()?;
         s.rw_slot.store(rw, Relaxed);
         let id = self.next_trx_id.fetch_add(1, SeqCst);
-        self.rw.publish(rw, id);
+        // Before the id is published: the transaction writes nothing (so holds no implicit lock)
+        // until this returns, and a converter that finds the id then finds it here too.
+        *s.implicit.lock() = ImplicitLocks { trx_id: id, owner, converted: Vec::new() };
+        self.rw.publish(rw, id, i);
         Some(id)
+    }
+
+    /// Turns active transaction `holder`'s implicit lock on `key` into an explicit X lock of its
+    /// owner, so that the caller can wait for it. False if `holder` is no longer active (its
+    /// implicit lock is gone with it).
+    pub fn convert_implicit(&self, holder: u64, key: &LockKey, locks: &LockTable) -> bool {
+        let Some(session) = self.rw.session_of(holder) else { return false };
+        let Some(slot) = self.slots.get(session) else { return false };
+        let mut imp = slot.implicit.lock();
+        if imp.trx_id != holder {
+            return false;
+        }
+        if !imp.converted.contains(key) {
+            locks.grant_implicit(imp.owner, key);
+            imp.converted.push(key.clone());
+        }
+        true
     }
 
     /// Builds a read view for slot `i` and publishes its `up` for purge. `own` (the slot's own
@@ -237,6 +298,10 @@ impl TrxSys {
         // Publish a placeholder first: purge scans the active slots before the view slots, so
         // either it sees this placeholder or this scan of the active slots comes after its own.
         me.view_up.store(VIEW_BUILDING, SeqCst);
+        me.view_seq.store(VIEW_BUILDING, SeqCst);
+        // The commit number first: a transaction numbered below it was deactivated before it
+        // was numbered (`finish`), so the scan below cannot find it active.
+        let seq = self.commit_seq.load(SeqCst);
         let low = self.next_trx_id.load(SeqCst);
         let mut ids = Vec::new();
         for a in self.rw.in_use() {
@@ -247,11 +312,13 @@ impl TrxSys {
         }
         let view = ReadView::new(low, ids);
         me.view_up.store(view.up, SeqCst);
+        me.view_seq.store(seq, SeqCst);
         view
     }
 
     pub fn close_view(&self, i: usize) {
         self.slots[i].view_up.store(NO_VIEW, SeqCst);
+        self.slots[i].view_seq.store(NO_VIEW, SeqCst);
     }
 
     /// Makes the slot's transaction invisible-no-more: new views see its changes.
@@ -262,7 +329,65 @@ impl TrxSys {
         if rw != NO_RW_SLOT {
             self.rw.give_back(rw);
         }
-        s.first_lsn.store(Lsn::MAX, SeqCst);
+    }
+
+    /// Ends slot `i`'s read-write transaction: makes it inactive (new views see its outcome),
+    /// numbers it, and hands it to purge. All under the slot's history lock, so that it is in no
+    /// moment neither active nor in the history (dropped trees wait for both), and numbered only
+    /// once no new view can find it active (see `purge_limit_seq`).
+    /// Returns the locks other transactions converted for it, for the caller to release.
+    pub fn finish(&self, i: usize, mut f: FinishedTrx) -> Vec<LockKey> {
+        {
+            let mut h = self.slots[i].history.lock();
+            self.deactivate(i);
+            f.commit_seq = self.commit_seq.fetch_add(1, SeqCst);
+            h.push(f);
+        }
+        // After deactivating: a converter that still finds the id here converts before we take
+        // the list; one that comes later finds the transaction inactive (or this slot empty).
+        let mut imp = self.slots[i].implicit.lock();
+        imp.trx_id = 0;
+        std::mem::take(&mut imp.converted)
+    }
+
+    /// The next commit sequence number (every finished transaction numbered below it is visible
+    /// to views built from now on).
+    pub fn commit_seq(&self) -> u64 {
+        self.commit_seq.load(SeqCst)
+    }
+
+    /// Finished transactions numbered below this are visible to every current and future read
+    /// view: the purge horizon is the oldest read view, not the oldest open writer (an idle open
+    /// transaction holds nothing back unless it holds a view).
+    pub fn purge_limit_seq(&self) -> u64 {
+        // The counter first, then the views: a view whose placeholder this scan missed was built
+        // after it and numbered at least this value.
+        let mut limit = self.commit_seq.load(SeqCst);
+        let hwm = self.hwm.load(SeqCst);
+        for s in &self.slots[..hwm] {
+            limit = limit.min(s.view_seq.load(SeqCst));
+        }
+        limit
+    }
+
+    /// The undo log slot `i` keeps for reuse, if any.
+    pub fn take_cached_log(&self, i: usize) -> Option<CachedLog> {
+        self.slots[i].undo_cache.lock().take()
+    }
+
+    /// Keeps an emptied undo log for slot `i`'s next transaction; false if it keeps one already.
+    pub fn put_cached_log(&self, i: usize, log: CachedLog) -> bool {
+        let mut c = self.slots[i].undo_cache.lock();
+        if c.is_some() {
+            return false;
+        }
+        *c = Some(log);
+        true
+    }
+
+    /// Whether slot `i` has room for a log to keep.
+    pub fn wants_cached_log(&self, i: usize) -> bool {
+        self.slots.get(i).is_some_and(|s| s.undo_cache.lock().is_none())
     }
 
     /// Every transaction id below the returned limit is finished and visible to every current
@@ -310,8 +435,10 @@ impl TrxSys {
         self.slots[..hwm].iter().map(|s| s.history.lock().len()).sum()
     }
 
-    /// Removes and returns the finished transactions purge may process now.
-    pub fn take_purgeable(&self, limit: u64, flushed: Lsn) -> Vec<FinishedTrx> {
+    /// Removes and returns the finished transactions purge may process now (numbered below
+    /// `limit_seq`, outcome durable), counting each in `taken` before it leaves its list (so that
+    /// the history length never misses it).
+    pub fn take_purgeable(&self, limit_seq: u64, flushed: Lsn, taken: &AtomicUsize) -> Vec<FinishedTrx> {
         let hwm = self.hwm.load(SeqCst);
         let mut out = Vec::new();
         for s in &self.slots[..hwm] {
@@ -321,7 +448,8 @@ impl TrxSys {
             }
             let mut i = 0;
             while i < h.len() {
-                if h[i].trx_id < limit && h[i].end_lsn <= flushed {
+                if h[i].commit_seq < limit_seq && h[i].end_lsn <= flushed {
+                    taken.fetch_add(1, SeqCst);
                     out.push(h.swap_remove(i));
                 } else {
                     i += 1;
@@ -341,20 +469,11 @@ impl TrxSys {
             .unwrap_or(u64::MAX)
     }
 
-    /// The checkpoint's lower bound for the recovery scan start: the first LSN of every
-    /// transaction that is active, or finished but not yet durably so.
-    pub fn oldest_active_lsn(&self, flushed: Lsn) -> Lsn {
-        let mut lsn = self.recovery_hold_lsn.load(SeqCst);
-        let hwm = self.hwm.load(SeqCst);
-        for s in &self.slots[..hwm] {
-            lsn = lsn.min(s.first_lsn.load(SeqCst));
-            for f in s.history.lock().iter() {
-                if f.end_lsn > flushed {
-                    lsn = lsn.min(f.first_lsn);
-                }
-            }
-        }
-        lsn
+    /// The checkpoint's lower bound for the recovery scan start: recovery holds it while it
+    /// still needs the log it read (Lsn::MAX otherwise). Undo lives in pages, so no open
+    /// transaction holds the log back.
+    pub fn scan_start_floor(&self) -> Lsn {
+        self.recovery_hold_lsn.load(SeqCst)
     }
 
     /// Number of active read-write transactions.
@@ -394,7 +513,26 @@ impl TrxSys {
 
     /// True if `trx_id` is an active read-write transaction (scans the slots: slow paths only).
     pub fn is_active(&self, trx_id: u64) -> bool {
+        // Most records carry the id of a transaction that finished long ago: below the floor no
+        // scan is needed.
+        if trx_id < self.active_floor.load(Relaxed) {
+            return false;
+        }
         self.rw.in_use().iter().any(|a| wait_not_pending(a) == trx_id)
+    }
+
+    /// Raises the floor below which no transaction is active (the purge thread calls it often):
+    /// the smallest active id, or the next id if none is active. Every id assigned later is
+    /// above it, so it stays a lower bound.
+    pub fn refresh_active_floor(&self) {
+        let mut floor = self.next_trx_id.load(SeqCst);
+        for a in self.rw.in_use() {
+            let id = wait_not_pending(a);
+            if id != NO_TRX {
+                floor = floor.min(id);
+            }
+        }
+        self.active_floor.fetch_max(floor, SeqCst);
     }
 
     /// True if the slot has no active read-write transaction.
@@ -440,6 +578,7 @@ fn wait_not_pending(a: &AtomicU64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn view_visibility_rules() {
@@ -460,7 +599,7 @@ mod tests {
         let sys = TrxSys::new(4, 1);
         let a = sys.claim_session_slot().unwrap();
         let b = sys.claim_session_slot().unwrap();
-        let id_a = sys.assign_trx_id(a, 100).unwrap();
+        let id_a = sys.assign_trx_id(a).unwrap();
         let view = sys.open_view(b, None);
         assert!(!view.sees(id_a));
         assert_eq!(sys.purge_limit(), id_a);
@@ -473,24 +612,41 @@ mod tests {
         assert_eq!(sys.purge_limit(), later.up);
         sys.close_view(b);
         assert_eq!(sys.purge_limit(), sys.next_trx_id());
-        assert_eq!(sys.oldest_active_lsn(0), Lsn::MAX);
+    }
+
+    /// The purge horizon is the oldest read view: an open writer without a view holds nothing
+    /// back, a view holds back what finished after it was built.
+    #[test]
+    fn purge_horizon_follows_views_not_writers() {
+        let sys = TrxSys::new(4, 1);
+        let (idle, a, reader) = (sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap());
+        sys.assign_trx_id(idle).unwrap(); // open forever, never reads
+        let done = |slot| {
+            let id = sys.assign_trx_id(slot).unwrap();
+            sys.finish(slot, FinishedTrx { trx_id: id, log: None, committed: true, end_lsn: 0, slot, commit_seq: 0 });
+        };
+        done(a);
+        let taken = AtomicUsize::new(0);
+        assert_eq!(sys.take_purgeable(sys.purge_limit_seq(), 0, &taken).len(), 1, "the idle writer holds nothing back");
+        let view = sys.open_view(reader, None);
+        done(a);
+        assert!(sys.take_purgeable(sys.purge_limit_seq(), 0, &taken).is_empty(), "finished after the view was built");
+        sys.close_view(reader);
+        drop(view);
+        assert_eq!(sys.take_purgeable(sys.purge_limit_seq(), 0, &taken).len(), 1);
     }
 
     #[test]
-    fn oldest_active_lsn_covers_undurable_finished_transactions() {
+    fn purge_waits_for_the_outcome_to_be_durable() {
         let sys = TrxSys::new(2, 1);
         let a = sys.claim_session_slot().unwrap();
-        let id = sys.assign_trx_id(a, 500).unwrap();
-        assert_eq!(sys.oldest_active_lsn(0), 500);
-        sys.push_history(
-            a,
-            FinishedTrx { trx_id: id, undo: Arc::new(UndoLog::new(id)), committed: true, first_lsn: 500, end_lsn: 900 },
-        );
-        sys.deactivate(a);
-        assert_eq!(sys.oldest_active_lsn(899), 500);
-        assert_eq!(sys.oldest_active_lsn(900), Lsn::MAX);
-        assert!(sys.take_purgeable(u64::MAX, 899).is_empty());
-        assert_eq!(sys.take_purgeable(u64::MAX, 900).len(), 1);
+        let id = sys.assign_trx_id(a).unwrap();
+        let log = Some(FinishedLog { first: 9, last: 0 });
+        sys.finish(a, FinishedTrx { trx_id: id, log, committed: true, end_lsn: 900, slot: a, commit_seq: 0 });
+        let taken = AtomicUsize::new(0);
+        assert!(sys.take_purgeable(u64::MAX, 899, &taken).is_empty());
+        assert_eq!(sys.take_purgeable(u64::MAX, 900, &taken).len(), 1);
+        assert_eq!(taken.load(SeqCst), 1);
     }
 
     /// The read-view scan follows the writers active now, not the sessions ever connected: after
@@ -501,7 +657,7 @@ mod tests {
         let sys = TrxSys::new(SESSIONS, 1);
         let slots: Vec<usize> = (0..SESSIONS).map(|_| sys.claim_session_slot().unwrap()).collect();
         for &s in &slots {
-            sys.assign_trx_id(s, 1).unwrap();
+            sys.assign_trx_id(s).unwrap();
         }
         assert_eq!(sys.view_scan_len(), SESSIONS);
         assert_eq!(sys.active_count(), SESSIONS);
@@ -511,7 +667,7 @@ mod tests {
         assert_eq!(sys.view_scan_len(), 0, "the scan shrinks when the writers finish");
         // The last sessions (highest session slots) write now: they get the lowest rw entries.
         let writers = &slots[SESSIONS - 3..];
-        let ids: Vec<u64> = writers.iter().map(|&s| sys.assign_trx_id(s, 1).unwrap()).collect();
+        let ids: Vec<u64> = writers.iter().map(|&s| sys.assign_trx_id(s).unwrap()).collect();
         assert_eq!(sys.view_scan_len(), 3);
         let v = sys.open_view(slots[0], None);
         for &id in &ids {
@@ -541,7 +697,7 @@ mod tests {
         let sys = TrxSys::new(SESSIONS, 1);
         let slots: Vec<usize> = (0..SESSIONS).map(|_| sys.claim_session_slot().unwrap()).collect();
         for &s in &slots {
-            sys.assign_trx_id(s, 1).unwrap();
+            sys.assign_trx_id(s).unwrap();
         }
         for &s in &slots[8..] {
             sys.deactivate(s);
@@ -577,7 +733,7 @@ mod tests {
                     let mut round = 0u32;
                     while !st.load(SeqCst) {
                         round += 1;
-                        let id = s2.assign_trx_id(slot, 1).unwrap();
+                        let id = s2.assign_trx_id(slot).unwrap();
                         la[w].store(id, SeqCst);
                         for _ in 0..(round % 7) * 20 {
                             std::hint::spin_loop();

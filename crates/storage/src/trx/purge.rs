@@ -1,19 +1,24 @@
 //! Purge (docs/architecture.md §4.7): frees the undo logs of finished transactions once every
 //! read view sees them, and physically removes the delete-marked records they left behind.
 //!
-//! A finished transaction T is purgeable when `T < purge_limit()` (every active and future read
-//! view sees T, so nobody follows a roll pointer into T's log) and its Commit/Abort record is
-//! durable (until then a checkpoint must keep the log from T's first LSN, and the history entry
-//! is what tells it so). For a committed T, each record T delete-marked that still carries T's
-//! delete mark is visible-to-all as deleted and is removed with a plain B+tree change (no undo).
+//! A finished transaction T is purgeable when it finished before the oldest read view was built
+//! (`commit_seq < purge_limit_seq()`: every current and future view sees T, so nobody follows a
+//! roll pointer into T's log; an open transaction without a view holds nothing back) and its
+//! Commit/Abort record is durable (until then a crash would make recovery roll T back from its
+//! log). For a committed T,
+//! each record T delete-marked that still carries T's delete mark is visible-to-all as deleted
+//! and is removed with a plain B+tree change (no undo), and the overflow chains its undo records
+//! own (previous versions of big values) are freed. Then the log's pages are freed, or kept for
+//! reuse by the session slot that wrote it.
+//!
+//! A purge error is logged and the work is retried later; it never stops the purge thread.
 //!
 //! Purge also frees the trees of dropped indexes once no transaction that could still touch them
 //! (rollback of an older writer, an older history entry) remains (crash-safely, through
 //! crate::pending_trees), and removes delete-marked records left from before a restart that
 //! readers and writers reported on the way.
 
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -27,10 +32,13 @@ use crate::mtr::Mtr;
 use crate::pending_trees::PendingTrees;
 use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::record::RecHeader;
-use crate::trx::TrxSys;
+use crate::trx::undo::{self, LiveRecords};
+use crate::trx::{FinishedTrx, TrxSys};
 
 /// How often purge looks for work when the last pass found none.
 const PURGE_INTERVAL: Duration = Duration::from_millis(10);
+/// The longest pause between retries after purge errors.
+const PURGE_MAX_RETRY_PAUSE: Duration = Duration::from_secs(5);
 /// Reported leftovers beyond this are dropped (they are reported again when met again).
 const MAX_LEFTOVERS: usize = 10_000;
 
@@ -42,15 +50,21 @@ pub struct Leftover {
 }
 
 /// Trees of dropped or rebuilt indexes, freed once every transaction with an id below `after`
-/// (all that could have touched them) has finished and been purged.
+/// (all that could have touched them) has finished and been purged, and every read view is
+/// younger than the DDL (`after_seq`: the commit sequence number when it committed).
 pub struct DeferredFree {
     pub after: u64,
+    pub after_seq: u64,
     pub roots: Vec<PageId>,
 }
 
 pub struct PurgeQueues {
     leftovers: Mutex<Vec<Leftover>>,
     frees: Mutex<Vec<DeferredFree>>,
+    /// Finished transactions whose purge failed: tried again first by the next pass.
+    retry: Mutex<Vec<FinishedTrx>>,
+    /// Finished transactions a pass has taken and not finished yet (they count as history).
+    in_progress: AtomicUsize,
     /// Every tree in `frees` is pending there (its freeing is logged).
     pub pending: Arc<PendingTrees>,
     pub crash_points: Arc<CrashPoints>,
@@ -58,7 +72,7 @@ pub struct PurgeQueues {
 
 impl PurgeQueues {
     pub fn new(pending: Arc<PendingTrees>, crash_points: Arc<CrashPoints>) -> PurgeQueues {
-        PurgeQueues { leftovers: Mutex::default(), frees: Mutex::default(), pending, crash_points }
+        PurgeQueues { leftovers: Mutex::default(), frees: Mutex::default(), retry: Mutex::default(), in_progress: AtomicUsize::new(0), pending, crash_points }
     }
 
     pub fn report_leftover(&self, l: Leftover) {
@@ -75,6 +89,41 @@ impl PurgeQueues {
     pub fn pending_frees(&self) -> usize {
         self.frees.lock().len()
     }
+
+    /// Hands a finished transaction to purge directly (recovery: committed logs found in pages).
+    pub fn adopt(&self, f: FinishedTrx) {
+        self.retry.lock().push(f);
+    }
+
+    /// Finished transactions waiting for a retry or being purged (part of the history length).
+    pub fn backlog(&self) -> usize {
+        self.retry.lock().len() + self.in_progress.load(Ordering::SeqCst)
+    }
+}
+
+/// Purges one finished transaction (see the module doc). Restartable: every step is idempotent
+/// (records already removed, chains marked freed), so a failure is retried from the start.
+fn purge_trx(store: &PageStore, sys: &TrxSys, f: &FinishedTrx, res: &mut PassResult) -> Result<()> {
+    let Some(log) = f.log else { return Ok(()) };
+    if f.committed {
+        for rec in LiveRecords::new(store, f.trx_id, log.last) {
+            let rec = rec?;
+            if rec.undone {
+                continue;
+            }
+            if rec.marks_deleted && remove_if_delete_marked(store, rec.root, &rec.key, f.trx_id, None)? {
+                res.records_removed += 1;
+            }
+            undo::free_before_chain(store, &rec)?;
+        }
+    }
+    let keep = sys.wants_cached_log(f.slot);
+    if let Some(cached) = undo::release(store, &sys.undo_logs, log.first, keep)? {
+        if !sys.put_cached_log(f.slot, cached) {
+            undo::release(store, &sys.undo_logs, cached.first, false)?;
+        }
+    }
+    Ok(())
 }
 
 /// Removes the record under `key` if it is still delete-marked by `trx_id` (or, with
@@ -116,38 +165,43 @@ pub struct PassResult {
 /// One purge pass over everything purgeable now.
 pub fn purge_pass(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues) -> Result<PassResult> {
     let mut res = PassResult::default();
-    let limit = sys.purge_limit();
+    sys.refresh_active_floor();
+    let limit_seq = sys.purge_limit_seq();
     let flushed = store.wal().flushed_lsn();
     // Candidate frees are taken before the leftovers are drained: a leftover in a tree being
     // dropped was reported before the DDL registered the free, so it is drained below first.
     let candidates: Vec<DeferredFree> = {
         let mut f = queues.frees.lock();
-        let (ready, wait): (Vec<_>, Vec<_>) = f.drain(..).partition(|d| d.after <= limit);
+        let (ready, wait): (Vec<_>, Vec<_>) = f.drain(..).partition(|d| d.after_seq < limit_seq);
         *f = wait;
         ready
     };
     let leftovers = std::mem::take(&mut *queues.leftovers.lock());
+    // Every transaction from before the restart is visible to every view.
+    let before_restart = sys.startup_trx_id;
     for l in leftovers {
-        if l.trx_id < limit && remove_if_delete_marked(store, l.root, &l.key, l.trx_id, Some(limit))? {
+        if l.trx_id < before_restart && remove_if_delete_marked(store, l.root, &l.key, l.trx_id, Some(before_restart))? {
             res.records_removed += 1;
         }
     }
-    for f in sys.take_purgeable(limit, flushed) {
-        if f.committed {
-            let mut seen: HashSet<(PageId, Box<[u8]>)> = HashSet::new();
-            let mut todo = Vec::new();
-            f.undo.for_each(|e| {
-                if e.marks_deleted && !e.undone && seen.insert((e.root, e.key.clone())) {
-                    todo.push((e.root, e.key.clone()));
-                }
-            });
-            for (root, key) in todo {
-                if remove_if_delete_marked(store, root, &key, f.trx_id, None)? {
-                    res.records_removed += 1;
-                }
-            }
+    let mut work = {
+        let mut retry = queues.retry.lock();
+        let mut work = std::mem::take(&mut *retry);
+        // Counted before the retry lock is released: the backlog never looks empty meanwhile.
+        queues.in_progress.fetch_add(work.len(), Ordering::SeqCst);
+        drop(retry);
+        work.extend(sys.take_purgeable(limit_seq, flushed, &queues.in_progress));
+        work.into_iter()
+    };
+    while let Some(f) = work.next() {
+        if let Err(e) = purge_trx(store, sys, &f, &mut res) {
+            let mut retry = queues.retry.lock();
+            retry.push(f);
+            retry.extend(work);
+            queues.in_progress.store(0, Ordering::SeqCst);
+            return Err(e);
         }
-        sys.undo.remove(f.trx_id);
+        queues.in_progress.fetch_sub(1, Ordering::SeqCst);
         res.trx_purged += 1;
     }
     if candidates.is_empty() {
@@ -185,14 +239,18 @@ impl PurgeThread {
         let handle = std::thread::Builder::new()
             .name("selkie-purge".into())
             .spawn(move || {
+                let mut pause = PURGE_INTERVAL;
                 while !stop2.load(Ordering::Acquire) {
                     match purge_pass(&store, &sys, &queues) {
-                        Ok(r) if r.trx_purged > 0 || r.records_removed > 0 => continue,
+                        Ok(r) if r.trx_purged > 0 || r.records_removed > 0 => pause = PURGE_INTERVAL,
                         Ok(_) => std::thread::park_timeout(PURGE_INTERVAL),
                         Err(e) => {
-                            // After a simulated crash every write fails: stop quietly.
-                            tracing::error!("purge stopped: {e}");
-                            return;
+                            // Logged and retried with a growing pause: the work stays queued,
+                            // and an error that clears (space freed, a transient I/O error)
+                            // lets purge catch up.
+                            tracing::error!("purge failed, retrying in {:?}: {e}", pause);
+                            std::thread::park_timeout(pause);
+                            pause = (pause * 2).min(PURGE_MAX_RETRY_PAUSE);
                         }
                     }
                 }

@@ -3,17 +3,18 @@
 //! Every stored index value starts with a 17-byte header: `trx_id u64 | roll_ptr u64 | flags u8`
 //! (little-endian; flag bit 0 = delete-marked). Clustered values continue with the row bytes;
 //! secondary index values are the header alone. Older versions are reached by following
-//! `roll_ptr` into the writer's in-memory undo log.
+//! `roll_ptr` to the undo record (in the writer's undo log pages) holding the previous version.
 
+use crate::buffer::PageStore;
 use crate::error::{Result, StorageError};
-use crate::trx::undo::{PriorVersion, UndoRegistry};
+use crate::trx::undo::{self, PriorVersion};
 use crate::trx::ReadView;
 use crate::types::IndexId;
 
 pub const HEADER_LEN: usize = 17;
 const FLAG_DELETED: u8 = 1;
-/// Roll pointer of a version that has no older version reachable in memory (built by an index
-/// build, restored by recovery).
+/// Roll pointer of a version that has no older version to reach (built by an index build, or
+/// the first record of an undo log's `prev` chain).
 pub const NO_ROLL_PTR: u64 = u64::MAX;
 /// Trx id of records that every read view sees (index builds write their entries with it).
 pub const VISIBLE_TO_ALL_TRX_ID: u64 = 0;
@@ -65,53 +66,60 @@ pub enum Resolved {
     Version(Vec<u8>),
     /// No version is visible: the record did not exist for this reader.
     Absent,
-    /// The version chain changed under the reader (statement rollback, or a rolled-back writer):
-    /// re-read the record and resolve again.
+    /// The version chain changed under the reader (its writer finished and was purged after the
+    /// reader copied the record): re-read the record and resolve again.
     Retry,
 }
 
 /// Walks from the latest stored `value` of record (`index_id`, `key`) back to the newest
 /// version visible to `view` (own writes of `own_trx_id` are always visible).
 pub fn resolve(
-    undo: &UndoRegistry,
+    store: &PageStore,
     view: &ReadView,
     own_trx_id: Option<u64>,
     index_id: IndexId,
     key: &[u8],
     value: Vec<u8>,
 ) -> Result<Resolved> {
+    walk_back(store, index_id, key, value, |trx_id| Some(trx_id) == own_trx_id || view.sees(trx_id), true)
+}
+
+/// Walks from the latest stored `value` back past the versions written by other transactions
+/// that are still active (`is_active`), to the newest committed version (or own write).
+pub fn resolve_committed(
+    store: &PageStore,
+    own_trx_id: Option<u64>,
+    is_active: impl Fn(u64) -> bool,
+    index_id: IndexId,
+    key: &[u8],
+    value: Vec<u8>,
+) -> Result<Resolved> {
+    walk_back(store, index_id, key, value, |trx_id| Some(trx_id) == own_trx_id || !is_active(trx_id), false)
+}
+
+/// Follows roll pointers from `value` until `stop` accepts the version's writer. `no_prior_is_absent`:
+/// a version without a roll pointer that is not accepted means "did not exist" (snapshots);
+/// otherwise it is accepted as the oldest there is.
+fn walk_back(
+    store: &PageStore,
+    index_id: IndexId,
+    key: &[u8],
+    value: Vec<u8>,
+    stop: impl Fn(u64) -> bool,
+    no_prior_is_absent: bool,
+) -> Result<Resolved> {
     let mut value = value;
     // Each step moves to an older version of one record, whose chain is finite; the bound turns
     // a (corrupt) cycle into an error instead of a hang.
     for _ in 0..MAX_CHAIN_STEPS {
         let h = RecHeader::parse(&value)?;
-        if Some(h.trx_id) == own_trx_id || view.sees(h.trx_id) {
+        if stop(h.trx_id) {
             return Ok(Resolved::Version(value));
         }
         if h.roll_ptr == NO_ROLL_PTR {
-            return Ok(Resolved::Absent);
+            return Ok(if no_prior_is_absent { Resolved::Absent } else { Resolved::Version(value) });
         }
-        let Some(log) = undo.get(h.trx_id) else { return Ok(Resolved::Retry) };
-        match log.prior_version(h.roll_ptr, index_id, key) {
-            PriorVersion::Found(Some(prev)) => value = prev,
-            PriorVersion::Found(None) => return Ok(Resolved::Absent),
-            PriorVersion::Stale => return Ok(Resolved::Retry),
-        }
-    }
-    Err(StorageError::Corruption("MVCC version chain too long (cycle?)".into()))
-}
-
-/// Walks from the latest stored `value` back past the versions written by other transactions
-/// that are still active (`is_active`), to the newest committed version (or own write).
-pub fn resolve_committed(undo: &UndoRegistry, own_trx_id: Option<u64>, is_active: impl Fn(u64) -> bool, index_id: IndexId, key: &[u8], value: Vec<u8>) -> Result<Resolved> {
-    let mut value = value;
-    for _ in 0..MAX_CHAIN_STEPS {
-        let h = RecHeader::parse(&value)?;
-        if Some(h.trx_id) == own_trx_id || !is_active(h.trx_id) {
-            return Ok(Resolved::Version(value));
-        }
-        let Some(log) = undo.get(h.trx_id) else { return Ok(Resolved::Retry) };
-        match log.prior_version(h.roll_ptr, index_id, key) {
+        match undo::prior_version(store, h.trx_id, h.roll_ptr, index_id, key)? {
             PriorVersion::Found(Some(prev)) => value = prev,
             PriorVersion::Found(None) => return Ok(Resolved::Absent),
             PriorVersion::Stale => return Ok(Resolved::Retry),
@@ -127,8 +135,6 @@ const MAX_CHAIN_STEPS: usize = 1 << 24;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trx::undo::{UndoEntry, UndoLog};
-    use std::sync::Arc;
 
     #[test]
     fn header_round_trip_and_validation() {
@@ -139,44 +145,5 @@ mod tests {
         let mut bad = v.clone();
         bad[16] = 0x80;
         assert!(RecHeader::parse(&bad).is_err());
-    }
-
-    #[test]
-    fn walks_back_to_the_visible_version() {
-        let reg = UndoRegistry::new();
-        // trx 5 inserted "v1" (committed, visible); trx 9 (invisible) updated it to "v2".
-        let v1 = with_header(RecHeader { trx_id: 5, roll_ptr: 0, deleted: false }, b"v1");
-        let log = Arc::new(UndoLog::new(9));
-        log.push(UndoEntry {
-            index_id: 1,
-            root: 2,
-            key: b"k".to_vec().into(),
-            before: Some(v1.clone().into()),
-            marks_deleted: false,
-            undone: false,
-        });
-        reg.insert(log);
-        let v2 = with_header(RecHeader { trx_id: 9, roll_ptr: 0, deleted: false }, b"v2");
-        let old_view = ReadView::new(9, vec![]);
-        assert_eq!(resolve(&reg, &old_view, None, 1, b"k", v2.clone()).unwrap(), Resolved::Version(v1));
-        let new_view = ReadView::new(10, vec![]);
-        assert_eq!(resolve(&reg, &new_view, None, 1, b"k", v2.clone()).unwrap(), Resolved::Version(v2.clone()));
-        assert_eq!(resolve(&reg, &old_view, Some(9), 1, b"k", v2.clone()).unwrap(), Resolved::Version(v2.clone()));
-        // A view older than the insert sees nothing.
-        let before_insert = ReadView::new(5, vec![]);
-        let log5 = Arc::new(UndoLog::new(5));
-        log5.push(UndoEntry {
-            index_id: 1,
-            root: 2,
-            key: b"k".to_vec().into(),
-            before: None,
-            marks_deleted: false,
-            undone: false,
-        });
-        reg.insert(log5);
-        assert_eq!(resolve(&reg, &before_insert, None, 1, b"k", v2.clone()).unwrap(), Resolved::Absent);
-        // A roll pointer into a vanished log means the chain changed: retry.
-        reg.remove(9);
-        assert_eq!(resolve(&reg, &old_view, None, 1, b"k", v2).unwrap(), Resolved::Retry);
     }
 }

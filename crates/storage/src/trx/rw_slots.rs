@@ -19,7 +19,7 @@
 //!   makes the CAS fail and the lowering is recomputed. A lowering can therefore never uncover a
 //!   slot that was taken before it.
 
-use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
 
 use crossbeam_utils::CachePadded;
 
@@ -49,6 +49,9 @@ pub(crate) struct RwSlots {
     /// Per slot: NO_TRX, PENDING or the id of the transaction holding it. Contiguous, so a scan
     /// of the slots in use reads a few cache lines.
     ids: Box<[AtomicU64]>,
+    /// Per slot: the session slot of the transaction holding it (meaningful while `ids` holds
+    /// its id; a reader re-checks the session's transaction after using it).
+    sessions: Box<[AtomicUsize]>,
     /// Bit i of word i/64 set = slot i is taken.
     used: Box<[AtomicU64]>,
     /// High-water mark and epoch (see `pack`).
@@ -62,6 +65,7 @@ impl RwSlots {
         assert!(capacity > 0 && capacity <= u32::MAX as usize, "rw slot capacity {capacity}");
         RwSlots {
             ids: (0..capacity).map(|_| AtomicU64::new(NO_TRX)).collect(),
+            sessions: (0..capacity).map(|_| AtomicUsize::new(usize::MAX)).collect(),
             used: (0..capacity.div_ceil(WORD_BITS)).map(|_| AtomicU64::new(0)).collect(),
             top: CachePadded::new(AtomicU64::new(pack(0, 0))),
         }
@@ -94,11 +98,19 @@ impl RwSlots {
         Some(idx)
     }
 
-    /// Publishes the id taken for the transaction in slot `idx` (after `take`).
-    pub(crate) fn publish(&self, idx: usize, id: u64) {
+    /// Publishes the id taken for the transaction of session slot `session` in slot `idx` (after
+    /// `take`).
+    pub(crate) fn publish(&self, idx: usize, id: u64, session: usize) {
         debug_assert!(id != NO_TRX && id != PENDING);
         debug_assert_eq!(self.ids[idx].load(SeqCst), PENDING);
+        self.sessions[idx].store(session, SeqCst);
         self.ids[idx].store(id, SeqCst);
+    }
+
+    /// The session slot running active transaction `id`, if it is active (a scan).
+    pub(crate) fn session_of(&self, id: u64) -> Option<usize> {
+        let slot = self.in_use().iter().position(|a| a.load(SeqCst) == id)?;
+        Some(self.sessions[slot].load(SeqCst))
     }
 
     /// Gives slot `idx` back (its transaction committed or rolled back), lowering the
@@ -221,7 +233,7 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..rounds {
                         let idx = s.take().unwrap();
-                        s.publish(idx, (t * rounds + i + 1) as u64);
+                        s.publish(idx, (t * rounds + i + 1) as u64, t);
                         assert!(idx < s.hwm(), "slot {idx} not covered by the high-water mark {}", s.hwm());
                         s.give_back(idx);
                     }

@@ -7,16 +7,17 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use crate::btree::{BTree, Change};
+use crate::btree::{BTree, VersionedChange};
 use crate::buffer::PageId;
 use crate::engine::{SlotLease, TrxOptions};
 use crate::error::{Result, StorageError};
 use crate::lock::{LockError, LockKey, LockOwner};
 use crate::mtr::Mtr;
+use crate::testpoint::CrashPoint;
 use crate::trx::logrec::LogRecord;
-use crate::trx::record::{self, with_header, RecHeader, Resolved};
-use crate::trx::undo::{UndoEntry, UndoLog};
-use crate::trx::{FinishedTrx, ReadView, SessionStats};
+use crate::trx::record::{self, with_header, RecHeader, Resolved, NO_ROLL_PTR};
+use crate::trx::undo::{self, LiveRecords, LogState, UndoRecord, UndoWriter};
+use crate::trx::{FinishedLog, FinishedTrx, ReadView, SessionStats};
 use crate::types::*;
 use crate::wal::Lsn;
 
@@ -36,29 +37,38 @@ pub enum Expect {
 pub struct Target {
     pub index_id: IndexId,
     pub root: PageId,
+    /// A table's clustered index: the key is the row's lock key.
+    pub clustered: bool,
 }
 
 impl Target {
     pub fn of(ix: &IndexDef) -> Target {
-        Target { index_id: ix.id, root: ix.root }
+        Target { index_id: ix.id, root: ix.root, clustered: ix.primary }
     }
 }
 
-/// A point of a transaction that `rollback_to` returns to: how many undo entries existed and the
-/// row count changes made until then. Tied to one transaction (its lock owner id): the engine
-/// refuses a savepoint of an earlier transaction of the same session.
+/// A point of a transaction that `rollback_to` returns to: the newest live undo record then, how
+/// many records had been written, and the row count changes made until then. Tied to one
+/// transaction (its lock owner id): the engine refuses a savepoint of an earlier transaction of
+/// the same session. A savepoint is valid until a rollback to an older one undoes past it (the
+/// SQL layer drops such savepoints, as MariaDB does).
 #[derive(Clone, Debug)]
 pub struct TrxSavepoint {
     owner: LockOwner,
-    undo_len: usize,
+    last_undo: u64,
+    records: u64,
     row_deltas: SmallVec<[(TableId, i64); 2]>,
 }
 
 impl TrxSavepoint {
     fn at_start(owner: LockOwner) -> TrxSavepoint {
-        TrxSavepoint { owner, undo_len: 0, row_deltas: SmallVec::new() }
+        TrxSavepoint { owner, last_undo: NO_ROLL_PTR, records: 0, row_deltas: SmallVec::new() }
     }
 }
+
+/// A rollback reaches its test crash point (`CrashPoint::Rollback`) after every this many
+/// restored records.
+const ROLLBACK_CRASH_POINT_EVERY: u64 = 64;
 
 fn must_roll_back() -> StorageError {
     StorageError::Corruption("a partial rollback failed; the transaction must be rolled back".into())
@@ -72,17 +82,19 @@ pub struct TrxState {
     pub opts: TrxOptions,
     owner: LockOwner,
     id: Option<u64>,
-    undo: Option<Arc<UndoLog>>,
-    first_lsn: Lsn,
+    /// The undo log, from the first write on.
+    undo: Option<UndoWriter>,
+    /// Undo records written so far (only grows; partial rollbacks leave their records in place).
+    undo_records: u64,
     view: Option<ReadView>,
     /// Where the current statement began: `rollback_statement` returns here.
     stmt_start: TrxSavepoint,
     /// Set when a partial rollback failed half way: the transaction may only be rolled back as a
     /// whole (its undo entries are intact, so that can still succeed).
     needs_full_rollback: bool,
-    /// Locks granted to this transaction, by key: the mode, and the undo log length when it was
-    /// first granted (a partial rollback to before that releases it if it only covered an insert).
-    granted: HashMap<LockKey, (LockMode, usize)>,
+    /// Locks granted to this transaction, by key: the mode, and `undo_records` when it was first
+    /// granted (a partial rollback to before that releases it if it only covered an insert).
+    granted: HashMap<LockKey, (LockMode, u64)>,
     /// Keys whose wait failed: the grant may have raced the failure, so they are released at
     /// the end too (releasing a lock one does not hold is a no-op).
     failed_waits: Vec<LockKey>,
@@ -93,6 +105,8 @@ pub struct TrxState {
     written_tables: SmallVec<[TableId; 4]>,
     /// Index record changes made and undone so far (readers caching what they saw compare it).
     write_count: u64,
+    /// Records restored by rollbacks (crash tests stop a rollback half way by it).
+    restored: u64,
     /// Set when rollback failed half way: the transaction stays registered as active (so no one
     /// ever sees its partial state) and holds its locks until the process ends.
     poisoned: bool,
@@ -123,7 +137,7 @@ impl TrxState {
             owner,
             id: None,
             undo: None,
-            first_lsn: Lsn::MAX,
+            undo_records: 0,
             view: None,
             stmt_start: TrxSavepoint::at_start(owner),
             needs_full_rollback: false,
@@ -134,6 +148,7 @@ impl TrxState {
             trx_row_deltas: SmallVec::new(),
             written_tables: SmallVec::new(),
             write_count: 0,
+            restored: 0,
             poisoned: false,
         }
     }
@@ -201,14 +216,14 @@ impl TrxState {
             return Ok(Resolved::Version(value));
         }
         let view = self.view.as_ref().expect("opened above");
-        record::resolve(&self.sess.sh.trx.undo, view, self.id, index_id, key, value)
+        record::resolve(&self.sess.sh.store, view, self.id, index_id, key, value)
     }
 
     /// For latest reads of a record whose latest version is another active transaction's delete:
     /// the newest committed version (the row stays a candidate until that delete commits).
     pub fn resolve_committed(&self, index_id: IndexId, key: &[u8], value: Vec<u8>) -> Result<Resolved> {
         let trx = &self.sess.sh.trx;
-        record::resolve_committed(&trx.undo, self.id, |id| trx.is_active(id), index_id, key, value)
+        record::resolve_committed(&self.sess.sh.store, self.id, |id| trx.is_active(id), index_id, key, value)
     }
 
     /// Whether consistent reads see the changes of `trx_id`.
@@ -239,8 +254,7 @@ impl TrxState {
         let r = self.sess.sh.locks.lock(self.owner, &key, mode, self.opts.lock_wait_timeout).await;
         match r {
             Ok(()) => {
-                let undo_len = self.undo.as_ref().map_or(0, |u| u.len());
-                let entry = self.granted.entry(key).or_insert((mode, undo_len));
+                let entry = self.granted.entry(key).or_insert((mode, self.undo_records));
                 if mode == LockMode::Exclusive {
                     entry.0 = LockMode::Exclusive;
                 }
@@ -266,6 +280,47 @@ impl TrxState {
         }
     }
 
+    /// Locks a row (its clustered key `key` in the tree at `root`), waiting as needed, InnoDB's
+    /// way: the lock table holds explicit locks, and a row whose latest version another active
+    /// transaction wrote is implicitly locked by that writer (trx/mod.rs `ImplicitLocks`). Once
+    /// the explicit lock is ours, the row's writer is checked; if it is another active
+    /// transaction, its implicit lock is made explicit and we wait for it, then look again.
+    pub async fn lock_record(&mut self, index_id: IndexId, root: PageId, key: &[u8], mode: LockMode) -> Result<()> {
+        let lk = LockKey::new(index_id, key);
+        loop {
+            let held_before = self.granted.contains_key(&lk);
+            self.lock(lk.clone(), mode).await?;
+            let Some(v) = BTree::open(root).get(&self.sess.sh.store, key)? else { return Ok(()) };
+            let writer = RecHeader::parse(&v)?.trx_id;
+            let sys = &self.sess.sh.trx;
+            if Some(writer) == self.id || !sys.is_active(writer) {
+                return Ok(());
+            }
+            if !sys.convert_implicit(writer, &lk, &self.sess.sh.locks) {
+                continue; // it finished meanwhile: look again
+            }
+            // Our grant came while the writer held the row implicitly: give it up (it was
+            // never ours to have) and queue behind the writer's now explicit lock.
+            debug_assert!(!held_before, "a lock we held covered a row another transaction changed");
+            if !held_before {
+                self.granted.remove(&lk);
+                self.sess.sh.locks.release_all(self.owner, std::iter::once(&lk));
+            }
+        }
+    }
+
+    /// After changing the row under `key` (its latest version names us): its explicit lock is
+    /// redundant with the implicit one and goes away unless someone waits for it, so a
+    /// transaction that changes millions of rows holds no lock memory for them.
+    pub fn to_implicit(&mut self, index_id: IndexId, key: &[u8]) {
+        let lk = LockKey::new(index_id, key);
+        if let Some(&(LockMode::Exclusive, _)) = self.granted.get(&lk) {
+            if self.sess.sh.locks.release_if_unwaited(self.owner, &lk) {
+                self.granted.remove(&lk);
+            }
+        }
+    }
+
     // ---- writes ----
 
     /// Makes the transaction read-write (assigns its id at the first write) and records that it
@@ -282,17 +337,10 @@ impl TrxState {
             return Err(must_roll_back());
         }
         if self.id.is_none() {
-            // A lower bound of our first LSN is published before anything is logged, so a
-            // checkpoint never moves the recovery scan start past our undo records.
-            let first = self.sess.sh.store.wal().ready_lsn();
             // The active array has one entry per session slot, so it cannot be full while this
             // session holds its slot; the error only guards the invariant.
-            let id = self.sess.sh.trx.assign_trx_id(self.slot, first).ok_or(StorageError::TooManySessions)?;
-            let undo = Arc::new(UndoLog::new(id));
-            self.sess.sh.trx.undo.insert(undo.clone());
+            let id = self.sess.sh.trx.assign_trx_id_for(self.slot, self.owner).ok_or(StorageError::TooManySessions)?;
             self.id = Some(id);
-            self.undo = Some(undo);
-            self.first_lsn = first;
         }
         if let Some(t) = table {
             if !self.written_tables.contains(&t) {
@@ -303,9 +351,32 @@ impl TrxState {
         Ok(())
     }
 
+    /// The undo log, created at the first write (reusing the log the session slot kept, if any),
+    /// with room for the next record.
+    fn undo_for_write(&mut self) -> Result<&mut UndoWriter> {
+        let id = self.id.expect("prepare_write runs before every write");
+        if self.undo.is_none() {
+            let sys = &self.sess.sh.trx;
+            let cached = sys.take_cached_log(self.slot);
+            match UndoWriter::create(&self.sess.sh.store, &sys.undo_logs, id, cached) {
+                Ok(w) => self.undo = Some(w),
+                Err(e) => {
+                    if let Some(c) = cached {
+                        sys.put_cached_log(self.slot, c);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        let undo = self.undo.as_mut().expect("created above");
+        undo.ensure_spare(&self.sess.sh.store)?;
+        Ok(undo)
+    }
+
     /// Writes a new version of one index record as ONE mtr: under the leaf latch, check `expect`,
-    /// keep the current value as the before-image (undo log entry + logical undo record) and put
-    /// `header(our id, roll_ptr, deleted) | payload`. `on_unexpected` makes the error returned if `expect` fails.
+    /// append the current value (as stored) to the undo log as the before-image and put
+    /// `header(our id, roll_ptr, deleted) | payload`. `on_unexpected` makes the error returned if
+    /// `expect` fails.
     pub fn write_version(
         &mut self,
         target: Target,
@@ -315,21 +386,19 @@ impl TrxState {
         expect: Expect,
         on_unexpected: impl FnOnce() -> StorageError,
     ) -> Result<()> {
-        let Target { index_id, root } = target;
-        let (id, undo) = match (self.id, &self.undo) {
-            (Some(id), Some(u)) => (id, u),
-            _ => unreachable!("prepare_write runs before every write"),
-        };
-        let roll_ptr = undo.next_roll_ptr();
-        let new_value = with_header(RecHeader { trx_id: id, roll_ptr, deleted }, payload);
-        let store = &self.sess.sh.store;
+        let Target { index_id, root, clustered } = target;
+        let id = self.id.expect("prepare_write runs before every write");
+        let sess = self.sess.clone();
+        let store = &sess.sh.store;
+        let undo = self.undo_for_write()?;
+        let prev = undo.last;
         let mut mtr = Mtr::new(store);
-        let outcome = BTree::open(root).modify(&mut mtr, key, |cur| {
-            let live = match cur {
+        let outcome = BTree::open(root).modify_versioned(&mut mtr, key, |cur| {
+            let live = match &cur {
                 None => None,
-                Some(v) => match RecHeader::parse(v) {
+                Some(c) => match RecHeader::parse(c.value) {
                     Ok(h) => Some(!h.deleted),
-                    Err(e) => return (Change::Keep, Err(e)),
+                    Err(e) => return (VersionedChange::Keep, Err(e)),
                 },
             };
             let ok = match expect {
@@ -338,12 +407,18 @@ impl TrxState {
                 Expect::Any => true,
             };
             if !ok {
-                return (Change::Keep, Ok(None));
+                return (VersionedChange::Keep, Ok(None));
             }
-            (Change::Put(new_value), Ok(Some(cur.map(|c| c.to_vec()))))
+            let before = cur.as_ref().map(|c| (c.chain, c.stored));
+            let rec = undo::encode_record(prev, index_id, root, key, before, deleted, clustered);
+            let at = undo.place(rec.len());
+            let value = with_header(RecHeader { trx_id: id, roll_ptr: at.roll_ptr, deleted }, payload);
+            // An overflow chain of the previous version now belongs to the undo record.
+            let keep_old_chain = cur.as_ref().is_some_and(|c| c.chain);
+            (VersionedChange::Put { value, keep_old_chain }, Ok(Some((rec, at))))
         });
-        let before = match outcome {
-            Ok(Ok(Some(before))) => before,
+        let (rec, at) = match outcome {
+            Ok(Ok(Some(placed))) => placed,
             Ok(Ok(None)) => {
                 mtr.commit();
                 return Err(on_unexpected());
@@ -353,21 +428,18 @@ impl TrxState {
                 return Err(e);
             }
         };
-        let rec = LogRecord::Undo { trx_id: id, index_id, key, before: before.as_deref() };
-        mtr.log_logical(&rec.encode());
+        // The tree has changed in this mtr: its undo record must be in the same log entry, or a
+        // rollback could not undo it. The page is one the log allocated already (no allocation
+        // can fail here); an I/O error reading it back is the only way this fails, and then the
+        // change must not reach the log at all: stop the process before the mtr commits (its
+        // drop would log the change), and recovery starts from a log without it.
+        if let Err(e) = undo.append(&mut mtr, at, &rec) {
+            tracing::error!("cannot write the undo record of a change already made ({e}); stopping to protect the data");
+            std::process::abort();
+        }
         log_auto_inc(&mut self.pending_auto_inc, &mut mtr);
-        // The undo entry must exist before the latch is released: a reader may follow the new
-        // version's roll pointer right after.
-        let pushed = undo.push(UndoEntry {
-            index_id,
-            root,
-            key: key.into(),
-            before: before.map(Vec::into_boxed_slice),
-            marks_deleted: deleted,
-            undone: false,
-        });
-        debug_assert_eq!(pushed, roll_ptr);
         mtr.commit();
+        self.undo_records += 1;
         self.write_count += 1;
         Ok(())
     }
@@ -393,15 +465,19 @@ impl TrxState {
         }
     }
 
-    /// Restores one before-image (rollback). Idempotent: sets the key to exactly `before`.
-    fn restore(&self, e: &UndoEntry) -> Result<()> {
-        let mut mtr = Mtr::new(&self.sess.sh.store);
-        BTree::open(e.root).modify(&mut mtr, &e.key, |cur| match (&e.before, cur) {
-            (None, None) => (Change::Keep, ()),
-            (None, Some(_)) => (Change::Remove, ()),
-            (Some(b), _) => (Change::Put(b.to_vec()), ()),
-        })?;
-        mtr.commit();
+    /// Restores the before-image of one undo record and marks the record undone, in one mtr: a
+    /// record is restored exactly once, whatever crash follows (another transaction may change
+    /// the key once it is restored, and a second restore would undo that).
+    fn restore(&self, rec: &UndoRecord) -> Result<()> {
+        restore_record(&self.sess.sh.store, rec)
+    }
+
+    /// Counts a restored record; crash tests stop a rollback half way here.
+    fn rollback_progress(&mut self) -> Result<()> {
+        self.restored += 1;
+        if self.restored % ROLLBACK_CRASH_POINT_EVERY == 0 {
+            self.sess.sh.crash_points.hit(CrashPoint::Rollback)?;
+        }
         Ok(())
     }
 
@@ -412,15 +488,16 @@ impl TrxState {
         }
         TrxSavepoint {
             owner: self.owner,
-            undo_len: self.undo.as_ref().map_or(0, |u| u.len()),
+            last_undo: self.undo.as_ref().map_or(NO_ROLL_PTR, |u| u.last),
+            records: self.undo_records,
             row_deltas: self.trx_row_deltas.clone(),
         }
     }
 
     /// Undoes every change made since `sp`, newest first (InnoDB's partial rollback). Row locks
-    /// stay held. Each undo entry is restored and then marked undone, so a failure half way loses
-    /// nothing: the entries not yet restored are still there, and the transaction can still be
-    /// rolled back as a whole (it refuses anything else until then).
+    /// stay held. Each record is restored and marked undone in one mtr, so a failure half way
+    /// loses nothing: the records not yet restored are still there, and the transaction can
+    /// still be rolled back as a whole (it refuses anything else until then).
     pub fn rollback_to(&mut self, sp: &TrxSavepoint) -> Result<()> {
         self.sess.sh.check_open()?;
         if sp.owner != self.owner {
@@ -428,37 +505,80 @@ impl TrxState {
         }
         self.stmt_row_deltas.clear();
         self.trx_row_deltas = sp.row_deltas.clone();
-        let Some(undo) = self.undo.clone() else { return Ok(()) };
+        let Some(undo) = &self.undo else { return Ok(()) };
+        let (trx_id, last) = (undo.trx_id, undo.last);
+        if last == sp.last_undo {
+            return Ok(());
+        }
         self.write_count += 1;
-        for i in (sp.undo_len..undo.len()).rev() {
-            let Some(e) = undo.live_entry(i) else { continue };
-            if let Err(err) = self.restore(&e) {
-                self.needs_full_rollback = true;
-                return Err(err);
-            }
-            undo.mark_undone(i);
-            let was_insert = match &e.before {
-                None => true,
-                Some(b) => RecHeader::parse(b).is_ok_and(|h| h.deleted),
+        let sess = self.sess.clone();
+        for rec in LiveRecords::new(&sess.sh.store, trx_id, last) {
+            let rec = match rec {
+                Ok(r) => r,
+                Err(e) => {
+                    self.needs_full_rollback = true;
+                    return Err(e);
+                }
             };
-            if was_insert {
-                self.release_insert_locks(&e, sp.undo_len);
+            if rec.roll_ptr == sp.last_undo {
+                break;
             }
+            let was_insert = match &rec.before {
+                undo::Before::Absent => true,
+                undo::Before::Inline(b) => RecHeader::parse(b).is_ok_and(|h| h.deleted),
+                // A chain holds a whole row version: never a delete-marked one of an insert's key
+                // (delete-marking keeps the row), so not an insert either way worth telling apart.
+                undo::Before::Chain(_) => false,
+            };
+            if rec.clustered && !was_insert {
+                // The row was locked (UPDATE, DELETE) and only implicitly since its change: the
+                // lock stays after the change is undone, as InnoDB keeps it (explicitly).
+                self.retake_lock(&rec);
+            }
+            if let Err(e) = self.restore(&rec).and_then(|_| self.rollback_progress()) {
+                self.needs_full_rollback = true;
+                return Err(e);
+            }
+            if let Some(u) = self.undo.as_mut() {
+                u.rewind_to(rec.prev);
+            }
+            if was_insert {
+                self.release_insert_locks(&rec, sp.records);
+            }
+        }
+        if self.undo.as_ref().is_some_and(|u| u.last != sp.last_undo) {
+            // The savepoint was not on the live chain (a rollback to an older one undid past it).
+            self.needs_full_rollback = true;
+            return Err(StorageError::Corruption("savepoint no longer valid (rolled back past it)".into()));
         }
         Ok(())
     }
 
-    /// After a partial rollback to undo length `since` removed a record this transaction
-    /// inserted: releases the lock taken for the insert on it (its clustered key, or the column
-    /// values of a unique secondary index) if it was first taken after `since`. InnoDB holds only
-    /// an implicit lock on an inserted record, which goes away with the record, while the explicit
-    /// locks of locking reads, UPDATE and DELETE stay until the transaction ends. A unique value's
-    /// lock key is the entry's key without its clustered-key suffix; since each column's encoding
-    /// is self-delimiting, at most one prefix of the entry can be it.
-    fn release_insert_locks(&mut self, e: &UndoEntry, since: usize) {
+    /// Takes an explicit X lock on the row of a clustered undo record before its change is undone
+    /// (nothing can conflict: the row is ours implicitly until then).
+    fn retake_lock(&mut self, rec: &UndoRecord) {
+        let lk = LockKey::new(rec.index_id, &rec.key);
+        if self.granted.contains_key(&lk) {
+            return;
+        }
+        if self.sess.sh.locks.try_lock(self.owner, &lk, LockMode::Exclusive) {
+            self.granted.insert(lk, (LockMode::Exclusive, 0));
+        } else {
+            tracing::warn!("a partial rollback could not keep the lock of a row it changed");
+        }
+    }
+
+    /// After a partial rollback to `since` (undo records written then) removed a record this
+    /// transaction inserted: releases the lock taken for the insert on it (its clustered key, or
+    /// the column values of a unique secondary index) if it was first taken after `since`. InnoDB
+    /// holds only an implicit lock on an inserted record, which goes away with the record, while
+    /// the explicit locks of locking reads, UPDATE and DELETE stay until the transaction ends. A
+    /// unique value's lock key is the entry's key without its clustered-key suffix; since each
+    /// column's encoding is self-delimiting, at most one prefix of the entry can be it.
+    fn release_insert_locks(&mut self, rec: &UndoRecord, since: u64) {
         let mut released = Vec::new();
-        for len in (1..=e.key.len()).rev() {
-            let key = LockKey::new(e.index_id, &e.key[..len]);
+        for len in (1..=rec.key.len()).rev() {
+            let key = LockKey::new(rec.index_id, &rec.key[..len]);
             if let Some(&(_, taken_at)) = self.granted.get(&key) {
                 if taken_at >= since {
                     self.granted.remove(&key);
@@ -501,6 +621,11 @@ impl TrxState {
             return Ok(None);
         };
         let mut mtr = Mtr::new(&self.sess.sh.store);
+        // The log's state and the Commit record change in one log entry: recovery reads the state
+        // from the page, and the record serves AUTO_INCREMENT resets.
+        if let Some(undo) = &self.undo {
+            undo::set_state(&mut mtr, undo.first, LogState::Committed)?;
+        }
         log_auto_inc(&mut self.pending_auto_inc, &mut mtr);
         for r in extra {
             mtr.log_logical(&r.encode());
@@ -524,17 +649,15 @@ impl TrxState {
 
     /// Hands the undo log to purge and makes the transaction's outcome visible.
     fn finish(&mut self, id: u64, committed: bool, end: Lsn) {
-        let undo = self.undo.take().expect("read-write transaction has an undo log");
-        // History first, then the slot: the checkpoint hook never misses our first LSN.
-        self.sess.sh.trx.push_history(
-            self.slot,
-            FinishedTrx { trx_id: id, undo, committed, first_lsn: self.first_lsn, end_lsn: end },
-        );
-        self.sess.sh.trx.deactivate(self.slot);
+        let log = self.undo.take().map(|u| FinishedLog { first: u.first, last: u.last });
+        let finished = FinishedTrx { trx_id: id, log, committed, end_lsn: end, slot: self.slot, commit_seq: 0 };
+        let converted = self.sess.sh.trx.finish(self.slot, finished);
+        // Released with the rest at the end (`release_locks`): same owner.
+        self.failed_waits.extend(converted);
         self.sess.sh.trx.clear_written_tables(self.slot);
         self.written_tables.clear();
         self.id = None;
-        self.first_lsn = Lsn::MAX;
+        self.undo_records = 0;
     }
 
     /// Releases what every transaction end releases and starts afresh (a transaction object
@@ -570,18 +693,31 @@ impl TrxState {
             self.end_common();
             return Ok(());
         };
-        let undo = self.undo.clone().expect("read-write transaction has an undo log");
-        for i in (0..undo.len()).rev() {
-            let Some(e) = undo.live_entry(i) else { continue };
-            if let Err(err) = self.restore(&e) {
+        let sess = self.sess.clone();
+        if let Some((trx_id, last)) = self.undo.as_ref().map(|u| (u.trx_id, u.last)) {
+            let restored = LiveRecords::new(&sess.sh.store, trx_id, last).try_for_each(|rec| {
+                let rec = rec?;
+                self.restore(&rec)?;
+                self.rollback_progress()?;
+                if let Some(u) = self.undo.as_mut() {
+                    u.rewind_to(rec.prev);
+                }
+                Ok::<(), StorageError>(())
+            });
+            if let Err(err) = restored {
                 // Keep the transaction active and its locks held: nobody may see the partial
-                // state. Recovery rolls it back after a restart.
+                // state. Recovery rolls it back after a restart (what was restored is marked).
                 self.poisoned = true;
                 return Err(err);
             }
-            undo.mark_undone(i);
         }
         let mut mtr = Mtr::new(&self.sess.sh.store);
+        if let Some(undo) = &self.undo {
+            if let Err(err) = undo::set_state(&mut mtr, undo.first, LogState::Aborted) {
+                self.poisoned = true;
+                return Err(err);
+            }
+        }
         log_auto_inc(&mut self.pending_auto_inc, &mut mtr);
         mtr.log_logical(&LogRecord::Abort { trx_id: id }.encode());
         let (_, end) = mtr.commit();
@@ -589,6 +725,25 @@ impl TrxState {
         self.end_common();
         Ok(())
     }
+}
+
+/// Restores the before-image of `rec` into its tree and marks the record undone, in one mtr (a
+/// transaction's rollback, and recovery's rollback of the transactions a crash interrupted).
+pub(crate) fn restore_record(store: &crate::buffer::PageStore, rec: &UndoRecord) -> Result<()> {
+    if rec.undone {
+        return Ok(());
+    }
+    let mut mtr = Mtr::new(store);
+    BTree::open(rec.root).modify_versioned(&mut mtr, &rec.key, |cur| match rec.stored_before() {
+        None if cur.is_none() => (VersionedChange::Keep, ()),
+        None => (VersionedChange::Remove, ()),
+        Some((chain, stored)) => (VersionedChange::PutStored { chain, stored }, ()),
+    })?;
+    let mut undone = rec.clone();
+    undone.undone = true;
+    undo::set_record_flags(&mut mtr, &undone)?;
+    mtr.commit();
+    Ok(())
 }
 
 impl Drop for TrxState {

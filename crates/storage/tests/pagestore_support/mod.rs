@@ -46,7 +46,7 @@ pub fn scratch_dir() -> tempfile::TempDir {
 pub struct NoTrx;
 
 impl CheckpointHooks for NoTrx {
-    fn oldest_active_lsn(&self) -> Lsn {
+    fn scan_start_floor(&self) -> Lsn {
         Lsn::MAX
     }
     fn next_trx_id(&self) -> u64 {
