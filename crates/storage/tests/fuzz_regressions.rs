@@ -3,6 +3,7 @@
 
 mod engine_util;
 
+use std::ops::Bound;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -59,6 +60,48 @@ async fn overflow_values_larger_than_the_buffer_pool_scan_without_livelock() {
     for (id, r) in rows.iter().enumerate() {
         assert_eq!(r, &vec![Datum::Int(id as i64), Datum::Bytes(body(id as i64))]);
     }
+    drop(s);
+    e.shutdown().unwrap();
+}
+
+/// A range bound outside an INT column's domain cuts the range at that column; on a nullable
+/// column the cut must still keep NULL below every value (KeyRange: NULL sorts first). The
+/// lower bound `v >= -2^40` used to return the NULL rows too (keycodec `encode_bound`).
+#[tokio::test]
+async fn a_bound_outside_a_nullable_columns_domain_keeps_null_below_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(config(dir.path())).unwrap();
+    e.create_database(db("d"), false).await.unwrap();
+    let def = NewTable {
+        db: "d".into(),
+        name: "t".into(),
+        columns: vec![col("id", int(), false), col("v", int(), true)],
+        primary_key: vec![ic(0)],
+        indexes: vec![NewIndex { name: "v".into(), columns: vec![ic(1)], unique: false }],
+        options: TableOptions::default(),
+        auto_increment_start: None,
+    };
+    e.create_table(def, false).await.unwrap();
+    let t = table(&e, "d", "t");
+    let s = e.register_session().unwrap();
+    let mut trx = e.begin(&s, opts());
+    for (id, v) in [(1, Datum::Null), (2, Datum::Int(-5)), (3, Datum::Int(7))] {
+        trx.insert(&t, vec![Datum::Int(id), v], OnDuplicate::Error).await.unwrap();
+    }
+    trx.commit().await.unwrap();
+    let (below, above) = (vec![Datum::Int(-(1 << 40))], vec![Datum::Int(1 << 40)]);
+    let mut trx = e.begin(&s, opts());
+    let mut ids = |lower: Bound<Vec<Datum>>, upper: Bound<Vec<Datum>>| -> Vec<Datum> {
+        let rows = scan_all(&mut trx, &t, 1, KeyRange { lower, upper }, false, ReadMode::Consistent);
+        rows.into_iter().map(|r| r[0].clone()).collect()
+    };
+    let (int, none) = (Datum::Int, Vec::<Datum>::new());
+    assert_eq!(ids(Bound::Included(below.clone()), Bound::Unbounded), vec![int(2), int(3)], "v >= -2^40");
+    assert_eq!(ids(Bound::Excluded(below.clone()), Bound::Unbounded), vec![int(2), int(3)], "v > -2^40");
+    assert_eq!(ids(Bound::Unbounded, Bound::Included(below.clone())), vec![int(1)], "v <= -2^40: NULL only");
+    assert_eq!(ids(Bound::Unbounded, Bound::Excluded(above.clone())), vec![int(1), int(2), int(3)], "v < 2^40");
+    assert_eq!(ids(Bound::Included(above.clone()), Bound::Unbounded), none, "v >= 2^40");
+    drop(trx);
     drop(s);
     e.shutdown().unwrap();
 }
