@@ -955,3 +955,76 @@ fn node_helpers_used_here_match_the_format() {
     assert_eq!(page::get_u64(&p, node::OFF_LINK), 11);
 }
 
+/// The leaves of `tree`, left to right (following the sibling links from the leftmost).
+fn leaves(store: &PageStore, tree: BTree) -> Vec<PageId> {
+    let mut buf = vec![0u8; PAGE_SIZE];
+    let pages = tree.pages(store).unwrap();
+    let mut leaves = Vec::new();
+    let mut linked = std::collections::HashSet::new();
+    for &pid in &pages {
+        store.shared().read_copy(pid, &mut buf).unwrap();
+        if let Ok(h) = node::header(&buf[..]) {
+            if h.is_leaf() {
+                leaves.push(pid);
+                linked.insert(h.link);
+            }
+        }
+    }
+    let mut pid = *leaves.iter().find(|p| !linked.contains(p)).expect("a leftmost leaf");
+    let mut ordered = vec![pid];
+    loop {
+        store.shared().read_copy(pid, &mut buf).unwrap();
+        let link = node::header(&buf[..]).unwrap().link;
+        if link == crate::buffer::NO_PAGE {
+            return ordered;
+        }
+        ordered.push(link);
+        pid = link;
+    }
+}
+
+fn set_link(store: &PageStore, pid: PageId, link: PageId) {
+    let mut mtr = Mtr::new(store);
+    mtr.latch(pid).unwrap();
+    mtr.apply(pid, &PageRecord::SetU64 { offset: node::OFF_LINK as u16, value: link }).unwrap();
+    mtr.commit();
+}
+
+/// A right-sibling link that leads back to an earlier leaf (or to itself) would send a forward
+/// scan round the cycle for ever: every leaf on it copies nothing past the last key returned.
+#[test]
+fn a_cycle_of_leaf_links_ends_the_scan() {
+    for self_link in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, wal) = open_store(dir.path(), 256);
+        let mut mtr = Mtr::new(&store);
+        let tree = BTree::create(&mut mtr).unwrap();
+        mtr.commit();
+        for i in 0..400u32 {
+            put(&store, &tree, format!("{i:08}").as_bytes(), vec![1; 300]).unwrap();
+        }
+        let leaves = leaves(&store, tree);
+        assert!(leaves.len() > 3, "several leaves: {leaves:?}");
+        let last = *leaves.last().unwrap();
+        set_link(&store, last, if self_link { last } else { leaves[0] });
+        let s = store.clone();
+        let rows = within(format!("scan over a leaf cycle (self link: {self_link})"), Duration::from_secs(20), move || {
+            let mut c = tree.cursor(Bound::Unbounded, Bound::Unbounded, false);
+            let mut n = 0;
+            loop {
+                match c.next(&s) {
+                    Ok(Some(_)) => n += 1,
+                    Ok(None) => return Ok(n),
+                    Err(e) => return Err(e),
+                }
+            }
+        });
+        match rows {
+            Ok(n) => assert_eq!(n, 400, "every record once"),
+            Err(e) => assert!(matches!(e, crate::StorageError::Corruption(_)), "{e:?}"),
+        }
+        drop(store);
+        let _ = wal.shutdown();
+    }
+}
+
