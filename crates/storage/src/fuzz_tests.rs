@@ -829,7 +829,22 @@ fn corrupt_page(store: &PageStore, pid: PageId, tree_pages: &[PageId], rng: &mut
     let mut mtr = Mtr::new(store);
     mtr.latch(pid)?;
     let mut image = mtr.page(pid).to_vec();
-    let what = match rng.gen_range(0..5) {
+    let overflow_ref = node::header(&image[..]).ok().filter(|h| h.is_leaf()).and_then(|h| {
+        (0..h.n_slots).filter_map(|i| node::leaf_record(&image[..], &h, i).ok()).find(|r| r.is_overflow())
+    });
+    let what = match rng.gen_range(0..6) {
+        5 if overflow_ref.is_some() => {
+            // An overflow reference: its length or first page changed (to a page of the tree, a
+            // page of another chain, or nonsense).
+            let r = overflow_ref.expect("matched");
+            let (at, v) = if rng.gen_bool(0.5) {
+                (r.val_off, rng.gen_range(0..200_000u64))
+            } else {
+                (r.val_off + 8, if rng.gen_bool(0.7) { tree_pages[rng.gen_range(0..tree_pages.len())] } else { rng.gen() })
+            };
+            page::put_u64(&mut image, at, v);
+            format!("overflow reference field at {at} of page {pid} -> {v}")
+        }
         0 => {
             // Sibling, leftmost child, overflow next: to a page of the tree (a cycle or a jump).
             let target = tree_pages[rng.gen_range(0..tree_pages.len())];
