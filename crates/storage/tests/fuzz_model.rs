@@ -1258,12 +1258,34 @@ impl Fuzz {
             if matches!(r, Ok(r) if r.leaked == self.leak_allowance && r.doubly_used == 0 && r.pending == 0) {
                 let r = r.expect("matched");
                 assert_eq!(r.total_pages, 1 + r.in_trees + r.free + r.leaked, "{r:?}");
-                return Ok(());
+                return self.expect_purged().await;
             }
             last = Some(r);
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         panic!("space audit never clean ({} pages leaked by crashes before): {last:?}", self.leak_allowance);
+    }
+
+    /// No delete-marked record is left once purge has settled: those of this run's commits are
+    /// purged from the history, those from before a restart once `check_indexes` met them.
+    async fn expect_purged(&mut self) -> Step {
+        let mut marked = Vec::new();
+        for _ in 0..AUDIT_TRIES {
+            marked.clear();
+            for (t, def) in self.defs.iter().enumerate() {
+                for index_no in 0..=def.secondary.len() {
+                    let (_, m) = self.ok(self.e().physical_records(def, index_no), "physical_records")?;
+                    if m > 0 {
+                        marked.push((TABLES[t], index_no, m));
+                    }
+                }
+            }
+            if marked.is_empty() {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("delete-marked records left after purge settled (table, index, count): {marked:?}");
     }
 
     /// Reads every table through every index in a new transaction and compares with the
