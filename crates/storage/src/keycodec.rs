@@ -373,8 +373,14 @@ fn encode_bound(table: &TableDef, index: &IndexDef, vals: &[Datum]) -> EncodedBo
         if let (Some(p), Datum::Bytes(v)) = (ic.prefix_len, d) {
             b.truncated |= v.len() > p as usize;
         }
-        b.cut = encode_datum(&mut b.prefix, &table.columns[ic.column], d, ic.prefix_len);
+        let col = &table.columns[ic.column];
+        b.cut = encode_datum(&mut b.prefix, col, d, ic.prefix_len);
         if b.cut != Domain::In {
+            if col.nullable && !d.is_null() {
+                // NULL sorts below every value, in the domain or not: the cut lies among the
+                // keys that carry the value tag.
+                b.prefix.push(VALUE_TAG);
+            }
             break;
         }
     }

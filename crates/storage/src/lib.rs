@@ -18,6 +18,8 @@ pub mod buffer;
 pub mod catalog;
 pub mod engine;
 pub mod error;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod io;
 pub mod keycodec;
 pub mod lock;

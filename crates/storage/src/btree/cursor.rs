@@ -4,13 +4,13 @@
 //! can be skipped); backward, it re-seeks the greatest keys below the low fence of the leaf it
 //! copied.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::ops::Bound;
 
 use crate::buffer::page::Torn;
 use crate::buffer::pool::OptPage;
 use crate::buffer::{PageId, PageStore, Shared, NO_PAGE};
-use crate::error::Result;
+use crate::error::{Result, StorageError};
 
 use super::node::{self, NodeHeader};
 use super::read::{copy_leaf, descend, inconsistent, retry, CopyRange, ReadError, ReadResult, Target};
@@ -24,6 +24,10 @@ pub struct BTreeCursor {
     resume: Bound<Vec<u8>>,
     /// Forward: the right sibling of the leaf copied last (NO_PAGE: seek from the root).
     next_leaf: PageId,
+    /// Forward: the leaves copied since the last one that gave records. Sibling links only lead
+    /// right, so meeting one of them again means the links of a corrupt page form a cycle, which
+    /// the cursor would otherwise follow for ever (every leaf on it copies nothing new).
+    empty_run: HashSet<PageId>,
     batch: VecDeque<(Vec<u8>, Vec<u8>)>,
     done: bool,
 }
@@ -54,7 +58,17 @@ fn hinted_leaf(shared: &Shared, pid: PageId) -> ReadResult<Option<(OptPage<'_>, 
 impl BTreeCursor {
     pub(crate) fn new(root: PageId, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> BTreeCursor {
         let resume = if reverse { upper.clone() } else { lower.clone() };
-        BTreeCursor { root, lower, upper, reverse, resume, next_leaf: NO_PAGE, batch: VecDeque::new(), done: false }
+        BTreeCursor {
+            root,
+            lower,
+            upper,
+            reverse,
+            resume,
+            next_leaf: NO_PAGE,
+            empty_run: HashSet::new(),
+            batch: VecDeque::new(),
+            done: false,
+        }
     }
 
     /// Next (key, value), copied out and validated. Holds no latch between calls.
@@ -78,7 +92,7 @@ impl BTreeCursor {
         let from = as_ref(&self.resume);
         let to = as_ref(&self.upper);
         let (root, hint) = (self.root, self.next_leaf);
-        let copy = retry(|| {
+        let (copy, leaf) = retry(|| {
             let (leaf, h) = match hinted_leaf(shared, hint)? {
                 Some(found) => found,
                 None => {
@@ -86,10 +100,14 @@ impl BTreeCursor {
                     (d.leaf, d.leaf_header)
                 }
             };
-            copy_leaf(shared, &leaf, &h, &CopyRange { from, to, reverse: false })
+            Ok((copy_leaf(shared, &leaf, &h, &CopyRange { from, to, reverse: false })?, leaf.pid()))
         })?;
         if let Some((last, _)) = copy.records.last() {
             self.resume = Bound::Excluded(last.clone());
+            self.empty_run.clear();
+        } else if !self.empty_run.insert(leaf) {
+            self.done = true;
+            return Err(StorageError::Corruption(format!("page {leaf}: the leaves' sibling links form a cycle")));
         }
         self.batch.extend(copy.records);
         if copy.hit_bound || copy.right_sibling == NO_PAGE {

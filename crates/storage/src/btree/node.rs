@@ -316,20 +316,24 @@ fn record_size_at(page: &[u8], h: &NodeHeader, i: usize) -> Result<usize, Torn> 
 /// live records: redo reproduces it exactly).
 pub(crate) fn compact(page: &mut [u8]) -> Result<(), NodeError> {
     let h = header(page)?;
+    let slots_end = SLOTS_START + SLOT_SIZE * h.n_slots;
+    // The new heap and slot offsets are built in the scratch page first, so that a corrupt page
+    // (overlapping records that add up to more than the page) fails before anything changes.
     let mut scratch = vec![0u8; PAGE_SIZE];
     let mut top = PAGE_SIZE;
     for i in 0..h.n_slots {
         let off = slot_offset(page, &h, i)?;
         let size = record_size_at(page, &h, i)?;
-        top -= size;
+        top = top.checked_sub(size).filter(|&t| t >= slots_end).ok_or(NodeError::Corrupt)?;
         scratch[top..top + size].copy_from_slice(&page[off..off + size]);
-        put_u16(page, SLOTS_START + SLOT_SIZE * i, top as u16);
+        put_u16(&mut scratch, SLOTS_START + SLOT_SIZE * i, top as u16);
     }
-    if top < SLOTS_START + SLOT_SIZE * h.n_slots {
-        return Err(NodeError::Corrupt);
+    for i in 0..h.n_slots {
+        let at = SLOTS_START + SLOT_SIZE * i;
+        page[at..at + 2].copy_from_slice(&scratch[at..at + 2]);
     }
     page[top..].copy_from_slice(&scratch[top..]);
-    page[SLOTS_START + SLOT_SIZE * h.n_slots..top].fill(0);
+    page[slots_end..top].fill(0);
     set_header(page, h.n_slots, top, 0);
     Ok(())
 }
@@ -396,18 +400,22 @@ pub(crate) fn leaf_insert(page: &mut [u8], slot: usize, key: &[u8], flags: u8, v
     Ok(())
 }
 
-fn remove_slot(page: &mut [u8], h: &NodeHeader, slot: usize, size: usize) {
+fn remove_slot(page: &mut [u8], h: &NodeHeader, slot: usize, size: usize) -> Result<(), NodeError> {
+    // More dead bytes than the heap holds: the record overlaps others (a corrupt page).
+    if h.garbage + size > PAGE_SIZE - h.heap_top {
+        return Err(NodeError::Corrupt);
+    }
     let slots_end = SLOTS_START + SLOT_SIZE * h.n_slots;
     page.copy_within(SLOTS_START + SLOT_SIZE * (slot + 1)..slots_end, SLOTS_START + SLOT_SIZE * slot);
     page[slots_end - SLOT_SIZE..slots_end].fill(0);
     set_header(page, h.n_slots - 1, h.heap_top, h.garbage + size);
+    Ok(())
 }
 
 pub(crate) fn leaf_delete(page: &mut [u8], slot: usize) -> Result<(), NodeError> {
     let h = expect_type(page, PageType::Leaf)?;
     let rec = leaf_record(page, &h, slot)?;
-    remove_slot(page, &h, slot, rec.size());
-    Ok(())
+    remove_slot(page, &h, slot, rec.size())
 }
 
 /// True if the record at `slot` can be replaced by a value of `val_len` bytes without a split.
@@ -429,7 +437,7 @@ pub(crate) fn leaf_update(page: &mut [u8], slot: usize, flags: u8, value: &[u8])
     if !leaf_update_fits(&h, &rec, value.len()) {
         return Err(NodeError::NoRoom);
     }
-    remove_slot(page, &h, slot, rec.size());
+    remove_slot(page, &h, slot, rec.size())?;
     let off = allocate_record(page, slot, leaf_record_size(key.len(), value.len()), &key)?;
     write_leaf_record(page, off, &key, flags, value);
     Ok(())

@@ -5,10 +5,11 @@
 use smallvec::SmallVec;
 
 use crate::buffer::latch::Backoff;
-use crate::buffer::page::Torn;
+use crate::buffer::page::{PageBytes, Torn};
 use crate::buffer::pool::OptPage;
 use crate::buffer::{PageId, Shared, MAX_PAGE_COUNT, NO_PAGE};
 use crate::error::{Result, StorageError};
+use crate::wal::Lsn;
 
 use super::node::{self, NodeHeader};
 use super::overflow::{self, ChainError, OverflowRef};
@@ -146,9 +147,23 @@ fn copy_value<V: crate::buffer::page::PageBytes + ?Sized>(view: &V, rec: &node::
     }
 }
 
-/// Reads an overflow value of a record in `leaf` (already validated once) and re-validates the
-/// leaf: only then is the chain known to be the record's.
-fn resolve(shared: &Shared, leaf: &OptPage, found: Found) -> ReadResult<Vec<u8>> {
+/// Whether `leaf` still holds what it held at `lsn` (its page LSN when its records were copied).
+/// Reading a chain longer than the buffer pool's free frames evicts the leaf, which fails
+/// `validate` although nothing changed; restarting then would evict it again, for ever. So an
+/// evicted leaf is read again and compared by page LSN: every change of a page stamps a higher
+/// one, and a chain is freed only by an mtr that changes its leaf.
+fn leaf_unchanged(shared: &Shared, leaf: &OptPage, lsn: Lsn) -> ReadResult<bool> {
+    if leaf.validate() {
+        return Ok(true);
+    }
+    let again = shared.read_page(leaf.pid())?;
+    let same = again.view().page_lsn() == Ok(lsn);
+    Ok(again.validate() && same)
+}
+
+/// Reads an overflow value of a record in `leaf` (already validated once, at page LSN `lsn`)
+/// and checks the leaf again: only then is the chain known to be the record's.
+fn resolve(shared: &Shared, leaf: &OptPage, lsn: Lsn, found: Found) -> ReadResult<Vec<u8>> {
     match found {
         Found::Inline(v) => Ok(v),
         Found::Overflow(r) => {
@@ -156,14 +171,14 @@ fn resolve(shared: &Shared, leaf: &OptPage, found: Found) -> ReadResult<Vec<u8>>
                 Ok(v) => v,
                 Err(ChainError::Fail(e)) => return Err(ReadError::Fail(e)),
                 Err(ChainError::Inconsistent) => {
-                    return Err(if leaf.validate() {
+                    return Err(if leaf_unchanged(shared, leaf, lsn)? {
                         ReadError::Fail(StorageError::Corruption(format!("overflow chain at page {} is broken", r.first)))
                     } else {
                         ReadError::Restart
                     })
                 }
             };
-            if !leaf.validate() {
+            if !leaf_unchanged(shared, leaf, lsn)? {
                 return Err(ReadError::Restart);
             }
             Ok(value)
@@ -182,10 +197,11 @@ pub(crate) fn get(shared: &Shared, root: PageId, key: &[u8]) -> Result<Option<Ve
         }
         let rec = check(node::leaf_record(&view, &d.leaf_header, slot), leaf)?;
         let value = check(copy_value(&view, &rec), leaf)?;
+        let lsn = check(view.page_lsn(), leaf)?;
         if !leaf.validate() {
             return Err(ReadError::Restart);
         }
-        resolve(shared, leaf, value).map(Some)
+        resolve(shared, leaf, lsn, value).map(Some)
     })
 }
 
@@ -237,12 +253,13 @@ pub(crate) fn copy_leaf(shared: &Shared, leaf: &OptPage, h: &NodeHeader, range: 
         let value = check(copy_value(&view, &rec), leaf)?;
         records.push((key, value));
     }
+    let lsn = check(view.page_lsn(), leaf)?;
     if !leaf.validate() {
         return Err(ReadError::Restart);
     }
     let mut out = Vec::with_capacity(records.len());
     for (key, found) in records {
-        out.push((key, resolve(shared, leaf, found)?));
+        out.push((key, resolve(shared, leaf, lsn, found)?));
     }
     if range.reverse {
         out.reverse();
