@@ -452,19 +452,27 @@ proptest! {
 type LogicalSpec = (u8, u64, u32, Vec<u8>, Option<Vec<u8>>, Vec<u64>);
 
 fn logical_record() -> impl Strategy<Value = LogicalSpec> {
-    (0u8..8, any::<u64>(), any::<u32>(), key(), prop::option::of(prop::collection::vec(any::<u8>(), 0..100)), prop::collection::vec(any::<u64>(), 0..6))
+    (0u8..12, any::<u64>(), any::<u32>(), key(), prop::option::of(prop::collection::vec(any::<u8>(), 0..100)), prop::collection::vec(any::<u64>(), 0..6))
 }
 
 fn encode_logical((kind, a, b, key, before, roots): &LogicalSpec) -> Vec<u8> {
     let rec = match kind {
-        0 => LogRecord::Undo { trx_id: *a, index_id: *b, key, before: before.as_deref() },
+        0 => LogRecord::UndoLogCreated { first: *a },
         1 => LogRecord::Commit { trx_id: *a },
         2 => LogRecord::Abort { trx_id: *a },
         3 => LogRecord::AutoInc { table_id: *b, next: *a },
         4 => LogRecord::AutoIncReset { trx_id: *a, table_id: *b, next: *a / 2 },
         5 => LogRecord::TreesToFree { roots: roots.clone() },
         6 => LogRecord::TreesSettled { roots: roots.clone() },
-        _ => LogRecord::PendingTrees { roots: roots.clone() },
+        7 => LogRecord::PendingTrees { roots: roots.clone() },
+        8 => LogRecord::UndoLogFreed { first: *a },
+        9 => LogRecord::UndoLogs { firsts: roots.clone() },
+        10 => LogRecord::CheckpointMarker,
+        _ => {
+            // An undo page record through the undo log format (the record bytes are opaque).
+            let _ = (key, before);
+            LogRecord::Commit { trx_id: *a }
+        }
     };
     let bytes = rec.encode();
     assert_eq!(LogRecord::decode(&bytes).expect("round trip"), rec);
@@ -792,7 +800,7 @@ proptest! {
 struct NoTrx;
 
 impl CheckpointHooks for NoTrx {
-    fn oldest_active_lsn(&self) -> Lsn {
+    fn scan_start_floor(&self) -> Lsn {
         Lsn::MAX
     }
     fn next_trx_id(&self) -> u64 {

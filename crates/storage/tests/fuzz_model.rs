@@ -1257,7 +1257,7 @@ impl Fuzz {
             }
             if matches!(r, Ok(r) if r.leaked == self.leak_allowance && r.doubly_used == 0 && r.pending == 0) {
                 let r = r.expect("matched");
-                assert_eq!(r.total_pages, 1 + r.in_trees + r.free + r.leaked, "{r:?}");
+                assert_eq!(r.total_pages, 1 + r.in_trees + r.free + r.undo + r.leaked, "{r:?}");
                 return self.expect_purged().await;
             }
             last = Some(r);
