@@ -44,7 +44,8 @@
 //! caused by a fired crash point ends the step as a crash. Savepoints
 //! (`Transaction::savepoint` / `rollback_to_savepoint`) fit the statement machinery: keep a copy
 //! of `own` per savepoint, as `stmt_own` is kept per statement, restore it on rollback; locks
-//! stay held.
+//! stay held except those of rows and unique values the rolled-back part inserted (see
+//! `MTrx::stmt_created_rows`).
 
 mod engine_util;
 
@@ -382,6 +383,15 @@ struct MTrx {
     /// `own` at the start of the current statement (what `rollback_statement` returns to).
     stmt_own: Changes,
     locks: HashSet<LockK>,
+    /// Locks held when the current statement began.
+    stmt_locks: HashSet<LockK>,
+    /// Lock keys of rows (clustered keys) and unique values whose record the statement created:
+    /// a statement rollback removes the record and, with it, the insert's lock (implicit, in
+    /// InnoDB's terms) unless the lock was held before the statement — or, for a row, unless
+    /// the statement also changed or deleted that row (those locks stay, as InnoDB keeps them).
+    stmt_created_rows: Vec<LockK>,
+    stmt_created_values: Vec<LockK>,
+    stmt_changed_rows: HashSet<LockK>,
     label: u64,
 }
 
@@ -688,6 +698,10 @@ impl Fuzz {
         let m = &mut self.trxs[i];
         m.trx.begin_statement();
         m.stmt_own = m.own.clone();
+        m.stmt_locks = m.locks.clone();
+        m.stmt_created_rows.clear();
+        m.stmt_created_values.clear();
+        m.stmt_changed_rows.clear();
         if m.iso == IsolationLevel::ReadCommitted {
             m.snapshot = None;
         }
@@ -699,6 +713,16 @@ impl Fuzz {
         self.ok(r, "rollback_statement")?;
         let m = &mut self.trxs[i];
         m.own = m.stmt_own.clone();
+        for k in std::mem::take(&mut m.stmt_created_rows) {
+            if !m.stmt_locks.contains(&k) && !m.stmt_changed_rows.contains(&k) {
+                m.locks.remove(&k);
+            }
+        }
+        for k in std::mem::take(&mut m.stmt_created_values) {
+            if !m.stmt_locks.contains(&k) {
+                m.locks.remove(&k);
+            }
+        }
         self.counts.statements_failed += 1;
         Ok(())
     }
@@ -718,6 +742,10 @@ impl Fuzz {
             own: Changes::new(),
             stmt_own: Changes::new(),
             locks: HashSet::new(),
+            stmt_locks: HashSet::new(),
+            stmt_created_rows: Vec::new(),
+            stmt_created_values: Vec::new(),
+            stmt_changed_rows: HashSet::new(),
             label,
         });
     }
@@ -760,7 +788,11 @@ impl Fuzz {
             let InsertOutcome::Inserted { pk_key } = self.ok(res, "insert")? else { panic!("insert: expected Inserted") };
             check_pk(&pk_key);
             lock_new_row(&mut self.trxs[i], &pk_key);
-            self.trxs[i].own.insert((t, pk_key), Some(row));
+            let values = self.unique_locks(t, &row, |_| true);
+            let m = &mut self.trxs[i];
+            m.stmt_created_rows.push((def.primary.id, pk_key.clone()));
+            m.stmt_created_values.extend(values);
+            m.own.insert((t, pk_key), Some(row));
             return Ok(true);
         }
         match on_dup {
@@ -795,6 +827,7 @@ impl Fuzz {
                         self.fail_statement(i)?;
                         return Ok(false);
                     }
+                    self.trxs[i].stmt_changed_rows.insert((def.primary.id, opk.clone()));
                     self.trxs[i].own.insert((t, opk.clone()), None);
                     seen.push(opk);
                 }
@@ -804,7 +837,11 @@ impl Fuzz {
                 assert_eq!(deleted, seen.len(), "rows replaced");
                 check_pk(&pk_key);
                 lock_new_row(&mut self.trxs[i], &pk_key);
-                self.trxs[i].own.insert((t, pk_key), Some(row));
+                let values = self.unique_locks(t, &row, |_| true);
+                let m = &mut self.trxs[i];
+                m.stmt_created_rows.push((def.primary.id, pk_key.clone()));
+                m.stmt_created_values.extend(values);
+                m.own.insert((t, pk_key), Some(row));
                 Ok(true)
             }
         }
@@ -871,7 +908,14 @@ impl Fuzz {
         assert_eq!(self.ok(res, "update")?, new_pk, "update: the row's new clustered key");
         let label = self.trxs[i].label;
         self.note(format!("T{label}:   updated {} {} -> {new_pk:02x?} {}", TABLES[t], show(&old), show(&new)));
-        let own = &mut self.trxs[i].own;
+        let values = self.unique_locks(t, &new, |n| changed[n]);
+        let m = &mut self.trxs[i];
+        m.stmt_changed_rows.insert((def.primary.id, pk.to_vec()));
+        if pk_changed {
+            m.stmt_created_rows.push((def.primary.id, new_pk.clone()));
+        }
+        m.stmt_created_values.extend(values);
+        let own = &mut m.own;
         own.insert((t, pk.to_vec()), None);
         own.insert((t, new_pk), Some(new));
         Ok(true)
@@ -894,6 +938,7 @@ impl Fuzz {
         self.ok(res, "delete")?;
         let label = self.trxs[i].label;
         self.note(format!("T{label}:   deleted {} {}", TABLES[t], show(&old)));
+        self.trxs[i].stmt_changed_rows.insert((def.primary.id, pk.to_vec()));
         self.trxs[i].own.insert((t, pk.to_vec()), None);
         Ok(true)
     }

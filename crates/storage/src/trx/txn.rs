@@ -576,19 +576,19 @@ impl TrxState {
     /// unique value's lock key is the entry's key without its clustered-key suffix; since each
     /// column's encoding is self-delimiting, at most one prefix of the entry can be it.
     fn release_insert_locks(&mut self, rec: &UndoRecord, since: u64) {
-        let mut released = Vec::new();
-        for len in (1..=rec.key.len()).rev() {
-            let key = LockKey::new(rec.index_id, &rec.key[..len]);
+        let candidates: Vec<LockKey> = if rec.clustered {
+            vec![LockKey::new(rec.index_id, &rec.key)]
+        } else {
+            (1..=rec.key.len()).rev().map(|len| LockKey::new(rec.index_id, &rec.key[..len])).collect()
+        };
+        for key in candidates {
             if let Some(&(_, taken_at)) = self.granted.get(&key) {
                 if taken_at >= since {
                     self.granted.remove(&key);
-                    released.push(key);
+                    self.sess.sh.locks.release_all(self.owner, std::iter::once(&key));
                 }
                 break;
             }
-        }
-        if !released.is_empty() {
-            self.sess.sh.locks.release_all(self.owner, released.iter());
         }
     }
 
