@@ -235,6 +235,33 @@ impl<'a> ExecCtx<'a> {
         self.env.sql_mode.strict_trans_tables || self.env.sql_mode.strict_all_tables
     }
 
+    /// sort_buffer_size: the memory one sort may hold before it writes runs to @@tmpdir.
+    pub fn sort_budget(&self) -> usize {
+        self.env.vars.sort_buffer_size()
+    }
+
+    /// min(tmp_table_size, max_heap_table_size): the memory of one in-memory temporary table
+    /// (groups, distinct keys, a join's build side) before it spills to @@tmpdir.
+    pub fn tmp_table_budget(&self) -> usize {
+        self.env.vars.tmp_table_budget()
+    }
+
+    /// The directory for the next temporary file: @@tmpdir, or each directory of a
+    /// ':'-separated list in turn, as MariaDB spreads its temporary files.
+    pub fn tmpdir(&self) -> String {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let text = match self.env.server.globals.get("tmpdir") {
+            Ok(Value::Bytes(b)) => String::from_utf8_lossy(&b).into_owned(),
+            _ => String::new(),
+        };
+        let dirs: Vec<&str> = text.split(':').filter(|d| !d.is_empty()).collect();
+        if dirs.is_empty() {
+            return std::env::temp_dir().to_string_lossy().into_owned();
+        }
+        let i = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % dirs.len();
+        dirs[i].to_string()
+    }
+
     pub fn check_interrupt(&self) -> Result<(), SqlError> {
         if self.env.interrupt.is_raised() {
             return Err(error::interrupted());
