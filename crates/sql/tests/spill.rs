@@ -66,6 +66,12 @@ const QUERIES: &[&str] = &[
     "SELECT k FROM t UNION ALL SELECT k FROM u",
     "SELECT COUNT(*), SUM(x) FROM (SELECT DISTINCT g AS x FROM t) d",
     "SELECT x.g, x.c FROM (SELECT g, COUNT(*) AS c FROM t GROUP BY g) x WHERE x.c > 3 ORDER BY x.c, x.g",
+    "SELECT t.id, u.id, u.label FROM t JOIN u ON t.g = u.k",
+    "SELECT t.id, t.n, u.label FROM t LEFT JOIN u ON t.n = u.k AND u.id > 100",
+    "SELECT u.id, t.id FROM u RIGHT JOIN t ON u.k = t.g AND t.d > 100",
+    "SELECT t.id, u.id FROM t JOIN u ON t.k < u.k WHERE u.id <= 3 AND t.id <= 300",
+    "SELECT t.id, u.id FROM t LEFT JOIN u ON t.k + 50 < u.k AND u.id <= 5 WHERE t.id <= 300",
+    "SELECT a.g, a.c, b.c FROM (SELECT g, COUNT(*) AS c FROM t GROUP BY g) a JOIN (SELECT k, COUNT(*) AS c FROM t GROUP BY k) b ON a.g = b.k",
 ];
 
 async fn results(s: &mut Session, queries: &[&str]) -> Vec<Vec<Vec<String>>> {

@@ -14,26 +14,24 @@
 //! `ExecCtx::pause` (a `yield_now`) before calling `next` again. Code that cannot await
 //! (subqueries evaluated inside an expression) runs with pauses disabled.
 
-mod aggregate;
-mod distinct;
 pub mod access;
 pub mod ctx;
 pub mod sort;
 pub mod spill;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::api::{ResultSink, SqlError, Value};
 use crate::error;
 use crate::expr::{eval_predicate, Expr, Subquery, SubqueryKind};
-use crate::plan::{InnerSide, JoinKind, JoinPlan, LimitSpec, Plan, QueryPlan};
+use crate::plan::{LimitSpec, Plan, QueryPlan};
 use crate::value;
 
 use self::access::AccessCursor;
 use self::ctx::{ExecCtx, SubResult};
 use self::aggregate::AggregateOp;
 use self::distinct::DistinctOp;
+use self::join::open_join;
 use self::sort::Sorter;
 
 pub type Row = Vec<Value>;
@@ -59,6 +57,11 @@ macro_rules! row_or_return {
         }
     };
 }
+
+// Operators with their own files (after the macro they use).
+mod aggregate;
+mod distinct;
+mod join;
 
 /// Operators are `Send`: a statement future holds its operator tree across the awaits of
 /// `ExecCtx::pause` and of row locks, and the future moves between worker threads.
@@ -381,279 +384,6 @@ impl Operator for SortOp<'_> {
             self.sorter.finish(cx)?;
         }
         self.sorter.next(cx)
-    }
-}
-
-// ---- joins ----
-
-fn open_join<'p>(j: &'p JoinPlan, cx: &mut ExecCtx) -> Result<Box<dyn Operator + 'p>, SqlError> {
-    let driver = open(&j.driver, cx)?;
-    let inner = match &j.inner {
-        InnerSide::Lookup(access) => InnerState::Lookup { access, cursor: None },
-        InnerSide::Hash { plan, driver_keys, inner_keys } => InnerState::HashBuild {
-            input: open(plan, cx)?,
-            rows: Vec::new(),
-            table: HashMap::new(),
-            driver_keys,
-            inner_keys,
-        },
-        InnerSide::Loop(plan) => InnerState::LoopBuild { input: open(plan, cx)?, rows: Vec::new() },
-    };
-    Ok(Box::new(JoinOp { plan: j, driver, inner, current: None, matched: false }))
-}
-
-/// Appends the equality identity of join key values to `key`; false if any is NULL (NULL
-/// never joins). Numbers of every kind compare numerically in MySQL, so they are keyed by
-/// value: integers as i128, other numbers through their exact value when integral.
-fn hash_key(exprs: &[Expr], row: &[Value], cx: &mut ExecCtx, key: &mut Vec<u8>) -> Result<bool, SqlError> {
-    key.clear();
-    for e in exprs {
-        let v = e.eval(row, cx)?;
-        match &v {
-            Value::Null => return Ok(false),
-            Value::Int(i) => {
-                key.push(1);
-                key.extend_from_slice(&(*i as i128).to_be_bytes());
-            }
-            Value::UInt(u) => {
-                key.push(1);
-                key.extend_from_slice(&(*u as i128).to_be_bytes());
-            }
-            Value::Decimal(d) if d.rescale(0).is_some_and(|r| r.rescale(d.scale) == Some(*d)) => {
-                key.push(1);
-                key.extend_from_slice(&d.rescale(0).map_or(0, |r| r.mantissa).to_be_bytes());
-            }
-            Value::Double(f) if f.fract() == 0.0 && f.abs() < 1e30 => {
-                key.push(1);
-                key.extend_from_slice(&(*f as i128).to_be_bytes());
-            }
-            other => {
-                key.push(2);
-                value::group_key(other, key);
-            }
-        }
-        key.push(0xFF);
-    }
-    Ok(true)
-}
-
-enum InnerState<'p> {
-    Lookup {
-        access: &'p crate::plan::TableAccess,
-        cursor: Option<AccessCursor<'p>>,
-    },
-    /// Reading the inner input into the hash table (before the first driving row).
-    HashBuild {
-        input: Box<dyn Operator + 'p>,
-        rows: Vec<Row>,
-        table: HashMap<Vec<u8>, Vec<usize>>,
-        driver_keys: &'p [Expr],
-        inner_keys: &'p [Expr],
-    },
-    Hash {
-        rows: Vec<Row>,
-        table: HashMap<Vec<u8>, Vec<usize>>,
-        driver_keys: &'p [Expr],
-        candidates: Vec<usize>,
-        pos: usize,
-        /// Reused for every probe key.
-        key: Vec<u8>,
-    },
-    /// Buffering the inner input (before the first driving row).
-    LoopBuild {
-        input: Box<dyn Operator + 'p>,
-        rows: Vec<Row>,
-    },
-    Loop {
-        rows: Vec<Row>,
-        pos: usize,
-    },
-}
-
-struct JoinOp<'p> {
-    plan: &'p JoinPlan,
-    driver: Box<dyn Operator + 'p>,
-    inner: InnerState<'p>,
-    /// The current driving row.
-    current: Option<Row>,
-    /// Whether the current driving row has produced a row yet (outer joins).
-    matched: bool,
-}
-
-impl JoinOp<'_> {
-    fn combine(&self, driver: &[Value], inner: &[Value]) -> Row {
-        let mut out = Vec::with_capacity(self.plan.left_width + self.plan.right_width);
-        if self.plan.driver_is_left() {
-            out.extend_from_slice(driver);
-            out.extend_from_slice(inner);
-        } else {
-            out.extend_from_slice(inner);
-            out.extend_from_slice(driver);
-        }
-        out
-    }
-
-    fn null_extended(&self, driver: &[Value]) -> Row {
-        let inner_width = if self.plan.driver_is_left() { self.plan.right_width } else { self.plan.left_width };
-        let nulls = vec![Value::Null; inner_width];
-        self.combine(driver, &nulls)
-    }
-
-    /// Buffers a hash or loop inner side. `Step::Row(())` once it is ready.
-    fn build_inner(&mut self, cx: &mut ExecCtx) -> Result<Step<()>, SqlError> {
-        loop {
-            match &mut self.inner {
-                InnerState::HashBuild { input, rows, table, inner_keys, .. } => {
-                    if cx.tick()? {
-                        return Ok(Step::Pause);
-                    }
-                    let mut key = Vec::new();
-                    match input.next(cx)? {
-                        Step::Row(r) => {
-                            if hash_key(inner_keys, &r, cx, &mut key)? {
-                                table.entry(key).or_default().push(rows.len());
-                            }
-                            rows.push(r);
-                        }
-                        Step::Pause => return Ok(Step::Pause),
-                        Step::Done => {
-                            let InnerState::HashBuild { rows, table, driver_keys, .. } =
-                                std::mem::replace(&mut self.inner, InnerState::Loop { rows: Vec::new(), pos: 0 })
-                            else {
-                                unreachable!("matched HashBuild above");
-                            };
-                            self.inner = InnerState::Hash { rows, table, driver_keys, candidates: Vec::new(), pos: 0, key: Vec::new() };
-                        }
-                    }
-                }
-                InnerState::LoopBuild { input, rows } => {
-                    if cx.tick()? {
-                        return Ok(Step::Pause);
-                    }
-                    match input.next(cx)? {
-                        Step::Row(r) => rows.push(r),
-                        Step::Pause => return Ok(Step::Pause),
-                        Step::Done => {
-                            let rows = std::mem::take(rows);
-                            self.inner = InnerState::Loop { rows, pos: 0 };
-                        }
-                    }
-                }
-                InnerState::Lookup { .. } | InnerState::Hash { .. } | InnerState::Loop { .. } => return Ok(Step::Row(())),
-            }
-        }
-    }
-
-    /// The next inner row for the current driving row; Done when they are exhausted.
-    fn next_inner(&mut self, cx: &mut ExecCtx) -> Result<Step, SqlError> {
-        let Some(driver) = self.current.as_ref() else {
-            return Ok(Step::Done);
-        };
-        match &mut self.inner {
-            InnerState::Lookup { access, cursor } => {
-                if cursor.is_none() {
-                    *cursor = Some(AccessCursor::open(access, driver, cx)?);
-                }
-                match cursor.as_mut() {
-                    Some(c) => Ok(match c.next(cx)? {
-                        Step::Row(r) => Step::Row(r.row),
-                        Step::Done => Step::Done,
-                        Step::Pause => Step::Pause,
-                    }),
-                    None => Ok(Step::Done),
-                }
-            }
-            InnerState::Hash { rows, candidates, pos, .. } => {
-                if *pos < candidates.len() {
-                    let r = rows[candidates[*pos]].clone();
-                    *pos += 1;
-                    Ok(Step::Row(r))
-                } else {
-                    Ok(Step::Done)
-                }
-            }
-            InnerState::Loop { rows, pos } => {
-                if *pos < rows.len() {
-                    let r = rows[*pos].clone();
-                    *pos += 1;
-                    Ok(Step::Row(r))
-                } else {
-                    Ok(Step::Done)
-                }
-            }
-            InnerState::HashBuild { .. } | InnerState::LoopBuild { .. } => {
-                Err(error::internal("join probed before its inner side was built"))
-            }
-        }
-    }
-
-    /// Advances to the next driving row.
-    fn advance_driver(&mut self, cx: &mut ExecCtx) -> Result<Step<()>, SqlError> {
-        let row = match self.driver.next(cx)? {
-            Step::Row(r) => r,
-            Step::Pause => return Ok(Step::Pause),
-            Step::Done => {
-                self.current = None;
-                return Ok(Step::Done);
-            }
-        };
-        match &mut self.inner {
-            InnerState::Lookup { cursor, .. } => *cursor = None,
-            InnerState::Hash { table, driver_keys, candidates, pos, key, .. } => {
-                candidates.clear();
-                *pos = 0;
-                let keys: &[Expr] = driver_keys;
-                if hash_key(keys, &row, cx, key)? {
-                    if let Some(c) = table.get(key.as_slice()) {
-                        candidates.extend_from_slice(c);
-                    }
-                }
-            }
-            InnerState::Loop { pos, .. } => *pos = 0,
-            InnerState::HashBuild { .. } | InnerState::LoopBuild { .. } => {
-                return Err(error::internal("join driven before its inner side was built"));
-            }
-        }
-        self.current = Some(row);
-        self.matched = false;
-        Ok(Step::Row(()))
-    }
-}
-
-impl Operator for JoinOp<'_> {
-    fn next(&mut self, cx: &mut ExecCtx) -> Result<Step, SqlError> {
-        row_or_return!(self.build_inner(cx)?);
-        loop {
-            if self.current.is_none() {
-                row_or_return!(self.advance_driver(cx)?);
-            }
-            loop {
-                if cx.tick()? {
-                    return Ok(Step::Pause);
-                }
-                let inner = match self.next_inner(cx)? {
-                    Step::Row(r) => r,
-                    Step::Pause => return Ok(Step::Pause),
-                    Step::Done => break,
-                };
-                let driver = self.current.as_deref().unwrap_or(&[]);
-                let combined = self.combine(driver, &inner);
-                let pass = match &self.plan.condition {
-                    Some(c) => eval_predicate(c, &combined, cx)?,
-                    None => true,
-                };
-                if pass {
-                    self.matched = true;
-                    return Ok(Step::Row(combined));
-                }
-            }
-            // Inner rows exhausted for this driving row.
-            if let Some(d) = self.current.take() {
-                if !self.matched && self.plan.kind != JoinKind::Inner {
-                    return Ok(Step::Row(self.null_extended(&d)));
-                }
-            }
-        }
     }
 }
 
