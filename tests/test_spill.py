@@ -69,6 +69,8 @@ QUERIES = [
     ("SELECT t.id, u.id FROM t JOIN u ON t.k < u.k WHERE u.id <= 3 AND t.id <= 300 ORDER BY t.id, u.id", True),
     ("SELECT t.id, u.id FROM t JOIN u ON t.g = u.k", False),
     ("SELECT COUNT(*) FROM t WHERE g IN (SELECT k FROM u)", True),
+    ("SELECT id, n IN (SELECT n FROM t WHERE id < 100), s NOT IN (SELECT s FROM t WHERE id > 10) "
+     "FROM t ORDER BY id LIMIT 300", True),
 ]
 
 

@@ -72,6 +72,10 @@ const QUERIES: &[&str] = &[
     "SELECT t.id, u.id FROM t JOIN u ON t.k < u.k WHERE u.id <= 3 AND t.id <= 300",
     "SELECT t.id, u.id FROM t LEFT JOIN u ON t.k + 50 < u.k AND u.id <= 5 WHERE t.id <= 300",
     "SELECT a.g, a.c, b.c FROM (SELECT g, COUNT(*) AS c FROM t GROUP BY g) a JOIN (SELECT k, COUNT(*) AS c FROM t GROUP BY k) b ON a.g = b.k",
+    "SELECT COUNT(*) FROM t WHERE g IN (SELECT k FROM u)",
+    "SELECT id FROM t WHERE s NOT IN (SELECT s FROM t WHERE id > 10) ORDER BY id",
+    "SELECT id, n IN (SELECT n FROM t WHERE id < 100), k NOT IN (SELECT n FROM t) FROM t ORDER BY id LIMIT 50",
+    "SELECT COUNT(*) FROM t WHERE d IN (SELECT d FROM t WHERE id % 3 = 0) AND '12' IN (SELECT k FROM t)",
 ];
 
 async fn results(s: &mut Session, queries: &[&str]) -> Vec<Vec<Vec<String>>> {

@@ -94,6 +94,9 @@ pub enum SubResult {
     /// First-column values of every row; `ints` holds them as a set when they are all
     /// integers (or NULL), so `int IN (SELECT ...)` probes in O(1).
     Values { values: Arc<Vec<Value>>, ints: Option<Arc<std::collections::HashSet<i128>>> },
+    /// The first-column values outgrew min(tmp_table_size, max_heap_table_size): they are in a
+    /// sorted temporary file.
+    Spilled(Arc<super::value_set::ValueSet>),
 }
 
 pub struct ExecCtx<'a> {

@@ -18,6 +18,7 @@ pub mod access;
 pub mod ctx;
 pub mod sort;
 pub mod spill;
+mod value_set;
 
 use std::sync::Arc;
 
@@ -437,6 +438,17 @@ pub fn eval_subquery(sq: &Subquery, row: &[Value], cx: &mut ExecCtx) -> Result<V
             }
             Ok(if saw_null { Value::Null } else { crate::expr::bool_value(*negated) })
         }
+        (SubqueryKind::In { expr, negated }, SubResult::Spilled(set)) => {
+            // The set holds at least one row (it outgrew its budget): a NULL probe is NULL.
+            let v = expr.eval(row, cx)?;
+            if v.is_null() {
+                return Ok(Value::Null);
+            }
+            if set.contains(&v)? {
+                return Ok(crate::expr::bool_value(!*negated));
+            }
+            Ok(if set.saw_null { Value::Null } else { crate::expr::bool_value(*negated) })
+        }
         _ => Err(error::internal("subquery result does not match its kind")),
     }
 }
@@ -464,8 +476,16 @@ fn run_subquery(sq: &Subquery, cx: &mut ExecCtx) -> Result<SubResult, SqlError> 
         SubqueryKind::Exists { .. } => Ok(SubResult::Exists(next_sync(&mut *op, cx)?.is_some())),
         SubqueryKind::In { .. } => {
             let mut values = Vec::new();
+            let mut bytes = 0;
+            let budget = cx.tmp_table_budget();
             while let Some(r) = next_sync(&mut *op, cx)? {
+                bytes += spill::row_bytes(&r);
                 values.push(r.into_iter().next().unwrap_or(Value::Null));
+                if bytes > budget {
+                    let mut rest = |cx: &mut ExecCtx| Ok(next_sync(&mut *op, cx)?.map(|r| r.into_iter().next().unwrap_or(Value::Null)));
+                    let set = value_set::ValueSet::build(values, &mut rest, cx)?;
+                    return Ok(SubResult::Spilled(Arc::new(set)));
+                }
             }
             let ints = values
                 .iter()

@@ -135,6 +135,11 @@ impl SegmentWriter {
         self.rows
     }
 
+    /// Where the next row will start in `file`.
+    pub fn next_offset(&self, file: &TempFile) -> u64 {
+        file.len() + self.buf.len() as u64
+    }
+
     pub fn finish(self, file: &mut TempFile) -> Result<Segment, SqlError> {
         if !self.buf.is_empty() {
             file.append(&self.buf)?;
