@@ -668,7 +668,7 @@ enum SelectSource<'p> {
     /// The query reads the target table, so it runs to completion first and must not see the
     /// statement's own rows; its rows wait in a spillable buffer (sort_buffer_size, then
     /// @@tmpdir).
-    Buffered(Sorter<'static>),
+    Buffered(Box<Sorter<'static>>),
 }
 
 impl SelectSource<'_> {
@@ -750,7 +750,7 @@ async fn insert_select(plan: &InsertPlan, q: &QueryPlan, cx: &mut ExecCtx<'_>, t
             }
         }
         buffer.finish(cx)?;
-        SelectSource::Buffered(buffer)
+        SelectSource::Buffered(Box::new(buffer))
     } else {
         SelectSource::Stream(op)
     };

@@ -33,10 +33,10 @@ pub(super) struct DistinctOp<'p> {
 enum Spill {
     None,
     /// Rows with keys not in `seen`: [key bytes, input position, row..].
-    Collecting { by_key: Sorter<'static>, seq: i64 },
+    Collecting { by_key: Box<Sorter<'static>>, seq: i64 },
     /// Keeps the first row of each key: [input position, row..], re-sorted into input order.
-    Dedup { by_key: Sorter<'static>, by_seq: Sorter<'static>, last: Option<Vec<u8>> },
-    Output { by_seq: Sorter<'static> },
+    Dedup { by_key: Box<Sorter<'static>>, by_seq: Box<Sorter<'static>>, last: Option<Vec<u8>> },
+    Output { by_seq: Box<Sorter<'static>> },
 }
 
 impl<'p> DistinctOp<'p> {
@@ -62,7 +62,7 @@ impl Operator for DistinctOp<'_> {
                         if self.seen.insert(key) {
                             self.bytes += len + SET_ENTRY_OVERHEAD;
                             if self.bytes > self.budget {
-                                let by_key = Sorter::new(leading_keys(1), cx.sort_budget(), None);
+                                let by_key = Box::new(Sorter::new(leading_keys(1), cx.sort_budget(), None));
                                 self.spill = Spill::Collecting { by_key, seq: 0 };
                             }
                             return Ok(Step::Row(row));
@@ -87,7 +87,7 @@ impl Operator for DistinctOp<'_> {
             self.input = None;
             if let Spill::Collecting { mut by_key, .. } = std::mem::replace(&mut self.spill, Spill::None) {
                 by_key.finish(cx)?;
-                let by_seq = Sorter::new(leading_keys(1), cx.sort_budget(), None);
+                let by_seq = Box::new(Sorter::new(leading_keys(1), cx.sort_budget(), None));
                 self.spill = Spill::Dedup { by_key, by_seq, last: None };
             }
         }

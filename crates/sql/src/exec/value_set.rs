@@ -68,7 +68,7 @@ impl ValueSet {
             if last.as_ref().is_some_and(|l| value::sort_compare(l, &v) == Ordering::Equal) {
                 continue;
             }
-            if writer.rows() as usize % INDEX_EVERY == 0 {
+            if (writer.rows() as usize).is_multiple_of(INDEX_EVERY) {
                 index.push((v.clone(), writer.next_offset(&file)));
             }
             writer.push(&mut file, std::slice::from_ref(&v))?;
