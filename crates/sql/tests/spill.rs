@@ -225,3 +225,35 @@ async fn insert_select_streams_unless_it_reads_its_target() {
     exec(&mut s, "INSERT INTO c5 (k) VALUES (0)").await;
     assert_eq!(query(&mut s, "SELECT id FROM c5").await, rows(&[&["100"], &["101"], &["102"], &["103"], &["104"], &["105"]]));
 }
+
+/// The budgets are MariaDB's variables, with its defaults, limits and scopes; @@tmpdir is
+/// read-only, as in MariaDB.
+#[tokio::test]
+async fn budget_variables_have_mariadbs_defaults_and_limits() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    assert_eq!(
+        query(&mut s, "SELECT @@sort_buffer_size, @@tmp_table_size, @@max_heap_table_size").await,
+        rows(&[&["2097152", "16777216", "16777216"]])
+    );
+    exec(&mut s, "SET SESSION sort_buffer_size = 1000, tmp_table_size = 20000, max_heap_table_size = 1000").await;
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[
+            &["Warning", "1292", "Truncated incorrect sort_buffer_size value: '1000'"],
+            &["Warning", "1292", "Truncated incorrect tmp_table_size value: '20000'"],
+            &["Warning", "1292", "Truncated incorrect max_heap_table_size value: '1000'"],
+        ])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT @@sort_buffer_size, @@tmp_table_size, @@max_heap_table_size").await,
+        rows(&[&["1024", "16384", "16384"]])
+    );
+    exec(&mut s, "SET GLOBAL sort_buffer_size = 5000").await;
+    let mut other = db.session_in_test_db().await;
+    assert_eq!(query(&mut other, "SELECT @@sort_buffer_size, @@global.sort_buffer_size").await, rows(&[&["5000", "5000"]]));
+    assert_eq!(query(&mut s, "SELECT @@sort_buffer_size").await, rows(&[&["1024"]]));
+    exec(&mut s, "SET GLOBAL sort_buffer_size = DEFAULT").await;
+    let e = fail(&mut s, "SET GLOBAL tmpdir = '/tmp'").await;
+    assert_eq!((e.code, e.message.as_str()), (1238, "Variable 'tmpdir' is a read only variable"));
+}

@@ -13,6 +13,12 @@
 //! operator above passes it up unchanged, and the async driver at the top awaits
 //! `ExecCtx::pause` (a `yield_now`) before calling `next` again. Code that cannot await
 //! (subqueries evaluated inside an expression) runs with pauses disabled.
+//!
+//! Bounded memory (architecture §2.1): every operator that buffers rows has a budget from the
+//! session's variables and spills to @@tmpdir past it, with results identical to the in-memory
+//! ones. Files, bottom up: `spill` (temporary files, row encoding), `sort` (external merge sort,
+//! top-N), then the buffering operators `aggregate`, `distinct`, `join`, and `value_set`
+//! (IN-subquery values); `access` reads tables; `ctx` is the statement's context.
 
 pub mod access;
 pub mod ctx;
