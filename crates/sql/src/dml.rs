@@ -431,7 +431,8 @@ enum Candidates<'p> {
 /// the statement has a subquery (it could read the rows already changed: MariaDB reads the
 /// target as it was).
 fn streams(access: &TableAccess, order: &[(Expr, bool)], changed: &[usize], exprs: &[&Expr]) -> bool {
-    if !order.is_empty() || exprs.iter().any(|e| e.has_subquery()) || access.filter.as_ref().is_some_and(Expr::has_subquery) {
+    let has_subquery = exprs.iter().any(|e| e.has_subquery()) || access.filter.as_ref().is_some_and(Expr::has_subquery);
+    if !order.is_empty() || has_subquery {
         return false;
     }
     let table = &access.table;
@@ -443,7 +444,12 @@ fn streams(access: &TableAccess, order: &[(Expr, bool)], changed: &[usize], expr
 }
 
 impl<'p> Candidates<'p> {
-    async fn open(access: &'p TableAccess, order: &[(Expr, bool)], stream: bool, cx: &mut ExecCtx<'_>) -> Result<Candidates<'p>, SqlError> {
+    async fn open(
+        access: &'p TableAccess,
+        order: &[(Expr, bool)],
+        stream: bool,
+        cx: &mut ExecCtx<'_>,
+    ) -> Result<Candidates<'p>, SqlError> {
         let saved = cx.read_mode;
         cx.read_mode = ReadMode::Latest;
         let cursor = AccessCursor::open(access, &[], cx);
@@ -452,7 +458,8 @@ impl<'p> Candidates<'p> {
         if stream {
             return Ok(Candidates::Stream(cursor));
         }
-        let keys: Vec<SortKey> = order.iter().enumerate().map(|(column, (_, desc))| SortKey { column, desc: *desc }).collect();
+        let keys: Vec<SortKey> =
+            order.iter().enumerate().map(|(column, (_, desc))| SortKey { column, desc: *desc }).collect();
         let mut sorter = Sorter::new(keys, cx.sort_budget(), None);
         while let Some(cand) = next_latest(&mut cursor, cx).await? {
             let mut entry = Vec::with_capacity(order.len() + 1);
@@ -573,6 +580,13 @@ struct InsertCounts {
     records: u64,
 }
 
+impl InsertCounts {
+    /// "Records: ..." when MariaDB reports it (multi-row VALUES, INSERT ... SELECT).
+    fn info(&self, plan: &InsertPlan) -> Option<InfoKind> {
+        plan.report_records.then_some(InfoKind::Records { records: self.records, duplicates: self.duplicates })
+    }
+}
+
 fn on_duplicate(plan: &InsertPlan) -> OnDuplicate {
     match (plan.mode, &plan.on_duplicate) {
         (InsertMode::Replace, _) => OnDuplicate::Replace,
@@ -656,9 +670,8 @@ async fn insert_values(
     for (i, row) in rows.into_iter().enumerate() {
         insert_one(plan, table, row, i as u64 + 1, on_dup, &mut counts, cx).await?;
     }
-    let info = if plan.report_records { Some(InfoKind::Records { records: counts.records, duplicates: counts.duplicates }) } else { None };
     let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
-    Ok(DmlOutcome { affected: counts.affected, info, first_generated, insert_id })
+    Ok(DmlOutcome { affected: counts.affected, info: counts.info(plan), first_generated, insert_id })
 }
 
 /// Where INSERT ... SELECT takes its rows from.
@@ -738,7 +751,13 @@ impl AutoIncIntervals {
 
 /// INSERT ... SELECT: row by row, as MariaDB does (each row is converted and inserted before
 /// the next is read), so memory does not grow with the number of rows.
-async fn insert_select(plan: &InsertPlan, q: &QueryPlan, cx: &mut ExecCtx<'_>, table: &Arc<TableDef>, ncols: usize) -> Result<DmlOutcome, SqlError> {
+async fn insert_select(
+    plan: &InsertPlan,
+    q: &QueryPlan,
+    cx: &mut ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    ncols: usize,
+) -> Result<DmlOutcome, SqlError> {
     let mut op = exec::open(&q.root, cx)?;
     let mut source = if crate::plan::reads_table(&q.root, table.id) {
         let mut buffer = Sorter::new(Vec::new(), cx.sort_budget(), None);
@@ -776,9 +795,8 @@ async fn insert_select(plan: &InsertPlan, q: &QueryPlan, cx: &mut ExecCtx<'_>, t
         }
         insert_one(plan, table, row, row_number, on_dup, &mut counts, cx).await?;
     }
-    let info = if plan.report_records { Some(InfoKind::Records { records: counts.records, duplicates: counts.duplicates }) } else { None };
     let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
-    Ok(DmlOutcome { affected: counts.affected, info, first_generated, insert_id })
+    Ok(DmlOutcome { affected: counts.affected, info: counts.info(plan), first_generated, insert_id })
 }
 
 /// A source row as a full table row: conversions, defaults; the AUTO_INCREMENT slot is NULL and
@@ -908,7 +926,11 @@ fn column_default(table: &TableDef, c: &ColumnDef, row: u64, cx: &mut ExecCtx) -
 }
 
 /// Locks a candidate exclusively and returns its current version if it still matches.
-async fn lock_and_recheck(access: &TableAccess, pk_key: &[u8], cx: &mut ExecCtx<'_>) -> Result<Option<ScanRow>, SqlError> {
+async fn lock_and_recheck(
+    access: &TableAccess,
+    pk_key: &[u8],
+    cx: &mut ExecCtx<'_>,
+) -> Result<Option<ScanRow>, SqlError> {
     // KILL QUERY during the wait ends it with 1317 (ExecCtx::lock_row).
     let locked = cx.lock_row(&access.table, pk_key, LockMode::Exclusive).await?;
     cx.check_interrupt()?;
@@ -939,7 +961,8 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         None => u64::MAX,
     };
     let mut assigned_columns: Vec<usize> = plan.assignments.iter().map(|(c, _)| *c).collect();
-    assigned_columns.extend(table.columns.iter().enumerate().filter(|(_, c)| c.on_update_current_timestamp).map(|(i, _)| i));
+    let on_update = table.columns.iter().enumerate().filter(|(_, c)| c.on_update_current_timestamp);
+    assigned_columns.extend(on_update.map(|(i, _)| i));
     let exprs: Vec<&Expr> = plan.assignments.iter().map(|(_, e)| e).collect();
     let stream = streams(&plan.access, &plan.order, &assigned_columns, &exprs);
     let mut candidates = Candidates::open(&plan.access, &plan.order, stream, cx).await?;

@@ -36,9 +36,15 @@ const SET_ENTRY_OVERHEAD: usize = 48;
 enum AggAcc {
     Plain(AggState),
     /// COUNT(DISTINCT ...), SUM(DISTINCT ...), ...: distinct argument tuples seen so far.
-    Distinct { state: AggState, seen: std::collections::HashSet<Vec<u8>> },
+    Distinct {
+        state: AggState,
+        seen: std::collections::HashSet<Vec<u8>>,
+    },
     /// GROUP_CONCAT: collected (sort key values, text) pairs.
-    Concat { items: Vec<(Row, Vec<u8>)>, seen: Option<std::collections::HashSet<Vec<u8>>> },
+    Concat {
+        items: Vec<(Row, Vec<u8>)>,
+        seen: Option<std::collections::HashSet<Vec<u8>>>,
+    },
 }
 
 struct Group {
@@ -112,7 +118,9 @@ fn new_group(plan: &AggregatePlan, keys: Row, first_row: Row) -> Group {
         .aggs
         .iter()
         .map(|a| match a.func {
-            AggFunc::GroupConcat => AggAcc::Concat { items: Vec::new(), seen: a.distinct.then(std::collections::HashSet::new) },
+            AggFunc::GroupConcat => {
+                AggAcc::Concat { items: Vec::new(), seen: a.distinct.then(std::collections::HashSet::new) }
+            }
             f if a.distinct => AggAcc::Distinct { state: AggState::new(f, &a.arg_type), seen: Default::default() },
             f => AggAcc::Plain(AggState::new(f, &a.arg_type)),
         })
@@ -227,7 +235,11 @@ fn finish_group(plan: &AggregatePlan, group: Group, concat_max_len: usize, cx: &
                     }
                     let (text, cut_at) = concat_items(&items, &spec.separator, concat_max_len);
                     if let Some(n) = cut_at {
-                        cx.push_warning(crate::show::WarnLevel::Warning, 1260, format!("Row {n} was cut by GROUP_CONCAT()"));
+                        cx.push_warning(
+                            crate::show::WarnLevel::Warning,
+                            1260,
+                            format!("Row {n} was cut by GROUP_CONCAT()"),
+                        );
                     }
                     Value::Bytes(text)
                 }

@@ -33,15 +33,31 @@ pub(super) struct DistinctOp<'p> {
 enum Spill {
     None,
     /// Rows with keys not in `seen`: [key bytes, input position, row..].
-    Collecting { by_key: Box<Sorter<'static>>, seq: i64 },
+    Collecting {
+        by_key: Box<Sorter<'static>>,
+        seq: i64,
+    },
     /// Keeps the first row of each key: [input position, row..], re-sorted into input order.
-    Dedup { by_key: Box<Sorter<'static>>, by_seq: Box<Sorter<'static>>, last: Option<Vec<u8>> },
-    Output { by_seq: Box<Sorter<'static>> },
+    Dedup {
+        by_key: Box<Sorter<'static>>,
+        by_seq: Box<Sorter<'static>>,
+        last: Option<Vec<u8>>,
+    },
+    Output {
+        by_seq: Box<Sorter<'static>>,
+    },
 }
 
 impl<'p> DistinctOp<'p> {
     pub(super) fn new(input: Box<dyn Operator + 'p>, key_width: usize, cx: &ExecCtx) -> DistinctOp<'p> {
-        DistinctOp { input: Some(input), key_width, seen: HashSet::new(), bytes: 0, budget: cx.tmp_table_budget(), spill: Spill::None }
+        DistinctOp {
+            input: Some(input),
+            key_width,
+            seen: HashSet::new(),
+            bytes: 0,
+            budget: cx.tmp_table_budget(),
+            spill: Spill::None,
+        }
     }
 }
 
@@ -78,7 +94,9 @@ impl Operator for DistinctOp<'_> {
                             by_key.push(r, cx)?;
                         }
                     }
-                    Spill::Dedup { .. } | Spill::Output { .. } => return Err(error::internal("DISTINCT input read after its end")),
+                    Spill::Dedup { .. } | Spill::Output { .. } => {
+                        return Err(error::internal("DISTINCT input read after its end"))
+                    }
                 }
                 if cx.tick()? {
                     return Ok(Step::Pause);

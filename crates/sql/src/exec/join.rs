@@ -155,7 +155,6 @@ fn null_extended(plan: &JoinPlan, driver: &[Value]) -> Row {
 }
 
 impl JoinOp<'_> {
-
     /// Buffers a hash or loop inner side. `Step::Row(())` once it is ready.
     fn build_inner(&mut self, cx: &mut ExecCtx) -> Result<Step<()>, SqlError> {
         loop {
@@ -184,7 +183,14 @@ impl JoinOp<'_> {
                             else {
                                 unreachable!("matched HashBuild above");
                             };
-                            self.inner = InnerState::Hash { rows, table, driver_keys, candidates: Vec::new(), pos: 0, key: Vec::new() };
+                            self.inner = InnerState::Hash {
+                                rows,
+                                table,
+                                driver_keys,
+                                candidates: Vec::new(),
+                                pos: 0,
+                                key: Vec::new(),
+                            };
                         }
                     }
                 }
@@ -207,7 +213,10 @@ impl JoinOp<'_> {
                         }
                     }
                 }
-                InnerState::Lookup { .. } | InnerState::Hash { .. } | InnerState::Loop { .. } | InnerState::Spilled(_) => {
+                InnerState::Lookup { .. }
+                | InnerState::Hash { .. }
+                | InnerState::Loop { .. }
+                | InnerState::Spilled(_) => {
                     return Ok(Step::Row(()));
                 }
             }
@@ -342,7 +351,6 @@ impl Operator for JoinOp<'_> {
         }
     }
 }
-
 
 // ---- the join on disk ----
 

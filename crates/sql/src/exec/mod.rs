@@ -488,7 +488,9 @@ fn run_subquery(sq: &Subquery, cx: &mut ExecCtx) -> Result<SubResult, SqlError> 
                 bytes += spill::row_bytes(&r);
                 values.push(r.into_iter().next().unwrap_or(Value::Null));
                 if bytes > budget {
-                    let mut rest = |cx: &mut ExecCtx| Ok(next_sync(&mut *op, cx)?.map(|r| r.into_iter().next().unwrap_or(Value::Null)));
+                    let mut rest = |cx: &mut ExecCtx| {
+                        Ok(next_sync(&mut *op, cx)?.map(|r| r.into_iter().next().unwrap_or(Value::Null)))
+                    };
                     let set = value_set::ValueSet::build(values, &mut rest, cx)?;
                     return Ok(SubResult::Spilled(Arc::new(set)));
                 }

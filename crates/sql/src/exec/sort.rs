@@ -91,7 +91,10 @@ enum Output {
     Filling,
     Memory(std::vec::IntoIter<Row>),
     /// Spilled FIFO: runs read one after the other.
-    Sequential { next_run: usize, reader: Option<SegmentReader> },
+    Sequential {
+        next_run: usize,
+        reader: Option<SegmentReader>,
+    },
     /// Spilled sort: merge passes until at most `MERGE_FAN_IN` runs remain, then the final
     /// merge (created on first use).
     Merge(Option<Merge>),
@@ -99,7 +102,16 @@ enum Output {
 
 impl<'k> Sorter<'k> {
     pub fn new(keys: impl Into<Cow<'k, [SortKey]>>, budget: usize, limit: Option<usize>) -> Sorter<'k> {
-        Sorter { keys: keys.into(), budget, limit, rows: Vec::new(), bytes: 0, spilled: None, output: Output::Filling, emitted: 0 }
+        Sorter {
+            keys: keys.into(),
+            budget,
+            limit,
+            rows: Vec::new(),
+            bytes: 0,
+            spilled: None,
+            output: Output::Filling,
+            emitted: 0,
+        }
     }
 
     /// True once rows have gone to a temporary file.
@@ -173,7 +185,8 @@ impl<'k> Sorter<'k> {
         if !self.rows.is_empty() {
             self.write_run(cx)?;
         }
-        self.output = if self.keys.is_empty() { Output::Sequential { next_run: 0, reader: None } } else { Output::Merge(None) };
+        self.output =
+            if self.keys.is_empty() { Output::Sequential { next_run: 0, reader: None } } else { Output::Merge(None) };
         Ok(())
     }
 
@@ -237,7 +250,13 @@ impl<'k> Sorter<'k> {
 
 impl Spilled {
     /// Moves one row of an intermediate merge pass (starting or ending the pass as needed).
-    fn merge_pass_step(&mut self, keys: &[SortKey], budget: usize, limit: Option<usize>, cx: &ExecCtx) -> Result<(), SqlError> {
+    fn merge_pass_step(
+        &mut self,
+        keys: &[SortKey],
+        budget: usize,
+        limit: Option<usize>,
+        cx: &ExecCtx,
+    ) -> Result<(), SqlError> {
         if self.pass.is_none() {
             if self.spare.is_none() {
                 self.spare = Some(TempFile::create(cx)?);

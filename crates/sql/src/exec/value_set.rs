@@ -39,7 +39,11 @@ impl std::fmt::Debug for ValueSet {
 
 impl ValueSet {
     /// Builds the set from first-column rows (any order, duplicates and NULLs allowed).
-    pub fn build(rows: impl IntoIterator<Item = Value>, rest: &mut dyn FnMut(&mut ExecCtx) -> Result<Option<Value>, SqlError>, cx: &mut ExecCtx) -> Result<ValueSet, SqlError> {
+    pub fn build(
+        rows: impl IntoIterator<Item = Value>,
+        rest: &mut dyn FnMut(&mut ExecCtx) -> Result<Option<Value>, SqlError>,
+        cx: &mut ExecCtx,
+    ) -> Result<ValueSet, SqlError> {
         let mut sorter = Sorter::new(leading_keys(1), cx.sort_budget(), None);
         for v in rows {
             sorter.push(vec![v], cx)?;

@@ -249,7 +249,9 @@ pub fn reads_table(plan: &Plan, id: selkie_storage::TableId) -> bool {
                 || a.aggs.iter().any(|s| exprs_read(&mut s.args.iter().chain(s.order.iter().map(|(e, _)| e))))
         }
         Plan::Distinct { input, .. } | Plan::Trim { input, .. } => reads_table(input, id),
-        Plan::Sort { input, limit, .. } => reads_table(input, id) || limit.as_ref().is_some_and(|l| limit_reads_table(l, id)),
+        Plan::Sort { input, limit, .. } => {
+            reads_table(input, id) || limit.as_ref().is_some_and(|l| limit_reads_table(l, id))
+        }
         Plan::Limit { input, limit } => reads_table(input, id) || limit_reads_table(limit, id),
         Plan::Concat(inputs) => inputs.iter().any(|p| reads_table(p, id)),
     }
