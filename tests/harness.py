@@ -93,8 +93,11 @@ class ManagedServer:
 class SelkieServer(ManagedServer):
     """A selkied process on a free loopback port with its own data directory."""
 
-    def __init__(self, datadir: Path | None = None, port: int | None = None, extra_args: list[str] | None = None):
+    def __init__(self, datadir: Path | None = None, port: int | None = None, extra_args: list[str] | None = None,
+                 env: dict[str, str] | None = None):
         self._tmp = None
+        # Extra environment for the process (TMPDIR sets @@tmpdir, as for mariadbd).
+        self.env = dict(env or {})
         if datadir is None:
             self._tmp = tempfile.mkdtemp(prefix="selkie-test-")
             datadir = Path(self._tmp) / "data"
@@ -112,7 +115,7 @@ class SelkieServer(ManagedServer):
                 "--bind", "127.0.0.1"] + self.extra_args
         self.datadir.parent.mkdir(parents=True, exist_ok=True)
         logf = open(self.log, "ab")
-        self.proc = subprocess.Popen(args, stdout=logf, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(args, stdout=logf, stderr=subprocess.STDOUT, env={**os.environ, **self.env})
         logf.close()
         # Recovery may take a while after a kill: wait for the log line, not just the port.
         deadline = time.monotonic() + timeout

@@ -1,9 +1,13 @@
 //! INSERT / REPLACE / UPDATE / DELETE: binding and execution.
 //!
-//! UPDATE and DELETE are Halloween-safe: every candidate row is collected first (reading the
-//! latest versions through the chosen index), then each is locked exclusively, re-checked
-//! against the WHERE clause on the version the lock returned, and only then changed.
-//! Affected-row counts and info strings follow MariaDB exactly.
+//! UPDATE and DELETE read candidates as the latest versions through the chosen index; each is
+//! locked exclusively, re-checked against the WHERE clause on the version the lock returned,
+//! and only then changed. They stream (change each row as the scan meets it, so memory does
+//! not grow with the rows changed) unless that is not Halloween-safe (an assigned column is a
+//! key of the scanned index, an ORDER BY needs a sort, a subquery could see changed rows):
+//! then the primary keys are collected first into a buffer that spills to @@tmpdir.
+//! INSERT ... SELECT streams its source too, unless the source reads the target table.
+//! Affected-row counts and info strings follow MariaDB exactly (architecture §2.1).
 
 use std::sync::Arc;
 
@@ -15,10 +19,11 @@ use crate::bind::{table_column_meta, Binder, ColumnInfo, Source, SourceKind};
 use crate::error::{self, Clause};
 use crate::exec::access::AccessCursor;
 use crate::exec::ctx::ExecCtx;
+use crate::exec::sort::Sorter;
 use crate::exec::{self, eval_limit, Step};
 use crate::expr::{eval_predicate, Expr};
 use crate::plan::access::OrderRequest;
-use crate::plan::{LimitSpec, QueryPlan, TableAccess};
+use crate::plan::{LimitSpec, QueryPlan, SortKey, TableAccess};
 use crate::show::WarnLevel;
 use crate::value::{self, FnContext, SqlType, StoreTarget};
 
@@ -407,44 +412,98 @@ pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlErr
 
 // ---- execution ----
 
-/// Reads every candidate row (latest versions) before anything changes.
-async fn collect_candidates(access: &TableAccess, order: &[(Expr, bool)], cx: &mut ExecCtx<'_>) -> Result<Vec<ScanRow>, SqlError> {
-    let saved = cx.read_mode;
-    cx.read_mode = ReadMode::Latest;
-    let r = scan_candidates(access, cx).await;
-    cx.read_mode = saved;
-    let mut rows = r?;
-    if !order.is_empty() {
-        let mut keyed: Vec<(Vec<Value>, ScanRow)> = Vec::with_capacity(rows.len());
-        for r in rows {
-            let mut k = Vec::with_capacity(order.len());
-            for (e, _) in order {
-                k.push(e.eval(&r.row, cx)?);
-            }
-            keyed.push((k, r));
-        }
-        keyed.sort_by(|a, b| {
-            for (i, (_, desc)) in order.iter().enumerate() {
-                let o = value::sort_compare(&a.0[i], &b.0[i]);
-                let o = if *desc { o.reverse() } else { o };
-                if o != std::cmp::Ordering::Equal {
-                    return o;
-                }
-            }
-            std::cmp::Ordering::Equal
-        });
-        rows = keyed.into_iter().map(|(_, r)| r).collect();
-    }
-    Ok(rows)
+/// Where UPDATE / DELETE finds its rows, one primary key at a time.
+enum Candidates<'p> {
+    /// Each row is changed as the scan returns it. The storage scan keeps no latch between rows
+    /// and re-seeks after the last key it returned, so changing that row is safe as long as the
+    /// change cannot move it ahead of the scan (see `streams`).
+    Stream(AccessCursor<'p>),
+    /// Every candidate's primary key, after its ORDER BY values, collected before anything
+    /// changes (sorted if the statement has an ORDER BY the access does not deliver); spills
+    /// past sort_buffer_size, so only the keys, never the rows, cost memory.
+    Buffered(Sorter<'static>),
 }
 
-async fn scan_candidates(access: &TableAccess, cx: &mut ExecCtx<'_>) -> Result<Vec<ScanRow>, SqlError> {
-    let mut cursor = AccessCursor::open(access, &[], cx)?;
-    let mut rows = Vec::new();
+/// Whether UPDATE / DELETE may change rows while its scan goes on (Halloween problem). Not when
+/// an ORDER BY needs a sort first, when an assigned column (ON UPDATE CURRENT_TIMESTAMP ones
+/// included) is a key column of the scanned index (the row would move ahead of the scan and be
+/// met again; the primary key counts for a secondary index, whose entries end with it), or when
+/// the statement has a subquery (it could read the rows already changed: MariaDB reads the
+/// target as it was).
+fn streams(access: &TableAccess, order: &[(Expr, bool)], changed: &[usize], exprs: &[&Expr]) -> bool {
+    let has_subquery = exprs.iter().any(|e| e.has_subquery()) || access.filter.as_ref().is_some_and(Expr::has_subquery);
+    if !order.is_empty() || has_subquery {
+        return false;
+    }
+    let table = &access.table;
+    let mut key_columns = access.index_columns();
+    if access.index != 0 {
+        key_columns.extend(table.primary.columns.iter().map(|c| c.column));
+    }
+    !changed.iter().any(|c| key_columns.contains(c))
+}
+
+impl<'p> Candidates<'p> {
+    async fn open(
+        access: &'p TableAccess,
+        order: &[(Expr, bool)],
+        stream: bool,
+        cx: &mut ExecCtx<'_>,
+    ) -> Result<Candidates<'p>, SqlError> {
+        let saved = cx.read_mode;
+        cx.read_mode = ReadMode::Latest;
+        let cursor = AccessCursor::open(access, &[], cx);
+        cx.read_mode = saved;
+        let mut cursor = cursor?;
+        if stream {
+            return Ok(Candidates::Stream(cursor));
+        }
+        let keys: Vec<SortKey> =
+            order.iter().enumerate().map(|(column, (_, desc))| SortKey { column, desc: *desc }).collect();
+        let mut sorter = Sorter::new(keys, cx.sort_budget(), None);
+        while let Some(cand) = next_latest(&mut cursor, cx).await? {
+            let mut entry = Vec::with_capacity(order.len() + 1);
+            for (e, _) in order {
+                entry.push(e.eval(&cand.row, cx)?);
+            }
+            entry.push(Value::Bytes(cand.pk_key));
+            sorter.push(entry, cx)?;
+        }
+        sorter.finish(cx)?;
+        Ok(Candidates::Buffered(sorter))
+    }
+
+    /// The next candidate's primary key.
+    async fn next(&mut self, cx: &mut ExecCtx<'_>) -> Result<Option<Vec<u8>>, SqlError> {
+        match self {
+            Candidates::Stream(cursor) => Ok(next_latest(cursor, cx).await?.map(|r| r.pk_key)),
+            Candidates::Buffered(sorter) => loop {
+                match sorter.next(cx)? {
+                    Step::Row(mut entry) => {
+                        return match entry.pop() {
+                            Some(Value::Bytes(pk)) => Ok(Some(pk)),
+                            _ => Err(error::internal("buffered candidate without its primary key")),
+                        };
+                    }
+                    Step::Done => return Ok(None),
+                    Step::Pause => cx.pause().await?,
+                }
+            },
+        }
+    }
+}
+
+/// The next row of a candidate scan: the latest version of every record, as UPDATE / DELETE
+/// must see rows that other transactions changed (each is then locked and re-checked).
+async fn next_latest(cursor: &mut AccessCursor<'_>, cx: &mut ExecCtx<'_>) -> Result<Option<ScanRow>, SqlError> {
     loop {
-        match cursor.next(cx)? {
-            Step::Row(r) => rows.push(r),
-            Step::Done => return Ok(rows),
+        let saved = cx.read_mode;
+        cx.read_mode = ReadMode::Latest;
+        let step = cursor.next(cx);
+        cx.read_mode = saved;
+        match step? {
+            Step::Row(r) => return Ok(Some(r)),
+            Step::Done => return Ok(None),
             Step::Pause => cx.pause().await?,
         }
     }
@@ -507,66 +566,62 @@ pub async fn execute_insert(plan: &InsertPlan, cx: &mut ExecCtx<'_>) -> Result<D
 }
 
 async fn insert_rows(plan: &InsertPlan, cx: &mut ExecCtx<'_>, table: &Arc<TableDef>, ncols: usize) -> Result<DmlOutcome, SqlError> {
-    // 1. The source rows, fully evaluated before the first insert (INSERT ... SELECT from the
-    //    same table must not see its own rows).
-    let source_rows: Vec<Vec<Option<Value>>> = match &plan.source {
-        InsertSource::Values(rows) => {
-            let mut out = Vec::with_capacity(rows.len());
-            for r in rows {
-                let mut vals = Vec::with_capacity(r.len());
-                for e in r {
-                    vals.push(match e {
-                        Some(e) => Some(e.eval(&[], cx)?),
-                        None => None,
-                    });
-                }
-                out.push(vals);
-            }
-            out
+    match &plan.source {
+        InsertSource::Values(rows) => insert_values(plan, rows, cx, table, ncols).await,
+        InsertSource::Query(q) => insert_select(plan, q, cx, table, ncols).await,
+    }
+}
+
+/// Running totals of an INSERT.
+#[derive(Default)]
+struct InsertCounts {
+    affected: u64,
+    duplicates: u64,
+    records: u64,
+}
+
+impl InsertCounts {
+    /// "Records: ..." when MariaDB reports it (multi-row VALUES, INSERT ... SELECT).
+    fn info(&self, plan: &InsertPlan) -> Option<InfoKind> {
+        plan.report_records.then_some(InfoKind::Records { records: self.records, duplicates: self.duplicates })
+    }
+}
+
+fn on_duplicate(plan: &InsertPlan) -> OnDuplicate {
+    match (plan.mode, &plan.on_duplicate) {
+        (InsertMode::Replace, _) => OnDuplicate::Replace,
+        (InsertMode::Ignore, _) | (_, Some(_)) => OnDuplicate::Report,
+        (InsertMode::Insert, None) => OnDuplicate::Error,
+    }
+}
+
+/// INSERT ... VALUES: the rows are in the statement, so they are all converted before the first
+/// insert, and AUTO_INCREMENT values are reserved once for the whole statement.
+async fn insert_values(
+    plan: &InsertPlan,
+    values: &[Vec<Option<Expr>>],
+    cx: &mut ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    ncols: usize,
+) -> Result<DmlOutcome, SqlError> {
+    // 1. The source rows, fully evaluated before the first insert.
+    let mut source_rows: Vec<Vec<Option<Value>>> = Vec::with_capacity(values.len());
+    for r in values {
+        let mut vals = Vec::with_capacity(r.len());
+        for e in r {
+            vals.push(match e {
+                Some(e) => Some(e.eval(&[], cx)?),
+                None => None,
+            });
         }
-        InsertSource::Query(q) => exec::collect_rows(q, cx).await?.into_iter().map(|r| r.into_iter().map(Some).collect()).collect(),
-    };
+        source_rows.push(vals);
+    }
     let ai = table.auto_increment_column();
-    let no_auto_on_zero = cx.env.sql_mode.no_auto_value_on_zero;
     // 2. Full rows with defaults and conversions; AUTO_INCREMENT slots left as None.
     let mut rows: Vec<Vec<Value>> = Vec::with_capacity(source_rows.len());
     let mut generate: Vec<bool> = Vec::with_capacity(source_rows.len());
     for (i, src) in source_rows.into_iter().enumerate() {
-        let row_number = i as u64 + 1;
-        let mut row: Vec<Option<Value>> = vec![None; ncols];
-        for (j, v) in src.into_iter().enumerate() {
-            row[plan.columns[j]] = v;
-        }
-        let mut full = Vec::with_capacity(ncols);
-        let mut gen = false;
-        for (ci, c) in table.columns.iter().enumerate() {
-            let explicit = row[ci].take();
-            let v = match explicit {
-                Some(v) if Some(ci) == ai => {
-                    // NULL, or 0 unless NO_AUTO_VALUE_ON_ZERO, asks for a generated value.
-                    if v.is_null() {
-                        gen = true;
-                        Value::Null
-                    } else {
-                        let stored = store(v, table, c, row_number, cx)?;
-                        if !no_auto_on_zero && value::to_i64(&stored) == Some(0) {
-                            gen = true;
-                            Value::Null
-                        } else {
-                            stored
-                        }
-                    }
-                }
-                Some(v) => store(v, table, c, row_number, cx)?,
-                None if Some(ci) == ai => {
-                    gen = true;
-                    Value::Null
-                }
-                // Column not named, or the DEFAULT keyword.
-                None => column_default(table, c, row_number, cx)?,
-            };
-            full.push(v);
-        }
+        let (full, gen) = full_row(plan, table, ncols, src, i as u64 + 1, cx)?;
         rows.push(full);
         generate.push(gen);
         yield_if_due(cx).await?;
@@ -610,63 +665,243 @@ async fn insert_rows(plan: &InsertPlan, cx: &mut ExecCtx<'_>, table: &Arc<TableD
         }
     }
     // 4. Insert.
-    let on_dup = match (plan.mode, &plan.on_duplicate) {
-        (InsertMode::Replace, _) => OnDuplicate::Replace,
-        (InsertMode::Ignore, _) | (_, Some(_)) => OnDuplicate::Report,
-        (InsertMode::Insert, None) => OnDuplicate::Error,
-    };
-    let mut affected = 0u64;
-    let mut duplicates = 0u64;
-    let records = rows.len() as u64;
+    let on_dup = on_duplicate(plan);
+    let mut counts = InsertCounts::default();
     for (i, row) in rows.into_iter().enumerate() {
-        let row_number = i as u64 + 1;
-        cx.check_interrupt()?;
-        let outcome = cx.trx()?.insert(table, row.clone(), on_dup).await.map_err(SqlError::from)?;
-        match outcome {
-            InsertOutcome::Inserted { .. } => affected += 1,
-            InsertOutcome::Replaced { deleted, .. } => {
-                affected += 1 + deleted as u64;
-                if deleted > 0 {
-                    duplicates += 1;
+        insert_one(plan, table, row, i as u64 + 1, on_dup, &mut counts, cx).await?;
+    }
+    let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
+    Ok(DmlOutcome { affected: counts.affected, info: counts.info(plan), first_generated, insert_id })
+}
+
+/// Where INSERT ... SELECT takes its rows from.
+enum SelectSource<'p> {
+    /// The query runs as the rows go in: it cannot read the target table.
+    Stream(Box<dyn exec::Operator + 'p>),
+    /// The query reads the target table, so it runs to completion first and must not see the
+    /// statement's own rows; its rows wait in a spillable buffer (sort_buffer_size, then
+    /// @@tmpdir).
+    Buffered(Box<Sorter<'static>>),
+}
+
+impl SelectSource<'_> {
+    async fn next(&mut self, cx: &mut ExecCtx<'_>) -> Result<Option<Vec<Value>>, SqlError> {
+        loop {
+            let step = match self {
+                SelectSource::Stream(op) => op.next(cx)?,
+                SelectSource::Buffered(sorter) => sorter.next(cx)?,
+            };
+            match step {
+                Step::Row(r) => return Ok(Some(r)),
+                Step::Done => return Ok(None),
+                Step::Pause => cx.pause().await?,
+            }
+        }
+    }
+}
+
+/// Largest AUTO_INCREMENT interval an INSERT ... SELECT reserves at once (MariaDB's
+/// AUTO_INC_DEFAULT_NB_MAX).
+const AUTO_INC_MAX_INTERVAL: u64 = 65_536;
+
+/// AUTO_INCREMENT values for an INSERT whose row count is not known in advance. As MariaDB's
+/// handler does with innodb_autoinc_lock_mode=1, values are reserved in intervals of 1, 2, 4, ...
+/// (at most `AUTO_INC_MAX_INTERVAL`) and what is left of the last one is not handed out again:
+/// five rows into an empty table leave AUTO_INCREMENT=8, as in MariaDB. `SET insert_id = n`
+/// forces n, n+1, ... instead.
+struct AutoIncIntervals {
+    next: u64,
+    end: u64,
+    size: u64,
+    forced: Option<u64>,
+}
+
+impl AutoIncIntervals {
+    fn new(forced: Option<u64>) -> AutoIncIntervals {
+        AutoIncIntervals { next: 0, end: 0, size: 1, forced }
+    }
+
+    fn generate(&mut self, table: &TableDef, cx: &mut ExecCtx) -> Result<u64, SqlError> {
+        if let Some(id) = self.forced {
+            cx.trx()?.auto_increment_observe(table, id);
+            self.forced = Some(id + 1);
+            return Ok(id);
+        }
+        if self.next >= self.end {
+            let first = cx.trx()?.auto_increment_next(table, self.size)?;
+            self.next = first;
+            self.end = first.saturating_add(self.size);
+            self.size = (self.size * 2).min(AUTO_INC_MAX_INTERVAL);
+        }
+        let id = self.next;
+        self.next += 1;
+        Ok(id)
+    }
+
+    /// An explicit value: later generated values follow it, from a new interval if it passed
+    /// the current one's next value.
+    fn explicit(&mut self, table: &TableDef, v: u64, cx: &mut ExecCtx) -> Result<(), SqlError> {
+        cx.trx()?.auto_increment_observe(table, v);
+        if v >= self.next {
+            self.next = self.end;
+        }
+        Ok(())
+    }
+}
+
+/// INSERT ... SELECT: row by row, as MariaDB does (each row is converted and inserted before
+/// the next is read), so memory does not grow with the number of rows.
+async fn insert_select(
+    plan: &InsertPlan,
+    q: &QueryPlan,
+    cx: &mut ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    ncols: usize,
+) -> Result<DmlOutcome, SqlError> {
+    let mut op = exec::open(&q.root, cx)?;
+    let mut source = if crate::plan::reads_table(&q.root, table.id) {
+        let mut buffer = Sorter::new(Vec::new(), cx.sort_budget(), None);
+        loop {
+            match op.next(cx)? {
+                Step::Row(r) => buffer.push(r, cx)?,
+                Step::Done => break,
+                Step::Pause => cx.pause().await?,
+            }
+        }
+        buffer.finish(cx)?;
+        SelectSource::Buffered(Box::new(buffer))
+    } else {
+        SelectSource::Stream(op)
+    };
+    let ai = table.auto_increment_column();
+    let mut intervals = AutoIncIntervals::new(cx.insert_id_hint.take());
+    let on_dup = on_duplicate(plan);
+    let mut counts = InsertCounts::default();
+    let mut first_generated = None;
+    let mut last_explicit_ai = None;
+    let mut row_number = 0u64;
+    while let Some(src) = source.next(cx).await? {
+        row_number += 1;
+        let (mut row, generate) = full_row(plan, table, ncols, src.into_iter().map(Some).collect(), row_number, cx)?;
+        if let Some(ai) = ai {
+            if generate {
+                let id = intervals.generate(table, cx)?;
+                first_generated.get_or_insert(id);
+                row[ai] = ai_value(table, ai, id, row_number, cx)?;
+            } else if let Some(v) = value::to_u64(&row[ai]).filter(|v| *v > 0) {
+                intervals.explicit(table, v, cx)?;
+                last_explicit_ai = Some(v);
+            }
+        }
+        insert_one(plan, table, row, row_number, on_dup, &mut counts, cx).await?;
+    }
+    let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
+    Ok(DmlOutcome { affected: counts.affected, info: counts.info(plan), first_generated, insert_id })
+}
+
+/// A source row as a full table row: conversions, defaults; the AUTO_INCREMENT slot is NULL and
+/// `true` returned when the row asks for a generated value (NULL, or 0 unless
+/// NO_AUTO_VALUE_ON_ZERO).
+fn full_row(
+    plan: &InsertPlan,
+    table: &TableDef,
+    ncols: usize,
+    src: Vec<Option<Value>>,
+    row_number: u64,
+    cx: &mut ExecCtx,
+) -> Result<(Vec<Value>, bool), SqlError> {
+    let ai = table.auto_increment_column();
+    let no_auto_on_zero = cx.env.sql_mode.no_auto_value_on_zero;
+    let mut row: Vec<Option<Value>> = vec![None; ncols];
+    for (j, v) in src.into_iter().enumerate() {
+        row[plan.columns[j]] = v;
+    }
+    let mut full = Vec::with_capacity(ncols);
+    let mut gen = false;
+    for (ci, c) in table.columns.iter().enumerate() {
+        let explicit = row[ci].take();
+        let v = match explicit {
+            Some(v) if Some(ci) == ai => {
+                if v.is_null() {
+                    gen = true;
+                    Value::Null
+                } else {
+                    let stored = store(v, table, c, row_number, cx)?;
+                    if !no_auto_on_zero && value::to_i64(&stored) == Some(0) {
+                        gen = true;
+                        Value::Null
+                    } else {
+                        stored
+                    }
                 }
             }
-            InsertOutcome::Duplicate { index, pk_key, existing } => {
-                duplicates += 1;
-                match &plan.on_duplicate {
-                    Some(assignments) => {
-                        let mut combined = existing.clone();
-                        combined.extend(row.iter().cloned());
-                        let mut new = existing.clone();
-                        let mut assigned = vec![false; table.columns.len()];
-                        for (col, e) in assignments {
-                            let v = e.eval(&combined, cx)?;
-                            let v = store(v, table, &table.columns[*col], row_number, cx)?;
-                            new[*col] = v.clone();
-                            combined[*col] = v;
-                            assigned[*col] = true;
-                        }
-                        if new != existing {
-                            for (ci, c) in table.columns.iter().enumerate() {
-                                if c.on_update_current_timestamp && !assigned[ci] {
-                                    new[ci] = current_timestamp(table, c, row_number, cx)?;
-                                }
+            Some(v) => store(v, table, c, row_number, cx)?,
+            None if Some(ci) == ai => {
+                gen = true;
+                Value::Null
+            }
+            // Column not named, or the DEFAULT keyword.
+            None => column_default(table, c, row_number, cx)?,
+        };
+        full.push(v);
+    }
+    Ok((full, gen))
+}
+
+/// Inserts one full row, with REPLACE / IGNORE / ON DUPLICATE KEY UPDATE handling.
+async fn insert_one(
+    plan: &InsertPlan,
+    table: &Arc<TableDef>,
+    row: Vec<Value>,
+    row_number: u64,
+    on_dup: OnDuplicate,
+    counts: &mut InsertCounts,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(), SqlError> {
+    cx.check_interrupt()?;
+    counts.records += 1;
+    let outcome = cx.trx()?.insert(table, row.clone(), on_dup).await.map_err(SqlError::from)?;
+    match outcome {
+        InsertOutcome::Inserted { .. } => counts.affected += 1,
+        InsertOutcome::Replaced { deleted, .. } => {
+            counts.affected += 1 + deleted as u64;
+            if deleted > 0 {
+                counts.duplicates += 1;
+            }
+        }
+        InsertOutcome::Duplicate { index, pk_key, existing } => {
+            counts.duplicates += 1;
+            match &plan.on_duplicate {
+                Some(assignments) => {
+                    let mut combined = existing.clone();
+                    combined.extend(row.iter().cloned());
+                    let mut new = existing.clone();
+                    let mut assigned = vec![false; table.columns.len()];
+                    for (col, e) in assignments {
+                        let v = e.eval(&combined, cx)?;
+                        let v = store(v, table, &table.columns[*col], row_number, cx)?;
+                        new[*col] = v.clone();
+                        combined[*col] = v;
+                        assigned[*col] = true;
+                    }
+                    if new != existing {
+                        for (ci, c) in table.columns.iter().enumerate() {
+                            if c.on_update_current_timestamp && !assigned[ci] {
+                                new[ci] = current_timestamp(table, c, row_number, cx)?;
                             }
-                            cx.trx()?.update(table, &pk_key, &existing, new).await.map_err(SqlError::from)?;
-                            affected += 2;
                         }
+                        cx.trx()?.update(table, &pk_key, &existing, new).await.map_err(SqlError::from)?;
+                        counts.affected += 2;
                     }
-                    None => {
-                        let (key, name) = duplicate_key_text(table, index, &row);
-                        cx.push_warning(WarnLevel::Warning, 1062, format!("Duplicate entry '{key}' for key '{name}'"));
-                    }
+                }
+                None => {
+                    let (key, name) = duplicate_key_text(table, index, &row);
+                    cx.push_warning(WarnLevel::Warning, 1062, format!("Duplicate entry '{key}' for key '{name}'"));
                 }
             }
         }
-        yield_if_due(cx).await?;
     }
-    let info = if plan.report_records { Some(InfoKind::Records { records, duplicates }) } else { None };
-    let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
-    Ok(DmlOutcome { affected, info, first_generated, insert_id })
+    yield_if_due(cx).await
 }
 
 fn ai_value(table: &TableDef, col: usize, id: u64, row: u64, cx: &mut ExecCtx) -> Result<Value, SqlError> {
@@ -691,9 +926,13 @@ fn column_default(table: &TableDef, c: &ColumnDef, row: u64, cx: &mut ExecCtx) -
 }
 
 /// Locks a candidate exclusively and returns its current version if it still matches.
-async fn lock_and_recheck(access: &TableAccess, cand: &ScanRow, cx: &mut ExecCtx<'_>) -> Result<Option<ScanRow>, SqlError> {
+async fn lock_and_recheck(
+    access: &TableAccess,
+    pk_key: &[u8],
+    cx: &mut ExecCtx<'_>,
+) -> Result<Option<ScanRow>, SqlError> {
     // KILL QUERY during the wait ends it with 1317 (ExecCtx::lock_row).
-    let locked = cx.lock_row(&access.table, &cand.pk_key, LockMode::Exclusive).await?;
+    let locked = cx.lock_row(&access.table, pk_key, LockMode::Exclusive).await?;
     cx.check_interrupt()?;
     let Some(cur) = locked else {
         return Ok(None);
@@ -721,15 +960,20 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         Some(l) => eval_limit(l, cx)?.0,
         None => u64::MAX,
     };
-    let candidates = collect_candidates(&plan.access, &plan.order, cx).await?;
+    let mut assigned_columns: Vec<usize> = plan.assignments.iter().map(|(c, _)| *c).collect();
+    let on_update = table.columns.iter().enumerate().filter(|(_, c)| c.on_update_current_timestamp);
+    assigned_columns.extend(on_update.map(|(i, _)| i));
+    let exprs: Vec<&Expr> = plan.assignments.iter().map(|(_, e)| e).collect();
+    let stream = streams(&plan.access, &plan.order, &assigned_columns, &exprs);
+    let mut candidates = Candidates::open(&plan.access, &plan.order, stream, cx).await?;
     let mut matched = 0u64;
     let mut changed = 0u64;
-    for cand in candidates {
-        if matched >= limit {
+    while matched < limit {
+        let Some(pk) = candidates.next(cx).await? else {
             break;
-        }
+        };
         cx.check_interrupt()?;
-        let Some(cur) = lock_and_recheck(&plan.access, &cand, cx).await? else {
+        let Some(cur) = lock_and_recheck(&plan.access, &pk, cx).await? else {
             continue;
         };
         matched += 1;
@@ -774,14 +1018,17 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         Some(l) => eval_limit(l, cx)?.0,
         None => u64::MAX,
     };
-    let candidates = collect_candidates(&plan.access, &plan.order, cx).await?;
+    // A deleted row cannot be met again: only an ORDER BY or a subquery makes DELETE collect
+    // its candidates first.
+    let stream = streams(&plan.access, &plan.order, &[], &[]);
+    let mut candidates = Candidates::open(&plan.access, &plan.order, stream, cx).await?;
     let mut deleted = 0u64;
-    for cand in candidates {
-        if deleted >= limit {
+    while deleted < limit {
+        let Some(pk) = candidates.next(cx).await? else {
             break;
-        }
+        };
         cx.check_interrupt()?;
-        let Some(cur) = lock_and_recheck(&plan.access, &cand, cx).await? else {
+        let Some(cur) = lock_and_recheck(&plan.access, &pk, cx).await? else {
             continue;
         };
         cx.trx()?.delete(&table, &cur.pk_key, &cur.row).await.map_err(SqlError::from)?;

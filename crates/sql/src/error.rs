@@ -296,3 +296,32 @@ pub fn incorrect_index_name(name: &str) -> SqlError {
 pub fn invalid_on_update(col: &str) -> SqlError {
     SqlError::new(1294, "HY000", format!("Invalid ON UPDATE clause for '{col}' column"))
 }
+
+/// MariaDB's "(Errcode: 28 "No space left on device")" suffix of mysys file errors.
+fn errcode(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(n) => {
+            let text = std::io::Error::from_raw_os_error(n).to_string();
+            let text = text.rfind(" (os error").map_or(text.as_str(), |cut| &text[..cut]).to_string();
+            format!("Errcode: {n} \"{text}\"")
+        }
+        None => format!("Errcode: 5 \"{e}\""),
+    }
+}
+
+/// 1 (mysys EE_CANTCREATEFILE): a temporary file could not be created in @@tmpdir.
+pub fn cant_create_temp_file(name: &str, e: &std::io::Error) -> SqlError {
+    SqlError::new(1, "HY000", format!("Can't create/write to file '{name}' ({})", errcode(e)))
+}
+
+/// 2 (mysys EE_READ): reading a temporary file failed.
+pub fn temp_file_read(name: &str, e: &std::io::Error) -> SqlError {
+    SqlError::new(2, "HY000", format!("Error reading file '{name}' ({})", errcode(e)))
+}
+
+/// 3 (mysys EE_WRITE): writing a temporary file failed. MariaDB 10.11 reports a full @@tmpdir
+/// during a sort or a temporary table write as `Error writing file '/tmp/#sql/fd=50' (Errcode:
+/// 28 "No space left on device")`.
+pub fn temp_file_write(name: &str, e: &std::io::Error) -> SqlError {
+    SqlError::new(3, "HY000", format!("Error writing file '{name}' ({})", errcode(e)))
+}

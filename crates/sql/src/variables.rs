@@ -338,6 +338,9 @@ fn system_time_zone() -> String {
 #[derive(Clone, Copy, Debug)]
 struct HotValues {
     group_concat_max_len: u64,
+    sort_buffer_size: u64,
+    tmp_table_size: u64,
+    max_heap_table_size: u64,
     autocommit: bool,
     isolation: IsolationLevel,
     read_only: bool,
@@ -367,6 +370,9 @@ impl HotValues {
         };
         HotValues {
             group_concat_max_len: uint("group_concat_max_len"),
+            sort_buffer_size: uint("sort_buffer_size"),
+            tmp_table_size: uint("tmp_table_size"),
+            max_heap_table_size: uint("max_heap_table_size"),
             autocommit: flag("autocommit"),
             isolation: convert::isolation_from_text(bytes("tx_isolation")),
             read_only: flag("tx_read_only"),
@@ -598,6 +604,16 @@ impl SessionVariables {
     /// group_concat_max_len in bytes.
     pub fn group_concat_max_len(&self) -> usize {
         usize::try_from(self.values.hot.group_concat_max_len).unwrap_or(usize::MAX)
+    }
+    /// sort_buffer_size in bytes: the memory of one sort before it writes runs to @@tmpdir.
+    pub fn sort_buffer_size(&self) -> usize {
+        usize::try_from(self.values.hot.sort_buffer_size).unwrap_or(usize::MAX)
+    }
+    /// The memory of one in-memory temporary table (GROUP BY, DISTINCT, UNION, a join's build
+    /// side) before it spills: min(tmp_table_size, max_heap_table_size), as in MariaDB.
+    pub fn tmp_table_budget(&self) -> usize {
+        let hot = &self.values.hot;
+        usize::try_from(hot.tmp_table_size.min(hot.max_heap_table_size)).unwrap_or(usize::MAX)
     }
     /// sql_notes: false suppresses Note-level warnings.
     pub fn sql_notes(&self) -> bool {

@@ -94,6 +94,9 @@ pub enum SubResult {
     /// First-column values of every row; `ints` holds them as a set when they are all
     /// integers (or NULL), so `int IN (SELECT ...)` probes in O(1).
     Values { values: Arc<Vec<Value>>, ints: Option<Arc<std::collections::HashSet<i128>>> },
+    /// The first-column values outgrew min(tmp_table_size, max_heap_table_size): they are in a
+    /// sorted temporary file.
+    Spilled(Arc<super::value_set::ValueSet>),
 }
 
 pub struct ExecCtx<'a> {
@@ -233,6 +236,33 @@ impl<'a> ExecCtx<'a> {
     /// STRICT_ALL_TABLES (every Selkie table is transactional).
     pub fn sql_mode_is_strict(&self) -> bool {
         self.env.sql_mode.strict_trans_tables || self.env.sql_mode.strict_all_tables
+    }
+
+    /// sort_buffer_size: the memory one sort may hold before it writes runs to @@tmpdir.
+    pub fn sort_budget(&self) -> usize {
+        self.env.vars.sort_buffer_size()
+    }
+
+    /// min(tmp_table_size, max_heap_table_size): the memory of one in-memory temporary table
+    /// (groups, distinct keys, a join's build side) before it spills to @@tmpdir.
+    pub fn tmp_table_budget(&self) -> usize {
+        self.env.vars.tmp_table_budget()
+    }
+
+    /// The directory for the next temporary file: @@tmpdir, or each directory of a
+    /// ':'-separated list in turn, as MariaDB spreads its temporary files.
+    pub fn tmpdir(&self) -> String {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let text = match self.env.server.globals.get("tmpdir") {
+            Ok(Value::Bytes(b)) => String::from_utf8_lossy(&b).into_owned(),
+            _ => String::new(),
+        };
+        let dirs: Vec<&str> = text.split(':').filter(|d| !d.is_empty()).collect();
+        if dirs.is_empty() {
+            return std::env::temp_dir().to_string_lossy().into_owned();
+        }
+        let i = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % dirs.len();
+        dirs[i].to_string()
     }
 
     pub fn check_interrupt(&self) -> Result<(), SqlError> {

@@ -13,21 +13,33 @@
 //! operator above passes it up unchanged, and the async driver at the top awaits
 //! `ExecCtx::pause` (a `yield_now`) before calling `next` again. Code that cannot await
 //! (subqueries evaluated inside an expression) runs with pauses disabled.
+//!
+//! Bounded memory (architecture §2.1): every operator that buffers rows has a budget from the
+//! session's variables and spills to @@tmpdir past it, with results identical to the in-memory
+//! ones. Files, bottom up: `spill` (temporary files, row encoding), `sort` (external merge sort,
+//! top-N), then the buffering operators `aggregate`, `distinct`, `join`, and `value_set`
+//! (IN-subquery values); `access` reads tables; `ctx` is the statement's context.
 
 pub mod access;
 pub mod ctx;
+pub mod sort;
+pub mod spill;
+mod value_set;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::api::{ResultSink, SqlError, Value};
 use crate::error;
 use crate::expr::{eval_predicate, Expr, Subquery, SubqueryKind};
-use crate::plan::{AggregatePlan, InnerSide, JoinKind, JoinPlan, LimitSpec, Plan, QueryPlan, SortKey};
-use crate::value::{self, AggFunc, AggState};
+use crate::plan::{LimitSpec, Plan, QueryPlan};
+use crate::value;
 
 use self::access::AccessCursor;
 use self::ctx::{ExecCtx, SubResult};
+use self::aggregate::AggregateOp;
+use self::distinct::DistinctOp;
+use self::join::open_join;
+use self::sort::Sorter;
 
 pub type Row = Vec<Value>;
 
@@ -52,6 +64,11 @@ macro_rules! row_or_return {
         }
     };
 }
+
+// Operators with their own files (after the macro they use).
+mod aggregate;
+mod distinct;
+mod join;
 
 /// Operators are `Send`: a statement future holds its operator tree across the awaits of
 /// `ExecCtx::pause` and of row locks, and the future moves between worker threads.
@@ -79,13 +96,9 @@ pub fn open<'p>(plan: &'p Plan, cx: &mut ExecCtx) -> Result<Box<dyn Operator + '
         Plan::Filter { input, predicate } => Box::new(FilterOp { input: open(input, cx)?, predicate }),
         Plan::Project { input, exprs } => Box::new(ProjectOp { input: open(input, cx)?, exprs, moves: distinct_columns(exprs) }),
         Plan::Join(j) => open_join(j, cx)?,
-        Plan::Aggregate(a) => Box::new(AggregateOp {
-            plan: a,
-            state: AggregateState::Collecting { input: open(&a.input, cx)?, groups: Vec::new(), index: HashMap::new() },
-            concat_max_len: cx.env.vars.group_concat_max_len(),
-        }),
+        Plan::Aggregate(a) => Box::new(AggregateOp::new(a, open(&a.input, cx)?, cx)),
         Plan::Distinct { input, key_width } => {
-            Box::new(DistinctOp { input: open(input, cx)?, key_width: *key_width, seen: std::collections::HashSet::new() })
+            Box::new(DistinctOp::new(open(input, cx)?, *key_width, cx))
         }
         Plan::Sort { input, keys, limit } => {
             let keep = match limit {
@@ -95,7 +108,7 @@ pub fn open<'p>(plan: &'p Plan, cx: &mut ExecCtx) -> Result<Box<dyn Operator + '
                 }
                 None => None,
             };
-            Box::new(SortOp { input: Some(open(input, cx)?), keys, keep, buffer: Vec::new(), output: None })
+            Box::new(SortOp { input: Some(open(input, cx)?), sorter: Sorter::new(&keys[..], cx.sort_budget(), keep) })
         }
         Plan::Limit { input, limit } => {
             let (count, offset) = eval_limit(limit, cx)?;
@@ -354,48 +367,11 @@ fn group_key_of(values: &[Value], out: &mut Vec<u8>) {
     }
 }
 
-struct DistinctOp<'p> {
-    input: Box<dyn Operator + 'p>,
-    key_width: usize,
-    seen: std::collections::HashSet<Vec<u8>>,
-}
-
-impl Operator for DistinctOp<'_> {
-    fn next(&mut self, cx: &mut ExecCtx) -> Result<Step, SqlError> {
-        loop {
-            let row = row_or_return!(self.input.next(cx)?);
-            let mut key = Vec::new();
-            group_key_of(&row[..self.key_width.min(row.len())], &mut key);
-            if self.seen.insert(key) {
-                return Ok(Step::Row(row));
-            }
-            if cx.tick()? {
-                return Ok(Step::Pause);
-            }
-        }
-    }
-}
-
-fn compare_rows(a: &Row, b: &Row, keys: &[SortKey]) -> std::cmp::Ordering {
-    for k in keys {
-        let o = value::sort_compare(&a[k.column], &b[k.column]);
-        let o = if k.desc { o.reverse() } else { o };
-        if o != std::cmp::Ordering::Equal {
-            return o;
-        }
-    }
-    std::cmp::Ordering::Equal
-}
-
 struct SortOp<'p> {
-    /// Present until every input row has been buffered.
+    /// Present until every input row has been pushed into the sorter.
     input: Option<Box<dyn Operator + 'p>>,
-    keys: &'p [SortKey],
-    /// Top-N: only this many leading rows are needed.
-    keep: Option<usize>,
-    /// Rows read so far (kept here so that a pause loses nothing).
-    buffer: Vec<Row>,
-    output: Option<std::vec::IntoIter<Row>>,
+    /// Holds the rows read so far, so that a pause loses nothing; spills past sort_buffer_size.
+    sorter: Sorter<'p>,
 }
 
 impl Operator for SortOp<'_> {
@@ -406,509 +382,15 @@ impl Operator for SortOp<'_> {
                     return Ok(Step::Pause);
                 }
                 match input.next(cx)? {
-                    Step::Row(r) => self.buffer.push(r),
+                    Step::Row(r) => self.sorter.push(r, cx)?,
                     Step::Pause => return Ok(Step::Pause),
                     Step::Done => break,
-                }
-                // Top-N: whenever the buffer holds twice what is needed, keep the best half.
-                // Stable sorting keeps ties in input order, as a full sort would.
-                if let Some(k) = self.keep {
-                    if k > 0 && self.buffer.len() >= k.saturating_mul(2).max(64) {
-                        self.buffer.sort_by(|a, b| compare_rows(a, b, self.keys));
-                        self.buffer.truncate(k);
-                    }
                 }
             }
             self.input = None;
-            let mut rows = std::mem::take(&mut self.buffer);
-            rows.sort_by(|a, b| compare_rows(a, b, self.keys));
-            if let Some(k) = self.keep {
-                rows.truncate(k);
-            }
-            self.output = Some(rows.into_iter());
+            self.sorter.finish(cx)?;
         }
-        Ok(self.output.as_mut().and_then(|o| o.next()).map_or(Step::Done, Step::Row))
-    }
-}
-
-// ---- joins ----
-
-fn open_join<'p>(j: &'p JoinPlan, cx: &mut ExecCtx) -> Result<Box<dyn Operator + 'p>, SqlError> {
-    let driver = open(&j.driver, cx)?;
-    let inner = match &j.inner {
-        InnerSide::Lookup(access) => InnerState::Lookup { access, cursor: None },
-        InnerSide::Hash { plan, driver_keys, inner_keys } => InnerState::HashBuild {
-            input: open(plan, cx)?,
-            rows: Vec::new(),
-            table: HashMap::new(),
-            driver_keys,
-            inner_keys,
-        },
-        InnerSide::Loop(plan) => InnerState::LoopBuild { input: open(plan, cx)?, rows: Vec::new() },
-    };
-    Ok(Box::new(JoinOp { plan: j, driver, inner, current: None, matched: false }))
-}
-
-/// Appends the equality identity of join key values to `key`; false if any is NULL (NULL
-/// never joins). Numbers of every kind compare numerically in MySQL, so they are keyed by
-/// value: integers as i128, other numbers through their exact value when integral.
-fn hash_key(exprs: &[Expr], row: &[Value], cx: &mut ExecCtx, key: &mut Vec<u8>) -> Result<bool, SqlError> {
-    key.clear();
-    for e in exprs {
-        let v = e.eval(row, cx)?;
-        match &v {
-            Value::Null => return Ok(false),
-            Value::Int(i) => {
-                key.push(1);
-                key.extend_from_slice(&(*i as i128).to_be_bytes());
-            }
-            Value::UInt(u) => {
-                key.push(1);
-                key.extend_from_slice(&(*u as i128).to_be_bytes());
-            }
-            Value::Decimal(d) if d.rescale(0).is_some_and(|r| r.rescale(d.scale) == Some(*d)) => {
-                key.push(1);
-                key.extend_from_slice(&d.rescale(0).map_or(0, |r| r.mantissa).to_be_bytes());
-            }
-            Value::Double(f) if f.fract() == 0.0 && f.abs() < 1e30 => {
-                key.push(1);
-                key.extend_from_slice(&(*f as i128).to_be_bytes());
-            }
-            other => {
-                key.push(2);
-                value::group_key(other, key);
-            }
-        }
-        key.push(0xFF);
-    }
-    Ok(true)
-}
-
-enum InnerState<'p> {
-    Lookup {
-        access: &'p crate::plan::TableAccess,
-        cursor: Option<AccessCursor<'p>>,
-    },
-    /// Reading the inner input into the hash table (before the first driving row).
-    HashBuild {
-        input: Box<dyn Operator + 'p>,
-        rows: Vec<Row>,
-        table: HashMap<Vec<u8>, Vec<usize>>,
-        driver_keys: &'p [Expr],
-        inner_keys: &'p [Expr],
-    },
-    Hash {
-        rows: Vec<Row>,
-        table: HashMap<Vec<u8>, Vec<usize>>,
-        driver_keys: &'p [Expr],
-        candidates: Vec<usize>,
-        pos: usize,
-        /// Reused for every probe key.
-        key: Vec<u8>,
-    },
-    /// Buffering the inner input (before the first driving row).
-    LoopBuild {
-        input: Box<dyn Operator + 'p>,
-        rows: Vec<Row>,
-    },
-    Loop {
-        rows: Vec<Row>,
-        pos: usize,
-    },
-}
-
-struct JoinOp<'p> {
-    plan: &'p JoinPlan,
-    driver: Box<dyn Operator + 'p>,
-    inner: InnerState<'p>,
-    /// The current driving row.
-    current: Option<Row>,
-    /// Whether the current driving row has produced a row yet (outer joins).
-    matched: bool,
-}
-
-impl JoinOp<'_> {
-    fn combine(&self, driver: &[Value], inner: &[Value]) -> Row {
-        let mut out = Vec::with_capacity(self.plan.left_width + self.plan.right_width);
-        if self.plan.driver_is_left() {
-            out.extend_from_slice(driver);
-            out.extend_from_slice(inner);
-        } else {
-            out.extend_from_slice(inner);
-            out.extend_from_slice(driver);
-        }
-        out
-    }
-
-    fn null_extended(&self, driver: &[Value]) -> Row {
-        let inner_width = if self.plan.driver_is_left() { self.plan.right_width } else { self.plan.left_width };
-        let nulls = vec![Value::Null; inner_width];
-        self.combine(driver, &nulls)
-    }
-
-    /// Buffers a hash or loop inner side. `Step::Row(())` once it is ready.
-    fn build_inner(&mut self, cx: &mut ExecCtx) -> Result<Step<()>, SqlError> {
-        loop {
-            match &mut self.inner {
-                InnerState::HashBuild { input, rows, table, inner_keys, .. } => {
-                    if cx.tick()? {
-                        return Ok(Step::Pause);
-                    }
-                    let mut key = Vec::new();
-                    match input.next(cx)? {
-                        Step::Row(r) => {
-                            if hash_key(inner_keys, &r, cx, &mut key)? {
-                                table.entry(key).or_default().push(rows.len());
-                            }
-                            rows.push(r);
-                        }
-                        Step::Pause => return Ok(Step::Pause),
-                        Step::Done => {
-                            let InnerState::HashBuild { rows, table, driver_keys, .. } =
-                                std::mem::replace(&mut self.inner, InnerState::Loop { rows: Vec::new(), pos: 0 })
-                            else {
-                                unreachable!("matched HashBuild above");
-                            };
-                            self.inner = InnerState::Hash { rows, table, driver_keys, candidates: Vec::new(), pos: 0, key: Vec::new() };
-                        }
-                    }
-                }
-                InnerState::LoopBuild { input, rows } => {
-                    if cx.tick()? {
-                        return Ok(Step::Pause);
-                    }
-                    match input.next(cx)? {
-                        Step::Row(r) => rows.push(r),
-                        Step::Pause => return Ok(Step::Pause),
-                        Step::Done => {
-                            let rows = std::mem::take(rows);
-                            self.inner = InnerState::Loop { rows, pos: 0 };
-                        }
-                    }
-                }
-                InnerState::Lookup { .. } | InnerState::Hash { .. } | InnerState::Loop { .. } => return Ok(Step::Row(())),
-            }
-        }
-    }
-
-    /// The next inner row for the current driving row; Done when they are exhausted.
-    fn next_inner(&mut self, cx: &mut ExecCtx) -> Result<Step, SqlError> {
-        let Some(driver) = self.current.as_ref() else {
-            return Ok(Step::Done);
-        };
-        match &mut self.inner {
-            InnerState::Lookup { access, cursor } => {
-                if cursor.is_none() {
-                    *cursor = Some(AccessCursor::open(access, driver, cx)?);
-                }
-                match cursor.as_mut() {
-                    Some(c) => Ok(match c.next(cx)? {
-                        Step::Row(r) => Step::Row(r.row),
-                        Step::Done => Step::Done,
-                        Step::Pause => Step::Pause,
-                    }),
-                    None => Ok(Step::Done),
-                }
-            }
-            InnerState::Hash { rows, candidates, pos, .. } => {
-                if *pos < candidates.len() {
-                    let r = rows[candidates[*pos]].clone();
-                    *pos += 1;
-                    Ok(Step::Row(r))
-                } else {
-                    Ok(Step::Done)
-                }
-            }
-            InnerState::Loop { rows, pos } => {
-                if *pos < rows.len() {
-                    let r = rows[*pos].clone();
-                    *pos += 1;
-                    Ok(Step::Row(r))
-                } else {
-                    Ok(Step::Done)
-                }
-            }
-            InnerState::HashBuild { .. } | InnerState::LoopBuild { .. } => {
-                Err(error::internal("join probed before its inner side was built"))
-            }
-        }
-    }
-
-    /// Advances to the next driving row.
-    fn advance_driver(&mut self, cx: &mut ExecCtx) -> Result<Step<()>, SqlError> {
-        let row = match self.driver.next(cx)? {
-            Step::Row(r) => r,
-            Step::Pause => return Ok(Step::Pause),
-            Step::Done => {
-                self.current = None;
-                return Ok(Step::Done);
-            }
-        };
-        match &mut self.inner {
-            InnerState::Lookup { cursor, .. } => *cursor = None,
-            InnerState::Hash { table, driver_keys, candidates, pos, key, .. } => {
-                candidates.clear();
-                *pos = 0;
-                let keys: &[Expr] = driver_keys;
-                if hash_key(keys, &row, cx, key)? {
-                    if let Some(c) = table.get(key.as_slice()) {
-                        candidates.extend_from_slice(c);
-                    }
-                }
-            }
-            InnerState::Loop { pos, .. } => *pos = 0,
-            InnerState::HashBuild { .. } | InnerState::LoopBuild { .. } => {
-                return Err(error::internal("join driven before its inner side was built"));
-            }
-        }
-        self.current = Some(row);
-        self.matched = false;
-        Ok(Step::Row(()))
-    }
-}
-
-impl Operator for JoinOp<'_> {
-    fn next(&mut self, cx: &mut ExecCtx) -> Result<Step, SqlError> {
-        row_or_return!(self.build_inner(cx)?);
-        loop {
-            if self.current.is_none() {
-                row_or_return!(self.advance_driver(cx)?);
-            }
-            loop {
-                if cx.tick()? {
-                    return Ok(Step::Pause);
-                }
-                let inner = match self.next_inner(cx)? {
-                    Step::Row(r) => r,
-                    Step::Pause => return Ok(Step::Pause),
-                    Step::Done => break,
-                };
-                let driver = self.current.as_deref().unwrap_or(&[]);
-                let combined = self.combine(driver, &inner);
-                let pass = match &self.plan.condition {
-                    Some(c) => eval_predicate(c, &combined, cx)?,
-                    None => true,
-                };
-                if pass {
-                    self.matched = true;
-                    return Ok(Step::Row(combined));
-                }
-            }
-            // Inner rows exhausted for this driving row.
-            if let Some(d) = self.current.take() {
-                if !self.matched && self.plan.kind != JoinKind::Inner {
-                    return Ok(Step::Row(self.null_extended(&d)));
-                }
-            }
-        }
-    }
-}
-
-// ---- aggregation ----
-
-/// Running state of one aggregate over one group.
-enum AggAcc {
-    Plain(AggState),
-    /// COUNT(DISTINCT ...), SUM(DISTINCT ...), ...: distinct argument tuples seen so far.
-    Distinct { state: AggState, seen: std::collections::HashSet<Vec<u8>> },
-    /// GROUP_CONCAT: collected (sort key values, text) pairs.
-    Concat { items: Vec<(Row, Vec<u8>)>, seen: Option<std::collections::HashSet<Vec<u8>>> },
-}
-
-struct Group {
-    keys: Row,
-    accs: Vec<AggAcc>,
-    first_row: Row,
-}
-
-enum AggregateState<'p> {
-    /// Reading input rows into groups (kept here so that a pause loses nothing).
-    Collecting { input: Box<dyn Operator + 'p>, groups: Vec<Group>, index: HashMap<Vec<u8>, usize> },
-    Output(std::vec::IntoIter<Row>),
-}
-
-struct AggregateOp<'p> {
-    plan: &'p AggregatePlan,
-    state: AggregateState<'p>,
-    /// @@group_concat_max_len: GROUP_CONCAT results are cut there (warning 1260).
-    concat_max_len: usize,
-}
-
-fn new_group(plan: &AggregatePlan, keys: Row, first_row: Row) -> Group {
-    let accs = plan
-        .aggs
-        .iter()
-        .map(|a| match a.func {
-            AggFunc::GroupConcat => AggAcc::Concat { items: Vec::new(), seen: a.distinct.then(std::collections::HashSet::new) },
-            f if a.distinct => AggAcc::Distinct { state: AggState::new(f, &a.arg_type), seen: Default::default() },
-            f => AggAcc::Plain(AggState::new(f, &a.arg_type)),
-        })
-        .collect();
-    Group { keys, accs, first_row }
-}
-
-fn update_group(plan: &AggregatePlan, group: &mut Group, row: &Row, cx: &mut ExecCtx) -> Result<(), SqlError> {
-    for (spec, acc) in plan.aggs.iter().zip(group.accs.iter_mut()) {
-        let mut args: smallvec::SmallVec<[Value; 2]> = smallvec::SmallVec::new();
-        for a in &spec.args {
-            args.push(a.eval(row, cx)?);
-        }
-        match acc {
-            AggAcc::Plain(state) => {
-                if spec.func == AggFunc::CountStar {
-                    state.update(&Value::Int(1), &*cx)?;
-                } else {
-                    state.update(args.first().unwrap_or(&Value::Null), &*cx)?;
-                }
-            }
-            AggAcc::Distinct { state, seen } => {
-                // Rows with a NULL argument never count (COUNT(DISTINCT a, b) included).
-                if args.iter().any(Value::is_null) {
-                    continue;
-                }
-                debug_assert!(!args.is_empty(), "DISTINCT aggregates have arguments");
-                let mut key = Vec::new();
-                group_key_of(&args, &mut key);
-                if seen.insert(key) {
-                    state.update(args.first().unwrap_or(&Value::Null), &*cx)?;
-                }
-            }
-            AggAcc::Concat { items, seen } => {
-                if args.iter().any(Value::is_null) {
-                    continue;
-                }
-                if let Some(seen) = seen {
-                    let mut key = Vec::new();
-                    group_key_of(&args, &mut key);
-                    if !seen.insert(key) {
-                        continue;
-                    }
-                }
-                let mut text = Vec::new();
-                for a in &args {
-                    text.extend(value::to_text_bytes(a).unwrap_or_default());
-                }
-                let mut sort_vals = Vec::with_capacity(spec.order.len());
-                for (e, _) in &spec.order {
-                    sort_vals.push(e.eval(row, cx)?);
-                }
-                items.push((sort_vals, text));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Joins GROUP_CONCAT items with `separator`, cut at `max_len` bytes (never inside a UTF-8
-/// character of text). Returns the text and, if it was cut, the 1-based number of the item
-/// that did not fit (MariaDB's "Row N was cut by GROUP_CONCAT()").
-fn concat_items(items: &[(Row, Vec<u8>)], separator: &[u8], max_len: usize) -> (Vec<u8>, Option<usize>) {
-    let mut text = Vec::new();
-    for (i, (_, t)) in items.iter().enumerate() {
-        if i > 0 {
-            text.extend_from_slice(separator);
-        }
-        text.extend_from_slice(t);
-        if text.len() > max_len {
-            let mut cut = max_len;
-            if std::str::from_utf8(&text).is_ok() {
-                while cut > 0 && text[cut] & 0xC0 == 0x80 {
-                    cut -= 1;
-                }
-            }
-            text.truncate(cut);
-            return (text, Some(i + 1));
-        }
-    }
-    (text, None)
-}
-
-fn finish_group(plan: &AggregatePlan, group: Group, concat_max_len: usize, cx: &ExecCtx) -> Row {
-    let mut out = group.keys;
-    for (spec, acc) in plan.aggs.iter().zip(group.accs) {
-        out.push(match acc {
-            AggAcc::Plain(s) | AggAcc::Distinct { state: s, .. } => s.finish(),
-            AggAcc::Concat { mut items, .. } => {
-                if items.is_empty() {
-                    Value::Null
-                } else {
-                    if !spec.order.is_empty() {
-                        items.sort_by(|a, b| {
-                            for (i, (_, desc)) in spec.order.iter().enumerate() {
-                                let o = value::sort_compare(&a.0[i], &b.0[i]);
-                                let o = if *desc { o.reverse() } else { o };
-                                if o != std::cmp::Ordering::Equal {
-                                    return o;
-                                }
-                            }
-                            std::cmp::Ordering::Equal
-                        });
-                    }
-                    let (text, cut_at) = concat_items(&items, &spec.separator, concat_max_len);
-                    if let Some(n) = cut_at {
-                        cx.push_warning(crate::show::WarnLevel::Warning, 1260, format!("Row {n} was cut by GROUP_CONCAT()"));
-                    }
-                    Value::Bytes(text)
-                }
-            }
-        });
-    }
-    out.extend(group.first_row);
-    out
-}
-
-impl Operator for AggregateOp<'_> {
-    fn next(&mut self, cx: &mut ExecCtx) -> Result<Step, SqlError> {
-        if let AggregateState::Collecting { input, groups, index } = &mut self.state {
-            let mut key_bytes = Vec::new();
-            loop {
-                if cx.tick()? {
-                    return Ok(Step::Pause);
-                }
-                let row = match input.next(cx)? {
-                    Step::Row(r) => r,
-                    Step::Pause => return Ok(Step::Pause),
-                    Step::Done => break,
-                };
-                let mut keys = Vec::with_capacity(self.plan.group_by.len());
-                for g in &self.plan.group_by {
-                    keys.push(g.eval(&row, cx)?);
-                }
-                key_bytes.clear();
-                group_key_of(&keys, &mut key_bytes);
-                let gi = match index.get(&key_bytes) {
-                    Some(&gi) => gi,
-                    None => {
-                        index.insert(key_bytes.clone(), groups.len());
-                        groups.push(new_group(self.plan, keys, row.clone()));
-                        groups.len() - 1
-                    }
-                };
-                update_group(self.plan, &mut groups[gi], &row, cx)?;
-            }
-            let mut groups = std::mem::take(groups);
-            if groups.is_empty() && self.plan.group_by.is_empty() {
-                // Aggregates without GROUP BY always produce one row (COUNT(*) = 0, SUM = NULL).
-                groups.push(new_group(self.plan, Vec::new(), vec![Value::Null; self.plan.input_width]));
-            }
-            if self.plan.sort_groups && groups.len() > 1 {
-                groups.sort_by(|a, b| {
-                    for (x, y) in a.keys.iter().zip(&b.keys) {
-                        let o = value::sort_compare(x, y);
-                        if o != std::cmp::Ordering::Equal {
-                            return o;
-                        }
-                    }
-                    std::cmp::Ordering::Equal
-                });
-            }
-            let rows: Vec<Row> = groups.into_iter().map(|g| finish_group(self.plan, g, self.concat_max_len, cx)).collect();
-            self.state = AggregateState::Output(rows.into_iter());
-        }
-        match &mut self.state {
-            AggregateState::Output(rows) => Ok(rows.next().map_or(Step::Done, Step::Row)),
-            AggregateState::Collecting { .. } => Err(error::internal("aggregate output before its input was read")),
-        }
+        self.sorter.next(cx)
     }
 }
 
@@ -962,6 +444,17 @@ pub fn eval_subquery(sq: &Subquery, row: &[Value], cx: &mut ExecCtx) -> Result<V
             }
             Ok(if saw_null { Value::Null } else { crate::expr::bool_value(*negated) })
         }
+        (SubqueryKind::In { expr, negated }, SubResult::Spilled(set)) => {
+            // The set holds at least one row (it outgrew its budget): a NULL probe is NULL.
+            let v = expr.eval(row, cx)?;
+            if v.is_null() {
+                return Ok(Value::Null);
+            }
+            if set.contains(&v)? {
+                return Ok(crate::expr::bool_value(!*negated));
+            }
+            Ok(if set.saw_null { Value::Null } else { crate::expr::bool_value(*negated) })
+        }
         _ => Err(error::internal("subquery result does not match its kind")),
     }
 }
@@ -989,8 +482,18 @@ fn run_subquery(sq: &Subquery, cx: &mut ExecCtx) -> Result<SubResult, SqlError> 
         SubqueryKind::Exists { .. } => Ok(SubResult::Exists(next_sync(&mut *op, cx)?.is_some())),
         SubqueryKind::In { .. } => {
             let mut values = Vec::new();
+            let mut bytes = 0;
+            let budget = cx.tmp_table_budget();
             while let Some(r) = next_sync(&mut *op, cx)? {
+                bytes += spill::row_bytes(&r);
                 values.push(r.into_iter().next().unwrap_or(Value::Null));
+                if bytes > budget {
+                    let mut rest = |cx: &mut ExecCtx| {
+                        Ok(next_sync(&mut *op, cx)?.map(|r| r.into_iter().next().unwrap_or(Value::Null)))
+                    };
+                    let set = value_set::ValueSet::build(values, &mut rest, cx)?;
+                    return Ok(SubResult::Spilled(Arc::new(set)));
+                }
             }
             let ints = values
                 .iter()
@@ -1000,26 +503,5 @@ fn run_subquery(sq: &Subquery, cx: &mut ExecCtx) -> Result<SubResult, SqlError> 
                 .map(Arc::new);
             Ok(SubResult::Values { values: Arc::new(values), ints })
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn items(texts: &[&str]) -> Vec<(Row, Vec<u8>)> {
-        texts.iter().map(|t| (Vec::new(), t.as_bytes().to_vec())).collect()
-    }
-
-    #[test]
-    fn group_concat_is_cut_at_the_limit_on_a_character_boundary() {
-        let (text, cut) = concat_items(&items(&["ab", "cd", "ef"]), b",", 100);
-        assert_eq!((text.as_slice(), cut), (&b"ab,cd,ef"[..], None));
-        // MariaDB: the third row does not fit into 6 bytes.
-        let (text, cut) = concat_items(&items(&["ab", "cd", "ef"]), b",", 6);
-        assert_eq!((text.as_slice(), cut), (&b"ab,cd,"[..], Some(3)));
-        // 'é' is two bytes: a cut inside it backs off to the character boundary.
-        let (text, cut) = concat_items(&items(&["aé"]), b",", 2);
-        assert_eq!((text.as_slice(), cut), (&b"a"[..], Some(1)));
     }
 }

@@ -214,3 +214,71 @@ pub struct AggSpec {
     /// GROUP_CONCAT's ORDER BY, on the argument values: (argument position, descending).
     pub order: Vec<(Expr, bool)>,
 }
+
+/// True if running `plan` may read table `id`: a scan or lookup of it anywhere, in derived
+/// tables, join inner sides and subqueries included. INSERT ... SELECT streams its source only
+/// when this is false (otherwise the source could meet the rows the statement inserts).
+pub fn reads_table(plan: &Plan, id: selkie_storage::TableId) -> bool {
+    let exprs_read = |exprs: &mut dyn Iterator<Item = &Expr>| {
+        for e in exprs {
+            if expr_reads_table(e, id) {
+                return true;
+            }
+        }
+        false
+    };
+    match plan {
+        Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } => false,
+        Plan::Access(a) => access_reads_table(a, id),
+        Plan::Derived(q) => reads_table(&q.root, id),
+        Plan::Filter { input, predicate } => expr_reads_table(predicate, id) || reads_table(input, id),
+        Plan::Project { input, exprs } => exprs_read(&mut exprs.iter()) || reads_table(input, id),
+        Plan::Join(j) => {
+            let inner = match &j.inner {
+                InnerSide::Lookup(a) => access_reads_table(a, id),
+                InnerSide::Hash { plan, driver_keys, inner_keys } => {
+                    reads_table(plan, id) || exprs_read(&mut driver_keys.iter().chain(inner_keys))
+                }
+                InnerSide::Loop(plan) => reads_table(plan, id),
+            };
+            inner || reads_table(&j.driver, id) || j.condition.as_ref().is_some_and(|c| expr_reads_table(c, id))
+        }
+        Plan::Aggregate(a) => {
+            reads_table(&a.input, id)
+                || exprs_read(&mut a.group_by.iter())
+                || a.aggs.iter().any(|s| exprs_read(&mut s.args.iter().chain(s.order.iter().map(|(e, _)| e))))
+        }
+        Plan::Distinct { input, .. } | Plan::Trim { input, .. } => reads_table(input, id),
+        Plan::Sort { input, limit, .. } => {
+            reads_table(input, id) || limit.as_ref().is_some_and(|l| limit_reads_table(l, id))
+        }
+        Plan::Limit { input, limit } => reads_table(input, id) || limit_reads_table(limit, id),
+        Plan::Concat(inputs) => inputs.iter().any(|p| reads_table(p, id)),
+    }
+}
+
+fn limit_reads_table(l: &LimitSpec, id: selkie_storage::TableId) -> bool {
+    l.count.iter().chain(&l.offset).any(|e| expr_reads_table(e, id))
+}
+
+fn access_reads_table(a: &TableAccess, id: selkie_storage::TableId) -> bool {
+    if a.table.id == id {
+        return true;
+    }
+    let key_exprs = a.eq.iter().flat_map(|p| match p {
+        KeyPart::Value(e) => std::slice::from_ref(e),
+        KeyPart::In(list) => list.as_slice(),
+        KeyPart::IsNull => &[],
+    });
+    let bounds: Vec<&Expr> = match &a.tail {
+        None => Vec::new(),
+        Some(TailRange::Range { lower, upper }) => lower.iter().chain(upper).map(|b| &b.value).collect(),
+        Some(TailRange::Multi(list)) => list.iter().flat_map(|(l, u)| l.iter().chain(u)).map(|b| &b.value).collect(),
+    };
+    key_exprs.chain(bounds).chain(&a.filter).any(|e| expr_reads_table(e, id))
+}
+
+/// True if a subquery inside `e` may read table `id`.
+pub fn expr_reads_table(e: &Expr, id: selkie_storage::TableId) -> bool {
+    e.any(&mut |x| matches!(x, Expr::Subquery(sq) if reads_table(&sq.plan.root, id)))
+}
