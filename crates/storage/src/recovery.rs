@@ -196,7 +196,7 @@ pub fn roll_back(store: &PageStore, losers: &[LoserTrx], root_of: impl Fn(IndexI
     recs.sort_by_key(|r| std::cmp::Reverse(r.0.lsn));
     let mut last_report = Instant::now();
     for (i, (u, root)) in recs.iter().enumerate() {
-        let mut mtr = Mtr::new(store);
+        let mut mtr = Mtr::with_space_reserve(store);
         BTree::open(*root).modify(&mut mtr, &u.key, |cur| match (&u.before, cur) {
             (None, None) => (Change::Keep, ()),
             (None, Some(_)) => (Change::Remove, ()),

@@ -369,7 +369,7 @@ impl TrxState {
 
     /// Restores one before-image (rollback). Idempotent: sets the key to exactly `before`.
     fn restore(&self, e: &UndoEntry) -> Result<()> {
-        let mut mtr = Mtr::new(&self.sess.sh.store);
+        let mut mtr = Mtr::with_space_reserve(&self.sess.sh.store);
         BTree::open(e.root).modify(&mut mtr, &e.key, |cur| match (&e.before, cur) {
             (None, None) => (Change::Keep, ()),
             (None, Some(_)) => (Change::Remove, ()),
