@@ -561,6 +561,13 @@ impl IoFile {
         }
     }
 
+    /// Bytes of disk blocks the file holds (less than `len` for a sparse file).
+    pub fn allocated_bytes(&self) -> std::io::Result<u64> {
+        use std::os::unix::fs::MetadataExt;
+        self.shared.check_alive()?;
+        Ok(self.file.metadata()?.blocks() * 512)
+    }
+
     pub fn kind(&self) -> FileKind {
         self.kind
     }
@@ -885,6 +892,78 @@ mod tests {
         f.read_at(&mut buf, 0).unwrap();
         assert!(buf[..40].iter().all(|&b| b == 7));
         assert!(buf[40..].iter().all(|&b| b == 0));
+    }
+
+    /// A fault matches its kind, operation and range, fires on the chosen occurrences and then
+    /// disarms itself; a cleared one stops firing.
+    #[test]
+    fn injected_faults_match_kind_op_range_and_occurrence() {
+        let dir = tempfile::tempdir().unwrap();
+        let io = Io::new(FaultInjection::default());
+        let data = io.open_as(&dir.path().join("data"), true, FileKind::Data, 0).unwrap();
+        let seg = io.open_as(&dir.path().join("seg"), true, FileKind::LogSegment, 1 << 20).unwrap();
+        // The 2nd write touching bytes 4096..8192 of a data file fails, then no other.
+        let f = io.inject(IoFault::new(FileKind::Data, IoOp::Write, FaultError::Eio).at(4096..8192).nth(2));
+        data.write_at(&[1; 100], 0).unwrap();
+        seg.write_at(&[1; 100], 4096).unwrap();
+        data.write_at(&[1; 100], 4000).unwrap();
+        let e = data.write_at(&[1; 100], 5000).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EIO));
+        data.write_at(&[1; 100], 5000).unwrap();
+        assert_eq!(io.fault_hits(f), 1);
+        // Log positions are LSNs: the segment starts at 1 MiB.
+        let f = io.inject(IoFault::new(FileKind::LogSegment, IoOp::Write, FaultError::NoSpace).at((1 << 20) + 10..(1 << 20) + 11));
+        seg.write_at(&[2; 10], 0).unwrap();
+        assert!(is_no_space(&seg.write_at(&[2; 10], 5).unwrap_err()));
+        assert!(is_no_space(&seg.write_at(&[2; 10], 10).unwrap_err()), "until cleared");
+        io.clear_fault(f);
+        seg.write_at(&[2; 10], 10).unwrap();
+        assert_eq!(io.fault_hits(f), 2);
+        // Reads, extends (allocate and set_len) and syncs, twice each.
+        for (op, error) in [(IoOp::Read, FaultError::Eio), (IoOp::Extend, FaultError::NoSpace), (IoOp::Sync, FaultError::Eio)] {
+            let f = io.inject(IoFault::new(FileKind::Data, op, error).times(2));
+            for _ in 0..2 {
+                let failed = match op {
+                    IoOp::Read => data.read_at(&mut [0; 10], 0).is_err(),
+                    IoOp::Extend => data.allocate(0, 1 << 16).is_err() && data.set_len(1 << 17).is_err(),
+                    _ => data.sync_data().is_err(),
+                };
+                assert!(failed, "{op:?}");
+                if op == IoOp::Extend {
+                    break; // one allocate and one set_len: the two failures
+                }
+            }
+            assert_eq!(io.fault_hits(f), 2, "{op:?}");
+        }
+        data.allocate(0, 1 << 16).unwrap();
+        assert!(data.allocated_bytes().unwrap() >= 1 << 16);
+        data.sync_data().unwrap();
+        // Shrinking is not an extend.
+        io.inject(IoFault::new(FileKind::Data, IoOp::Extend, FaultError::NoSpace));
+        data.set_len(10).unwrap();
+        io.clear_faults();
+    }
+
+    /// A short write leaves its first half (whole sectors); a failed sync in power-failure mode
+    /// drops the unsynced writes, so a later successful sync does not make them durable.
+    #[test]
+    fn short_writes_and_failed_syncs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let io = Io::new(lossy());
+        let f = io.open_as(&path, true, FileKind::Doublewrite, 0).unwrap();
+        io.inject(IoFault::new(FileKind::Doublewrite, IoOp::Write, FaultError::ShortWrite).nth(1));
+        assert!(f.write_at(&[7u8; 4096], 0).is_err());
+        let mut buf = [0u8; 4096];
+        f.read_at(&mut buf, 0).unwrap();
+        assert!(buf[..2048].iter().all(|&b| b == 7) && buf[2048..].iter().all(|&b| b == 0));
+        f.sync_data().unwrap();
+        f.write_at(&[9u8; 4096], 0).unwrap();
+        io.inject(IoFault::new(FileKind::Doublewrite, IoOp::Sync, FaultError::Eio).nth(1));
+        assert!(f.sync_data().is_err());
+        f.sync_data().unwrap();
+        let on_disk = std::fs::read(&path).unwrap();
+        assert!(on_disk[..2048].iter().all(|&b| b == 7), "the write before the failed sync is lost");
     }
 
     #[test]

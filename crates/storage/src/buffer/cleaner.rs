@@ -127,7 +127,8 @@ pub(crate) fn run(shared: Arc<Shared>) {
                 let ready = wal.ready_lsn();
                 let mut target = previous_tick_lsn;
                 if too_old {
-                    target = target.max(ready.saturating_sub(shared.config.max_checkpoint_age / 2));
+                    // From the reserved end: `ready` may trail it by a second in flush mode 0.
+                    target = target.max(wal.reserved_lsn().saturating_sub(shared.config.max_checkpoint_age / 2));
                 }
                 shared.flush_dirty_below(target)?;
                 shared.checkpoint(false)?;
@@ -156,10 +157,7 @@ pub(crate) fn run(shared: Arc<Shared>) {
 
 impl Shared {
     fn checkpoint_age(&self) -> u64 {
-        match self.wal.get() {
-            Some(wal) => wal.ready_lsn().saturating_sub(self.checkpoint_lsn.load(Ordering::Acquire)),
-            None => 0,
-        }
+        self.wal.get().map_or(0, |wal| wal.checkpoint_age())
     }
 
     /// Writes back, ahead of time, the dirty and unreferenced pages among the frames the CLOCK
@@ -284,18 +282,20 @@ impl Shared {
         // After fail-stop the checkpoint stays where it was: recovery starts there.
         wal.check_writable()?;
         let _one_at_a_time = self.checkpoint_mutex.lock();
+        // The log up to its reserved end, durable: this also brings `ready_lsn` up to date (in
+        // flush mode 0 the writer publishes it only once a second), so that the hooks' hold LSN
+        // and the checkpoint can reach the log's end.
+        wal.flush_to_unless_stalled(wal.reserved_lsn())?;
         // The hooks log records and wait for them to be durable: not while the writer waits for
         // space (this checkpoint is what frees some). The scan start then stays at the last
         // hooks' position (`hold_lsn`), which is all they need.
         if !wal.is_stalled() {
             hooks.before_checkpoint();
         }
-        if flush_all {
-            self.flush_all_below(wal.ready_lsn())?;
-        }
-        // `ready` first: every mtr that ends below it has stamped its pages (rec_lsn set), so
-        // the scan below sees them; mtrs starting at or after it are not covered anyway.
         let ready = wal.ready_lsn();
+        if flush_all {
+            self.flush_all_below(ready)?;
+        }
         let oldest_dirty = self
             .pool
             .frames
@@ -304,9 +304,12 @@ impl Shared {
             .filter(|&lsn| lsn != 0)
             .min()
             .unwrap_or(Lsn::MAX);
-        // Everything below the checkpoint must be in the log on disk: recovery starts there and
-        // must find every commit record before it. While the writer waits for space, what is
-        // durable is the limit (an entry boundary, as every position the writer publishes).
+        // `ready` was read before the scan: every mtr that ends below it has stamped its pages
+        // (rec_lsn set), so the scan sees them; mtrs starting at or after it are not covered
+        // anyway. Everything below the checkpoint must be in the log on disk: recovery starts
+        // there and must find every commit record before it. While the writer waits for space,
+        // what is durable is the limit (an entry boundary, as every position the writer
+        // publishes).
         let checkpoint_lsn = wal.flush_to_unless_stalled(ready.min(oldest_dirty))?;
         let scan_start_lsn = checkpoint_lsn.min(hooks.oldest_active_lsn());
         let next_trx_id = hooks.next_trx_id();

@@ -6,13 +6,22 @@
 //! bounded without failing anyone: at the *async* point (`WalConfig::async_age`) the page
 //! cleaner writes back oldest-first hard so that the checkpoint moves (buffer/cleaner.rs); at
 //! the *sync* point (`WalConfig::sync_age`) a row write waits, asynchronously, before it
-//! starts, until a checkpoint brings the age back under the mark. Writers also wait while the
-//! log writer has no disk space prepared for its next segment (`space_short`): the checkpoint
-//! that follows recycles an old segment, or the operator frees space.
+//! starts, until a checkpoint brings the age back under the mark.
 //!
-//! The fast path of `Wal::admit_write` is two loads of lines written about once per log write
-//! and once per checkpoint (`ready_lsn`, `admit_limit`). `admit_limit` folds every reason to
-//! wait into one number: `checkpoint + sync_age`, or 0 while writes must wait or stop.
+//! Row writes also wait when the log's reserved end comes within half a segment of the end of
+//! the segments the writer has prepared (`prepared_end`): the writer prepares segments ahead of
+//! the reserved end (recycled or created, writer.rs), so this wait is short, unless the disk is
+//! full. Then the log writer says so (`space_short`), the page cleaner checkpoints at once so
+//! that an old segment can be recycled, or the operator frees space; the half segment left is
+//! room for what is not throttled (commits, rollbacks, the checkpoint's own records), so the
+//! writer itself rarely has to stall.
+//!
+//! The age is measured from the log's reserved end (`reserve_lsn`), which every append moves at
+//! once (`ready_lsn` may trail by a second in flush mode 0). The fast path of
+//! `Wal::admit_write` is two loads: `reserve_lsn` (the line the row write's own append is about
+//! to take anyway) and `admit_limit` (written once per checkpoint and segment). `admit_limit`
+//! folds every reason to wait into one number: `min(checkpoint + sync_age, prepared_end - half
+//! a segment)`, or 0 once writes must stop.
 //!
 //! Fail-stop (`Wal::halt`): after an I/O error that leaves durability in doubt (a log write or
 //! fsync, a data-file write-back) the engine refuses every new row write for good (reads go on)
@@ -58,10 +67,12 @@ impl Shared {
     /// wakes every waiting writer to look again.
     pub(super) fn update_admission(&self) {
         let mut waiters = self.admit_waiters.lock();
-        let limit = if self.halt.load(Ordering::SeqCst) != HALT_NONE || self.space_short.load(Ordering::SeqCst) {
+        let limit = if self.halt.load(Ordering::SeqCst) != HALT_NONE {
             0
         } else {
-            self.checkpoint_lsn.load(Ordering::SeqCst).saturating_add(self.sync_age)
+            let by_age = self.checkpoint_lsn.load(Ordering::SeqCst).saturating_add(self.sync_age);
+            let by_space = self.prepared_end.load(Ordering::SeqCst).saturating_sub(self.segment_bytes / 2);
+            by_age.min(by_space)
         };
         self.admit_limit.store(limit, Ordering::SeqCst);
         waiters.wakers.drain(..).for_each(Waker::wake);
@@ -110,7 +121,7 @@ impl Future for AdmitWrite<'_> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<()>> {
         let this = self.get_mut();
         let shared = this.shared;
-        if shared.ready_lsn.load(Ordering::Acquire) <= shared.admit_limit.load(Ordering::Acquire) {
+        if shared.reserve_lsn.load(Ordering::Relaxed) <= shared.admit_limit.load(Ordering::Acquire) {
             return Poll::Ready(Ok(()));
         }
         if shared.halted().is_some() {
@@ -119,7 +130,7 @@ impl Future for AdmitWrite<'_> {
         let mut waiters = shared.admit_waiters.lock();
         // Looked at again under the lock that `update_admission` stores under: either we see
         // its new limit or it sees our waker.
-        if shared.ready_lsn.load(Ordering::Acquire) <= shared.admit_limit.load(Ordering::SeqCst) {
+        if shared.reserve_lsn.load(Ordering::SeqCst) <= shared.admit_limit.load(Ordering::SeqCst) {
             return Poll::Ready(Ok(()));
         }
         if !this.counted {
@@ -129,6 +140,10 @@ impl Future for AdmitWrite<'_> {
         if !waiters.wakers.iter().any(|w| w.will_wake(cx.waker())) {
             waiters.wakers.push(cx.waker().clone());
         }
+        drop(waiters);
+        // The writer prepares segments ahead of the reserved end when it runs; in flush mode 0
+        // it may sleep for a second.
+        shared.wake_writer();
         Poll::Pending
     }
 }
@@ -176,9 +191,10 @@ impl Wal {
         }
     }
 
-    /// Log bytes between the last checkpoint and the log's end (InnoDB's checkpoint age).
+    /// Log bytes between the last checkpoint and the log's reserved end (InnoDB's checkpoint
+    /// age).
     pub fn checkpoint_age(&self) -> u64 {
-        self.ready_lsn().saturating_sub(self.shared.checkpoint_lsn.load(Ordering::Acquire))
+        self.reserved_lsn().saturating_sub(self.shared.checkpoint_lsn.load(Ordering::Acquire))
     }
 
     /// The log writer could not prepare its next segment for lack of disk space (writers are

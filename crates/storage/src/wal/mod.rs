@@ -277,8 +277,11 @@ struct Shared {
     /// `WalConfig::sync_age`.
     sync_age: u64,
     admit_waiters: Mutex<AdmitWaiters>,
-    /// The writer could not prepare the segment after the one it writes, for lack of space.
+    /// The writer could not prepare a segment it wanted ahead, for lack of space.
     space_short: AtomicBool,
+    /// End of the segments prepared (opened with their blocks allocated) from the one being
+    /// written on: the log can be written up to here without new disk space.
+    prepared_end: AtomicU64,
     /// The writer has log to write and no space to write it into: durability waiters that must
     /// not wait for disk space (`flush_to_unless_stalled`) give up.
     stalled: AtomicBool,
@@ -467,15 +470,18 @@ impl Wal {
             stats: WriterStats::default(),
             halt: AtomicU8::new(HALT_NONE),
             halt_errno: std::sync::atomic::AtomicI32::new(0),
-            admit_limit: CachePadded::new(AtomicU64::new(start_lsn.saturating_add(config.sync_age()))),
+            // Set by `update_admission` below.
+            admit_limit: CachePadded::new(AtomicU64::new(0)),
             checkpoint_lsn: AtomicU64::new(start_lsn),
             sync_age: config.sync_age(),
             admit_waiters: Mutex::new(AdmitWaiters::default()),
             space_short: AtomicBool::new(false),
+            prepared_end: AtomicU64::new(segments.prepared_end(start_lsn)),
             stalled: AtomicBool::new(false),
             recycle_below: AtomicU64::new(0),
             max_segment_files: (config.capacity / config.segment_bytes).saturating_add(EXTRA_SEGMENT_FILES),
         });
+        shared.update_admission();
         let thread_shared = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
             .name("selkie-log-writer".into())

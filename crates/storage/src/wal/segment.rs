@@ -192,6 +192,16 @@ impl SegmentFiles {
         self.open.contains_key(&n)
     }
 
+    /// End of the run of prepared segments that holds `lsn` (`lsn`'s segment start if it is
+    /// not prepared).
+    pub fn prepared_end(&self, lsn: Lsn) -> Lsn {
+        let mut n = lsn / self.segment_bytes;
+        while self.is_open(n) {
+            n += 1;
+        }
+        n.saturating_mul(self.segment_bytes)
+    }
+
     /// Segment `n`, opened, recycled from a segment below `recycle_below`, or created.
     pub fn prepare(&mut self, n: u64, recycle_below: u64) -> std::io::Result<Arc<IoFile>> {
         if let Some(file) = self.open.get(&n) {
@@ -204,11 +214,13 @@ impl SegmentFiles {
                 None => create(&self.io, &self.redo_dir, n, self.segment_bytes)?,
             },
         };
-        // Segments of older versions were sparse; allocating what is already allocated costs
-        // nothing. Best effort: a write that still finds no space is retried by the writer.
-        if let Err(e) = file.allocate(0, self.segment_bytes) {
-            if !crate::io::is_no_space(&e) {
-                return Err(e);
+        // Segments of older versions were sparse. Best effort: a write that still finds no
+        // space is retried by the writer.
+        if file.allocated_bytes()? < self.segment_bytes {
+            if let Err(e) = file.allocate(0, self.segment_bytes) {
+                if !crate::io::is_no_space(&e) {
+                    return Err(e);
+                }
             }
         }
         self.open.insert(n, Arc::clone(&file));

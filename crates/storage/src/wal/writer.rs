@@ -12,14 +12,17 @@
 //! `Shared::wake_writer_for_append`); explicit requests bump `wake_requests` before notifying, and
 //! the writer compares it under the wake mutex, so no wake-up is lost.
 //!
-//! Errors. No space for a segment (ENOSPC when one is created, or on a write) never stops the
-//! writer: it keeps the segment after the one it writes prepared ahead; when that fails it says
-//! so (`space_short`: row writes wait, the page cleaner checkpoints at once so that an old
-//! segment can be recycled) and tries again with backoff; if it reaches the end of its segment
-//! with none prepared it *stalls*: it retries until a checkpoint frees a segment or the operator
-//! frees space, while committers and appenders wait. Any other write error and every fsync
-//! error stop it for good (fail-stop, see `admit`): the bytes written since the last good sync
-//! may be lost whatever a second fsync says, so no commit after them can be acknowledged.
+//! Space. The writer keeps segments prepared ahead of the log's reserved end (one segment past
+//! it), publishes how far (`prepared_end`, which bounds row-write admission), and recycles old
+//! segments before it creates new ones (segment.rs). No space for a segment (ENOSPC when one is
+//! created, or on a write) never stops the writer: it says so (`space_short`: the page cleaner
+//! checkpoints at once so that an old segment can be recycled) and tries again with backoff; if
+//! it reaches the end of the prepared segments it *stalls*: it retries until a checkpoint frees
+//! a segment or the operator frees space, while committers and appenders wait.
+//!
+//! Any other write error and every fsync error stop it for good (fail-stop, see `admit`): the
+//! bytes written since the last good sync may be lost whatever a second fsync says, so no commit
+//! after them can be acknowledged.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -277,34 +280,45 @@ impl Writer<'_> {
         }
     }
 
-    /// Keeps the segment after the current one prepared (best effort, with backoff while there
-    /// is no space); `space_short` tells the rest of the engine whether it is.
+    /// Keeps segments prepared up to one past the log's reserved end (best effort, with backoff
+    /// while there is no space), and publishes how far they reach.
     fn prepare_next_segment(&mut self) -> std::io::Result<()> {
         let shared = self.shared;
-        let next = self.written / shared.segment_bytes + 1;
-        if self.segments.is_open(next) {
-            return Ok(());
+        let segment = shared.segment_bytes;
+        let reserved = shared.reserve_lsn.load(Ordering::Acquire);
+        let wanted = reserved.max(self.written) / segment + 1;
+        let mut n = self.written / segment;
+        while n <= wanted && self.segments.is_open(n) {
+            n += 1;
         }
-        let recycle_below = shared.recycle_below.load(Ordering::SeqCst);
-        if let Some(at) = self.space.retry_at {
-            if Instant::now() < at && recycle_below == self.space.recycle_seen {
-                return Ok(());
+        if n <= wanted {
+            let recycle_below = shared.recycle_below.load(Ordering::SeqCst);
+            let waiting = self.space.retry_at.is_some_and(|at| Instant::now() < at) && recycle_below == self.space.recycle_seen;
+            if !waiting {
+                while n <= wanted {
+                    match self.segments.prepare(n, recycle_below) {
+                        Ok(_) => n += 1,
+                        Err(e) if is_no_space(&e) => {
+                            self.space.recycle_seen = recycle_below;
+                            self.space.retry_at = Some(Instant::now() + self.space.delay);
+                            self.space.delay = (self.space.delay * 2).min(SPACE_RETRY_MAX);
+                            self.note_no_space(n, &e, "row writes wait for a checkpoint to free a segment");
+                            break;
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                if n > wanted {
+                    self.end_space_shortage();
+                }
             }
         }
-        match self.segments.prepare(next, recycle_below) {
-            Ok(_) => {
-                self.end_space_shortage();
-                Ok(())
-            }
-            Err(e) if is_no_space(&e) => {
-                self.space.recycle_seen = recycle_below;
-                self.space.retry_at = Some(Instant::now() + self.space.delay);
-                self.space.delay = (self.space.delay * 2).min(SPACE_RETRY_MAX);
-                self.note_no_space(next, &e, "row writes wait for a checkpoint to free a segment");
-                Ok(())
-            }
-            Err(e) => Err(e),
+        let end = self.segments.prepared_end(self.written);
+        if shared.prepared_end.load(Ordering::Relaxed) != end {
+            shared.prepared_end.store(end, Ordering::SeqCst);
+            shared.update_admission();
         }
+        Ok(())
     }
 
     /// Marks the log short of space (row writes wait) and warns, at most every
@@ -312,9 +326,7 @@ impl Writer<'_> {
     fn note_no_space(&mut self, segment: u64, e: &std::io::Error, effect: &str) {
         let shared = self.shared;
         let now = Instant::now();
-        if !shared.space_short.swap(true, Ordering::SeqCst) {
-            shared.update_admission();
-        }
+        shared.space_short.store(true, Ordering::SeqCst);
         self.space.since.get_or_insert(now);
         if self.space.warned_at.is_none_or(|at| now.duration_since(at) >= SPACE_WARNING_INTERVAL) {
             self.space.warned_at = Some(now);
@@ -333,9 +345,7 @@ impl Writer<'_> {
         if let Some(since) = self.space.since.take() {
             tracing::info!("log: disk space for redo segments again after {:.1}s", since.elapsed().as_secs_f64());
         }
-        if shared.space_short.swap(false, Ordering::SeqCst) {
-            shared.update_admission();
-        }
+        shared.space_short.store(false, Ordering::SeqCst);
     }
 
     /// Sleeps before the next attempt to find space: the backoff, cut short by a checkpoint that
