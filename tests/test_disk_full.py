@@ -6,9 +6,12 @@ What must hold: the statement that finds the disk full fails with MariaDB's 1114
 nothing else; once the filesystem grows, writes succeed again within seconds; after SIGKILL the
 restart recovers exactly the acknowledged rows.
 
-Needs root (to mount a tmpfs); skipped with the reason otherwise. About 20 s.
+Needs root (to mount a tmpfs); skipped with the reason otherwise. About 5 s; SELKIE_STRESS=1
+repeats the grow, fill, kill and restart cycle three times (`SELKIE_STRESS=1 python3 -m pytest
+tests/test_disk_full.py`).
 """
 
+import os
 import subprocess
 import threading
 import time
@@ -20,8 +23,9 @@ import pytest
 from conftest import pymysql_connect
 from harness import SelkieServer
 
-FS_SIZE = "192m"
-GROWN_SIZE = "320m"
+FS_SIZE_MIB = 192
+GROWTH_MIB = 128
+CYCLES = 3 if os.environ.get("SELKIE_STRESS") == "1" else 1
 THREADS = 4
 ROWS_PER_INSERT = 25
 ROW_BYTES = 3000
@@ -33,7 +37,7 @@ MAX_INSERTS_PER_THREAD = 10_000
 def small_fs(tmp_path):
     mnt = tmp_path / "fs"
     mnt.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={FS_SIZE}", "tmpfs", str(mnt)],
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={FS_SIZE_MIB}m", "tmpfs", str(mnt)],
                        capture_output=True, text=True)
     if r.returncode != 0:
         pytest.skip(f"cannot mount a size-limited tmpfs (root needed): {r.stderr.strip()}")
@@ -78,7 +82,7 @@ def count_and_sum(port: int) -> tuple[int, int]:
 def insert_batch(port: int, batch: int) -> list[int]:
     """One multi-row insert that needs new pages (a few rows could fit in a leaf's free space);
     returns its ids once it succeeded. Batches use ids beyond every writer's."""
-    first = ((THREADS + 1) * MAX_INSERTS_PER_THREAD + batch) * ROWS_PER_INSERT
+    first = ((THREADS + CYCLES) * MAX_INSERTS_PER_THREAD + batch) * ROWS_PER_INSERT
     ids = list(range(first, first + ROWS_PER_INSERT))
     values = ",".join(f"({i},'{'y' * ROW_BYTES}')" for i in ids)
     conn = pymysql_connect(port, "d")
@@ -127,27 +131,31 @@ def test_disk_full_fails_cleanly_and_writes_resume_when_space_returns(small_fs, 
             insert_batch(port, 0)
         assert still_full.value.args[0] == 1114
 
-        # Space returns: writes succeed again within seconds.
-        subprocess.run(["mount", "-o", f"remount,size={GROWN_SIZE}", str(small_fs)], check=True)
-        grown = time.monotonic()
-        while True:
-            try:
-                acked.extend(insert_batch(port, 1))
-                break
-            except pymysql.MySQLError as e:
-                assert e.args[0] == 1114, e
-                assert time.monotonic() - grown < 5, "writes did not resume within 5 s of growing the filesystem"
-                time.sleep(0.1)
-        resumed_after = time.monotonic() - grown
-        fill_until_full(port, THREADS, acked, errors)  # more rows, until the bigger disk fills up
-        assert len(errors) == THREADS + 1 and errors[-1][0] == 1114, errors[-1:]
-        assert count_and_sum(port) == (len(acked), sum(acked))
+        size = FS_SIZE_MIB
+        for cycle in range(CYCLES):
+            # Space returns: writes succeed again within seconds.
+            size += GROWTH_MIB
+            subprocess.run(["mount", "-o", f"remount,size={size}m", str(small_fs)], check=True)
+            grown = time.monotonic()
+            while True:
+                try:
+                    acked.extend(insert_batch(port, 1 + 2 * cycle))
+                    break
+                except pymysql.MySQLError as e:
+                    assert e.args[0] == 1114, e
+                    assert time.monotonic() - grown < 5, "writes did not resume within 5 s of growing the filesystem"
+                    time.sleep(0.1)
+            resumed_after = time.monotonic() - grown
+            fill_until_full(port, THREADS + cycle, acked, errors)  # more rows, until the bigger disk fills up
+            assert len(errors) == THREADS + 1 + cycle and errors[-1][0] == 1114, errors[-1:]
+            assert count_and_sum(port) == (len(acked), sum(acked))
 
-        # A power cut, then a restart on the (full) filesystem: exactly the acknowledged rows.
-        server.kill()
-        server.start()
-        assert count_and_sum(port) == (len(acked), sum(acked))
-        with pytest.raises(pymysql.MySQLError) as full_again:
-            insert_batch(port, 2)
-        assert full_again.value.args[0] == 1114
-        print(f"filled 192 MiB in {fill_seconds:.1f}s, writes resumed {resumed_after:.2f}s after growing")
+            # A power cut, then a restart on the (full) filesystem: exactly the acknowledged rows.
+            server.kill()
+            server.start()
+            assert count_and_sum(port) == (len(acked), sum(acked))
+            with pytest.raises(pymysql.MySQLError) as full_again:
+                insert_batch(port, 2 + 2 * cycle)
+            assert full_again.value.args[0] == 1114
+            print(f"cycle {cycle}: writes resumed {resumed_after:.2f}s after growing to {size} MiB")
+        print(f"filled {FS_SIZE_MIB} MiB in {fill_seconds:.1f}s")
