@@ -4,7 +4,7 @@
 //!
 //! - Log write or fsync error, short log write: the commit fails (1180), every later write is
 //!   refused (1836), reads go on, and a restart recovers every acknowledged commit.
-//! - Data-file or control-file write or fsync error: fail-stop too, the checkpoint stays behind,
+//! - Data-file, doublewrite or control-file write or fsync error: fail-stop too, the checkpoint stays behind,
 //!   commits still reach the healthy log; a restart recovers everything committed.
 //! - Read error: that statement fails, nothing else changes.
 //! - Disk full: the data file fails the statement with 1114 and works again once space returns;
@@ -185,33 +185,39 @@ async fn short_log_write_fails_stop_and_recovery_cuts_the_tail() {
     assert_eq!(ids(&e, &t), (0..20).collect::<Vec<_>>());
 }
 
-/// A data-file write error during write-back: the engine stops taking writes and the checkpoint
-/// stays; a transaction that already wrote can still commit (the log is healthy); after a power
-/// cut the restart redoes everything from the old checkpoint.
+/// A write-back error (data file or doublewrite area, write or fsync): the engine stops taking
+/// writes and the checkpoint stays; a transaction that already wrote can still commit (the log
+/// is healthy); after a power cut the restart redoes everything from the old checkpoint.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn data_write_error_stops_writes_but_commits_reach_the_log() {
-    let dir = tempfile::tempdir().unwrap();
-    let (e, t) = setup(dir.path(), true).await;
-    insert_committed(&e, &t, 0..50).await;
-    e.checkpoint_for_test().unwrap();
-    let s = e.register_session().unwrap();
-    let mut open_trx = e.begin(&s, opts());
-    open_trx.insert(&t, wide_row(200, WIDE), OnDuplicate::Error).await.unwrap();
-    insert_committed(&e, &t, 50..60).await;
-    let checkpoint = status_value(&e, "Innodb_checkpoint_lsn");
+async fn write_back_error_stops_writes_but_commits_reach_the_log() {
+    for (kind, op) in [
+        (FileKind::Data, IoOp::Write),
+        (FileKind::Doublewrite, IoOp::Write),
+        (FileKind::Doublewrite, IoOp::Sync),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (e, t) = setup(dir.path(), true).await;
+        insert_committed(&e, &t, 0..50).await;
+        e.checkpoint_for_test().unwrap();
+        let s = e.register_session().unwrap();
+        let mut open_trx = e.begin(&s, opts());
+        open_trx.insert(&t, wide_row(200, WIDE), OnDuplicate::Error).await.unwrap();
+        insert_committed(&e, &t, 50..60).await;
+        let checkpoint = status_value(&e, "Innodb_checkpoint_lsn");
 
-    e.inject_io_fault_for_test(IoFault::new(FileKind::Data, IoOp::Write, FaultError::Eio));
-    assert!(e.checkpoint_for_test().is_err());
-    assert_writes_stopped(&e, &t, 55).await;
-    open_trx.commit().await.unwrap();
-    assert!(e.checkpoint_for_test().is_err(), "no checkpoint after fail-stop");
-    assert_eq!(status_value(&e, "Innodb_checkpoint_lsn"), checkpoint);
-    drop(s);
+        e.inject_io_fault_for_test(IoFault::new(kind, op, FaultError::Eio));
+        assert!(e.checkpoint_for_test().is_err(), "{kind:?} {op:?}");
+        assert_writes_stopped(&e, &t, 55).await;
+        open_trx.commit().await.unwrap();
+        assert!(e.checkpoint_for_test().is_err(), "no checkpoint after fail-stop");
+        assert_eq!(status_value(&e, "Innodb_checkpoint_lsn"), checkpoint);
+        drop(s);
 
-    let (e, t) = crash_and_reopen(e, dir.path(), true);
-    let mut expected: Vec<i64> = (0..60).collect();
-    expected.push(200);
-    assert_eq!(ids(&e, &t), expected);
+        let (e, t) = crash_and_reopen(e, dir.path(), true);
+        let mut expected: Vec<i64> = (0..60).collect();
+        expected.push(200);
+        assert_eq!(ids(&e, &t), expected, "{kind:?} {op:?}");
+    }
 }
 
 /// fsyncgate on the data file: the home pages of the failed batch are dropped (as the kernel may

@@ -163,7 +163,7 @@ impl Writer<'_> {
             let now = Instant::now();
             let tick = now >= self.next_tick;
 
-            self.prepare_next_segment()?;
+            self.prepare_segments_ahead()?;
             let urgent = mode != FlushMode::Lazy
                 || stopping
                 || tick
@@ -282,7 +282,7 @@ impl Writer<'_> {
 
     /// Keeps segments prepared up to one past the log's reserved end (best effort, with backoff
     /// while there is no space), and publishes how far they reach.
-    fn prepare_next_segment(&mut self) -> std::io::Result<()> {
+    fn prepare_segments_ahead(&mut self) -> std::io::Result<()> {
         let shared = self.shared;
         let segment = shared.segment_bytes;
         let reserved = shared.reserve_lsn.load(Ordering::Acquire);
@@ -302,7 +302,7 @@ impl Writer<'_> {
                             self.space.recycle_seen = recycle_below;
                             self.space.retry_at = Some(Instant::now() + self.space.delay);
                             self.space.delay = (self.space.delay * 2).min(SPACE_RETRY_MAX);
-                            self.note_no_space(n, &e, "row writes wait for a checkpoint to free a segment");
+                            self.note_no_space(n, &e, "row writes will wait once the prepared segments are nearly full");
                             break;
                         }
                         Err(e) => return Err(e),
@@ -321,8 +321,8 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Marks the log short of space (row writes wait) and warns, at most every
-    /// `SPACE_WARNING_INTERVAL`.
+    /// Marks the log short of space (the page cleaner checkpoints at once, so that a segment can
+    /// be recycled) and warns, at most every `SPACE_WARNING_INTERVAL`.
     fn note_no_space(&mut self, segment: u64, e: &std::io::Error, effect: &str) {
         let shared = self.shared;
         let now = Instant::now();
