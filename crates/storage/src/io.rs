@@ -42,7 +42,7 @@
 //! dirty pages of a failed writeback (the fsyncgate lesson: a later successful fsync proves
 //! nothing about them). With nothing armed the cost is one relaxed load per operation.
 //!
-//! Space: `allocate` reserves blocks for real (posix_fallocate), so a write inside an allocated
+//! Space: `allocate` reserves blocks for real (fallocate), so a write inside an allocated
 //! range cannot fail for lack of space; `set_len` only changes the size (sparse).
 
 use std::collections::BTreeMap;
@@ -537,10 +537,14 @@ impl IoFile {
         }
     }
 
-    /// Reserves disk blocks for `[offset, offset + len)` (posix_fallocate), growing the file if
-    /// it ends before. Afterwards, writes inside the range need no new space; ENOSPC shows here
-    /// instead. Not durable until `sync_all` (the size is metadata). Reaches the OS at once in
-    /// power-failure mode too (like `set_len`).
+    /// Reserves disk blocks for `[offset, offset + len)` (fallocate), growing the file if it
+    /// ends before; existing bytes are never touched. Afterwards, writes inside the range need
+    /// no new space; ENOSPC shows here instead. Not durable until `sync_all` (the size is
+    /// metadata). Reaches the OS at once in power-failure mode too (like `set_len`).
+    ///
+    /// The fallocate system call, not glibc's posix_fallocate: where a filesystem lacks it,
+    /// that one emulates it by writing into the file, which must not race with our own writes.
+    /// There the file is only extended (sparse), as before preallocation existed.
     pub fn allocate(&self, offset: u64, len: u64) -> std::io::Result<()> {
         if len == 0 {
             return Ok(());
@@ -552,12 +556,24 @@ impl IoFile {
             self.fail_if_injected(IoOp::Extend, offset, end - offset)?;
         }
         let _guard = self.shared.begin_change()?;
-        // SAFETY: posix_fallocate only reads its integer arguments; the descriptor is ours and
-        // open for the lifetime of `self.file`.
-        let rc = unsafe { libc::posix_fallocate(self.file.as_raw_fd(), offset as libc::off_t, len as libc::off_t) };
-        match rc {
-            0 => Ok(()),
-            errno => Err(std::io::Error::from_raw_os_error(errno)),
+        loop {
+            // SAFETY: fallocate only reads its integer arguments; the descriptor is ours and open
+            // for the lifetime of `self.file`.
+            let rc = unsafe { libc::fallocate(self.file.as_raw_fd(), 0, offset as libc::off_t, len as libc::off_t) };
+            if rc == 0 {
+                return Ok(());
+            }
+            let e = std::io::Error::last_os_error();
+            match e.raw_os_error() {
+                Some(libc::EINTR) => continue,
+                Some(libc::EOPNOTSUPP) => {
+                    if self.file.metadata()?.len() < end {
+                        self.file.set_len(end)?;
+                    }
+                    return Ok(());
+                }
+                _ => return Err(e),
+            }
         }
     }
 

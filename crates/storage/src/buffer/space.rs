@@ -1,7 +1,7 @@
 //! Disk space of the data file: preallocation ahead of need and the space reserve (docs §4.1,
 //! §4.10).
 //!
-//! The data file is grown with posix_fallocate in extents (like InnoDB's autoextend), when a
+//! The data file is grown with fallocate in extents (like InnoDB's autoextend), when a
 //! page is allocated past the allocated end. So a full disk shows as `TableFull` (1114) at
 //! allocation, inside a statement that has changed nothing yet (`Mtr::alloc_page` runs before a
 //! split changes any page), and never later, in the page cleaner's write-back of a page that has
@@ -48,7 +48,7 @@ pub(crate) fn reserve_pages(pages: u64) -> u64 {
 
 /// How far the data file is allocated on disk.
 pub(crate) struct DataSpace {
-    /// Pages `[0, allocated)` have blocks on disk (posix_fallocate succeeded for them).
+    /// Pages `[0, allocated)` have blocks on disk (fallocate succeeded for them).
     allocated: AtomicU64,
     /// The tablespace's page count as of the last allocation past its end (page 0 holds the
     /// truth; this copy spares `PageStore::ensure_free_space` a page read).
@@ -88,9 +88,13 @@ impl Shared {
         let count = get_u64(&p, page::OFF_PAGE_COUNT);
         self.space.note_page_count(count);
         let doublewrite = self.writer.lock().doublewrite_file();
+        // Synced: the sizes are metadata a later fdatasync need not persist.
         let results = [
-            self.data.allocate(0, count * PAGE_SIZE as u64).map(|()| self.space.allocated.fetch_max(count, Ordering::AcqRel)),
-            doublewrite.allocate(0, (BATCH_PAGES * PAGE_SIZE) as u64).map(|()| 0),
+            self.data
+                .allocate(0, count * PAGE_SIZE as u64)
+                .and_then(|()| self.data.sync_all())
+                .map(|()| self.space.allocated.fetch_max(count, Ordering::AcqRel)),
+            doublewrite.allocate(0, (BATCH_PAGES * PAGE_SIZE) as u64).and_then(|()| doublewrite.sync_all()).map(|()| 0),
         ];
         for result in results {
             match result {
@@ -133,6 +137,10 @@ impl Shared {
         for target in [need.max(allocated + extent), need] {
             match self.data.allocate(allocated * page, (target - allocated) * page) {
                 Ok(()) => {
+                    // The new size must be durable before the cleaner writes (and fdatasyncs)
+                    // pages past the old end: fdatasync need not persist a size that fallocate
+                    // set, and a checkpoint must never pass pages a crash could cut off.
+                    self.data.sync_all().map_err(|e| self.write_back_failed(e, "data file fsync after growing it", true))?;
                     self.space.allocated.store(target, Ordering::Release);
                     return Ok(());
                 }

@@ -2,7 +2,7 @@
 //! A segment holds the log bytes `[n * size, (n + 1) * size)` at offset `lsn - n * size`; entries
 //! may span segments.
 //!
-//! Space: a segment is preallocated for real (posix_fallocate) under a temporary name, synced,
+//! Space: a segment is preallocated for real (fallocate) under a temporary name, synced,
 //! and only then renamed into place, so a segment file always has its full size on disk and a
 //! write into it cannot fail for lack of space; ENOSPC shows when a segment is prepared, and the
 //! log writer waits and retries there (writer.rs). Segments the checkpoint no longer needs are
