@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use arc_swap::ArcSwap;
 
 use crate::btree::{BTree, Change, MAX_KEY_LEN};
+use crate::buffer::space::ALLOC_HEADROOM;
 use crate::buffer::{CheckpointHooks, PageId, PageStore, PageStoreConfig};
 use crate::catalog::{self, IdCounters, Registry, TableRuntime, CATALOG_INDEX_ID, CATALOG_TREE};
 use crate::error::{Result, StorageError};
@@ -36,7 +37,6 @@ use crate::trx::txn::{Expect, Target, TrxState};
 use crate::trx::{ReadView, TrxSys};
 use crate::types::*;
 use crate::wal::{Lsn, Wal, WalConfig};
-use crate::buffer::space::ALLOC_HEADROOM;
 
 /// `--flush-at-commit`, equivalent to innodb_flush_log_at_trx_commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1206,7 +1206,7 @@ impl Engine {
         add("Selkie_buffer_pool_eviction_assists", buf.eviction_assists);
         add("Innodb_checkpoint_age", self.sh.store.wal().checkpoint_age());
         add("Innodb_checkpoint_lsn", buf.checkpoint_lsn);
-        add("Innodb_checkpoint_max_age", WalConfig { capacity: self.sh.config.log_capacity, ..WalConfig::default() }.sync_age());
+        add("Innodb_checkpoint_max_age", self.sh.store.wal().sync_age());
         add("Innodb_checkpoints", buf.checkpoints);
         add("Innodb_deadlocks", locks.deadlocks);
         add("Innodb_history_list_length", self.sh.trx.history_len() as u64);
@@ -1308,9 +1308,11 @@ impl Transaction {
     async fn admit_row_write(&self, table: &TableDef, row: Option<&[Datum]>) -> Result<()> {
         let store = &self.st.sess.sh.store;
         store.wal().admit_write().await?;
-        let long_bytes: usize = row.map_or(0, |r| {
-            r.iter().map(|d| if let Datum::Bytes(b) = d { b.len() } else { 0 }).filter(|&n| n > OVERFLOW_CHECK_BYTES).sum()
-        });
+        let long = |d: &Datum| match d {
+            Datum::Bytes(b) if b.len() > OVERFLOW_CHECK_BYTES => b.len(),
+            _ => 0,
+        };
+        let long_bytes: usize = row.map_or(0, |r| r.iter().map(long).sum());
         if long_bytes > 0 {
             let pages = (long_bytes / crate::buffer::PAGE_SIZE) as u64 + 1;
             store.ensure_free_space(pages + ALLOC_HEADROOM).map_err(|e| e.with_table(&table.name))?;

@@ -928,7 +928,8 @@ mod tests {
         data.write_at(&[1; 100], 5000).unwrap();
         assert_eq!(io.fault_hits(f), 1);
         // Log positions are LSNs: the segment starts at 1 MiB.
-        let f = io.inject(IoFault::new(FileKind::LogSegment, IoOp::Write, FaultError::NoSpace).at((1 << 20) + 10..(1 << 20) + 11));
+        let lsn = (1 << 20) + 10;
+        let f = io.inject(IoFault::new(FileKind::LogSegment, IoOp::Write, FaultError::NoSpace).at(lsn..lsn + 1));
         seg.write_at(&[2; 10], 0).unwrap();
         assert!(is_no_space(&seg.write_at(&[2; 10], 5).unwrap_err()));
         assert!(is_no_space(&seg.write_at(&[2; 10], 10).unwrap_err()), "until cleared");
@@ -936,7 +937,8 @@ mod tests {
         seg.write_at(&[2; 10], 10).unwrap();
         assert_eq!(io.fault_hits(f), 2);
         // Reads, extends (allocate and set_len) and syncs, twice each.
-        for (op, error) in [(IoOp::Read, FaultError::Eio), (IoOp::Extend, FaultError::NoSpace), (IoOp::Sync, FaultError::Eio)] {
+        let cases = [(IoOp::Read, FaultError::Eio), (IoOp::Extend, FaultError::NoSpace), (IoOp::Sync, FaultError::Eio)];
+        for (op, error) in cases {
             let f = io.inject(IoFault::new(FileKind::Data, op, error).times(2));
             for _ in 0..2 {
                 let failed = match op {

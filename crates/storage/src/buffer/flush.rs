@@ -134,8 +134,10 @@ impl Shared {
             page::seal(writer.slot(i));
         }
         let n = pids.len();
-        writer.doublewrite.write_at(&writer.buf[..n * PAGE_SIZE], 0).map_err(|e| self.write_back_failed(e, "doublewrite write", false))?;
-        writer.doublewrite.sync_data().map_err(|e| self.write_back_failed(e, "doublewrite fsync", true))?;
+        let doublewrite = &writer.doublewrite;
+        let copies = &writer.buf[..n * PAGE_SIZE];
+        doublewrite.write_at(copies, 0).map_err(|e| self.write_back_failed(e, "doublewrite write", false))?;
+        doublewrite.sync_data().map_err(|e| self.write_back_failed(e, "doublewrite fsync", true))?;
         for (i, &pid) in pids.iter().enumerate() {
             self.data
                 .write_page(&writer.buf[i * PAGE_SIZE..(i + 1) * PAGE_SIZE], pid * PAGE_SIZE as u64)

@@ -105,7 +105,7 @@ impl Shared {
         }
         match self.ensure_room(count, false) {
             Err(StorageError::TableFull { .. }) => {
-                tracing::warn!("no disk space for the data file's reserve at open: writes that need new pages fail with 1114");
+                tracing::warn!("no disk space for the data file's reserve at open: writes needing new pages get 1114");
                 Ok(())
             }
             other => other,
@@ -140,7 +140,8 @@ impl Shared {
                     // The new size must be durable before the cleaner writes (and fdatasyncs)
                     // pages past the old end: fdatasync need not persist a size that fallocate
                     // set, and a checkpoint must never pass pages a crash could cut off.
-                    self.data.sync_all().map_err(|e| self.write_back_failed(e, "data file fsync after growing it", true))?;
+                    let synced = self.data.sync_all();
+                    synced.map_err(|e| self.write_back_failed(e, "data file fsync after growing it", true))?;
                     self.space.allocated.store(target, Ordering::Release);
                     return Ok(());
                 }

@@ -191,6 +191,11 @@ impl Wal {
         }
     }
 
+    /// The checkpoint age at which row writes wait (`WalConfig::sync_age`).
+    pub fn sync_age(&self) -> u64 {
+        self.shared.sync_age
+    }
+
     /// Log bytes between the last checkpoint and the log's reserved end (InnoDB's checkpoint
     /// age).
     pub fn checkpoint_age(&self) -> u64 {

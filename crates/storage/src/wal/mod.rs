@@ -135,7 +135,8 @@ impl WalConfig {
     /// The segment size for a new log of `capacity` bytes: capacity / 8 in whole MiB, between
     /// 1 MiB and 64 MiB.
     pub fn segment_bytes_for(capacity: u64) -> u64 {
-        (capacity / 8 / MIN_AUTO_SEGMENT_BYTES * MIN_AUTO_SEGMENT_BYTES).clamp(MIN_AUTO_SEGMENT_BYTES, MAX_AUTO_SEGMENT_BYTES)
+        let whole_mib = capacity / 8 / MIN_AUTO_SEGMENT_BYTES * MIN_AUTO_SEGMENT_BYTES;
+        whole_mib.clamp(MIN_AUTO_SEGMENT_BYTES, MAX_AUTO_SEGMENT_BYTES)
     }
 }
 
@@ -648,7 +649,8 @@ impl Wal {
             shared.io.sync_dir(&shared.redo_dir)?;
         }
         let previous = shared.recycle_below.fetch_max(first_kept, Ordering::SeqCst);
-        if first_kept > previous && (shared.space_short.load(Ordering::SeqCst) || shared.stalled.load(Ordering::SeqCst)) {
+        let writer_waits = shared.space_short.load(Ordering::SeqCst) || shared.stalled.load(Ordering::SeqCst);
+        if first_kept > previous && writer_waits {
             // The writer waits for a segment: it may have one now.
             shared.wake_writer();
         }

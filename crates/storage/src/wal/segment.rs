@@ -94,7 +94,12 @@ pub fn existing_segment_bytes(datadir: &Path) -> std::io::Result<Option<u64>> {
 }
 
 /// Opens segment `n` if it exists (`None` if not).
-pub(super) fn open_existing(io: &Io, redo_dir: &Path, n: u64, segment_bytes: u64) -> std::io::Result<Option<Arc<IoFile>>> {
+pub(super) fn open_existing(
+    io: &Io,
+    redo_dir: &Path,
+    n: u64,
+    segment_bytes: u64,
+) -> std::io::Result<Option<Arc<IoFile>>> {
     let base = n.saturating_mul(segment_bytes);
     match io.open_as(&segment_path(redo_dir, n), false, FileKind::LogSegment, base) {
         Ok(file) => Ok(Some(file)),

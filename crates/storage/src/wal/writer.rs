@@ -293,7 +293,8 @@ impl Writer<'_> {
         }
         if n <= wanted {
             let recycle_below = shared.recycle_below.load(Ordering::SeqCst);
-            let waiting = self.space.retry_at.is_some_and(|at| Instant::now() < at) && recycle_below == self.space.recycle_seen;
+            let backing_off = self.space.retry_at.is_some_and(|at| Instant::now() < at);
+            let waiting = backing_off && recycle_below == self.space.recycle_seen;
             if !waiting {
                 while n <= wanted {
                     match self.segments.prepare(n, recycle_below) {
@@ -302,7 +303,8 @@ impl Writer<'_> {
                             self.space.recycle_seen = recycle_below;
                             self.space.retry_at = Some(Instant::now() + self.space.delay);
                             self.space.delay = (self.space.delay * 2).min(SPACE_RETRY_MAX);
-                            self.note_no_space(n, &e, "row writes will wait once the prepared segments are nearly full");
+                            let effect = "row writes will wait once the prepared segments are nearly full";
+                            self.note_no_space(n, &e, effect);
                             break;
                         }
                         Err(e) => return Err(e),
