@@ -561,3 +561,33 @@ async fn writers_wait_at_the_sync_point_until_the_checkpoint_moves() {
     let next = tokio::time::timeout(Duration::from_secs(30), writer).await.expect("the writer resumes").unwrap();
     assert_eq!(ids(&e, &t).len() as i64, next);
 }
+
+/// Segment numbers are LSN / segment size, so a log keeps the segment size it was created with
+/// when `--log-file-size` changes between restarts (the new capacity applies to the throttle).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_keeps_its_segment_size_when_the_capacity_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path());
+    c.log_capacity = 8 << 20;
+    let e = Engine::open(c.clone()).unwrap();
+    e.create_database(db("d"), false).await.unwrap();
+    e.create_table(wide_table("t"), false).await.unwrap();
+    let t = table(&e, "d", "t");
+    insert_committed(&e, &t, 0..3000).await;
+    let sizes = || -> Vec<u64> {
+        std::fs::read_dir(dir.path().join("redo")).unwrap().map(|f| f.unwrap().metadata().unwrap().len()).collect()
+    };
+    assert!(sizes().iter().all(|&len| len == 1 << 20), "{:?}", sizes());
+    let (e, t) = crash_and_reopen(e, dir.path(), false);
+    assert_eq!(ids(&e, &t), (0..3000).collect::<Vec<_>>());
+    e.crash_for_test();
+    drop(e);
+    c.log_capacity = 1 << 30;
+    let e = Engine::open(c).unwrap();
+    let t = table(&e, "d", "t");
+    assert_eq!(ids(&e, &t), (0..3000).collect::<Vec<_>>());
+    insert_committed(&e, &t, 3000..4000).await;
+    assert!(sizes().iter().all(|&len| len == 1 << 20), "{:?}", sizes());
+    let (e, t) = crash_and_reopen(e, dir.path(), false);
+    assert_eq!(ids(&e, &t).len(), 4000);
+}

@@ -81,16 +81,19 @@ pub(super) fn remove_temp_files(io: &Io, redo_dir: &Path) -> std::io::Result<()>
 }
 
 /// The size of the existing segments, if there are any: a log keeps the segment size it was
-/// created with (segment numbers are LSN / size), whatever the configuration says now.
+/// created with (segment numbers are LSN / size), whatever the configuration says now. Every
+/// segment is created at its full size and never shrinks for good, so the largest is the size
+/// (one cut short by something outside the engine does not mislead it).
 pub fn existing_segment_bytes(datadir: &Path) -> std::io::Result<Option<u64>> {
     let dir = redo_dir(datadir);
+    let mut largest = None;
     for n in list_segments(&dir)? {
         let len = std::fs::metadata(segment_path(&dir, n))?.len();
-        if len >= super::MIN_SEGMENT_BYTES {
-            return Ok(Some(len));
+        if len >= super::MIN_SEGMENT_BYTES && largest.is_none_or(|l| len > l) {
+            largest = Some(len);
         }
     }
-    Ok(None)
+    Ok(largest)
 }
 
 /// Opens segment `n` if it exists (`None` if not).
