@@ -17,6 +17,7 @@ pub const DEFAULT_LOCK_WAIT_TIMEOUT_SECS: u64 = 50;
 pub const DEFAULT_MAX_CONNECTIONS: u32 = 4096;
 pub const DEFAULT_MAX_ALLOWED_PACKET: u64 = 16 << 20;
 pub const DEFAULT_LOG_LEVEL: &str = "info";
+pub const DEFAULT_LOG_FILE_SIZE: u64 = selkie_storage::wal::DEFAULT_LOG_CAPACITY;
 
 /// Limits, as MariaDB 10.11 enforces them for the equivalent variables.
 pub const MIN_BUFFER_POOL: u64 = 4 << 20;
@@ -24,6 +25,9 @@ pub const MIN_MAX_ALLOWED_PACKET: u64 = 1024;
 pub const MAX_MAX_ALLOWED_PACKET: u64 = selkie_protocol::packet::MAX_ALLOWED_PACKET_LIMIT;
 pub const MAX_MAX_CONNECTIONS: u32 = 100_000;
 pub const MAX_LOCK_WAIT_TIMEOUT_SECS: u64 = 31_536_000;
+/// innodb_log_file_size's upper bound; the lower one is the engine's (a few segments).
+pub const MIN_LOG_FILE_SIZE: u64 = selkie_storage::wal::MIN_LOG_CAPACITY;
+pub const MAX_LOG_FILE_SIZE: u64 = 512 << 30;
 
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "selkied", version, about = "Selkie: a MariaDB-compatible OLTP database server")]
@@ -43,6 +47,10 @@ pub struct Args {
     /// 0, 1 or 2, as innodb_flush_log_at_trx_commit [default: 1]
     #[arg(long)]
     pub flush_at_commit: Option<u8>,
+    /// Redo log capacity, as innodb_log_file_size; writes wait at 7/8 of it for the checkpoint
+    /// [default: 1G]
+    #[arg(long, value_parser = parse_size)]
+    pub log_file_size: Option<u64>,
     /// Row lock wait timeout in seconds [default: 50]
     #[arg(long)]
     pub lock_wait_timeout: Option<u64>,
@@ -104,6 +112,7 @@ struct FileConfig {
     bind: Option<String>,
     buffer_pool_size: Option<SizeValue>,
     flush_at_commit: Option<u8>,
+    log_file_size: Option<SizeValue>,
     lock_wait_timeout: Option<u64>,
     max_connections: Option<u32>,
     max_allowed_packet: Option<SizeValue>,
@@ -122,6 +131,8 @@ pub struct ServerConfig {
     pub bind: String,
     pub buffer_pool_bytes: u64,
     pub flush_mode: FlushMode,
+    /// Redo log capacity in bytes (`--log-file-size`).
+    pub log_file_size: u64,
     pub lock_wait_timeout: Duration,
     pub max_connections: u32,
     pub max_allowed_packet: u64,
@@ -208,6 +219,13 @@ impl ServerConfig {
                 format!("{max_allowed_packet} is outside {MIN_MAX_ALLOWED_PACKET}..={MAX_MAX_ALLOWED_PACKET}"),
             ));
         }
+        let log_file_size = size(args.log_file_size, &file.log_file_size, "log_file_size", DEFAULT_LOG_FILE_SIZE)?;
+        if !(MIN_LOG_FILE_SIZE..=MAX_LOG_FILE_SIZE).contains(&log_file_size) {
+            return Err(invalid(
+                "log_file_size",
+                format!("{log_file_size} is outside {MIN_LOG_FILE_SIZE}..={MAX_LOG_FILE_SIZE}"),
+            ));
+        }
         let flush_mode = match args.flush_at_commit.or(file.flush_at_commit).unwrap_or(1) {
             0 => FlushMode::Lazy,
             1 => FlushMode::Durable,
@@ -238,6 +256,7 @@ impl ServerConfig {
             bind: args.bind.or(file.bind).unwrap_or_else(|| DEFAULT_BIND.to_string()),
             buffer_pool_bytes,
             flush_mode,
+            log_file_size,
             lock_wait_timeout: Duration::from_secs(lock_wait_secs),
             max_connections,
             max_allowed_packet,
@@ -286,6 +305,7 @@ mod tests {
         assert_eq!((c.port, c.bind.as_str()), (3307, "127.0.0.1"));
         assert_eq!(c.buffer_pool_bytes, 512 << 20);
         assert_eq!(c.flush_mode, FlushMode::Durable);
+        assert_eq!(c.log_file_size, 1 << 30);
         assert_eq!(c.lock_wait_timeout, Duration::from_secs(50));
         assert_eq!((c.max_connections, c.max_allowed_packet), (4096, 16 << 20));
         assert_eq!(c.fault, FaultInjection::default());
@@ -303,6 +323,7 @@ mod tests {
             buffer_pool_size = "2G"
             max_allowed_packet = 1048576
             flush_at_commit = 2
+            log_file_size = "64M"
             root_password = "s3cret"
             [[users]]
             name = "app"
@@ -318,6 +339,7 @@ mod tests {
         assert_eq!(c.flush_mode, FlushMode::Lazy);
         assert_eq!(c.buffer_pool_bytes, 2 << 30);
         assert_eq!(c.max_allowed_packet, 1 << 20);
+        assert_eq!(c.log_file_size, 64 << 20);
         assert_eq!(c.root_password.as_deref(), Some("s3cret"));
         assert_eq!(c.users[0], UserConfig { name: "app".into(), password: "pw".into(), host: "127.0.0.1".into() });
         assert_eq!(c.users[1].host, "%");
@@ -331,6 +353,7 @@ mod tests {
             &["--max-allowed-packet", "100"],
             &["--buffer-pool-size", "1M"],
             &["--lock-wait-timeout", "0"],
+            &["--log-file-size", "1M"],
             &["--fault-injection", "torn"],
             &["--fault-injection", "explode"],
         ] {

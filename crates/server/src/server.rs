@@ -74,6 +74,7 @@ pub async fn run(config: ServerConfig, listening: Listening, shutdown: impl Futu
         lock_wait_timeout: config.lock_wait_timeout,
         max_sessions: config.max_connections as usize + EXTRA_ENGINE_SESSIONS,
         fault: config.fault,
+        log_capacity: config.log_file_size,
     };
     let started = Instant::now();
     let engine = tokio::task::spawn_blocking(move || Engine::open(engine_config))

@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 use arc_swap::ArcSwap;
 
 use crate::btree::{BTree, Change, MAX_KEY_LEN};
+use crate::buffer::space::ALLOC_HEADROOM;
 use crate::buffer::{CheckpointHooks, PageId, PageStore, PageStoreConfig, FORMAT_VERSION};
 use crate::catalog::{self, IdCounters, Registry, TableRuntime, CATALOG_INDEX_ID, CATALOG_TREE};
 use crate::error::{Result, StorageError};
-use crate::io::Io;
+use crate::io::{FaultId, Io, IoFault};
 use crate::keycodec;
 use crate::lock::LockTable;
 use crate::mtr::Mtr;
@@ -71,6 +72,9 @@ pub struct EngineConfig {
     /// Upper bound of concurrently registered sessions (sizes the active-transaction slots).
     pub max_sessions: usize,
     pub fault: FaultInjection,
+    /// Redo log capacity, like innodb_log_file_size (default 1 GiB): row writes wait at 7/8 of
+    /// it for the checkpoint (docs §4.5).
+    pub log_capacity: u64,
 }
 
 impl EngineConfig {
@@ -82,6 +86,7 @@ impl EngineConfig {
             lock_wait_timeout: Duration::from_secs(50),
             max_sessions: 4096 + 64,
             fault: FaultInjection::default(),
+            log_capacity: crate::wal::DEFAULT_LOG_CAPACITY,
         }
     }
 }
@@ -250,6 +255,9 @@ const INDEX_BUILD_CRASH_POINT_EVERY: u64 = 500;
 const TORN_MODE_CHECKPOINT_INTERVAL: Duration = Duration::from_millis(50);
 /// How often a DDL re-checks for open transactions that changed the table it alters.
 const DDL_WRITER_POLL: Duration = Duration::from_millis(10);
+/// Values longer than this go to overflow pages (a quarter page): a row with such values checks
+/// the tablespace's free space for them before it is written.
+const OVERFLOW_CHECK_BYTES: usize = crate::buffer::PAGE_SIZE / 4;
 /// Name of the clustered index of a table without a primary key (as InnoDB calls it).
 pub const HIDDEN_PRIMARY_NAME: &str = "GEN_CLUST_INDEX";
 
@@ -441,7 +449,15 @@ impl Engine {
     pub fn open(config: EngineConfig) -> Result<Arc<Engine>> {
         std::fs::create_dir_all(&config.datadir)?;
         let io = Io::new(config.fault);
-        let wal_config = WalConfig { flush_mode: config.flush_mode, ..WalConfig::default() };
+        // A log that exists keeps its segment size (segment numbers are LSN / size).
+        let segment_bytes = crate::wal::existing_segment_bytes(&config.datadir)?
+            .unwrap_or_else(|| WalConfig::segment_bytes_for(config.log_capacity));
+        let wal_config = WalConfig {
+            flush_mode: config.flush_mode,
+            capacity: config.log_capacity,
+            segment_bytes,
+            ..WalConfig::default()
+        };
         // Before any file is touched: a log that cannot be trusted is refused (recovery.rs).
         if let (_, Some(control)) = ControlFile::open(&io, &config.datadir)? {
             if control.format != FORMAT_VERSION {
@@ -453,6 +469,7 @@ impl Engine {
             recovery::check_log_reaches(&io, &config.datadir, &control, wal_config.segment_bytes)?;
         }
         let mut store_config = PageStoreConfig::new(config.buffer_pool_bytes);
+        store_config.max_checkpoint_age = wal_config.async_age();
         if config.fault.torn_page_writes {
             // Crash tests: write pages back all the time, so that kills meet torn writes.
             store_config.checkpoint_interval = TORN_MODE_CHECKPOINT_INTERVAL;
@@ -634,6 +651,7 @@ impl Engine {
     /// Writes a catalog record (an MVCC record of system tree 0) in the DDL transaction.
     fn catalog_write(&self, trx: &mut TrxState, key: &[u8], payload: &[u8], deleted: bool, expect: Expect)
         -> Result<()> {
+        self.sh.store.wal().check_writable()?;
         trx.prepare_write(None)?;
         let root = self.sh.store.system_tree_root(CATALOG_TREE);
         let target = Target { index_id: CATALOG_INDEX_ID, root, clustered: false };
@@ -1106,6 +1124,30 @@ impl Engine {
         self.sh.crash_points.fired() || self.sh.io.is_crashed()
     }
 
+    /// Test hook: arms an I/O fault (docs §4.10): the chosen operation on the chosen file fails.
+    #[doc(hidden)]
+    pub fn inject_io_fault_for_test(&self, fault: IoFault) -> FaultId {
+        self.sh.io.inject(fault)
+    }
+
+    /// Test hook: disarms every injected I/O fault.
+    #[doc(hidden)]
+    pub fn clear_io_faults_for_test(&self) {
+        self.sh.io.clear_faults()
+    }
+
+    /// Test hook: how many operations an injected fault has failed.
+    #[doc(hidden)]
+    pub fn io_fault_hits_for_test(&self, id: FaultId) -> u64 {
+        self.sh.io.fault_hits(id)
+    }
+
+    /// Test hook: pages of the data file allocated on disk.
+    #[doc(hidden)]
+    pub fn allocated_pages_for_test(&self) -> u64 {
+        self.sh.store.allocated_pages()
+    }
+
     /// Test hook: writes back every dirty page and writes a checkpoint now (the recovery scan
     /// then starts after everything logged so far, unless an open transaction needs more).
     #[doc(hidden)]
@@ -1213,7 +1255,9 @@ impl Engine {
         add("Innodb_buffer_pool_wait_free", buf.free_frame_waits);
         add("Selkie_buffer_pool_evictions", buf.evictions);
         add("Selkie_buffer_pool_eviction_assists", buf.eviction_assists);
+        add("Innodb_checkpoint_age", self.sh.store.wal().checkpoint_age());
         add("Innodb_checkpoint_lsn", buf.checkpoint_lsn);
+        add("Innodb_checkpoint_max_age", self.sh.store.wal().sync_age());
         add("Innodb_checkpoints", buf.checkpoints);
         add("Innodb_deadlocks", locks.deadlocks);
         add("Innodb_history_list_length", (self.sh.trx.history_len() + self.sh.purge_queues.backlog()) as u64);
@@ -1233,9 +1277,12 @@ impl Engine {
         add("Selkie_active_transactions", self.sh.trx.active_count() as u64);
         add("Selkie_commit_groups", wal.commit_groups);
         add("Selkie_group_committed_waiters", wal.group_committed_waiters);
+        add("Selkie_log_space_waits", wal.space_waits);
+        add("Selkie_log_throttle_waits", wal.admit_waits);
         add("Selkie_pages_repaired_from_doublewrite", self.sh.store.repaired_at_open() as u64);
         add("Selkie_pending_tree_frees", self.sh.purge_queues.pending_frees() as u64);
         add("Selkie_pending_trees", self.sh.pending_trees.len() as u64);
+        add("Selkie_writes_stopped", u64::from(self.sh.store.wal().halted().is_some()));
         EngineStatus { rows }
     }
 }
@@ -1327,9 +1374,29 @@ impl Transaction {
         table::lock_row(&mut self.st, table, pk_key, mode).await
     }
 
+    /// Before each row write: waits at the log's sync point or while the log has no disk space
+    /// (asynchronously), refuses writes after fail-stop, and for a row with values that go to
+    /// overflow pages makes sure the tablespace can hold them before anything changes (docs
+    /// §4.10).
+    async fn admit_row_write(&self, table: &TableDef, row: Option<&[Datum]>) -> Result<()> {
+        let store = &self.st.sess.sh.store;
+        store.wal().admit_write().await?;
+        let long = |d: &Datum| match d {
+            Datum::Bytes(b) if b.len() > OVERFLOW_CHECK_BYTES => b.len(),
+            _ => 0,
+        };
+        let long_bytes: usize = row.map_or(0, |r| r.iter().map(long).sum());
+        if long_bytes > 0 {
+            let pages = (long_bytes / crate::buffer::PAGE_SIZE) as u64 + 1;
+            store.ensure_free_space(pages + ALLOC_HEADROOM).map_err(|e| e.with_table(&table.name))?;
+        }
+        Ok(())
+    }
+
     /// Inserts a full row (every column, in table order; AUTO_INCREMENT already filled in).
     pub async fn insert(&mut self, table: &Arc<TableDef>, row: Vec<Datum>, on_dup: OnDuplicate) -> Result<InsertOutcome> {
-        table::insert(&mut self.st, table, row, on_dup).await
+        self.admit_row_write(table, Some(&row)).await?;
+        table::insert(&mut self.st, table, row, on_dup).await.map_err(|e| e.with_table(&table.name))
     }
 
     /// Replaces the row identified by `pk_key` (which the caller locked with `lock_row`
@@ -1338,13 +1405,15 @@ impl Transaction {
         // The stored row (read under the lock) is authoritative for the old index entries;
         // `old` is what the caller saw and must be the same.
         let _ = old;
-        table::update(&mut self.st, table, pk_key, new).await
+        self.admit_row_write(table, Some(&new)).await?;
+        table::update(&mut self.st, table, pk_key, new).await.map_err(|e| e.with_table(&table.name))
     }
 
     /// Deletes the row (locked by the caller with `lock_row` Exclusive; `old` = its contents).
     pub async fn delete(&mut self, table: &Arc<TableDef>, pk_key: &[u8], old: &[Datum]) -> Result<()> {
         let _ = old;
-        table::delete(&mut self.st, table, pk_key).await
+        self.admit_row_write(table, None).await?;
+        table::delete(&mut self.st, table, pk_key).await.map_err(|e| e.with_table(&table.name))
     }
 
     /// Reserves `count` consecutive AUTO_INCREMENT values; returns the first.
@@ -1374,6 +1443,11 @@ impl Transaction {
     /// Commits; returns once durable per the flush mode (group commit).
     pub async fn commit(self) -> Result<()> {
         let mut st = self.st;
+        if st.has_writes() {
+            // After a log failure the commit record could never be durable: the transaction is
+            // rolled back (in memory) instead of becoming visible.
+            st.sess.sh.store.wal().check_commit()?;
+        }
         let end = st.commit_begin()?;
         let sess = st.sess.clone();
         drop(st);

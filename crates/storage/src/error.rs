@@ -41,6 +41,22 @@ pub enum StorageError {
     NotSupported(String),
     #[error("Table definition has changed, please retry transaction")]
     TableDefinitionChanged,
+    /// The tablespace cannot grow (no space left on the device, or the largest tablespace).
+    /// MariaDB's InnoDB sends the same for a tablespace that cannot extend (HA_ERR_RECORD_FILE_FULL);
+    /// the statement fails, the transaction stays usable. Raised as `tablespace_full` (named
+    /// like InnoDB's system tablespace) and renamed after the table by the engine's row-write
+    /// entry points.
+    #[error("The table '{table}' is full")]
+    TableFull { table: String },
+    /// The log could not make a commit durable (write or fsync error). The commit may or may not
+    /// survive a restart; recovery decides. ER_ERROR_DURING_COMMIT with the OS error, as MariaDB
+    /// reports a failed commit.
+    #[error("Got error {errno} \"{}\" during COMMIT", errno_text(*.errno))]
+    CommitFailed { errno: i32 },
+    /// Writes are refused since a log or data-file I/O error (fail-stop; reads go on until the
+    /// restart). ER_READ_ONLY_MODE: what InnoDB sends for a write it refuses in read-only mode.
+    #[error("Running in read-only mode")]
+    WritesStopped,
     #[error("storage I/O error: {0}")]
     Io(#[from] std::io::Error),
     #[error("data corruption detected: {0}")]
@@ -79,9 +95,62 @@ impl StorageError {
             TooManySessions => (1040, "08004"),
             NotSupported(_) => (1235, "42000"),
             TableDefinitionChanged => (1412, "HY000"),
+            TableFull { .. } => (1114, "HY000"),
+            CommitFailed { .. } => (1180, "HY000"),
+            WritesStopped => (1836, "HY000"),
             Io(_) | Corruption(_) | LogTooShort { .. } | ShuttingDown => (1030, "HY000"),
         }
     }
 }
 
+/// The name a `TableFull` carries until a statement names its table: our single tablespace
+/// plays the part of InnoDB's system tablespace (DDL that finds it full reports this name).
+pub const SYSTEM_TABLESPACE_NAME: &str = "innodb_system";
+
+impl StorageError {
+    /// `TableFull` for the tablespace, before the statement names its table.
+    pub fn tablespace_full() -> StorageError {
+        StorageError::TableFull { table: SYSTEM_TABLESPACE_NAME.to_string() }
+    }
+
+    /// Names the table of a `TableFull` raised below the statement (other errors unchanged).
+    pub fn with_table(self, table: &str) -> StorageError {
+        match self {
+            StorageError::TableFull { table: t } if t == SYSTEM_TABLESPACE_NAME => {
+                StorageError::TableFull { table: table.to_string() }
+            }
+            e => e,
+        }
+    }
+}
+
+/// The OS's text for an error number, as MariaDB prints it inside `%M` ("Input/output error").
+pub fn errno_text(errno: i32) -> String {
+    let text = std::io::Error::from_raw_os_error(errno).to_string();
+    match text.rfind(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Messages as MariaDB 10.11 prints them (errmsg-utf8.txt, `%M` = errno and its text).
+    #[test]
+    fn io_fault_errors_read_like_mariadb() {
+        let e = StorageError::CommitFailed { errno: libc::EIO };
+        assert_eq!(e.to_string(), "Got error 5 \"Input/output error\" during COMMIT");
+        assert_eq!(e.mysql_code(), (1180, "HY000"));
+        assert_eq!(StorageError::tablespace_full().to_string(), "The table 'innodb_system' is full");
+        let e = StorageError::tablespace_full().with_table("t1");
+        assert_eq!(e.to_string(), "The table 't1' is full");
+        assert_eq!(e.mysql_code(), (1114, "HY000"));
+        assert_eq!(StorageError::WritesStopped.to_string(), "Running in read-only mode");
+        assert_eq!(StorageError::WritesStopped.mysql_code(), (1836, "HY000"));
+        assert_eq!(errno_text(libc::ENOSPC), "No space left on device");
+    }
+}

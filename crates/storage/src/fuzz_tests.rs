@@ -1,6 +1,6 @@
 //! Decoders of bytes read from disk, fed random bytes and mutated valid input: each must return
 //! an error, never panic, never loop for ever, never allocate beyond what its input bounds
-//! (docs/architecture.md §4.10). In-crate so that it reaches the private decoders.
+//! (docs/architecture.md §4.11). In-crate so that it reaches the private decoders.
 //!
 //! Covered: B+tree node headers, records, searches and changes (btree/node.rs); page checksums
 //! (buffer/page.rs); redo records and their application (buffer/redo.rs); log entries through
@@ -693,7 +693,7 @@ fn segment_path(dir: &Path, n: u64) -> std::path::PathBuf {
 /// end LSN of each entry.
 fn write_log(dir: &Path, payloads: &[Vec<u8>]) -> Vec<(Lsn, Lsn)> {
     let io = Io::new(FaultInjection::default());
-    let wal = Wal::open(&io, dir, WalConfig { flush_mode: FlushMode::Durable, segment_bytes: SEGMENT, ring_bytes: 1 << 16 }, FIRST_LSN).unwrap();
+    let wal = Wal::open(&io, dir, WalConfig { flush_mode: FlushMode::Durable, segment_bytes: SEGMENT, ring_bytes: 1 << 16, ..WalConfig::default() }, FIRST_LSN).unwrap();
     let spans: Vec<(Lsn, Lsn)> = payloads.iter().map(|p| wal.append(p, |_, _| {})).collect();
     wal.flush_to(spans.last().map_or(FIRST_LSN, |s| s.1)).unwrap();
     wal.shutdown().unwrap();
@@ -817,7 +817,7 @@ fn open_store(dir: &Path, pool_frames: u64) -> (Arc<PageStore>, Arc<Wal>) {
     while let Some(e) = scan.next_entry().unwrap() {
         store.redo_entry(&e, &mut |_, _| {}).unwrap();
     }
-    let config = WalConfig { flush_mode: FlushMode::Lazy, segment_bytes: 1 << 20, ring_bytes: 4 << 20 };
+    let config = WalConfig { flush_mode: FlushMode::Lazy, segment_bytes: 1 << 20, ring_bytes: 4 << 20, ..WalConfig::default() };
     let wal = Wal::open(&io, dir, config, scan.end_lsn()).unwrap();
     store.start(wal.clone(), Arc::new(NoTrx)).unwrap();
     (store, wal)

@@ -31,12 +31,27 @@
 //!
 //! `Io::crash` simulates the power cut inside one process: after it returns no operation through
 //! this `Io` reaches the OS any more and every unsynced write is gone.
+//!
+//! Injected faults (`Io::inject`, tests only): a chosen operation (read, write, sync, extend) on a
+//! chosen kind of file (`FileKind`), at a chosen position range, fails with EIO or ENOSPC, or is a
+//! short write (its first half, rounded down to a sector, reaches the file, then EIO). A fault
+//! fires on the Nth matching operation, on several, or on every one until cleared. Positions are
+//! byte offsets, except in log segments, where they are LSNs (a segment opened with `open_as`
+//! knows the LSN of its first byte), so a test can name "the write of LSN x" or "page p". In
+//! power-failure mode a failed sync also drops the file's unsynced writes, as Linux drops the
+//! dirty pages of a failed writeback (the fsyncgate lesson: a later successful fsync proves
+//! nothing about them). With nothing armed the cost is one relaxed load per operation.
+//!
+//! Space: `allocate` reserves blocks for real (fallocate), so a write inside an allocated
+//! range cannot fail for lack of space; `set_len` only changes the size (sparse).
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
+use std::ops::Range;
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
@@ -54,6 +69,107 @@ pub const SECTOR_SIZE: usize = 512;
 /// a kill at a random moment lands in that window often (test mode only).
 pub const TORN_SYNC_DELAY: std::time::Duration = std::time::Duration::from_millis(20);
 
+/// Which engine file an `IoFile` is, so that an injected fault can target one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    /// The tablespace `data.sdb`.
+    Data,
+    /// `doublewrite.sdb`.
+    Doublewrite,
+    /// The control file (and its temporary file while it is created).
+    Control,
+    /// A redo log segment (positions are LSNs).
+    LogSegment,
+    /// Anything else (temporary files).
+    Other,
+}
+
+/// The file operation an injected fault fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoOp {
+    Read,
+    Write,
+    /// `sync_data` or `sync_all` (positions: the whole file).
+    Sync,
+    /// Growing the file: `allocate`, or `set_len` past the current end.
+    Extend,
+}
+
+/// What an injected fault does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultError {
+    /// EIO: nothing is read or written.
+    Eio,
+    /// ENOSPC: nothing is written or allocated.
+    NoSpace,
+    /// A write whose first half (rounded down to a 512-byte sector) reaches the file, then EIO.
+    /// Other operations fail with plain EIO.
+    ShortWrite,
+}
+
+/// One injected fault (tests only): see the module comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IoFault {
+    pub kind: FileKind,
+    pub op: IoOp,
+    /// Positions the operation must touch (byte offsets; LSNs in log segments).
+    pub range: Range<u64>,
+    pub error: FaultError,
+    /// Matching operations that succeed before the first failure (0: the first one fails).
+    pub skip: u64,
+    /// How many matching operations fail before the fault disarms itself; `None`: every one
+    /// until `Io::clear_fault`.
+    pub times: Option<u64>,
+}
+
+impl IoFault {
+    /// Every `op` on a file of `kind` fails with `error`, anywhere, until cleared.
+    pub fn new(kind: FileKind, op: IoOp, error: FaultError) -> IoFault {
+        IoFault { kind, op, range: 0..u64::MAX, error, skip: 0, times: None }
+    }
+
+    /// Only operations touching `range` match.
+    pub fn at(mut self, range: Range<u64>) -> IoFault {
+        self.range = range;
+        self
+    }
+
+    /// The `n`th matching operation (1-based) fails, and only it.
+    pub fn nth(mut self, n: u64) -> IoFault {
+        self.skip = n.saturating_sub(1);
+        self.times = Some(1);
+        self
+    }
+
+    /// `n` matching operations fail (after `skip`), then the fault disarms itself.
+    pub fn times(mut self, n: u64) -> IoFault {
+        self.times = Some(n);
+        self
+    }
+}
+
+/// Handle of an injected fault, for `Io::clear_fault` and `Io::fault_hits`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FaultId(u64);
+
+struct ArmedFault {
+    id: FaultId,
+    fault: IoFault,
+    /// Matching operations seen so far.
+    seen: u64,
+    /// Matching operations failed so far.
+    fired: u64,
+}
+
+/// True for "no space left on device", injected or real.
+pub fn is_no_space(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ENOSPC) || e.kind() == std::io::ErrorKind::StorageFull
+}
+
+fn eio() -> std::io::Error {
+    std::io::Error::from_raw_os_error(libc::EIO)
+}
+
 /// Shared I/O configuration and state (fault injection mode, the set of open files for `crash`).
 /// Cheap to clone; clones share state.
 #[derive(Clone)]
@@ -70,6 +186,12 @@ struct IoShared {
     in_flight: AtomicUsize,
     /// Every file opened through this `Io`, so that `crash` can drop their unsynced writes.
     files: Mutex<Vec<Weak<IoFile>>>,
+    /// True while `faults` is not empty: the only thing the normal path looks at.
+    faults_armed: AtomicBool,
+    faults: Mutex<Vec<ArmedFault>>,
+    /// Failures of cleared or exhausted faults, per id, for `fault_hits`.
+    fault_hits: Mutex<Vec<(FaultId, u64)>>,
+    next_fault_id: AtomicU64,
 }
 
 pub struct IoFile {
@@ -77,6 +199,9 @@ pub struct IoFile {
     shared: Arc<IoShared>,
     /// Unsynced writes; `Some` only with `lose_unsynced_writes`.
     overlay: Option<Mutex<Overlay>>,
+    kind: FileKind,
+    /// Position of the file's first byte for fault matching (the LSN a log segment starts at).
+    base: u64,
 }
 
 /// Marks one OS-modifying operation as in flight for the lifetime of the guard.
@@ -113,6 +238,38 @@ impl IoShared {
     }
 }
 
+impl IoShared {
+    /// The fault `op` on `[start, end)` of a file of `kind` hits, if any (slow path: only
+    /// called while faults are armed). Counts the match and disarms exhausted faults.
+    fn take_fault(&self, kind: FileKind, op: IoOp, start: u64, end: u64) -> Option<FaultError> {
+        let mut faults = self.faults.lock();
+        let mut hit = None;
+        let mut exhausted = None;
+        for (i, armed) in faults.iter_mut().enumerate() {
+            let f = &armed.fault;
+            if f.kind != kind || f.op != op || start >= f.range.end || end.max(start + 1) <= f.range.start {
+                continue;
+            }
+            armed.seen += 1;
+            if armed.seen <= f.skip {
+                continue;
+            }
+            armed.fired += 1;
+            hit = Some(f.error);
+            if f.times.is_some_and(|t| armed.fired >= t) {
+                exhausted = Some(i);
+            }
+            break;
+        }
+        if let Some(i) = exhausted {
+            let armed = faults.swap_remove(i);
+            self.fault_hits.lock().push((armed.id, armed.fired));
+            self.faults_armed.store(!faults.is_empty(), Ordering::Release);
+        }
+        hit
+    }
+}
+
 impl Io {
     pub fn new(fault: FaultInjection) -> Io {
         Io {
@@ -121,8 +278,47 @@ impl Io {
                 crashed: AtomicBool::new(false),
                 in_flight: AtomicUsize::new(0),
                 files: Mutex::new(Vec::new()),
+                faults_armed: AtomicBool::new(false),
+                faults: Mutex::new(Vec::new()),
+                fault_hits: Mutex::new(Vec::new()),
+                next_fault_id: AtomicU64::new(1),
             }),
         }
+    }
+
+    /// Test hook: arms `fault` on every file of this `Io` (and its clones), open or opened later.
+    pub fn inject(&self, fault: IoFault) -> FaultId {
+        let id = FaultId(self.shared.next_fault_id.fetch_add(1, Ordering::Relaxed));
+        let mut faults = self.shared.faults.lock();
+        faults.push(ArmedFault { id, fault, seen: 0, fired: 0 });
+        self.shared.faults_armed.store(true, Ordering::Release);
+        id
+    }
+
+    /// Test hook: disarms one fault (a no-op if it already disarmed itself).
+    pub fn clear_fault(&self, id: FaultId) {
+        let mut faults = self.shared.faults.lock();
+        if let Some(i) = faults.iter().position(|a| a.id == id) {
+            let armed = faults.swap_remove(i);
+            self.shared.fault_hits.lock().push((armed.id, armed.fired));
+        }
+        self.shared.faults_armed.store(!faults.is_empty(), Ordering::Release);
+    }
+
+    /// Test hook: disarms every fault.
+    pub fn clear_faults(&self) {
+        let mut faults = self.shared.faults.lock();
+        let mut hits = self.shared.fault_hits.lock();
+        hits.extend(faults.drain(..).map(|a| (a.id, a.fired)));
+        self.shared.faults_armed.store(false, Ordering::Release);
+    }
+
+    /// Test hook: how many operations fault `id` has failed so far.
+    pub fn fault_hits(&self, id: FaultId) -> u64 {
+        if let Some(armed) = self.shared.faults.lock().iter().find(|a| a.id == id) {
+            return armed.fired;
+        }
+        self.shared.fault_hits.lock().iter().find(|(i, _)| *i == id).map_or(0, |(_, n)| *n)
     }
 
     pub fn fault(&self) -> FaultInjection {
@@ -152,8 +348,14 @@ impl Io {
         self.shared.crashed.load(Ordering::Acquire)
     }
 
-    /// Opens a file for reading and writing, creating it if `create`.
+    /// Opens a file for reading and writing, creating it if `create` (kind `Other`).
     pub fn open(&self, path: &Path, create: bool) -> std::io::Result<Arc<IoFile>> {
+        self.open_as(path, create, FileKind::Other, 0)
+    }
+
+    /// Opens a file of `kind` whose first byte is at position `base` for fault matching (the
+    /// LSN a log segment starts at; 0 for the others).
+    pub fn open_as(&self, path: &Path, create: bool, kind: FileKind, base: u64) -> std::io::Result<Arc<IoFile>> {
         let _guard = self.shared.begin_change()?;
         let file = OpenOptions::new()
             .read(true)
@@ -162,7 +364,7 @@ impl Io {
             .custom_flags(libc::O_CLOEXEC)
             .open(path)?;
         let overlay = self.shared.fault.lose_unsynced_writes.then(|| Mutex::new(Overlay::default()));
-        let io_file = Arc::new(IoFile { file, shared: Arc::clone(&self.shared), overlay });
+        let io_file = Arc::new(IoFile { file, shared: Arc::clone(&self.shared), overlay, kind, base });
         let mut files = self.shared.files.lock();
         files.retain(|f| f.strong_count() > 0);
         files.push(Arc::downgrade(&io_file));
@@ -198,6 +400,9 @@ impl IoFile {
     /// Reads exactly `buf.len()` bytes at `offset`; bytes past the end of the file read as zero.
     pub fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
         self.shared.check_alive()?;
+        if self.shared.faults_armed.load(Ordering::Relaxed) {
+            self.fail_if_injected(IoOp::Read, offset, buf.len() as u64)?;
+        }
         match &self.overlay {
             None => self.read_os(buf, offset),
             Some(overlay) => {
@@ -215,6 +420,9 @@ impl IoFile {
         offset.checked_add(buf.len() as u64).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, "write past the largest file offset")
         })?;
+        if self.shared.faults_armed.load(Ordering::Relaxed) {
+            self.injected_write(buf, offset)?;
+        }
         let _guard = self.shared.begin_change()?;
         match &self.overlay {
             None => self.file.write_all_at(buf, offset),
@@ -243,6 +451,9 @@ impl IoFile {
         offset.checked_add(buf.len() as u64).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, "write past the largest file offset")
         })?;
+        if self.shared.faults_armed.load(Ordering::Relaxed) {
+            self.injected_write(buf, offset)?;
+        }
         let _guard = self.shared.begin_change()?;
         let mut overlay = self.overlay.as_ref().expect("checked above").lock();
         let half = (buf.len() / 2) / SECTOR_SIZE * SECTOR_SIZE;
@@ -259,6 +470,9 @@ impl IoFile {
     /// fdatasync: every write before it is durable when it returns.
     pub fn sync_data(&self) -> std::io::Result<()> {
         let _guard = self.shared.begin_change()?;
+        if self.shared.faults_armed.load(Ordering::Relaxed) {
+            self.injected_sync()?;
+        }
         self.apply_overlay()?;
         self.file.sync_data()
     }
@@ -268,6 +482,9 @@ impl IoFile {
     /// fdatasync is not guaranteed to persist the freed blocks.
     pub fn sync_all(&self) -> std::io::Result<()> {
         let _guard = self.shared.begin_change()?;
+        if self.shared.faults_armed.load(Ordering::Relaxed) {
+            self.injected_sync()?;
+        }
         self.apply_overlay()?;
         self.file.sync_all()
     }
@@ -299,7 +516,15 @@ impl IoFile {
         Ok(self.len()? == 0)
     }
 
+    /// Sets the file's size. Growing it this way allocates nothing (the new range is a hole):
+    /// use `allocate` where later writes must not fail for lack of space.
     pub fn set_len(&self, len: u64) -> std::io::Result<()> {
+        if self.shared.faults_armed.load(Ordering::Relaxed) {
+            let old = self.len()?;
+            if len > old {
+                self.fail_if_injected(IoOp::Extend, old, len - old)?;
+            }
+        }
         let _guard = self.shared.begin_change()?;
         match &self.overlay {
             None => self.file.set_len(len),
@@ -310,6 +535,102 @@ impl IoFile {
                 Ok(())
             }
         }
+    }
+
+    /// Reserves disk blocks for `[offset, offset + len)` (fallocate), growing the file if it
+    /// ends before; existing bytes are never touched. Afterwards, writes inside the range need
+    /// no new space; ENOSPC shows here instead. Not durable until `sync_all` (the size is
+    /// metadata). Reaches the OS at once in power-failure mode too (like `set_len`).
+    ///
+    /// The fallocate system call, not glibc's posix_fallocate: where a filesystem lacks it,
+    /// that one emulates it by writing into the file, which must not race with our own writes.
+    /// There the file is only extended (sparse), as before preallocation existed.
+    pub fn allocate(&self, offset: u64, len: u64) -> std::io::Result<()> {
+        if len == 0 {
+            return Ok(());
+        }
+        let end = offset.checked_add(len).filter(|&e| e <= i64::MAX as u64).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "allocation past the largest file offset")
+        })?;
+        if self.shared.faults_armed.load(Ordering::Relaxed) {
+            self.fail_if_injected(IoOp::Extend, offset, end - offset)?;
+        }
+        let _guard = self.shared.begin_change()?;
+        loop {
+            // SAFETY: fallocate only reads its integer arguments; the descriptor is ours and open
+            // for the lifetime of `self.file`.
+            let rc = unsafe { libc::fallocate(self.file.as_raw_fd(), 0, offset as libc::off_t, len as libc::off_t) };
+            if rc == 0 {
+                return Ok(());
+            }
+            let e = std::io::Error::last_os_error();
+            match e.raw_os_error() {
+                Some(libc::EINTR) => continue,
+                Some(libc::EOPNOTSUPP) => {
+                    if self.file.metadata()?.len() < end {
+                        self.file.set_len(end)?;
+                    }
+                    return Ok(());
+                }
+                _ => return Err(e),
+            }
+        }
+    }
+
+    /// Bytes of disk blocks the file holds (less than `len` for a sparse file).
+    pub fn allocated_bytes(&self) -> std::io::Result<u64> {
+        use std::os::unix::fs::MetadataExt;
+        self.shared.check_alive()?;
+        Ok(self.file.metadata()?.blocks() * 512)
+    }
+
+    pub fn kind(&self) -> FileKind {
+        self.kind
+    }
+
+    /// The injected fault for `op` on `[offset, offset + len)`, as the error to return.
+    fn fail_if_injected(&self, op: IoOp, offset: u64, len: u64) -> std::io::Result<()> {
+        let start = self.base.saturating_add(offset);
+        match self.shared.take_fault(self.kind, op, start, start.saturating_add(len)) {
+            None => Ok(()),
+            Some(FaultError::NoSpace) => Err(std::io::Error::from_raw_os_error(libc::ENOSPC)),
+            Some(FaultError::Eio | FaultError::ShortWrite) => Err(eio()),
+        }
+    }
+
+    /// Applies an injected write fault, if one matches: nothing written (EIO, ENOSPC), or the
+    /// first half written and then EIO (a short write).
+    fn injected_write(&self, buf: &[u8], offset: u64) -> std::io::Result<()> {
+        let start = self.base.saturating_add(offset);
+        match self.shared.take_fault(self.kind, IoOp::Write, start, start.saturating_add(buf.len() as u64)) {
+            None => Ok(()),
+            Some(FaultError::NoSpace) => Err(std::io::Error::from_raw_os_error(libc::ENOSPC)),
+            Some(FaultError::Eio) => Err(eio()),
+            Some(FaultError::ShortWrite) => {
+                let half = (buf.len() / 2) / SECTOR_SIZE * SECTOR_SIZE;
+                if half > 0 {
+                    let _guard = self.shared.begin_change()?;
+                    match &self.overlay {
+                        None => self.file.write_all_at(&buf[..half], offset)?,
+                        Some(overlay) => overlay.lock().insert(offset, &buf[..half]),
+                    }
+                }
+                Err(eio())
+            }
+        }
+    }
+
+    /// Applies an injected sync fault, if one matches. In power-failure mode the unsynced writes
+    /// are dropped too: after a failed fsync the kernel may have thrown the dirty pages away.
+    fn injected_sync(&self) -> std::io::Result<()> {
+        let len = self.len().unwrap_or(0).max(1);
+        if self.shared.take_fault(self.kind, IoOp::Sync, self.base, self.base.saturating_add(len)).is_none() {
+            return Ok(());
+        }
+        if let Some(overlay) = &self.overlay {
+            overlay.lock().extents.clear();
+        }
+        Err(eio())
     }
 
     /// pread until `buf` is full; what lies past the end of the file reads as zeros.
@@ -587,6 +908,80 @@ mod tests {
         f.read_at(&mut buf, 0).unwrap();
         assert!(buf[..40].iter().all(|&b| b == 7));
         assert!(buf[40..].iter().all(|&b| b == 0));
+    }
+
+    /// A fault matches its kind, operation and range, fires on the chosen occurrences and then
+    /// disarms itself; a cleared one stops firing.
+    #[test]
+    fn injected_faults_match_kind_op_range_and_occurrence() {
+        let dir = tempfile::tempdir().unwrap();
+        let io = Io::new(FaultInjection::default());
+        let data = io.open_as(&dir.path().join("data"), true, FileKind::Data, 0).unwrap();
+        let seg = io.open_as(&dir.path().join("seg"), true, FileKind::LogSegment, 1 << 20).unwrap();
+        // The 2nd write touching bytes 4096..8192 of a data file fails, then no other.
+        let f = io.inject(IoFault::new(FileKind::Data, IoOp::Write, FaultError::Eio).at(4096..8192).nth(2));
+        data.write_at(&[1; 100], 0).unwrap();
+        seg.write_at(&[1; 100], 4096).unwrap();
+        data.write_at(&[1; 100], 4000).unwrap();
+        let e = data.write_at(&[1; 100], 5000).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EIO));
+        data.write_at(&[1; 100], 5000).unwrap();
+        assert_eq!(io.fault_hits(f), 1);
+        // Log positions are LSNs: the segment starts at 1 MiB.
+        let lsn = (1 << 20) + 10;
+        let f = io.inject(IoFault::new(FileKind::LogSegment, IoOp::Write, FaultError::NoSpace).at(lsn..lsn + 1));
+        seg.write_at(&[2; 10], 0).unwrap();
+        assert!(is_no_space(&seg.write_at(&[2; 10], 5).unwrap_err()));
+        assert!(is_no_space(&seg.write_at(&[2; 10], 10).unwrap_err()), "until cleared");
+        io.clear_fault(f);
+        seg.write_at(&[2; 10], 10).unwrap();
+        assert_eq!(io.fault_hits(f), 2);
+        // Reads, extends (allocate and set_len) and syncs, twice each.
+        let cases = [(IoOp::Read, FaultError::Eio), (IoOp::Extend, FaultError::NoSpace), (IoOp::Sync, FaultError::Eio)];
+        for (op, error) in cases {
+            let f = io.inject(IoFault::new(FileKind::Data, op, error).times(2));
+            for _ in 0..2 {
+                let failed = match op {
+                    IoOp::Read => data.read_at(&mut [0; 10], 0).is_err(),
+                    IoOp::Extend => data.allocate(0, 1 << 16).is_err() && data.set_len(1 << 17).is_err(),
+                    _ => data.sync_data().is_err(),
+                };
+                assert!(failed, "{op:?}");
+                if op == IoOp::Extend {
+                    break; // one allocate and one set_len: the two failures
+                }
+            }
+            assert_eq!(io.fault_hits(f), 2, "{op:?}");
+        }
+        data.allocate(0, 1 << 16).unwrap();
+        assert!(data.allocated_bytes().unwrap() >= 1 << 16);
+        data.sync_data().unwrap();
+        // Shrinking is not an extend.
+        io.inject(IoFault::new(FileKind::Data, IoOp::Extend, FaultError::NoSpace));
+        data.set_len(10).unwrap();
+        io.clear_faults();
+    }
+
+    /// A short write leaves its first half (whole sectors); a failed sync in power-failure mode
+    /// drops the unsynced writes, so a later successful sync does not make them durable.
+    #[test]
+    fn short_writes_and_failed_syncs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let io = Io::new(lossy());
+        let f = io.open_as(&path, true, FileKind::Doublewrite, 0).unwrap();
+        io.inject(IoFault::new(FileKind::Doublewrite, IoOp::Write, FaultError::ShortWrite).nth(1));
+        assert!(f.write_at(&[7u8; 4096], 0).is_err());
+        let mut buf = [0u8; 4096];
+        f.read_at(&mut buf, 0).unwrap();
+        assert!(buf[..2048].iter().all(|&b| b == 7) && buf[2048..].iter().all(|&b| b == 0));
+        f.sync_data().unwrap();
+        f.write_at(&[9u8; 4096], 0).unwrap();
+        io.inject(IoFault::new(FileKind::Doublewrite, IoOp::Sync, FaultError::Eio).nth(1));
+        assert!(f.sync_data().is_err());
+        f.sync_data().unwrap();
+        let on_disk = std::fs::read(&path).unwrap();
+        assert!(on_disk[..2048].iter().all(|&b| b == 7), "the write before the failed sync is lost");
     }
 
     #[test]

@@ -15,6 +15,10 @@
 //!
 //! An mtr dropped without `commit` commits what it changed: every applied change is already in
 //! the page, and the log must describe it.
+//!
+//! Space: allocation past the end of the tablespace leaves the data file's space reserve alone
+//! unless the mtr was made with `with_space_reserve` (rollback and recovery, which must not fail
+//! for lack of space); see buffer/space.rs.
 
 use std::sync::atomic::Ordering;
 
@@ -23,6 +27,7 @@ use smallvec::SmallVec;
 use crate::buffer::page::{get_u64, set_page_lsn, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT, OFF_PAGE_COUNT};
 use crate::buffer::pool::XGuard;
 use crate::buffer::redo::{self, PageRecord};
+use crate::buffer::space::ALLOC_HEADROOM;
 use crate::buffer::{PageId, PageStore, Shared, HEADER_PAGE, MAX_PAGE_COUNT, NO_PAGE};
 use crate::error::{Result, StorageError};
 use crate::wal::Lsn;
@@ -36,11 +41,23 @@ pub struct Mtr<'s> {
     store: &'s PageStore,
     pages: SmallVec<[HeldPage<'s>; 8]>,
     log: Vec<u8>,
+    /// May allocate from the data file's space reserve.
+    use_reserve: bool,
+    /// Pages allocated past the end of the tablespace so far.
+    extended: u32,
 }
 
 impl<'s> Mtr<'s> {
     pub fn new(store: &'s PageStore) -> Mtr<'s> {
-        Mtr { store, pages: SmallVec::new(), log: Vec::new() }
+        Mtr { store, pages: SmallVec::new(), log: Vec::new(), use_reserve: false, extended: 0 }
+    }
+
+    /// An mtr that may use the data file's space reserve: for rollback and recovery, which
+    /// undo work and must not fail because the disk filled up meanwhile.
+    pub fn with_space_reserve(store: &'s PageStore) -> Mtr<'s> {
+        let mut mtr = Mtr::new(store);
+        mtr.use_reserve = true;
+        mtr
     }
 
     /// Adds an opaque logical record (undo before-image, commit, abort, ...). Recovery hands it
@@ -164,9 +181,14 @@ impl<'s> Mtr<'s> {
         }
         let count = get_u64(header, OFF_PAGE_COUNT);
         if count >= MAX_PAGE_COUNT {
-            return Err(StorageError::Io(std::io::Error::other("the tablespace is full")));
+            return Err(StorageError::tablespace_full());
         }
+        // Before any change: the first allocation makes room for the rest of the mtr's.
+        let headroom = if self.extended == 0 { ALLOC_HEADROOM } else { 0 };
+        self.shared().ensure_room(count + 1 + headroom, self.use_reserve)?;
+        self.extended += 1;
         self.apply(HEADER_PAGE, &PageRecord::SetU64 { offset: OFF_PAGE_COUNT as u16, value: count + 1 })?;
+        self.shared().space.note_page_count(count + 1);
         let guard = self.shared().latch_new_page(count)?;
         self.pages.push(HeldPage { guard, modified: false });
         Ok(count)

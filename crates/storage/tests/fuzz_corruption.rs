@@ -1,4 +1,4 @@
-//! Corruption on disk, through the engine (docs/architecture.md §4.10): bytes of a closed data
+//! Corruption on disk, through the engine (docs/architecture.md §4.11): bytes of a closed data
 //! directory's data file, log segments or control file are changed at random; opening it and
 //! reading every table through every index then gives exactly the rows that were committed, or
 //! a clean error. A page that fails its checksum (or holds another page, or nothing) is reported

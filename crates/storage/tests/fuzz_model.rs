@@ -1,5 +1,5 @@
 //! Model-based storage fuzzing: random operations on the engine and on a simple in-memory model,
-//! with simulated power failures in between and in the middle (docs/architecture.md §4.10).
+//! with simulated power failures in between and in the middle (docs/architecture.md §4.11).
 //!
 //! Three tables cover the record shapes: `keyed` (INT primary key, a non-unique and a unique
 //! secondary index, a BLOB that is small or goes to overflow pages), `hidden` (no primary key:

@@ -33,7 +33,7 @@ fn payload(id: u64, len: usize) -> Vec<u8> {
 }
 
 fn config(mode: FlushMode, ring_bytes: usize, segment_bytes: u64) -> WalConfig {
-    WalConfig { flush_mode: mode, segment_bytes, ring_bytes }
+    WalConfig { flush_mode: mode, segment_bytes, ring_bytes, ..WalConfig::default() }
 }
 
 /// What survived: entries from FIRST_LSN, checked to be a contiguous prefix of `appended`

@@ -15,6 +15,13 @@
 //! one nobody touched meanwhile, so they become free frames as soon as they are clean rather than
 //! a whole CLOCK turn later. So an fsync that stalls the cleaner does not stall the supply of
 //! free frames while clean pages remain.
+//!
+//! The log's async point (`max_checkpoint_age`) makes the cleaner flush oldest-first at once;
+//! each checkpoint moves the log's sync point (`Wal::set_checkpoint_lsn`), where row writes
+//! wait. When the log writer finds no disk space for its next segment, the cleaner checkpoints
+//! at once (at most every `SPACE_CHECKPOINT_INTERVAL`) so that an old segment can be recycled,
+//! and skips what would wait for the log (pages not yet durable, the checkpoint hooks' records)
+//! while the writer is stalled. After fail-stop it writes nothing more (flush.rs).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -32,6 +39,10 @@ use crate::wal::Lsn;
 const CLEANER_TICK: Duration = Duration::from_millis(50);
 /// After an I/O error (not a simulated crash) the cleaner retries after this pause.
 const ERROR_PAUSE: Duration = Duration::from_secs(1);
+/// A failing write-back that is retried (no space) is reported at most this often.
+const ERROR_REPORT_INTERVAL: Duration = Duration::from_secs(10);
+/// While the log writer lacks space for a segment, checkpoints come at least this often.
+const SPACE_CHECKPOINT_INTERVAL: Duration = Duration::from_millis(200);
 /// `flush_ahead` looks at the frames the CLOCK hand reaches next, this many reserves' worth: the
 /// pages the next refills will evict.
 const FLUSH_AHEAD_RESERVES: usize = 4;
@@ -98,20 +109,26 @@ pub(crate) fn run(shared: Arc<Shared>) {
     // back at the next tick, so the checkpoint trails the log by at most two intervals even
     // when hot pages never leave the pool.
     let mut previous_tick_lsn: Lsn = 0;
+    let mut reported_at: Option<Instant> = None;
     while !shared.cleaner.stopping() {
         shared.cleaner.wait(CLEANER_TICK);
         if shared.cleaner.stopping() {
             break;
         }
+        if shared.wal.get().is_some_and(|w| w.halted().is_some()) {
+            continue; // fail-stop: nothing more is written back (the halt was reported)
+        }
         let result = (|| -> Result<()> {
             shared.flush_ahead()?;
             let Some(wal) = shared.wal.get() else { return Ok(()) };
             let too_old = shared.checkpoint_age() > shared.config.max_checkpoint_age;
-            if too_old || last_checkpoint.elapsed() >= shared.config.checkpoint_interval {
+            let log_needs_space = wal.space_short() && last_checkpoint.elapsed() >= SPACE_CHECKPOINT_INTERVAL;
+            if too_old || log_needs_space || last_checkpoint.elapsed() >= shared.config.checkpoint_interval {
                 let ready = wal.ready_lsn();
                 let mut target = previous_tick_lsn;
                 if too_old {
-                    target = target.max(ready.saturating_sub(shared.config.max_checkpoint_age / 2));
+                    // From the reserved end: `ready` may trail it by a second in flush mode 0.
+                    target = target.max(wal.reserved_lsn().saturating_sub(shared.config.max_checkpoint_age / 2));
                 }
                 shared.flush_dirty_below(target)?;
                 shared.checkpoint(false)?;
@@ -125,7 +142,14 @@ pub(crate) fn run(shared: Arc<Shared>) {
                 tracing::debug!("page cleaner stops after I/O failure: {e}");
                 return;
             }
-            tracing::error!("page cleaner: {e}");
+            if shared.wal.get().is_some_and(|w| w.halted().is_some() || w.is_stalled()) {
+                // Fail-stop was reported by the halt; a stalled log is reported by its writer.
+                continue;
+            }
+            if reported_at.is_none_or(|at| at.elapsed() >= ERROR_REPORT_INTERVAL) {
+                reported_at = Some(Instant::now());
+                tracing::warn!("page cleaner: {e}; retrying");
+            }
             std::thread::sleep(ERROR_PAUSE);
         }
     }
@@ -133,10 +157,7 @@ pub(crate) fn run(shared: Arc<Shared>) {
 
 impl Shared {
     fn checkpoint_age(&self) -> u64 {
-        match self.wal.get() {
-            Some(wal) => wal.ready_lsn().saturating_sub(self.checkpoint_lsn.load(Ordering::Acquire)),
-            None => 0,
-        }
+        self.wal.get().map_or(0, |wal| wal.checkpoint_age())
     }
 
     /// Writes back, ahead of time, the dirty and unreferenced pages among the frames the CLOCK
@@ -231,6 +252,13 @@ impl Shared {
     fn flush_all_below(&self, below: Lsn) -> Result<()> {
         let mut backoff = super::latch::Backoff::new();
         loop {
+            if let Some(wal) = self.wal.get() {
+                // Pages newer than the durable log cannot be written while the writer waits for
+                // space: waiting here would wait for the operator.
+                if wal.is_stalled() {
+                    return Err(super::flush::log_waits_for_space());
+                }
+            }
             let written = self.flush_dirty_below(below)?;
             let pending = self.pool.frames.iter().any(|f| {
                 let lsn = f.oldest_unwritten_lsn();
@@ -251,14 +279,22 @@ impl Shared {
         let (Some(wal), Some(hooks)) = (self.wal.get(), self.hooks.get()) else {
             return Err(StorageError::Io(std::io::Error::other("checkpoint before PageStore::start")));
         };
+        // After fail-stop the checkpoint stays where it was: recovery starts there.
+        wal.check_writable()?;
         let _one_at_a_time = self.checkpoint_mutex.lock();
-        let marker_end = hooks.before_checkpoint();
-        if flush_all {
-            self.flush_all_below(wal.ready_lsn())?;
-        }
-        // `ready` first: every mtr that ends below it has stamped its pages (rec_lsn set), so
-        // the scan below sees them; mtrs starting at or after it are not covered anyway.
+        // The log up to its reserved end, durable: this also brings `ready_lsn` up to date (in
+        // flush mode 0 the writer publishes it only once a second), so that the hooks' hold LSN
+        // and the checkpoint can reach the log's end.
+        wal.flush_to_unless_stalled(wal.reserved_lsn())?;
+        // The hooks log records and wait for them to be durable: not while the writer waits for
+        // space (this checkpoint is what frees some). The scan start then stays at the last
+        // hooks' position (`hold_lsn`), which is all they need, and the control file keeps the
+        // last marker.
+        let marker_end = if wal.is_stalled() { 0 } else { hooks.before_checkpoint() };
         let ready = wal.ready_lsn();
+        if flush_all {
+            self.flush_all_below(ready)?;
+        }
         let oldest_dirty = self
             .pool
             .frames
@@ -267,10 +303,13 @@ impl Shared {
             .filter(|&lsn| lsn != 0)
             .min()
             .unwrap_or(Lsn::MAX);
-        let checkpoint_lsn = ready.min(oldest_dirty);
-        // Everything below the checkpoint must be in the log on disk: recovery starts there and
-        // must find every commit record before it.
-        wal.flush_to(checkpoint_lsn)?;
+        // `ready` was read before the scan: every mtr that ends below it has stamped its pages
+        // (rec_lsn set), so the scan sees them; mtrs starting at or after it are not covered
+        // anyway. Everything below the checkpoint must be in the log on disk: recovery starts
+        // there and must find every commit record before it. While the writer waits for space,
+        // what is durable is the limit (an entry boundary, as every position the writer
+        // publishes).
+        let checkpoint_lsn = wal.flush_to_unless_stalled(ready.min(oldest_dirty))?;
         let scan_start_lsn = checkpoint_lsn.min(hooks.scan_start_floor());
         let next_trx_id = hooks.next_trx_id();
         let mut control = self.control.lock();
@@ -281,13 +320,28 @@ impl Shared {
         let data = ControlData { format: FORMAT_VERSION, checkpoint_lsn, scan_start_lsn, next_trx_id, extra };
         if data != control.last {
             debug_assert!(checkpoint_lsn >= control.last.checkpoint_lsn, "checkpoint LSN went backwards");
-            control.file.write(&data)?;
+            control.file.write(&data).map_err(|e| self.control_write_failed(e))?;
             control.last = data;
             self.checkpoints.fetch_add(1, Ordering::Relaxed);
         }
         self.checkpoint_lsn.store(checkpoint_lsn, Ordering::Release);
         drop(control);
+        wal.set_checkpoint_lsn(checkpoint_lsn);
         wal.truncate_before(scan_start_lsn)?;
         Ok(checkpoint_lsn)
+    }
+
+    /// A failed control-file write: lack of space on the write is retried at the next checkpoint
+    /// (the whole slot is written again, and the other slot still holds the previous
+    /// checkpoint); any other error halts, as for the data file (flush.rs).
+    fn control_write_failed(&self, e: StorageError) -> StorageError {
+        match e {
+            StorageError::Io(io) => {
+                // ControlFile::write reports which step failed only through the error, so a
+                // lack of space can only have come from the write (a sync reports EIO).
+                self.write_back_failed(io, "control file write", false)
+            }
+            other => other,
+        }
     }
 }

@@ -7,6 +7,16 @@
 //! therefore tear only home pages whose intact copy is in the doublewrite file, and `repair`
 //! restores them at the next open. One batch is in flight at a time (the writer mutex): the
 //! doublewrite area holds exactly one batch.
+//!
+//! Errors (docs §4.10). A failed batch leaves its pages dirty (their `rec_lsn` restored), so no
+//! checkpoint passes them. Lack of space on a write is retried by the next batch (the files are
+//! preallocated, so it should not happen; the pages are rewritten whole). Any other write error,
+//! and every failed fsync, is fail-stop (`Wal::halt`, `Halt::DataFile`): the device is failing,
+//! and after a failed fsync the kernel may have dropped pages that a later fsync would not
+//! report; nothing more is written back or checkpointed, and recovery starts from the last
+//! checkpoint. While the log writer waits for disk space, only pages whose changes are already
+//! durable are written (the WAL rule without waiting), so that a checkpoint can still free a
+//! log segment.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -18,8 +28,9 @@ use super::page::{self, get_u64, OFF_PAGE_ID, OFF_PAGE_LSN};
 use super::page_table::MAX_PAGE_COUNT;
 use super::stats::bump;
 use super::{PageId, Shared, PAGE_SIZE};
-use crate::error::Result;
-use crate::io::IoFile;
+use crate::error::{Result, StorageError};
+use crate::io::{is_no_space, IoFile};
+use crate::wal::Halt;
 
 /// Pages per write-back batch (and the size of the doublewrite area): 2 MiB. A batch costs
 /// three syncs (log, doublewrite, home) whatever its size, so the batch size bounds how fast
@@ -37,6 +48,10 @@ impl PageWriter {
         PageWriter { doublewrite, buf: vec![0u8; BATCH_PAGES * PAGE_SIZE] }
     }
 
+    pub(crate) fn doublewrite_file(&self) -> Arc<IoFile> {
+        Arc::clone(&self.doublewrite)
+    }
+
     fn slot(&mut self, i: usize) -> &mut [u8] {
         &mut self.buf[i * PAGE_SIZE..(i + 1) * PAGE_SIZE]
     }
@@ -49,6 +64,14 @@ impl Shared {
     /// Latches are only tried, never waited for, while the writer mutex is held: a thread that
     /// holds page latches may itself be waiting for this mutex (evicting by itself).
     pub(crate) fn flush_frames(&self, frames: &[u32]) -> Result<usize> {
+        let mut durable_limit = u64::MAX;
+        if let Some(wal) = self.wal.get() {
+            // After fail-stop nothing more is written back: the checkpoint stays where it was.
+            wal.check_writable()?;
+            if wal.is_stalled() {
+                durable_limit = wal.flushed_lsn();
+            }
+        }
         let mut writer = self.writer.lock();
         let writer = &mut *writer;
         let mut taken: SmallVec<[(u32, PageId, u64); BATCH_PAGES]> = SmallVec::new();
@@ -60,7 +83,9 @@ impl Shared {
             }
             let pid = frame.page_id.load(Ordering::Relaxed);
             let rec_lsn = frame.rec_lsn.load(Ordering::SeqCst);
-            if pid == FREE_FRAME || rec_lsn == 0 || frame.io_fixed.load(Ordering::Acquire) {
+            // SAFETY: we hold the frame's exclusive latch.
+            let page_lsn = get_u64(unsafe { self.pool.memory.page(idx) }, OFF_PAGE_LSN);
+            if pid == FREE_FRAME || rec_lsn == 0 || frame.io_fixed.load(Ordering::Acquire) || page_lsn > durable_limit {
                 frame.latch.unlock();
                 continue;
             }
@@ -101,16 +126,22 @@ impl Shared {
     pub(crate) fn write_batch(&self, writer: &mut PageWriter, pids: &[PageId], max_lsn: u64) -> Result<()> {
         assert!(pids.len() <= BATCH_PAGES);
         if let Some(wal) = self.wal.get() {
-            wal.flush_to(max_lsn)?;
+            if wal.flush_to_unless_stalled(max_lsn)? < max_lsn {
+                return Err(log_waits_for_space());
+            }
         }
         for i in 0..pids.len() {
             page::seal(writer.slot(i));
         }
         let n = pids.len();
-        writer.doublewrite.write_at(&writer.buf[..n * PAGE_SIZE], 0)?;
-        writer.doublewrite.sync_data()?;
+        let doublewrite = &writer.doublewrite;
+        let copies = &writer.buf[..n * PAGE_SIZE];
+        doublewrite.write_at(copies, 0).map_err(|e| self.write_back_failed(e, "doublewrite write", false))?;
+        doublewrite.sync_data().map_err(|e| self.write_back_failed(e, "doublewrite fsync", true))?;
         for (i, &pid) in pids.iter().enumerate() {
-            self.data.write_page(&writer.buf[i * PAGE_SIZE..(i + 1) * PAGE_SIZE], pid * PAGE_SIZE as u64)?;
+            self.data
+                .write_page(&writer.buf[i * PAGE_SIZE..(i + 1) * PAGE_SIZE], pid * PAGE_SIZE as u64)
+                .map_err(|e| self.write_back_failed(e, &format!("data file write of page {pid}"), false))?;
         }
         if self.data.tears_pages() {
             // Test mode: keep the torn home pages unsynced for a while (see io.rs).
@@ -121,9 +152,21 @@ impl Shared {
             self.io.crash();
             return Err(std::io::Error::other("simulated crash before the home pages were synced").into());
         }
-        self.data.sync_data()?;
+        self.data.sync_data().map_err(|e| self.write_back_failed(e, "data file fsync", true))?;
         self.stats.with_local(|c| bump(&c.page_writes, n as u64));
         Ok(())
+    }
+
+    /// What a write-back error means (see the module comment): lack of space on a write is
+    /// retried later; anything else halts the engine. Returns the error for the caller.
+    pub(crate) fn write_back_failed(&self, e: std::io::Error, what: &str, sync: bool) -> StorageError {
+        let retryable = !sync && is_no_space(&e);
+        if !retryable && !self.io.is_crashed() {
+            if let Some(wal) = self.wal.get() {
+                wal.halt(Halt::DataFile, &e, &format!("{what} failed"));
+            }
+        }
+        e.into()
     }
 
     /// Writes page images that are not in the pool (formatting a new tablespace) through the
@@ -139,6 +182,12 @@ impl Shared {
         }
         Ok(())
     }
+}
+
+/// The error of a write-back skipped because the log writer waits for disk space (not a failure:
+/// the pages stay dirty and are written once the log moves again).
+pub(crate) fn log_waits_for_space() -> StorageError {
+    StorageError::Io(std::io::Error::other("the log is waiting for disk space"))
 }
 
 /// Restores home pages that fail verification from their doublewrite copy (a torn write of the

@@ -6,9 +6,10 @@
 //!
 //! Module map: `page` (header format, checksums), `latch` (hybrid latch), `frame` (frame memory;
 //! the only raw-pointer reads), `page_table`, `pool` (residency, loading, eviction), `flush`
-//! (write-back, doublewrite), `cleaner` (background write-back, checkpoints), `evictor`
-//! (background producer of free frames), `redo` (redo record format and application),
-//! `recovery` (redo of log entries), `stats` (per-thread counters).
+//! (write-back, doublewrite, what a write-back error means), `cleaner` (background write-back,
+//! checkpoints), `evictor` (background producer of free frames), `space` (preallocation of the
+//! data file, the space reserve), `redo` (redo record format and application), `recovery`
+//! (redo of log entries), `stats` (per-thread counters).
 
 mod cleaner;
 mod evictor;
@@ -20,6 +21,7 @@ pub(crate) mod page_table;
 pub(crate) mod pool;
 mod recovery;
 pub(crate) mod redo;
+pub(crate) mod space;
 mod stats;
 pub(crate) mod undo_page;
 
@@ -33,7 +35,7 @@ use parking_lot::Mutex;
 
 use crate::btree::node;
 use crate::error::{Result, StorageError};
-use crate::io::{Io, IoFile};
+use crate::io::{FileKind, Io, IoFile};
 use crate::wal::control::{ControlData, ControlFile};
 use crate::wal::{LogEntry, Lsn, Wal, FIRST_LSN};
 
@@ -69,7 +71,7 @@ pub struct PageStoreConfig {
     /// A checkpoint is written at least this often (default 5 s); bounds recovery time.
     pub checkpoint_interval: Duration,
     /// The cleaner flushes oldest pages first once the log since the checkpoint exceeds this
-    /// (default 512 MiB).
+    /// (default 512 MiB; the engine sets the log's async point, `WalConfig::async_age`).
     pub max_checkpoint_age: u64,
 }
 
@@ -163,6 +165,8 @@ pub(crate) struct Shared {
     /// Test hook: the next write-back batch crashes (`Io::crash`) after its home writes, before
     /// their sync.
     pub(crate) crash_before_home_sync: AtomicBool,
+    /// Preallocation of the data file and its reserve.
+    pub(crate) space: space::DataSpace,
 }
 
 pub struct PageStore {
@@ -193,8 +197,8 @@ impl PageStore {
             return Err(invalid(format!("free_reserve {} outside 0..={MAX_FREE_RESERVE}", config.free_reserve)));
         }
         std::fs::create_dir_all(dir)?;
-        let data = io.open(&dir.join(DATA_FILE), true)?;
-        let doublewrite = io.open(&dir.join(DOUBLEWRITE_FILE), true)?;
+        let data = io.open_as(&dir.join(DATA_FILE), true, FileKind::Data, 0)?;
+        let doublewrite = io.open_as(&dir.join(DOUBLEWRITE_FILE), true, FileKind::Doublewrite, 0)?;
         let (control_file, control) = ControlFile::open(io, dir)?;
         let mut repaired_at_open = 0;
         let (control_file, control, must_format) = match control {
@@ -240,6 +244,7 @@ impl PageStore {
             }
         };
         let reserve_frames = ((frames as f64) * config.free_reserve).ceil() as usize;
+        let data_pages = data.len()? / PAGE_SIZE as u64;
         let shared = Arc::new(Shared {
             io: io.clone(),
             reserve_frames: reserve_frames.min(frames / 2),
@@ -264,11 +269,13 @@ impl PageStore {
             checkpoints: AtomicU64::new(0),
             checkpoint_mutex: Mutex::new(()),
             crash_before_home_sync: AtomicBool::new(false),
+            space: space::DataSpace::new(data_pages),
         });
         if must_format {
             shared.format()?;
         }
         let roots = shared.read_tablespace_header()?;
+        shared.preallocate_at_open()?;
         shared.system_roots.set(roots).expect("roots set once");
         Ok(Arc::new(PageStore { shared, threads: Mutex::new(Vec::new()) }))
     }
@@ -299,6 +306,7 @@ impl PageStore {
             return Err(invalid("PageStore::start called twice".into()));
         }
         let _ = self.shared.hooks.set(hooks);
+        self.wal().set_checkpoint_lsn(self.shared.checkpoint_lsn.load(Ordering::Acquire));
         let mut threads = self.threads.lock();
         let shared = self.shared.clone();
         threads.push(std::thread::Builder::new().name("selkie-cleaner".into()).spawn(move || cleaner::run(shared))?);
@@ -362,6 +370,21 @@ impl PageStore {
                 tracing::error!("{name} thread panicked");
             }
         }
+    }
+
+    /// Makes sure `pages` more pages can be allocated past the end of the tablespace without
+    /// touching the space reserve, growing the data file now if needed: `TableFull` if the disk
+    /// has no room. A statement checks this before it changes anything, so that lack of space
+    /// fails it cleanly (allocation checks again, as other statements compete for the space).
+    pub fn ensure_free_space(&self, pages: u64) -> Result<()> {
+        let count = self.shared.space.page_count();
+        self.shared.ensure_room(count.saturating_add(pages), false)
+    }
+
+    /// Pages of the data file allocated on disk (the tablespace, its reserve and the extent
+    /// grown ahead of need).
+    pub fn allocated_pages(&self) -> u64 {
+        self.shared.space.allocated()
     }
 
     /// Pages in the tablespace (free ones included): the data file's logical size.

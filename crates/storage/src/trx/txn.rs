@@ -733,7 +733,8 @@ pub(crate) fn restore_record(store: &crate::buffer::PageStore, rec: &UndoRecord)
     if rec.undone {
         return Ok(());
     }
-    let mut mtr = Mtr::new(store);
+    // Rollback never fails for lack of space: it may use the tablespace's reserve.
+    let mut mtr = Mtr::with_space_reserve(store);
     BTree::open(rec.root).modify_versioned(&mut mtr, &rec.key, |cur| match rec.stored_before() {
         None if cur.is_none() => (VersionedChange::Keep, ()),
         None => (VersionedChange::Remove, ()),

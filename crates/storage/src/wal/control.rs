@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Result, StorageError};
-use crate::io::{Io, IoFile};
+use crate::io::{FileKind, Io, IoFile};
 use crate::wal::Lsn;
 
 /// Name of the control file in the data directory.
@@ -67,7 +67,7 @@ impl ControlFile {
     /// (as `create` does).
     pub fn open(io: &Io, dir: &Path) -> Result<(ControlFile, Option<ControlData>)> {
         let mut control = ControlFile { io: io.clone(), dir: dir.to_path_buf(), file: None, seq: 0, newest_slot: 1 };
-        let file = match io.open(&dir.join(CONTROL_FILE_NAME), false) {
+        let file = match io.open_as(&dir.join(CONTROL_FILE_NAME), false, FileKind::Control, 0) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((control, None)),
             Err(e) => return Err(e.into()),
@@ -95,7 +95,7 @@ impl ControlFile {
     pub fn create(io: &Io, dir: &Path, data: &ControlData) -> Result<ControlFile> {
         check(data)?;
         let temp = dir.join(TEMP_FILE_NAME);
-        let file = io.open(&temp, true)?;
+        let file = io.open_as(&temp, true, FileKind::Control, 0)?;
         // A leftover temporary file from a crashed create must not contribute a stale slot.
         file.set_len(0)?;
         file.write_at(&encode_slot(1, data), 0)?;

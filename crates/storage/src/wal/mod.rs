@@ -12,7 +12,8 @@
 //! - `ring`: the ring buffer and the link buffer (`append` copies in without a lock).
 //! - `writer`: the log writer thread (write, fdatasync, group commit, periodic sync).
 //! - `wait`: committers waiting for the writer (async wakers, blocking `flush_to`).
-//! - `segment`: segment file names and the writer's open segments.
+//! - `segment`: segment files: preallocation, recycling, the writer's open segments.
+//! - `admit`: admission of row writes (checkpoint-age throttle, fail-stop).
 //! - `scan`: `LogScan`, the recovery reader.
 //! - `control`: the control file.
 //!
@@ -23,6 +24,7 @@
 //! writer's sleep state: no mutex, no syscall. The writer is woken through its mutex/condvar only
 //! if it is asleep, so a busy log costs no wake-ups.
 
+mod admit;
 pub mod control;
 mod entry;
 mod ring;
@@ -45,9 +47,13 @@ use crate::engine::FlushMode;
 use crate::error::{Result, StorageError};
 use crate::io::{Io, IoFile};
 
+use admit::{AdmitWaiters, HALT_NONE};
 use entry::{framed_len, Header};
 use ring::LogBuffer;
-use wait::{CommitWait, WaitKind, WaiterList};
+use wait::{CommitWait, Reached, WaitKind, WaiterList};
+
+pub use admit::{AdmitWrite, Halt};
+pub use segment::existing_segment_bytes;
 
 pub type Lsn = u64;
 
@@ -70,14 +76,35 @@ pub const MAX_RING_BYTES: usize = 1 << 30;
 pub const MIN_SEGMENT_BYTES: u64 = 4096;
 /// How often modes 0 and 2 sync (and mode 0 writes) in the background.
 pub const BACKGROUND_SYNC_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+/// Default log capacity (`--log-file-size`, like innodb_log_file_size): the checkpoint age the
+/// log is sized for. Its async point (half) is the 512 MiB at which the page cleaner flushed
+/// oldest-first before the log was bounded, so the cleaner behaves as before. Measured (sysbench
+/// oltp_write_only and oltp_insert, 16 threads, 512 MiB pool): the age peaks at 150-190 MiB,
+/// so the throttle never engages; with 128 MiB the async flush held it at 64 MiB, and with 16 MiB
+/// writers waited 26 times in 30 s, neither at a cost in throughput (docs/architecture.md §4.5).
+pub const DEFAULT_LOG_CAPACITY: u64 = 1 << 30;
+/// Smallest log capacity accepted: a few segments of `MIN_AUTO_SEGMENT_BYTES`.
+pub const MIN_LOG_CAPACITY: u64 = 8 << 20;
+/// Segments of a new log are capacity / 8 (so recycling has old segments to reuse), between
+/// these bounds.
+const MIN_AUTO_SEGMENT_BYTES: u64 = 1 << 20;
+/// A segment switch costs a file open and a directory sync; the log had 64 MiB segments before
+/// its capacity was configurable.
+const MAX_AUTO_SEGMENT_BYTES: u64 = DEFAULT_SEGMENT_BYTES;
+/// The writer keeps at most capacity / segment + this many segment files (the current one, the
+/// one prepared ahead, and the one a checkpoint is still moving past).
+const EXTRA_SEGMENT_FILES: u64 = 2;
 
 #[derive(Clone, Debug)]
 pub struct WalConfig {
     pub flush_mode: FlushMode,
-    /// Redo segment size (default 64 MiB).
+    /// Redo segment size (default 64 MiB). A log that exists keeps its own
+    /// (`existing_segment_bytes`).
     pub segment_bytes: u64,
     /// In-memory ring buffer (default 32 MiB). An entry must fit in half of it.
     pub ring_bytes: usize,
+    /// Checkpoint age the log is sized for (default 1 GiB); see `async_age` and `sync_age`.
+    pub capacity: u64,
 }
 
 impl Default for WalConfig {
@@ -86,7 +113,30 @@ impl Default for WalConfig {
             flush_mode: FlushMode::Durable,
             segment_bytes: DEFAULT_SEGMENT_BYTES,
             ring_bytes: DEFAULT_RING_BYTES,
+            capacity: DEFAULT_LOG_CAPACITY,
         }
+    }
+}
+
+impl WalConfig {
+    /// Checkpoint age at which the page cleaner writes back oldest-first hard (InnoDB's async
+    /// flush point): half the capacity.
+    pub fn async_age(&self) -> u64 {
+        self.capacity / 2
+    }
+
+    /// Checkpoint age at which row writes wait for the checkpoint (InnoDB's sync flush point):
+    /// 7/8 of the capacity, so the last eighth absorbs what is not throttled (commits,
+    /// rollbacks, statements already past their admission).
+    pub fn sync_age(&self) -> u64 {
+        self.capacity / 8 * 7
+    }
+
+    /// The segment size for a new log of `capacity` bytes: capacity / 8 in whole MiB, between
+    /// 1 MiB and 64 MiB.
+    pub fn segment_bytes_for(capacity: u64) -> u64 {
+        let whole_mib = capacity / 8 / MIN_AUTO_SEGMENT_BYTES * MIN_AUTO_SEGMENT_BYTES;
+        whole_mib.clamp(MIN_AUTO_SEGMENT_BYTES, MAX_AUTO_SEGMENT_BYTES)
     }
 }
 
@@ -104,6 +154,10 @@ pub struct WalStats {
     pub bytes_written: u64,
     /// Appends that found the ring full and waited for the writer.
     pub ring_full_waits: u64,
+    /// Row writes that waited at the sync point or for log space (`Wal::admit_write`).
+    pub admit_waits: u64,
+    /// Times the log writer found no disk space for a segment and had to wait.
+    pub space_waits: u64,
     /// Syncs that released at least one durability waiter (a commit group).
     pub commit_groups: u64,
     /// Durability waiters released by syncs, summed (average group = this / `commit_groups`).
@@ -201,7 +255,6 @@ struct Shared {
     stop_requested: AtomicBool,
     /// WRITER_RUNNING / WRITER_STOPPED / WRITER_FAILED.
     writer_status: AtomicU8,
-    failure: Mutex<Option<String>>,
     /// Bumped by every explicit wake request (flush_to, ring full, mode change, shutdown) before
     /// it notifies, so the writer can tell "something was asked since I last looked".
     wake_requests: AtomicU64,
@@ -215,12 +268,38 @@ struct Shared {
 
     waiters: Mutex<WaiterList>,
     stats: WriterStats,
+
+    /// Fail-stop state (`admit::Halt`) and the OS error behind it.
+    halt: AtomicU8,
+    halt_errno: std::sync::atomic::AtomicI32,
+    /// Row writes start only while `ready_lsn <= admit_limit` (see `admit`). Read on every row
+    /// write, written at each checkpoint: on its own line, away from `reserve_lsn`.
+    admit_limit: CachePadded<AtomicU64>,
+    /// The last checkpoint the page cleaner reported.
+    checkpoint_lsn: AtomicU64,
+    /// `WalConfig::sync_age`.
+    sync_age: u64,
+    admit_waiters: Mutex<AdmitWaiters>,
+    /// The writer could not prepare a segment it wanted ahead, for lack of space.
+    space_short: AtomicBool,
+    /// End of the segments prepared (opened with their blocks allocated) from the one being
+    /// written on: the log can be written up to here without new disk space.
+    prepared_end: AtomicU64,
+    /// The writer has log to write and no space to write it into: durability waiters that must
+    /// not wait for disk space (`flush_to_unless_stalled`) give up.
+    stalled: AtomicBool,
+    /// Segments below this number only hold log the checkpoint no longer needs: the writer may
+    /// rename them to a number it needs (`Wal::truncate_before` raises it).
+    recycle_below: AtomicU64,
+    /// Segment files kept at most: capacity / segment + EXTRA_SEGMENT_FILES.
+    max_segment_files: u64,
 }
 
 /// Counters written only by the writer thread (Relaxed stores of its own running totals).
 #[derive(Default)]
 struct WriterStats {
     fsyncs: AtomicU64,
+    space_waits: AtomicU64,
     bytes_written: AtomicU64,
     commit_groups: AtomicU64,
     group_committed_waiters: AtomicU64,
@@ -248,13 +327,11 @@ impl Shared {
         self.writer_status.load(Ordering::SeqCst)
     }
 
-    /// The error a waiter gets once the writer is gone and its LSN is not covered.
+    /// The error a waiter gets once the writer is gone and its LSN is not covered: a commit
+    /// whose durability failed (1180), or shutdown.
     fn terminal_error(&self) -> StorageError {
         match self.status() {
-            WRITER_FAILED => {
-                let msg = self.failure.lock().clone().unwrap_or_default();
-                StorageError::Io(std::io::Error::other(format!("log writer stopped after an error: {msg}")))
-            }
+            WRITER_FAILED => StorageError::CommitFailed { errno: self.halt_errno.load(Ordering::SeqCst) },
             _ => StorageError::ShuttingDown,
         }
     }
@@ -357,6 +434,9 @@ impl Wal {
         if config.segment_bytes < MIN_SEGMENT_BYTES {
             return Err(invalid_input("segment_bytes is below MIN_SEGMENT_BYTES"));
         }
+        if config.capacity < MIN_LOG_CAPACITY {
+            return Err(invalid_input("log capacity is below MIN_LOG_CAPACITY"));
+        }
         if start_lsn == 0 || !start_lsn.is_multiple_of(entry::ENTRY_ALIGN as u64) {
             return Err(StorageError::Corruption(format!("log start LSN {start_lsn} is not a valid entry position")));
         }
@@ -383,7 +463,6 @@ impl Wal {
             flush_request: AtomicU64::new(0),
             stop_requested: AtomicBool::new(false),
             writer_status: AtomicU8::new(WRITER_RUNNING),
-            failure: Mutex::new(None),
             wake_requests: AtomicU64::new(0),
             wake_lock: Mutex::new(()),
             wake_cv: Condvar::new(),
@@ -392,7 +471,20 @@ impl Wal {
             space_cv: Condvar::new(),
             waiters: Mutex::new(WaiterList::default()),
             stats: WriterStats::default(),
+            halt: AtomicU8::new(HALT_NONE),
+            halt_errno: std::sync::atomic::AtomicI32::new(0),
+            // Set by `update_admission` below.
+            admit_limit: CachePadded::new(AtomicU64::new(0)),
+            checkpoint_lsn: AtomicU64::new(start_lsn),
+            sync_age: config.sync_age(),
+            admit_waiters: Mutex::new(AdmitWaiters::default()),
+            space_short: AtomicBool::new(false),
+            prepared_end: AtomicU64::new(segments.prepared_end(start_lsn)),
+            stalled: AtomicBool::new(false),
+            recycle_below: AtomicU64::new(0),
+            max_segment_files: (config.capacity / config.segment_bytes).saturating_add(EXTRA_SEGMENT_FILES),
         });
+        shared.update_admission();
         let thread_shared = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
             .name("selkie-log-writer".into())
@@ -479,14 +571,37 @@ impl Wal {
         }
         shared.flush_request.fetch_max(lsn, Ordering::SeqCst);
         shared.wake_writer();
-        wait::block_on(CommitWait::new(shared, lsn, WaitKind::Durable))
+        wait::block_on(CommitWait::new(shared, lsn, WaitKind::Durable)).map(|_| ())
+    }
+
+    /// Blocks until the log is durable up to `lsn`, unless the writer is waiting for disk space:
+    /// then returns at once with the durable end of the log (below `lsn`). For the page cleaner,
+    /// whose checkpoint is what lets the writer recycle a segment: it must not wait for it.
+    pub fn flush_to_unless_stalled(&self, lsn: Lsn) -> Result<Lsn> {
+        let shared = &*self.shared;
+        let lsn = lsn.min(shared.reserve_lsn.load(Ordering::Acquire));
+        if shared.reached(WaitKind::Durable, lsn) {
+            return Ok(lsn);
+        }
+        shared.flush_request.fetch_max(lsn, Ordering::SeqCst);
+        shared.wake_writer();
+        match wait::block_on(CommitWait::new(shared, lsn, WaitKind::Durable).unless_stalled())? {
+            Reached::Yes => Ok(lsn),
+            Reached::Stalled => Ok(shared.flushed_lsn.load(Ordering::Acquire).min(lsn)),
+        }
     }
 
     /// What a committer waits for, per flush mode: 1 → durable up to `lsn` (group commit);
-    /// 2 → written to the OS up to `lsn`; 0 → returns at once.
+    /// 2 → written to the OS up to `lsn`; 0 → returns at once. After a log failure no commit is
+    /// acknowledged in any mode: the error is `CommitFailed`.
     pub async fn wait_commit(&self, lsn: Lsn) -> Result<()> {
         let kind = match self.shared.flush_mode() {
-            FlushMode::Lazy => return Ok(()),
+            FlushMode::Lazy => {
+                return match self.shared.halted() {
+                    Some(Halt::Log) => Err(self.shared.terminal_error()),
+                    _ => Ok(()),
+                };
+            }
             FlushMode::Durable => WaitKind::Durable,
             FlushMode::WriteOnly => WaitKind::Written,
         };
@@ -494,7 +609,7 @@ impl Wal {
         if self.shared.reached(kind, lsn) {
             return Ok(());
         }
-        CommitWait::new(&self.shared, lsn, kind).await
+        CommitWait::new(&self.shared, lsn, kind).await.map(|_| ())
     }
 
     pub fn set_flush_mode(&self, mode: FlushMode) {
@@ -506,18 +621,24 @@ impl Wal {
         self.shared.flush_mode()
     }
 
-    /// Deletes segment files that lie wholly below `lsn` (after a checkpoint).
+    /// After a checkpoint: segments wholly below `lsn` are no longer needed. They become
+    /// recyclable (the writer renames them to the numbers it needs next), and those beyond the
+    /// log's file budget (capacity / segment + 2) are deleted, oldest first.
     pub fn truncate_before(&self, lsn: Lsn) -> Result<()> {
         let shared = &*self.shared;
-        // Never delete what is not yet durable elsewhere in the log's own terms: a segment the
+        // Never touch what is not yet durable elsewhere in the log's own terms: a segment the
         // writer may still write or sync stays.
         let limit = lsn.min(shared.flushed_lsn.load(Ordering::Acquire));
         let first_kept = limit / shared.segment_bytes;
+        let segments = segment::list_segments(&shared.redo_dir)?;
+        let old: Vec<u64> = segments.iter().copied().filter(|&n| n < first_kept).collect();
+        let live = (segments.len() - old.len()) as u64;
+        let spares = shared.max_segment_files.saturating_sub(live) as usize;
+        let surplus = old.len().saturating_sub(spares);
         let mut removed = false;
-        for n in segment::list_segments(&shared.redo_dir)? {
-            if n >= first_kept {
-                break;
-            }
+        // The oldest go; the writer recycles the lowest numbers first, so the two rarely meet
+        // (a name one of them removed first is skipped by the other).
+        for &n in &old[..surplus] {
             match shared.io.remove_file(&segment::segment_path(&shared.redo_dir, n)) {
                 Ok(()) => removed = true,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -526,6 +647,12 @@ impl Wal {
         }
         if removed {
             shared.io.sync_dir(&shared.redo_dir)?;
+        }
+        let previous = shared.recycle_below.fetch_max(first_kept, Ordering::SeqCst);
+        let writer_waits = shared.space_short.load(Ordering::SeqCst) || shared.stalled.load(Ordering::SeqCst);
+        if first_kept > previous && writer_waits {
+            // The writer waits for a segment: it may have one now.
+            shared.wake_writer();
         }
         Ok(())
     }
@@ -553,6 +680,8 @@ impl Wal {
             fsyncs: s.fsyncs.load(Ordering::Relaxed),
             bytes_written: s.bytes_written.load(Ordering::Relaxed),
             ring_full_waits: *self.shared.space.lock(),
+            admit_waits: self.shared.admit_waiters.lock().waits,
+            space_waits: s.space_waits.load(Ordering::Relaxed),
             commit_groups: s.commit_groups.load(Ordering::Relaxed),
             group_committed_waiters: s.group_committed_waiters.load(Ordering::Relaxed),
             max_commit_group: s.max_commit_group.load(Ordering::Relaxed),
@@ -580,10 +709,11 @@ impl Drop for Wal {
     }
 }
 
-/// Makes stale bytes at or past `start_lsn` impossible to verify later: deletes every segment
-/// after the one holding `start_lsn` and zeroes that one from `start_lsn` on, durably. Without
-/// this, after a torn tail a new entry of the same length as the torn one could be followed by an
-/// old entry whose stored LSN matches its position, and a later recovery would replay it.
+/// Makes stale bytes at or past `start_lsn` impossible to verify later: zeroes the segment
+/// holding `start_lsn` from there on and every later segment whole, durably, keeping their blocks
+/// allocated (a restart on a full disk must not give the log's space away). Without this, after a
+/// torn tail a new entry of the same length as the torn one could be followed by an old entry
+/// whose stored LSN matches its position, and a later recovery would replay it.
 fn discard_from(
     io: &Io,
     redo_dir: &Path,
@@ -591,24 +721,24 @@ fn discard_from(
     start_lsn: Lsn,
     segments: &mut segment::SegmentFiles,
 ) -> Result<()> {
+    segment::remove_temp_files(io, redo_dir)?;
     let current = start_lsn / segment_bytes;
-    let mut removed = false;
-    for n in segment::list_segments(redo_dir)?.into_iter().filter(|&n| n > current) {
-        io.remove_file(&segment::segment_path(redo_dir, n))?;
-        removed = true;
+    for n in segment::list_segments(redo_dir)?.into_iter().filter(|&n| n >= current) {
+        if let Some(file) = segment::open_existing(io, redo_dir, n, segment_bytes)? {
+            let from = if n == current { start_lsn % segment_bytes } else { 0 };
+            segment::zero_from(&file, from, segment_bytes)?;
+        }
     }
-    if removed {
-        io.sync_dir(redo_dir)?;
+    // `current` and the next one, if there is space; the writer waits for space otherwise.
+    for n in [current, current + 1] {
+        if let Err(e) = segments.prepare(n, 0) {
+            if !crate::io::is_no_space(&e) {
+                return Err(e.into());
+            }
+            tracing::warn!("log: no disk space to prepare segment {n} at open; writes wait until there is: {e}");
+            break;
+        }
     }
-    if let Some(file) = segment::open_existing(io, redo_dir, current)? {
-        // Truncating and re-extending zeroes the tail as a metadata operation, without writing
-        // up to a segment of zeros. fsync, not fdatasync: the size ends where it started.
-        file.set_len(start_lsn % segment_bytes)?;
-        file.set_len(segment_bytes)?;
-        file.sync_all()?;
-    }
-    // Creates `current` if it is missing, and the next segment ahead of need.
-    segments.file(current)?;
     Ok(())
 }
 

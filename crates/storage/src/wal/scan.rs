@@ -88,7 +88,7 @@ impl LogScan {
         let offset = at % self.segment_bytes;
         let file = match &self.segment {
             Some((open, file)) if *open == n => Arc::clone(file),
-            _ => match segment::open_existing(&self.io, &self.redo_dir, n)? {
+            _ => match segment::open_existing(&self.io, &self.redo_dir, n, self.segment_bytes)? {
                 Some(file) => {
                     self.segment = Some((n, Arc::clone(&file)));
                     file

@@ -12,7 +12,8 @@ use crate::engine::FaultInjection;
 
 fn small_wal(dir: &Path, mode: FlushMode) -> Arc<Wal> {
     let io = Io::new(FaultInjection::default());
-    Wal::open(&io, dir, WalConfig { flush_mode: mode, segment_bytes: 8192, ring_bytes: 8192 }, FIRST_LSN).unwrap()
+    let config = WalConfig { flush_mode: mode, segment_bytes: 8192, ring_bytes: 8192, ..WalConfig::default() };
+    Wal::open(&io, dir, config, FIRST_LSN).unwrap()
 }
 
 #[test]
@@ -105,8 +106,9 @@ fn idle_writer_is_woken_by_each_commit() {
 fn writer_failure_releases_everyone_without_panicking() {
     let dir = tempfile::tempdir().unwrap();
     let io = Io::new(FaultInjection { lose_unsynced_writes: true, torn_page_writes: false });
-    let wal = Wal::open(&io, dir.path(), WalConfig { flush_mode: FlushMode::Durable, segment_bytes: 8192, ring_bytes: 4096 }, FIRST_LSN)
-        .unwrap();
+    let config =
+        WalConfig { flush_mode: FlushMode::Durable, segment_bytes: 8192, ring_bytes: 4096, ..WalConfig::default() };
+    let wal = Wal::open(&io, dir.path(), config, FIRST_LSN).unwrap();
     io.crash();
     // The ring is 4 KiB: these appends fill it, and appenders must not block forever on a dead
     // writer.

@@ -63,7 +63,7 @@ impl WaiterList {
         durable
     }
 
-    /// Moves every waker into `out` (the writer is gone).
+    /// Moves every waker into `out` (the writer is gone, or stalls for disk space).
     pub fn take_all(&mut self, out: &mut Vec<Waker>) {
         out.extend(self.waiters.drain(..).map(|w| w.waker));
     }
@@ -95,6 +95,14 @@ impl WaiterList {
     }
 }
 
+/// How a `CommitWait` ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reached {
+    Yes,
+    /// The writer is waiting for disk space (only for waits made `unless_stalled`).
+    Stalled,
+}
+
 /// Resolves once the writer's position for `kind` reaches `lsn`, or with an error once the writer
 /// is gone without reaching it.
 pub(super) struct CommitWait<'a> {
@@ -103,30 +111,43 @@ pub(super) struct CommitWait<'a> {
     kind: WaitKind,
     /// Set once registered in the waiter list.
     token: Option<u64>,
+    /// Give up (`Reached::Stalled`) while the writer waits for disk space.
+    unless_stalled: bool,
 }
 
 impl<'a> CommitWait<'a> {
     pub fn new(shared: &'a Shared, lsn: Lsn, kind: WaitKind) -> CommitWait<'a> {
-        CommitWait { shared, lsn, kind, token: None }
+        CommitWait { shared, lsn, kind, token: None, unless_stalled: false }
+    }
+
+    /// The wait ends with `Reached::Stalled` if the writer stalls for disk space (it wakes every
+    /// waiter when it does).
+    pub fn unless_stalled(mut self) -> CommitWait<'a> {
+        self.unless_stalled = true;
+        self
     }
 }
 
 impl Future for CommitWait<'_> {
-    type Output = Result<()>;
+    type Output = Result<Reached>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<()>> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<Reached>> {
         let this = self.get_mut();
         let shared = this.shared;
         if shared.reached(this.kind, this.lsn) {
-            return Poll::Ready(Ok(()));
+            return Poll::Ready(Ok(Reached::Yes));
         }
         let mut list = shared.waiters.lock();
         if shared.reached(this.kind, this.lsn) {
-            return Poll::Ready(Ok(()));
+            return Poll::Ready(Ok(Reached::Yes));
         }
         if shared.status() != WRITER_RUNNING {
             drop(list);
             return Poll::Ready(Err(shared.terminal_error()));
+        }
+        // Under the waiter lock: the writer sets `stalled` before it drains the list.
+        if this.unless_stalled && shared.stalled.load(Ordering::SeqCst) {
+            return Poll::Ready(Ok(Reached::Stalled));
         }
         this.token = Some(list.register(this.token, this.lsn, this.kind, cx.waker()));
         drop(list);

@@ -80,7 +80,13 @@ pub fn open(io: &Io, dir: &Path, cfg: PageStoreConfig) -> Db {
         store.redo_entry(&entry, &mut |lsn, bytes| logical.push((lsn, bytes.to_vec()))).unwrap();
     }
     let end = scan.end_lsn();
-    let wal = Wal::open(io, dir, WalConfig { flush_mode: FlushMode::Lazy, segment_bytes: SEGMENT_BYTES, ring_bytes: RING_BYTES }, end).unwrap();
+    let config = WalConfig {
+        flush_mode: FlushMode::Lazy,
+        segment_bytes: SEGMENT_BYTES,
+        ring_bytes: RING_BYTES,
+        ..WalConfig::default()
+    };
+    let wal = Wal::open(io, dir, config, end).unwrap();
     store.start(wal.clone(), Arc::new(NoTrx)).unwrap();
     Db { io: io.clone(), dir: dir.to_path_buf(), store, wal, recovered_logical: logical, recovered_end: end }
 }
