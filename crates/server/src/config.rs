@@ -66,6 +66,10 @@ pub struct Args {
     /// Test only: simulate power failure effects: lose-unsynced[,torn]
     #[arg(long)]
     pub fault_injection: Option<String>,
+    /// Like innodb_force_recovery: if the redo log cannot be trusted (it ends before the last
+    /// checkpoint), start read-only to salvage data instead of refusing to start
+    #[arg(long)]
+    pub force_recovery: bool,
     /// error, warn, info, debug, trace, or a tracing filter directive [default: info]
     #[arg(long)]
     pub log_level: Option<String>,
@@ -117,6 +121,7 @@ struct FileConfig {
     max_connections: Option<u32>,
     max_allowed_packet: Option<SizeValue>,
     fault_injection: Option<String>,
+    force_recovery: Option<bool>,
     log_level: Option<String>,
     root_password: Option<String>,
     #[serde(default)]
@@ -137,6 +142,8 @@ pub struct ServerConfig {
     pub max_connections: u32,
     pub max_allowed_packet: u64,
     pub fault: FaultInjection,
+    /// `--force-recovery`: salvage read-only instead of refusing an untrusted log.
+    pub force_recovery: bool,
     pub log_level: String,
     /// Password of root@localhost (`None` = empty password).
     pub root_password: Option<String>,
@@ -261,6 +268,7 @@ impl ServerConfig {
             max_connections,
             max_allowed_packet,
             fault,
+            force_recovery: args.force_recovery || file.force_recovery.unwrap_or(false),
             log_level: args.log_level.or(file.log_level).unwrap_or_else(|| DEFAULT_LOG_LEVEL.to_string()),
             root_password: file.root_password.filter(|p| !p.is_empty()),
             users: file.users,

@@ -75,6 +75,7 @@ pub async fn run(config: ServerConfig, listening: Listening, shutdown: impl Futu
         max_sessions: config.max_connections as usize + EXTRA_ENGINE_SESSIONS,
         fault: config.fault,
         log_capacity: config.log_file_size,
+        force_recovery: config.force_recovery,
     };
     let started = Instant::now();
     let engine = tokio::task::spawn_blocking(move || Engine::open(engine_config))

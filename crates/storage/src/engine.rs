@@ -75,6 +75,9 @@ pub struct EngineConfig {
     /// Redo log capacity, like innodb_log_file_size (default 1 GiB): row writes wait at 7/8 of
     /// it for the checkpoint (docs §4.5).
     pub log_capacity: u64,
+    /// Like innodb_force_recovery: when recovery would refuse a log it cannot trust, start
+    /// read-only instead, to salvage what the files hold (docs §4.8). Off by default.
+    pub force_recovery: bool,
 }
 
 impl EngineConfig {
@@ -87,6 +90,7 @@ impl EngineConfig {
             max_sessions: 4096 + 64,
             fault: FaultInjection::default(),
             log_capacity: crate::wal::DEFAULT_LOG_CAPACITY,
+            force_recovery: false,
         }
     }
 }
@@ -458,7 +462,9 @@ impl Engine {
             segment_bytes,
             ..WalConfig::default()
         };
-        // Before any file is touched: a log that cannot be trusted is refused (recovery.rs).
+        // Before any file is touched: a log that cannot be trusted is refused (recovery.rs), or
+        // with `force_recovery` salvaged read-only.
+        let mut salvage = false;
         if let (_, Some(control)) = ControlFile::open(&io, &config.datadir)? {
             if control.format != FORMAT_VERSION {
                 return Err(StorageError::Corruption(format!(
@@ -466,9 +472,22 @@ impl Engine {
                     control.format
                 )));
             }
-            recovery::check_log_reaches(&io, &config.datadir, &control, wal_config.segment_bytes)?;
+            match recovery::check_log_reaches(&io, &config.datadir, &control, wal_config.segment_bytes) {
+                Ok(_) => {}
+                Err(e @ StorageError::LogTooShort { .. }) if config.force_recovery => {
+                    tracing::error!("{e}");
+                    tracing::error!(
+                        "force_recovery: starting READ-ONLY to salvage what the data files and the remaining log hold. \
+                         Nothing will be written; changes of transactions the log shows unfinished are hidden; committed \
+                         work the missing log held is lost; every write gets error 1836"
+                    );
+                    salvage = true;
+                }
+                Err(e) => return Err(e),
+            }
         }
         let mut store_config = PageStoreConfig::new(config.buffer_pool_bytes);
+        store_config.read_only = salvage;
         store_config.max_checkpoint_age = wal_config.async_age();
         if config.fault.torn_page_writes {
             // Crash tests: write pages back all the time, so that kills meet torn writes.
@@ -478,15 +497,26 @@ impl Engine {
         let control = store.control_at_open();
         let summary =
             recovery::scan_and_redo(&io, &store, &config.datadir, control.scan_start_lsn, wal_config.segment_bytes)?;
-        let logs = recovery::classify_undo_logs(&store, &summary.undo_logs)?;
+        // Salvage: the log that names the undo logs may be gone; the tablespace has them all.
+        let undo_logs = if salvage { recovery::find_undo_logs_by_scan(&store)? } else { summary.undo_logs.clone() };
+        let logs = recovery::classify_undo_logs(&store, &undo_logs)?;
         let all_logs = || logs.losers.iter().chain(&logs.committed).chain(&logs.finished);
         let max_trx_id = all_logs().map(|l| l.trx_id).fold(summary.max_trx_id, u64::max);
         let next_trx_id = control.next_trx_id.max(max_trx_id + 1).max(VISIBLE_TO_ALL_TRX_ID + 1);
         let trx = Arc::new(TrxSys::new(config.max_sessions, next_trx_id));
         // Known before the first checkpoint, which re-logs them.
         trx.undo_logs.adopt(all_logs().map(|l| l.first));
+        if salvage {
+            // Nothing is rolled back: the losers stay active for good, so every read view skips
+            // their changes through their undo logs.
+            trx.hide_unfinished(logs.losers.iter().map(|l| l.trx_id));
+        }
         let registry = Arc::new(Registry::new());
-        let wal = Wal::open(&io, &config.datadir, wal_config, summary.end_lsn)?;
+        let wal = if salvage {
+            Wal::open_read_only(&config.datadir, wal_config, summary.end_lsn)
+        } else {
+            Wal::open(&io, &config.datadir, wal_config, summary.end_lsn)?
+        };
         let pending_trees = Arc::new(PendingTrees::new(summary.pending_trees.iter().copied()));
         let hooks = Arc::new(Hooks {
             trx: trx.clone(),
@@ -499,13 +529,14 @@ impl Engine {
         // Losers' catalog records first, so that the catalog read next is the committed one.
         let catalog_root = store.system_tree_root(CATALOG_TREE);
         let catalog_tree = |ix: IndexId| (ix == CATALOG_INDEX_ID).then_some(catalog_root);
-        let mut restored = recovery::roll_back(&store, &logs.losers, catalog_tree)?;
+        let losers: &[_] = if salvage { &[] } else { &logs.losers };
+        let mut restored = recovery::roll_back(&store, losers, catalog_tree)?;
         let (catalog, counters) = catalog::load(&store)?;
         let roots: HashMap<IndexId, PageId> =
             catalog.tables.values().flat_map(|t| t.indexes().map(|i| (i.id, i.root)).collect::<Vec<_>>()).collect();
-        restored += recovery::roll_back(&store, &logs.losers, |ix| roots.get(&ix).copied())?;
-        recovery::report_orphans(&store, &logs.losers, |ix, root| roots.get(&ix) == Some(&root))?;
-        let abort_end = recovery::log_aborts(&store, &logs.losers)?;
+        restored += recovery::roll_back(&store, losers, |ix| roots.get(&ix).copied())?;
+        recovery::report_orphans(&store, losers, |ix, root| roots.get(&ix) == Some(&root))?;
+        let abort_end = recovery::log_aborts(&store, losers)?;
         if abort_end > 0 {
             store.wal().flush_to(abort_end)?;
         }
@@ -525,7 +556,9 @@ impl Engine {
             runtimes.insert(t.id, Arc::new(TableRuntime::new(t.id, auto_inc, next_row_id, rows, p)));
         }
         registry.replace_all(runtimes);
-        store.checkpoint_now()?;
+        if !salvage {
+            store.checkpoint_now()?;
+        }
         tracing::info!(
             losers = logs.losers.len(),
             restored,
@@ -550,7 +583,8 @@ impl Engine {
         // Undo logs left by the crash: every transaction before it is visible to every view
         // from now on, so purge may process them at once (committed ones: their delete-marked
         // records and old chains; the others: only their pages).
-        for (l, committed) in logs.losers.iter().chain(&logs.finished).map(|l| (l, false)).chain(logs.committed.iter().map(|l| (l, true))) {
+        let recovered = logs.losers.iter().chain(&logs.finished).map(|l| (l, false)).chain(logs.committed.iter().map(|l| (l, true)));
+        for (l, committed) in recovered.filter(|_| !salvage) {
             purge_queues.adopt(FinishedTrx {
                 trx_id: l.trx_id,
                 log: Some(FinishedLog { first: l.first, last: l.newest }),
@@ -560,7 +594,7 @@ impl Engine {
                 commit_seq: 0,
             });
         }
-        let purge = PurgeThread::start(store.clone(), trx.clone(), purge_queues.clone());
+        let purge = (!salvage).then(|| PurgeThread::start(store.clone(), trx.clone(), purge_queues.clone()));
         let sh = Arc::new(Shared {
             io,
             store,
@@ -578,7 +612,7 @@ impl Engine {
             closed: AtomicBool::new(false),
             config,
         });
-        Ok(Arc::new(Engine { sh, purge: parking_lot::Mutex::new(Some(purge)) }))
+        Ok(Arc::new(Engine { sh, purge: parking_lot::Mutex::new(purge) }))
     }
 
     /// Flushes everything, writes a final checkpoint and stops background threads.
@@ -638,6 +672,12 @@ impl Engine {
     }
 
     // ---- DDL: each runs as its own internal transaction and commits durably. ----
+
+    /// Every DDL first: the engine is open and accepts writes (not halted, not salvage mode).
+    fn check_ddl(&self) -> Result<()> {
+        self.sh.check_open()?;
+        self.sh.store.wal().check_writable()
+    }
 
     fn ddl_trx(&self, slot: usize) -> TrxState {
         let opts = TrxOptions {
@@ -738,7 +778,7 @@ impl Engine {
 
     /// Returns false if it existed and `if_not_exists`.
     pub async fn create_database(&self, def: DatabaseDef, if_not_exists: bool) -> Result<bool> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let ddl = self.sh.ddl.lock().await;
         if self.catalog().database(&def.name).is_some() {
             return if if_not_exists { Ok(false) } else { Err(StorageError::DatabaseExists { name: def.name }) };
@@ -756,7 +796,7 @@ impl Engine {
     /// Drops the database and all its tables. Returns the number of tables dropped, or `None` if
     /// it did not exist and `if_exists`.
     pub async fn drop_database(&self, name: &str, if_exists: bool) -> Result<Option<usize>> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let ddl = self.sh.ddl.lock().await;
         let cat = self.catalog();
         if cat.database(name).is_none() {
@@ -803,7 +843,7 @@ impl Engine {
 
     /// Returns false if it existed and `if_not_exists`.
     pub async fn create_table(&self, table: NewTable, if_not_exists: bool) -> Result<bool> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let mut ddl = self.sh.ddl.lock().await;
         let cat = self.catalog();
         if cat.database(&table.db).is_none() {
@@ -887,7 +927,7 @@ impl Engine {
 
     /// Returns false if it did not exist and `if_exists`.
     pub async fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<bool> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let ddl = self.sh.ddl.lock().await;
         let Some(t) = self.catalog().table(db, name).cloned() else {
             return if if_exists {
@@ -910,7 +950,7 @@ impl Engine {
     }
 
     pub async fn rename_table(&self, db: &str, name: &str, new_db: &str, new_name: &str) -> Result<()> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let ddl = self.sh.ddl.lock().await;
         let cat = self.catalog();
         let Some(t) = cat.table(db, name).cloned() else {
@@ -938,7 +978,7 @@ impl Engine {
 
     /// Builds the index over existing rows; fails with DuplicateKey if `unique` and violated.
     pub async fn create_index(&self, db: &str, table: &str, index: NewIndex) -> Result<()> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let mut ddl = self.sh.ddl.lock().await;
         let Some(t) = self.catalog().table(db, table).cloned() else {
             return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
@@ -1034,7 +1074,7 @@ impl Engine {
     }
 
     pub async fn drop_index(&self, db: &str, table: &str, index: &str) -> Result<()> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let ddl = self.sh.ddl.lock().await;
         let Some(t) = self.catalog().table(db, table).cloned() else {
             return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
@@ -1061,7 +1101,7 @@ impl Engine {
 
     /// Empties the table (new empty trees; AUTO_INCREMENT restarts at 1).
     pub async fn truncate_table(&self, db: &str, table: &str) -> Result<()> {
-        self.sh.check_open()?;
+        self.check_ddl()?;
         let mut ddl = self.sh.ddl.lock().await;
         let Some(t) = self.catalog().table(db, table).cloned() else {
             return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });

@@ -35,6 +35,9 @@ use crate::wal::Lsn;
 struct HeldPage<'s> {
     guard: XGuard<'s>,
     modified: bool,
+    /// Latched ahead of the tree by `latch_private` (a page only this thread ever latches
+    /// exclusively: an undo page of its own transaction).
+    private: bool,
 }
 
 pub struct Mtr<'s> {
@@ -111,15 +114,29 @@ impl<'s> Mtr<'s> {
         self.position(pid).is_some()
     }
 
+    /// Whether the mtr holds a latch that orders it (any but `latch_private` ones).
     pub(crate) fn holds_any(&self) -> bool {
-        !self.pages.is_empty()
+        self.pages.iter().any(|p| !p.private)
+    }
+
+    /// X-latches a page no other thread ever X-latches (an undo page of the caller's own
+    /// transaction), before the tree pages the latch order puts first: nobody can wait for it
+    /// while holding a tree latch (readers read it optimistically, without a latch held), so this
+    /// cannot deadlock. `write_version` latches its undo pages this way, so that appending the
+    /// undo record after the tree change cannot fail for an I/O error.
+    pub(crate) fn latch_private(&mut self, pid: PageId) -> Result<()> {
+        if !self.holds(pid) {
+            let guard = self.shared().latch_page(pid)?;
+            self.pages.push(HeldPage { guard, modified: false, private: true });
+        }
+        Ok(())
     }
 
     /// X-latches `pid` (waiting) unless this mtr holds it already.
     pub(crate) fn latch(&mut self, pid: PageId) -> Result<()> {
         if !self.holds(pid) {
             let guard = self.shared().latch_page(pid)?;
-            self.pages.push(HeldPage { guard, modified: false });
+            self.pages.push(HeldPage { guard, modified: false, private: false });
         }
         Ok(())
     }
@@ -127,7 +144,7 @@ impl<'s> Mtr<'s> {
     /// Takes over an exclusive latch acquired elsewhere (by a B+tree descent).
     pub(crate) fn adopt(&mut self, guard: XGuard<'s>) {
         assert!(!self.holds(guard.pid()), "page {} latched twice in one mtr", guard.pid());
-        self.pages.push(HeldPage { guard, modified: false });
+        self.pages.push(HeldPage { guard, modified: false, private: false });
     }
 
     /// Releases `pid` if this mtr did not change it.
@@ -190,7 +207,7 @@ impl<'s> Mtr<'s> {
         self.apply(HEADER_PAGE, &PageRecord::SetU64 { offset: OFF_PAGE_COUNT as u16, value: count + 1 })?;
         self.shared().space.note_page_count(count + 1);
         let guard = self.shared().latch_new_page(count)?;
-        self.pages.push(HeldPage { guard, modified: false });
+        self.pages.push(HeldPage { guard, modified: false, private: false });
         Ok(count)
     }
 

@@ -231,6 +231,22 @@ pub(crate) fn classify_undo_logs(store: &PageStore, firsts: &[PageId]) -> Result
     Ok(out)
 }
 
+/// Salvage mode: the first page of every undo log in the tablespace, found by reading every
+/// page (the log that names them may be lost). Slow on a big tablespace, and only for salvage.
+pub(crate) fn find_undo_logs_by_scan(store: &PageStore) -> Result<Vec<PageId>> {
+    let mut firsts = Vec::new();
+    let mut page = vec![0u8; crate::buffer::PAGE_SIZE];
+    for pid in 1..store.tablespace_pages()? {
+        if store.shared().read_copy(pid, &mut page).is_err() {
+            continue; // a damaged page: salvage what can be read
+        }
+        if undo::is_first_page(&page) {
+            firsts.push(pid);
+        }
+    }
+    Ok(firsts)
+}
+
 /// Step 3: restores the live records of the losers whose index `root_of` knows (and whose tree
 /// it names). Returns the number restored.
 pub(crate) fn roll_back(store: &PageStore, losers: &[LogInfo], root_of: impl Fn(IndexId) -> Option<PageId>) -> Result<usize> {

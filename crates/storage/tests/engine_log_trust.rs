@@ -154,3 +154,89 @@ async fn a_complete_log_is_accepted() {
     let e = Engine::open(crash_config(dir.path())).unwrap();
     e.shutdown().unwrap();
 }
+
+fn salvage_config(dir: &Path) -> EngineConfig {
+    let mut c = crash_config(dir);
+    c.force_recovery = true;
+    c
+}
+
+/// `force_recovery` with a log that cannot be trusted: the engine starts read-only, serves what
+/// the data files hold, refuses every write, and still changes no file.
+#[tokio::test]
+async fn force_recovery_salvages_read_only_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    crashed_database(dir.path()).await;
+    for seg in segments(dir.path()) {
+        std::fs::OpenOptions::new().write(true).open(&seg).unwrap().set_len(0).unwrap();
+    }
+    let before = snapshot(dir.path());
+    {
+        let e = Engine::open(salvage_config(dir.path())).unwrap();
+        let t = table(&e, "d", "t");
+        let s = e.register_session().unwrap();
+        let mut trx = e.begin(&s, opts());
+        // The rows of the first checkpoint are in the data file; what only the log held is gone.
+        let rows = scan_all(&mut trx, &t, 0, KeyRange::all(), false, ReadMode::Consistent);
+        assert!(rows.len() >= 100 && rows.len() <= 200, "{} rows", rows.len());
+        assert_eq!(scan_all(&mut trx, &t, 1, KeyRange::all(), false, ReadMode::Consistent).len(), rows.len());
+        let w = trx.insert(&t, row(1000, 1, "no"), OnDuplicate::Error).await;
+        assert!(matches!(w, Err(StorageError::WritesStopped)), "{w:?}");
+        drop(trx);
+        let ddl = e.create_table(sbtest("d", "u", false), false).await;
+        assert!(matches!(ddl, Err(StorageError::WritesStopped)), "{ddl:?}");
+        assert!(matches!(e.drop_table("d", "t", false).await, Err(StorageError::WritesStopped)));
+        assert_eq!(status_value(&e, "Selkie_writes_stopped"), 1);
+        drop(s);
+        e.shutdown().unwrap();
+    }
+    assert!(snapshot(dir.path()) == before, "salvage mode changed files");
+    // Without the option the log is still refused.
+    assert_log_too_short(&refused(dir.path()));
+}
+
+/// Salvage hides the changes of a transaction the crash interrupted (they are in the data file:
+/// a checkpoint wrote them) by reading around them through its undo log.
+#[tokio::test]
+async fn force_recovery_hides_unfinished_transactions() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let e = Engine::open(crash_config(dir.path())).unwrap();
+        e.create_database(db("d"), false).await.unwrap();
+        e.create_table(sbtest("d", "t", false), false).await.unwrap();
+        let t = table(&e, "d", "t");
+        let s = e.register_session().unwrap();
+        let mut trx = e.begin(&s, opts());
+        for id in 1..=50 {
+            trx.insert(&t, row(id, id, "committed"), OnDuplicate::Error).await.unwrap();
+        }
+        trx.commit().await.unwrap();
+        let s2 = e.register_session().unwrap();
+        let mut open = e.begin(&s2, opts());
+        let pk = keycodec::primary_key_from_values(&t, &[Datum::Int(7)]).unwrap();
+        let cur = open.lock_row(&t, &pk, LockMode::Exclusive).await.unwrap().unwrap();
+        open.update(&t, &pk, &cur.row, row(7, 700, "uncommitted")).await.unwrap();
+        open.insert(&t, row(51, 51, "uncommitted"), OnDuplicate::Error).await.unwrap();
+        e.checkpoint_for_test().unwrap();
+        for id in 100..=120 {
+            let mut trx = e.begin(&s, opts());
+            trx.insert(&t, row(id, id, "after the checkpoint"), OnDuplicate::Error).await.unwrap();
+            trx.commit().await.unwrap();
+        }
+        e.checkpoint_for_test().unwrap();
+        e.crash_for_test();
+        drop((open, s, s2));
+    }
+    for seg in segments(dir.path()) {
+        std::fs::remove_file(seg).unwrap();
+    }
+    assert_log_too_short(&refused(dir.path()));
+    let e = Engine::open(salvage_config(dir.path())).unwrap();
+    let t = table(&e, "d", "t");
+    let s = e.register_session().unwrap();
+    let mut trx = e.begin(&s, opts());
+    assert_eq!(trx.get(&t, &[Datum::Int(7)]).unwrap().map(|r| r.row[1].clone()), Some(Datum::Int(7)));
+    assert!(trx.get(&t, &[Datum::Int(51)]).unwrap().is_none(), "the unfinished insert is hidden");
+    let ids: Vec<Datum> = scan_all(&mut trx, &t, 0, KeyRange::all(), false, ReadMode::Consistent).into_iter().map(|r| r[0].clone()).collect();
+    assert!(ids.len() >= 50 && !ids.contains(&Datum::Int(51)), "{ids:?}");
+}

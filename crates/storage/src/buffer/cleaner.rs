@@ -276,6 +276,9 @@ impl Shared {
     /// Writes a checkpoint (docs §4.8); with `flush_all`, first writes back every page dirtied
     /// before it starts. Returns the checkpoint LSN.
     pub(crate) fn checkpoint(&self, flush_all: bool) -> Result<Lsn> {
+        if self.config.read_only {
+            return Ok(self.checkpoint_lsn.load(Ordering::Acquire));
+        }
         let (Some(wal), Some(hooks)) = (self.wal.get(), self.hooks.get()) else {
             return Err(StorageError::Io(std::io::Error::other("checkpoint before PageStore::start")));
         };

@@ -124,6 +124,10 @@ impl Shared {
     /// unsealed) to the doublewrite area and then home. Before `start` (recovery, formatting) the
     /// log is durable already and there is none to flush.
     pub(crate) fn write_batch(&self, writer: &mut PageWriter, pids: &[PageId], max_lsn: u64) -> Result<()> {
+        if self.config.read_only {
+            // Salvage mode writes nothing: pages changed by redo stay in the pool.
+            return Err(StorageError::WritesStopped);
+        }
         assert!(pids.len() <= BATCH_PAGES);
         if let Some(wal) = self.wal.get() {
             if wal.flush_to_unless_stalled(max_lsn)? < max_lsn {
@@ -193,10 +197,24 @@ pub(crate) fn log_waits_for_space() -> StorageError {
 /// Restores home pages that fail verification from their doublewrite copy (a torn write of the
 /// last batch). Returns the number of pages repaired.
 pub(crate) fn repair_from_doublewrite(doublewrite: &IoFile, data: &IoFile) -> Result<usize> {
+    let repairs = doublewrite_repairs(doublewrite, data)?;
+    for (pid, copy) in &repairs {
+        tracing::warn!(page = pid, "restoring a torn page from the doublewrite area");
+        data.write_at(copy, pid * PAGE_SIZE as u64)?;
+    }
+    if !repairs.is_empty() {
+        data.sync_data()?;
+    }
+    Ok(repairs.len())
+}
+
+/// The home pages that fail verification and have an intact copy in the doublewrite area (read
+/// only: salvage mode serves them from memory instead of writing them home).
+pub(crate) fn doublewrite_repairs(doublewrite: &IoFile, data: &IoFile) -> Result<Vec<(PageId, Vec<u8>)>> {
     let slots = (doublewrite.len()? / PAGE_SIZE as u64).min(BATCH_PAGES as u64);
     let mut copy = vec![0u8; PAGE_SIZE];
     let mut home = vec![0u8; PAGE_SIZE];
-    let mut repaired = 0;
+    let mut repairs = Vec::new();
     for slot in 0..slots {
         doublewrite.read_at(&mut copy, slot * PAGE_SIZE as u64)?;
         if !page::has_valid_checksum(&copy) {
@@ -211,12 +229,7 @@ pub(crate) fn repair_from_doublewrite(doublewrite: &IoFile, data: &IoFile) -> Re
         if home_intact {
             continue; // possibly older than the copy: redo brings it forward
         }
-        tracing::warn!(page = pid, "restoring a torn page from the doublewrite area");
-        data.write_at(&copy, pid * PAGE_SIZE as u64)?;
-        repaired += 1;
+        repairs.push((pid, copy.clone()));
     }
-    if repaired > 0 {
-        data.sync_data()?;
-    }
-    Ok(repaired)
+    Ok(repairs)
 }

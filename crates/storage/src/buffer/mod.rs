@@ -25,6 +25,7 @@ pub(crate) mod space;
 mod stats;
 pub(crate) mod undo_page;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -73,6 +74,9 @@ pub struct PageStoreConfig {
     /// The cleaner flushes oldest pages first once the log since the checkpoint exceeds this
     /// (default 512 MiB; the engine sets the log's async point, `WalConfig::async_age`).
     pub max_checkpoint_age: u64,
+    /// Salvage mode: open existing files only, change none of them (torn pages are served from
+    /// their doublewrite copies in memory, redo stays in the pool), run no page cleaner.
+    pub read_only: bool,
 }
 
 impl PageStoreConfig {
@@ -82,6 +86,7 @@ impl PageStoreConfig {
             free_reserve: 0.10,
             checkpoint_interval: Duration::from_secs(5),
             max_checkpoint_age: 512 << 20,
+            read_only: false,
         }
     }
 }
@@ -165,6 +170,8 @@ pub(crate) struct Shared {
     /// Test hook: the next write-back batch crashes (`Io::crash`) after its home writes, before
     /// their sync.
     pub(crate) crash_before_home_sync: AtomicBool,
+    /// Salvage mode: torn home pages' intact doublewrite copies, served instead of the home page.
+    pub(crate) salvage_images: HashMap<PageId, Vec<u8>>,
     /// Preallocation of the data file and its reserve.
     pub(crate) space: space::DataSpace,
 }
@@ -197,11 +204,17 @@ impl PageStore {
             return Err(invalid(format!("free_reserve {} outside 0..={MAX_FREE_RESERVE}", config.free_reserve)));
         }
         std::fs::create_dir_all(dir)?;
-        let data = io.open_as(&dir.join(DATA_FILE), true, FileKind::Data, 0)?;
-        let doublewrite = io.open_as(&dir.join(DOUBLEWRITE_FILE), true, FileKind::Doublewrite, 0)?;
+        // Salvage opens what exists and creates nothing.
+        let create = !config.read_only;
+        let data = io.open_as(&dir.join(DATA_FILE), create, FileKind::Data, 0)?;
+        let doublewrite = io.open_as(&dir.join(DOUBLEWRITE_FILE), create, FileKind::Doublewrite, 0)?;
         let (control_file, control) = ControlFile::open(io, dir)?;
         let mut repaired_at_open = 0;
+        let mut salvage_images = HashMap::new();
         let (control_file, control, must_format) = match control {
+            None if config.read_only => {
+                return Err(StorageError::Corruption(format!("{} is missing", dir.join("selkie.ctl").display())));
+            }
             None => {
                 // A new database, unless the control file went missing: never format over data.
                 let mut page0 = vec![0u8; PAGE_SIZE];
@@ -231,9 +244,17 @@ impl PageStore {
                 if c.format != FORMAT_VERSION {
                     return Err(StorageError::Corruption(format!("data directory format {} (expected {FORMAT_VERSION})", c.format)));
                 }
-                repaired_at_open = flush::repair_from_doublewrite(&doublewrite, &data)?;
+                if config.read_only {
+                    salvage_images = flush::doublewrite_repairs(&doublewrite, &data)?.into_iter().collect();
+                    repaired_at_open = salvage_images.len();
+                } else {
+                    repaired_at_open = flush::repair_from_doublewrite(&doublewrite, &data)?;
+                }
                 let mut page0 = vec![0u8; PAGE_SIZE];
-                data.read_at(&mut page0, 0)?;
+                match salvage_images.get(&HEADER_PAGE) {
+                    Some(copy) => page0.copy_from_slice(copy),
+                    None => data.read_at(&mut page0, 0)?,
+                }
                 page::verify(&page0, HEADER_PAGE).map_err(StorageError::Corruption)?;
                 let unformatted = page0.iter().all(|&b| b == 0);
                 // A crash while creating the database leaves the control file and no header.
@@ -270,12 +291,15 @@ impl PageStore {
             checkpoint_mutex: Mutex::new(()),
             crash_before_home_sync: AtomicBool::new(false),
             space: space::DataSpace::new(data_pages),
+            salvage_images,
         });
         if must_format {
             shared.format()?;
         }
         let roots = shared.read_tablespace_header()?;
-        shared.preallocate_at_open()?;
+        if !shared.config.read_only {
+            shared.preallocate_at_open()?;
+        }
         shared.system_roots.set(roots).expect("roots set once");
         Ok(Arc::new(PageStore { shared, threads: Mutex::new(Vec::new()) }))
     }
@@ -308,8 +332,10 @@ impl PageStore {
         let _ = self.shared.hooks.set(hooks);
         self.wal().set_checkpoint_lsn(self.shared.checkpoint_lsn.load(Ordering::Acquire));
         let mut threads = self.threads.lock();
-        let shared = self.shared.clone();
-        threads.push(std::thread::Builder::new().name("selkie-cleaner".into()).spawn(move || cleaner::run(shared))?);
+        if !self.shared.config.read_only {
+            let shared = self.shared.clone();
+            threads.push(std::thread::Builder::new().name("selkie-cleaner".into()).spawn(move || cleaner::run(shared))?);
+        }
         let shared = self.shared.clone();
         threads.push(std::thread::Builder::new().name("selkie-evictor".into()).spawn(move || evictor::run(shared))?);
         Ok(())
@@ -350,9 +376,14 @@ impl PageStore {
 
     /// Checkpoints and stops the cleaner.
     pub fn shutdown(&self) -> Result<()> {
-        let result = self.checkpoint_now().map(|_| ());
+        let result = if self.shared.config.read_only { Ok(()) } else { self.checkpoint_now().map(|_| ()) };
         self.stop_cleaner();
         result
+    }
+
+    /// Salvage mode (`PageStoreConfig::read_only`): nothing is ever written.
+    pub fn is_read_only(&self) -> bool {
+        self.shared.config.read_only
     }
 
     /// Stops the background thread without flushing anything (in-process crash tests: call after

@@ -271,6 +271,11 @@ impl Shared {
                 buf.fill(0);
                 Ok(())
             }
+            // Salvage mode serves a torn page from its intact doublewrite copy.
+            Fill::Read if !self.salvage_images.is_empty() && self.salvage_images.contains_key(&pid) => {
+                buf.copy_from_slice(&self.salvage_images[&pid]);
+                Ok(())
+            }
             Fill::Read => self
                 .data
                 .read_at(buf, pid * PAGE_SIZE as u64)

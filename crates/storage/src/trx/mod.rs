@@ -274,6 +274,15 @@ impl TrxSys {
         Some(id)
     }
 
+    /// Salvage mode: the transactions a crash interrupted stay active for good (they hold rw
+    /// slots that no session owns), so every read view skips their changes.
+    pub fn hide_unfinished(&self, ids: impl IntoIterator<Item = u64>) {
+        for id in ids {
+            let rw = self.rw.take().expect("an rw slot per unfinished transaction: they each had one");
+            self.rw.publish(rw, id, usize::MAX);
+        }
+    }
+
     /// Turns active transaction `holder`'s implicit lock on `key` into an explicit X lock of its
     /// owner, so that the caller can wait for it. False if `holder` is no longer active (its
     /// implicit lock is gone with it).

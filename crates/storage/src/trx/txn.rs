@@ -393,6 +393,7 @@ impl TrxState {
         let undo = self.undo_for_write()?;
         let prev = undo.last;
         let mut mtr = Mtr::new(store);
+        undo.latch_pages(&mut mtr)?;
         let outcome = BTree::open(root).modify_versioned(&mut mtr, key, |cur| {
             let live = match &cur {
                 None => None,
@@ -429,10 +430,10 @@ impl TrxState {
             }
         };
         // The tree has changed in this mtr: its undo record must be in the same log entry, or a
-        // rollback could not undo it. The page is one the log allocated already (no allocation
-        // can fail here); an I/O error reading it back is the only way this fails, and then the
-        // change must not reach the log at all: stop the process before the mtr commits (its
-        // drop would log the change), and recovery starts from a log without it.
+        // rollback could not undo it. Its page is latched already (`latch_pages`: no I/O and no
+        // allocation can fail here); only a malformed undo page could make the append fail, and
+        // then the change must not reach the log at all: stop the process before the mtr commits
+        // (its drop would log the change), and recovery starts from a log without it.
         if let Err(e) = undo.append(&mut mtr, at, &rec) {
             tracing::error!("cannot write the undo record of a change already made ({e}); stopping to protect the data");
             std::process::abort();
@@ -458,6 +459,9 @@ impl TrxState {
     /// Logs pending AUTO_INCREMENT advances in an mtr of their own (transactions that end
     /// without another write).
     fn flush_pending_auto_inc(&mut self) {
+        if self.sess.sh.store.is_read_only() {
+            self.pending_auto_inc.clear(); // salvage mode logs nothing
+        }
         if !self.pending_auto_inc.is_empty() {
             let mut mtr = Mtr::new(&self.sess.sh.store);
             log_auto_inc(&mut self.pending_auto_inc, &mut mtr);

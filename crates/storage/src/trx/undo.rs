@@ -519,6 +519,17 @@ impl UndoWriter {
         Ok(())
     }
 
+    /// Latches the pages the next record can go to (the current page and the spare), ahead of
+    /// the tree change in the same mtr (`Mtr::latch_private`): appending the record after the
+    /// change then touches only latched, resident pages.
+    pub fn latch_pages(&self, mtr: &mut Mtr) -> Result<()> {
+        mtr.latch_private(self.cur)?;
+        if let Some(spare) = self.spare {
+            mtr.latch_private(spare)?;
+        }
+        Ok(())
+    }
+
     /// Where a record of `len` bytes goes (call `ensure_spare` first).
     pub fn place(&self, len: usize) -> Placement {
         assert!(UNDO_DATA_START + len <= PAGE_SIZE, "undo record of {len} bytes does not fit a page");
@@ -560,6 +571,11 @@ pub struct LogInfo {
     /// The physically newest record (NO_ROLL_PTR if none); the live records follow from it.
     pub newest: u64,
     pub last_page: PageId,
+}
+
+/// Whether a page image is the first page of an undo log.
+pub fn is_first_page(page: &[u8]) -> bool {
+    page.page_type() == Ok(PageType::Undo) && page.get(OFF_LOG_STATE).copied().and_then(LogState::from_u8).is_some()
 }
 
 /// Reads a log's header, or None if `first` does not hold the first page of a log (a stale entry

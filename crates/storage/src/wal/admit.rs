@@ -48,11 +48,15 @@ pub enum Halt {
     /// A write-back of data pages (data file, doublewrite area, control file) failed: commits
     /// still reach the log, but the checkpoint no longer advances.
     DataFile,
+    /// Started read-only for salvage (`--force-recovery` with a log that cannot be trusted):
+    /// nothing is ever written.
+    Salvage,
 }
 
 pub(super) const HALT_NONE: u8 = 0;
 const HALT_LOG: u8 = 1;
 const HALT_DATA: u8 = 2;
+pub(super) const HALT_SALVAGE: u8 = 3;
 
 /// Row writers waiting in `admit_write` (woken whenever the limit is recomputed).
 #[derive(Default)]
@@ -82,6 +86,7 @@ impl Shared {
         match self.halt.load(Ordering::SeqCst) {
             HALT_LOG => Some(Halt::Log),
             HALT_DATA => Some(Halt::DataFile),
+            HALT_SALVAGE => Some(Halt::Salvage),
             _ => None,
         }
     }
@@ -91,6 +96,7 @@ impl Shared {
         let code = match cause {
             Halt::Log => HALT_LOG,
             Halt::DataFile => HALT_DATA,
+            Halt::Salvage => HALT_SALVAGE,
         };
         if self.halt.compare_exchange(HALT_NONE, code, Ordering::SeqCst, Ordering::SeqCst).is_err() {
             return;
@@ -99,6 +105,7 @@ impl Shared {
         let commits = match cause {
             Halt::Log => "no further commit can be acknowledged",
             Halt::DataFile => "the checkpoint stops at the pages not written",
+            Halt::Salvage => "nothing is written",
         };
         tracing::error!(
             "{what}. The engine now refuses writes (reads go on) and {commits}; restart the server: recovery decides \

@@ -421,6 +421,47 @@ impl Drop for CompleteOnDrop<'_> {
 
 const ZERO_PAD: [u8; entry::ENTRY_ALIGN] = [0; entry::ENTRY_ALIGN];
 
+/// The state shared by a log's users and its writer, at `start_lsn`.
+fn new_shared(io: &Io, redo_dir: PathBuf, config: &WalConfig, start_lsn: Lsn, prepared_end: Lsn) -> Arc<Shared> {
+    Arc::new(Shared {
+        io: io.clone(),
+        redo_dir,
+        segment_bytes: config.segment_bytes,
+        max_entry: MAX_ENTRY.min(config.ring_bytes / 2),
+        buffer: LogBuffer::new(config.ring_bytes),
+        reserve_lsn: CachePadded::new(AtomicU64::new(start_lsn)),
+        written_lsn: CachePadded::new(AtomicU64::new(start_lsn)),
+        flushed_lsn: AtomicU64::new(start_lsn),
+        ready_lsn: AtomicU64::new(start_lsn),
+        writer_state: CachePadded::new(AtomicU8::new(WRITER_AWAKE)),
+        flush_mode: AtomicU8::new(config.flush_mode as u8),
+        flush_request: AtomicU64::new(0),
+        stop_requested: AtomicBool::new(false),
+        writer_status: AtomicU8::new(WRITER_RUNNING),
+        wake_requests: AtomicU64::new(0),
+        wake_lock: Mutex::new(()),
+        wake_cv: Condvar::new(),
+        space_waiters: AtomicUsize::new(0),
+        space: Mutex::new(0),
+        space_cv: Condvar::new(),
+        waiters: Mutex::new(WaiterList::default()),
+        stats: WriterStats::default(),
+        halt: AtomicU8::new(HALT_NONE),
+        halt_errno: std::sync::atomic::AtomicI32::new(0),
+        // Set by `update_admission` below.
+        admit_limit: CachePadded::new(AtomicU64::new(0)),
+        checkpoint_lsn: AtomicU64::new(start_lsn),
+        sync_age: config.sync_age(),
+        admit_waiters: Mutex::new(AdmitWaiters::default()),
+        space_short: AtomicBool::new(false),
+        prepared_end: AtomicU64::new(prepared_end),
+        stalled: AtomicBool::new(false),
+        recycle_below: AtomicU64::new(0),
+        max_segment_files: (config.capacity / config.segment_bytes).saturating_add(EXTRA_SEGMENT_FILES),
+    })
+}
+
+
 impl Wal {
     /// Starts the log at `start_lsn` (the end of the recovered log; 0... for a new database, see
     /// `FIRST_LSN`). Discards anything in the segment files at or past `start_lsn` and starts the
@@ -448,48 +489,24 @@ impl Wal {
         let mut segments = segment::SegmentFiles::new(io.clone(), redo_dir.clone(), config.segment_bytes);
         discard_from(io, &redo_dir, config.segment_bytes, start_lsn, &mut segments)?;
 
-        let shared = Arc::new(Shared {
-            io: io.clone(),
-            redo_dir,
-            segment_bytes: config.segment_bytes,
-            max_entry: MAX_ENTRY.min(config.ring_bytes / 2),
-            buffer: LogBuffer::new(config.ring_bytes),
-            reserve_lsn: CachePadded::new(AtomicU64::new(start_lsn)),
-            written_lsn: CachePadded::new(AtomicU64::new(start_lsn)),
-            flushed_lsn: AtomicU64::new(start_lsn),
-            ready_lsn: AtomicU64::new(start_lsn),
-            writer_state: CachePadded::new(AtomicU8::new(WRITER_AWAKE)),
-            flush_mode: AtomicU8::new(config.flush_mode as u8),
-            flush_request: AtomicU64::new(0),
-            stop_requested: AtomicBool::new(false),
-            writer_status: AtomicU8::new(WRITER_RUNNING),
-            wake_requests: AtomicU64::new(0),
-            wake_lock: Mutex::new(()),
-            wake_cv: Condvar::new(),
-            space_waiters: AtomicUsize::new(0),
-            space: Mutex::new(0),
-            space_cv: Condvar::new(),
-            waiters: Mutex::new(WaiterList::default()),
-            stats: WriterStats::default(),
-            halt: AtomicU8::new(HALT_NONE),
-            halt_errno: std::sync::atomic::AtomicI32::new(0),
-            // Set by `update_admission` below.
-            admit_limit: CachePadded::new(AtomicU64::new(0)),
-            checkpoint_lsn: AtomicU64::new(start_lsn),
-            sync_age: config.sync_age(),
-            admit_waiters: Mutex::new(AdmitWaiters::default()),
-            space_short: AtomicBool::new(false),
-            prepared_end: AtomicU64::new(segments.prepared_end(start_lsn)),
-            stalled: AtomicBool::new(false),
-            recycle_below: AtomicU64::new(0),
-            max_segment_files: (config.capacity / config.segment_bytes).saturating_add(EXTRA_SEGMENT_FILES),
-        });
+        let shared = new_shared(io, redo_dir, &config, start_lsn, segments.prepared_end(start_lsn));
         shared.update_admission();
         let thread_shared = Arc::clone(&shared);
         let handle = std::thread::Builder::new()
             .name("selkie-log-writer".into())
             .spawn(move || writer::run(thread_shared, segments, start_lsn))?;
         Ok(Arc::new(Wal { shared, writer: Mutex::new(Some(handle)) }))
+    }
+
+    /// A log that is never written: salvage mode (`Engine::open` with `force_recovery` and a log
+    /// that cannot be trusted). No file is opened or changed and no writer runs; every position
+    /// is `end_lsn`, and every write is refused (`Halt::Salvage`). Nothing may append to it.
+    pub fn open_read_only(dir: &Path, config: WalConfig, end_lsn: Lsn) -> Arc<Wal> {
+        let shared = new_shared(&Io::new(Default::default()), segment::redo_dir(dir), &config, end_lsn, end_lsn);
+        shared.halt.store(admit::HALT_SALVAGE, Ordering::SeqCst);
+        shared.writer_status.store(WRITER_STOPPED, Ordering::SeqCst);
+        shared.update_admission();
+        Arc::new(Wal { shared, writer: Mutex::new(None) })
     }
 
     /// Appends one entry. Reserves space with a single atomic add, copies `payload` into the ring
@@ -505,6 +522,7 @@ impl Wal {
             payload.len(),
             shared.max_entry - ENTRY_HEADER
         );
+        assert!(shared.halt.load(Ordering::Relaxed) != admit::HALT_SALVAGE, "an append to a read-only (salvage) log");
         let payload_crc = entry::payload_crc(payload);
         let start = shared.reserve_lsn.fetch_add(framed as u64, Ordering::Relaxed);
         let end = start + framed as u64;
