@@ -13,6 +13,7 @@
 //! - `pending_trees`: trees of dropped or unfinished DDL, freed crash-safely by purge.
 //! - `engine`: the API the SQL layer calls.
 
+mod blocking;
 pub mod btree;
 pub mod buffer;
 pub mod catalog;

@@ -276,9 +276,8 @@ impl Shared {
                 buf.copy_from_slice(&self.salvage_images[&pid]);
                 Ok(())
             }
-            Fill::Read => self
-                .data
-                .read_at(buf, pid * PAGE_SIZE as u64)
+            // A connection's task must not block its worker thread in the kernel (blocking.rs).
+            Fill::Read => crate::blocking::run(|| self.data.read_at(buf, pid * PAGE_SIZE as u64))
                 .map_err(StorageError::from)
                 .and_then(|()| page::verify(buf, pid).map_err(StorageError::Corruption)),
         };
@@ -318,22 +317,25 @@ impl Shared {
             self.stats.with_local(|c| bump(&c.free_frame_waits, 1));
         }
         self.evictor.wake();
-        let deadline = Instant::now() + FREE_FRAME_TIMEOUT;
-        let mut backoff = Backoff::new();
-        loop {
-            if let Some(idx) = self.pool.pop_free() {
-                return Ok(idx);
+        // Waiting and writing pages back: off the connection's worker thread (blocking.rs).
+        crate::blocking::run(|| {
+            let deadline = Instant::now() + FREE_FRAME_TIMEOUT;
+            let mut backoff = Backoff::new();
+            loop {
+                if let Some(idx) = self.pool.pop_free() {
+                    return Ok(idx);
+                }
+                if let Some(idx) = self.evict_by_self()? {
+                    return Ok(idx);
+                }
+                if Instant::now() > deadline {
+                    return Err(StorageError::Io(std::io::Error::other(
+                        "buffer pool exhausted: every frame is latched or being written",
+                    )));
+                }
+                backoff.snooze();
             }
-            if let Some(idx) = self.evict_by_self()? {
-                return Ok(idx);
-            }
-            if Instant::now() > deadline {
-                return Err(StorageError::Io(std::io::Error::other(
-                    "buffer pool exhausted: every frame is latched or being written",
-                )));
-            }
-            backoff.snooze();
-        }
+        })
     }
 
     /// A consumer's top-up of a nearly empty free list: evicts up to ASSIST_EVICT_BATCH clean,
