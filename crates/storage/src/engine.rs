@@ -28,6 +28,7 @@ use crate::pending_trees::PendingTrees;
 use crate::recovery;
 use crate::rowcodec;
 use crate::table::{self, ScanState};
+use crate::table_write_block::{TableWriteBlock, TableWriteBlocks};
 use crate::trx::logrec::LogRecord;
 use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::purge::{DeferredFree, PurgeQueues, PurgeThread};
@@ -211,7 +212,8 @@ pub struct SessionSlot {
     lease: Arc<SlotLease>,
 }
 
-/// Held for the duration of one statement; DDL that changes or frees trees waits for all of them.
+/// Held for the duration of one statement (`Engine::statement_guard`, `write_statement_guard`);
+/// DDL that changes or frees trees waits for all of them.
 pub struct StatementGuard {
     _guard: tokio::sync::OwnedRwLockReadGuard<()>,
 }
@@ -250,6 +252,9 @@ const INDEX_BUILD_CRASH_POINT_EVERY: u64 = 500;
 const TORN_MODE_CHECKPOINT_INTERVAL: Duration = Duration::from_millis(50);
 /// How often a DDL re-checks for open transactions that changed the table it alters.
 const DDL_WRITER_POLL: Duration = Duration::from_millis(10);
+/// A rollback that restores more undo records than this runs with `run_blocking` (a few
+/// milliseconds of page work; below it the hand-off of the worker would cost more than it saves).
+const LONG_ROLLBACK_RECORDS: u64 = 1000;
 /// Name of the clustered index of a table without a primary key (as InnoDB calls it).
 pub const HIDDEN_PRIMARY_NAME: &str = "GEN_CLUST_INDEX";
 
@@ -275,6 +280,8 @@ pub(crate) struct Shared {
     pub pending_trees: Arc<PendingTrees>,
     pub crash_points: Arc<CrashPoints>,
     barrier: Box<[Arc<tokio::sync::RwLock<()>>]>,
+    /// Tables a DDL is rebuilding: statements that would write them wait (architecture §4.9).
+    write_blocks: Arc<TableWriteBlocks>,
     ddl: tokio::sync::Mutex<DdlState>,
     closed: AtomicBool,
 }
@@ -435,6 +442,18 @@ fn all_roots(t: &TableDef) -> Vec<PageId> {
     t.indexes().map(|i| i.root).collect()
 }
 
+/// Runs long synchronous engine work (a full scan, thousands of page writes, a wait for an fsync)
+/// from async code without stalling the connections served by the same worker thread. On tokio's
+/// multi-thread runtime (the server's) it goes through `block_in_place`, which first hands this
+/// worker's queued tasks and its driver duties to a new thread; on a current-thread runtime (most
+/// tests) or outside any runtime there is no other worker to hand them to, so it runs inline.
+pub(crate) fn run_blocking<R>(f: impl FnOnce() -> R) -> R {
+    match tokio::runtime::Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),
+        _ => f(),
+    }
+}
+
 impl Engine {
     /// Opens (creating if missing) the data directory, runs crash recovery and starts the
     /// background threads (log writer, page cleaner, purge).
@@ -557,6 +576,7 @@ impl Engine {
             pending_trees,
             crash_points,
             barrier: (0..BARRIER_SHARDS).map(|_| Arc::new(tokio::sync::RwLock::new(()))).collect(),
+            write_blocks: Arc::default(),
             ddl: tokio::sync::Mutex::new(DdlState { counters, slot: ddl_slot }),
             closed: AtomicBool::new(false),
             config,
@@ -613,11 +633,49 @@ impl Engine {
         Transaction { st: TrxState::begin(slot.lease.clone(), opts) }
     }
 
-    /// Taken by every DML statement; released when dropped. Never held while a DDL method runs in
-    /// the same session.
+    /// Taken by every statement that reads tables and changes none (a statement that changes
+    /// tables takes `write_statement_guard`); released when dropped. Never held while a DDL
+    /// method runs in the same session. The statement binds its tables (or checks that the
+    /// catalog version it bound them at is still current) after taking it: a DDL that frees or
+    /// replaces trees publishes its catalog while no statement holds one.
     pub async fn statement_guard(&self, slot: &SessionSlot) -> StatementGuard {
         let shard = self.sh.barrier[slot.lease.index % BARRIER_SHARDS].clone();
         StatementGuard { _guard: shard.read_owned().await }
+    }
+
+    /// `statement_guard` for a statement that changes `tables`: while a DDL rebuilds one of them
+    /// (CREATE INDEX), it waits without holding the guard, as MariaDB makes a writer wait for the
+    /// metadata lock of an ALTER TABLE ... LOCK=SHARED, and fails with LockWaitTimeout (1205)
+    /// after `timeout` (MariaDB's `lock_wait_timeout`, not InnoDB's row lock timeout). The DDL
+    /// publishes a new definition before writers go on, so a statement that waited must bind
+    /// its tables again (the catalog version moved). While no table is being rebuilt this costs
+    /// one atomic load more than `statement_guard`.
+    pub async fn write_statement_guard(
+        &self,
+        slot: &SessionSlot,
+        tables: &[TableId],
+        timeout: Duration,
+    ) -> Result<StatementGuard> {
+        let deadline = tokio::time::Instant::now().checked_add(timeout);
+        loop {
+            let guard = self.statement_guard(slot).await;
+            // Blocks are set while the DDL holds every barrier partition: holding one, this sees
+            // every block set before it and no new one can appear until the guard drops.
+            let Some(mut lifted) = self.sh.write_blocks.waiter(tables) else { return Ok(guard) };
+            drop(guard);
+            self.sh.check_open()?;
+            let wait = lifted.changed();
+            let timed_out = match deadline {
+                Some(at) => tokio::time::timeout_at(at, wait).await.is_err(),
+                None => {
+                    let _ = wait.await;
+                    false
+                }
+            };
+            if timed_out {
+                return Err(StorageError::LockWaitTimeout);
+            }
+        }
     }
 
     // ---- DDL: each runs as its own internal transaction and commits durably. ----
@@ -678,12 +736,13 @@ impl Engine {
             Ok(end) => end,
             Err(e) => {
                 std::mem::drop(trx); // rolls the catalog changes back
-                self.sh.pending_trees.free_now(&self.sh.store, adopt);
+                run_blocking(|| self.sh.pending_trees.free_now(&self.sh.store, adopt));
                 return Err(e);
             }
         };
         if let Some(end) = end {
-            self.sh.store.wal().flush_to(end)?;
+            // DDL is durable at once whatever the flush mode: an fsync, off the worker thread.
+            run_blocking(|| self.sh.store.wal().flush_to(end))?;
         }
         Ok(id)
     }
@@ -697,16 +756,23 @@ impl Engine {
         self.sh.catalog.store(Arc::new(Catalog { version: old.version + 1, databases, tables }));
     }
 
+    /// Takes every statement barrier partition: waits for every running statement to end, and
+    /// no statement starts until the guards drop. Hold it briefly: it stops every table.
+    async fn barrier_all(&self) -> BarrierGuards {
+        let mut guards = Vec::with_capacity(BARRIER_SHARDS);
+        for shard in self.sh.barrier.iter() {
+            guards.push(shard.clone().write_owned().await);
+        }
+        guards
+    }
+
     /// Takes every statement barrier partition (no statement runs until the guards drop), once
     /// no other open transaction has changed any of `tables` (MariaDB's metadata locks make
     /// DDL wait for such transactions too). Gives up after the lock wait timeout.
     async fn exclusive(&self, tables: &[TableId], ddl_slot: usize) -> Result<BarrierGuards> {
         let deadline = Instant::now() + self.sh.config.lock_wait_timeout;
         loop {
-            let mut guards = Vec::with_capacity(BARRIER_SHARDS);
-            for shard in self.sh.barrier.iter() {
-                guards.push(shard.clone().write_owned().await);
-            }
+            let guards = self.barrier_all().await;
             if !tables.iter().any(|&t| self.sh.trx.table_has_writers(t, ddl_slot)) {
                 return Ok(guards);
             }
@@ -716,6 +782,25 @@ impl Engine {
             }
             tokio::time::sleep(DDL_WRITER_POLL).await;
         }
+    }
+
+    /// Blocks writes to `table` for a DDL that rebuilds it while everything else runs (MariaDB's
+    /// ALTER TABLE ... LOCK=SHARED): waits, as `exclusive` does, for the open transactions that
+    /// changed the table, marks it and lets the barrier go. Until the returned block drops,
+    /// statements that would change the table wait in `write_statement_guard` (holding no
+    /// barrier partition), while reads of it and all work on other tables go on; the DDL reads
+    /// the table's latest versions, which are all committed. Called with the DDL mutex held.
+    ///
+    /// A rebuild then runs its long work through `run_blocking`, commits, and publishes its
+    /// catalog change *before* dropping the block, so that writers that waited bind the new
+    /// definition. A publish that only adds a tree (CREATE INDEX) needs no barrier: a statement
+    /// still running with the old definition only reads the table. One that replaces or frees
+    /// trees (a rebuild into new trees) publishes under `barrier_all`, like DROP: readers of the
+    /// old trees must be gone before they are freed; waiting writers hold no partition, so that
+    /// cannot deadlock with them.
+    async fn block_writes(&self, table: TableId, ddl_slot: usize) -> Result<TableWriteBlock> {
+        let _barrier = self.exclusive(&[table], ddl_slot).await?;
+        Ok(self.sh.write_blocks.block(table))
     }
 
     /// Returns false if it existed and `if_not_exists`.
@@ -919,6 +1004,8 @@ impl Engine {
     }
 
     /// Builds the index over existing rows; fails with DuplicateKey if `unique` and violated.
+    /// Meanwhile only statements that change the table wait (`block_writes`); the build runs off
+    /// the async worker thread (`run_blocking`).
     pub async fn create_index(&self, db: &str, table: &str, index: NewIndex) -> Result<()> {
         self.sh.check_open()?;
         let mut ddl = self.sh.ddl.lock().await;
@@ -929,7 +1016,8 @@ impl Engine {
             return Err(StorageError::IndexExists { name: index.name });
         }
         validate_index(&t.columns, &index.name, &index.columns)?;
-        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        // Dropped last, after the catalog that names the index is published.
+        let _writes = self.block_writes(t.id, ddl.slot).await?;
         let mut counters = ddl.counters;
         // Pending from here: a crash during the build frees the tree at the next open.
         let root = self.sh.pending_trees.create_trees(&self.sh.store, 1)?[0];
@@ -942,8 +1030,8 @@ impl Engine {
             root,
         };
         counters.next_index_id += 1;
-        if let Err(e) = self.build_index(&t, &ix) {
-            self.sh.pending_trees.free_now(&self.sh.store, &[root]);
+        if let Err(e) = run_blocking(|| self.build_index(&t, &ix)) {
+            run_blocking(|| self.sh.pending_trees.free_now(&self.sh.store, &[root]));
             return Err(e);
         }
         let mut def = TableDef::clone(&t);
@@ -955,7 +1043,7 @@ impl Engine {
             .and_then(|_| self.write_counters(&mut trx, &counters));
         if let Err(e) = written {
             drop(trx);
-            self.sh.pending_trees.free_now(&self.sh.store, &[root]);
+            run_blocking(|| self.sh.pending_trees.free_now(&self.sh.store, &[root]));
             return Err(e);
         }
         let ddl_id = self.ddl_commit(trx, &[], &[root], &[], || {})?;
@@ -963,6 +1051,8 @@ impl Engine {
         // The entries reflect the rows' latest versions at the build: snapshots older than the
         // DDL cannot use the index (1412).
         self.sh.note_indexes_created(ddl_id, [ix.id]);
+        // No barrier (see `block_writes`): statements running with the old definition only
+        // read the table, and writers wait until `_writes` drops, after this.
         self.edit_catalog(|_, ts| {
             ts.insert((db.to_string(), table.to_string()), def);
         });
@@ -970,9 +1060,10 @@ impl Engine {
     }
 
     /// Fills a new secondary index from the latest version of every row. No transaction has
-    /// uncommitted changes in the table (`exclusive` waited for them), so the latest versions
-    /// are committed; entries are stamped visible-to-all and logged as plain page changes (the
-    /// tree is unreachable until the catalog change commits).
+    /// uncommitted changes in the table and none can make one (`block_writes`), so the latest
+    /// versions are committed; entries are stamped visible-to-all and logged as plain page
+    /// changes (the tree is unreachable until the catalog change commits). Synchronous: run it
+    /// through `run_blocking`.
     fn build_index(&self, t: &TableDef, ix: &IndexDef) -> Result<()> {
         let store = &self.sh.store;
         let tree = BTree::open(ix.root);
@@ -1285,6 +1376,9 @@ impl Transaction {
 
     /// Undoes every change made since `begin_statement` (locks stay held, as in InnoDB).
     pub fn rollback_statement(&mut self) -> Result<()> {
+        if self.st.statement_undo_records() > LONG_ROLLBACK_RECORDS {
+            return run_blocking(|| self.st.rollback_statement());
+        }
         self.st.rollback_statement()
     }
 
@@ -1296,6 +1390,10 @@ impl Transaction {
     /// Undoes every change made since `sp` (ROLLBACK TO SAVEPOINT), newest first; row locks stay
     /// held, as in InnoDB. If this fails half way, the transaction can only be rolled back.
     pub fn rollback_to_savepoint(&mut self, sp: &Savepoint) -> Result<()> {
+        // Bounded by the whole transaction's records (the savepoint's own count is not exposed).
+        if self.st.undo_records() > LONG_ROLLBACK_RECORDS {
+            return run_blocking(|| self.st.rollback_to(&sp.st));
+        }
         self.st.rollback_to(&sp.st)
     }
 
@@ -1329,6 +1427,7 @@ impl Transaction {
 
     /// Inserts a full row (every column, in table order; AUTO_INCREMENT already filled in).
     pub async fn insert(&mut self, table: &Arc<TableDef>, row: Vec<Datum>, on_dup: OnDuplicate) -> Result<InsertOutcome> {
+        self.check_writable(table)?;
         table::insert(&mut self.st, table, row, on_dup).await
     }
 
@@ -1338,13 +1437,27 @@ impl Transaction {
         // The stored row (read under the lock) is authoritative for the old index entries;
         // `old` is what the caller saw and must be the same.
         let _ = old;
+        self.check_writable(table)?;
         table::update(&mut self.st, table, pk_key, new).await
     }
 
     /// Deletes the row (locked by the caller with `lock_row` Exclusive; `old` = its contents).
     pub async fn delete(&mut self, table: &Arc<TableDef>, pk_key: &[u8], old: &[Datum]) -> Result<()> {
         let _ = old;
+        self.check_writable(table)?;
         table::delete(&mut self.st, table, pk_key).await
+    }
+
+    /// Refuses a change to a table a DDL is rebuilding: it would miss the structure being built
+    /// (the new index). A statement that changes tables takes `write_statement_guard`, which
+    /// waits for such a DDL and never lets this fire; a caller without it gets 1412 rather than
+    /// a corrupt index. One atomic load while no table is being rebuilt.
+    #[inline]
+    fn check_writable(&self, table: &TableDef) -> Result<()> {
+        if self.st.sess.sh.write_blocks.is_blocked(table.id) {
+            return Err(StorageError::TableDefinitionChanged);
+        }
+        Ok(())
     }
 
     /// Reserves `count` consecutive AUTO_INCREMENT values; returns the first.
@@ -1385,6 +1498,9 @@ impl Transaction {
 
     pub fn rollback(self) -> Result<()> {
         let mut st = self.st;
+        if st.undo_records() > LONG_ROLLBACK_RECORDS {
+            return run_blocking(|| st.rollback_all());
+        }
         st.rollback_all()
     }
 }
