@@ -244,8 +244,9 @@ type BarrierGuards = Vec<tokio::sync::OwnedRwLockWriteGuard<()>>;
 /// Partitions of the statement barrier (architecture §4.9): a statement takes the read side of
 /// its session's partition only, so ordinary statements share no cache line through it.
 const BARRIER_SHARDS: usize = 64;
-/// CREATE INDEX reaches its test crash point (`CrashPoint::IndexBuild`) after every this many
-/// entries, so a crash test finds a tree of several pages.
+/// CREATE INDEX reaches its test crash point (`CrashPoint::IndexBuild`) and its test hold point
+/// (`hold_index_builds_for_test`) after every this many entries, so a crash test finds a tree of
+/// several pages.
 const INDEX_BUILD_CRASH_POINT_EVERY: u64 = 500;
 /// Checkpoint interval under torn-write fault injection (test mode): the cleaner then writes back
 /// dirty pages continuously, so that a crash test's random kills regularly land in a write.
@@ -282,6 +283,8 @@ pub(crate) struct Shared {
     barrier: Box<[Arc<tokio::sync::RwLock<()>>]>,
     /// Tables a DDL is rebuilding: statements that would write them wait (architecture §4.9).
     write_blocks: Arc<TableWriteBlocks>,
+    /// Test hook (`hold_index_builds_for_test`): index builds pause while it is set.
+    index_builds_held: AtomicBool,
     ddl: tokio::sync::Mutex<DdlState>,
     closed: AtomicBool,
 }
@@ -577,6 +580,7 @@ impl Engine {
             crash_points,
             barrier: (0..BARRIER_SHARDS).map(|_| Arc::new(tokio::sync::RwLock::new(()))).collect(),
             write_blocks: Arc::default(),
+            index_builds_held: AtomicBool::new(false),
             ddl: tokio::sync::Mutex::new(DdlState { counters, slot: ddl_slot }),
             closed: AtomicBool::new(false),
             config,
@@ -1095,6 +1099,9 @@ impl Engine {
             let (_, end) = mtr.commit();
             entries += 1;
             if entries % INDEX_BUILD_CRASH_POINT_EVERY == 0 {
+                while self.sh.index_builds_held.load(Ordering::Relaxed) && !self.sh.is_closed() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
                 if self.sh.crash_points.is_armed(CrashPoint::IndexBuild) {
                     // Crash test: make the partial tree durable first, so that the power cut
                     // leaves pages that only the pending-tree record can give back.
@@ -1189,6 +1196,14 @@ impl Engine {
             CrashPoint::HomePageSync => self.sh.store.crash_before_next_home_sync(),
             _ => self.sh.crash_points.arm(point),
         }
+    }
+
+    /// Test hook: while `held`, index builds stop after their next few hundred entries (their
+    /// thread sleeps; writers of the table keep waiting) until it is cleared, so that a test can
+    /// look at the engine in the middle of a build of any length.
+    #[doc(hidden)]
+    pub fn hold_index_builds_for_test(&self, held: bool) {
+        self.sh.index_builds_held.store(held, Ordering::SeqCst);
     }
 
     /// Test hook: whether the armed crash point was reached (the simulated power cut happened).
