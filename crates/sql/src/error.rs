@@ -131,6 +131,11 @@ pub fn interrupted() -> SqlError {
     SqlError::new(1317, "70100", "Query execution was interrupted")
 }
 
+/// 1412: the engine's TableDefinitionChanged; here for a statement that DDL kept re-binding.
+pub fn table_definition_changed() -> SqlError {
+    selkie_storage::StorageError::TableDefinitionChanged.into()
+}
+
 /// 1235: a feature Selkie does not implement, named as MariaDB names its own gaps.
 pub fn not_supported(feature: &str) -> SqlError {
     SqlError::new(1235, "42000", format!("This version of MariaDB doesn't yet support '{feature}'"))

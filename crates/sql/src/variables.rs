@@ -346,6 +346,7 @@ struct HotValues {
     read_only: bool,
     sql_mode: SqlMode,
     lock_wait_timeout: Duration,
+    metadata_lock_wait_timeout: Duration,
     sql_select_limit: u64,
     max_allowed_packet: u64,
     sql_notes: bool,
@@ -378,6 +379,7 @@ impl HotValues {
             read_only: flag("tx_read_only"),
             sql_mode: convert::sql_mode_flags(bytes("sql_mode")),
             lock_wait_timeout: Duration::from_secs(uint("innodb_lock_wait_timeout")),
+            metadata_lock_wait_timeout: Duration::from_secs(uint("lock_wait_timeout")),
             sql_select_limit: uint("sql_select_limit"),
             max_allowed_packet: uint("max_allowed_packet"),
             sql_notes: flag("sql_notes"),
@@ -593,6 +595,11 @@ impl SessionVariables {
     }
     pub fn lock_wait_timeout(&self) -> Duration {
         self.values.hot.lock_wait_timeout
+    }
+    /// `lock_wait_timeout` (not InnoDB's): how long a statement waits for a DDL that holds its
+    /// table (MariaDB's metadata lock wait).
+    pub fn metadata_lock_wait_timeout(&self) -> Duration {
+        self.values.hot.metadata_lock_wait_timeout
     }
     /// sql_select_limit (u64::MAX = default / unlimited).
     pub fn sql_select_limit(&self) -> u64 {

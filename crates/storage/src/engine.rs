@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
 
+use crate::blocking;
 use crate::btree::{BTree, Change, MAX_KEY_LEN};
 use crate::buffer::space::ALLOC_HEADROOM;
 use crate::buffer::{CheckpointHooks, PageId, PageStore, PageStoreConfig, FORMAT_VERSION};
@@ -29,6 +30,7 @@ use crate::pending_trees::PendingTrees;
 use crate::recovery;
 use crate::rowcodec;
 use crate::table::{self, ScanState};
+use crate::table_write_block::{TableWriteBlock, TableWriteBlocks};
 use crate::trx::logrec::LogRecord;
 use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::purge::{DeferredFree, PurgeQueues, PurgeThread};
@@ -220,7 +222,8 @@ pub struct SessionSlot {
     lease: Arc<SlotLease>,
 }
 
-/// Held for the duration of one statement; DDL that changes or frees trees waits for all of them.
+/// Held for the duration of one statement (`Engine::statement_guard`, `write_statement_guard`);
+/// DDL that changes or frees trees waits for all of them.
 pub struct StatementGuard {
     _guard: tokio::sync::OwnedRwLockReadGuard<()>,
 }
@@ -251,8 +254,9 @@ type BarrierGuards = Vec<tokio::sync::OwnedRwLockWriteGuard<()>>;
 /// Partitions of the statement barrier (architecture §4.9): a statement takes the read side of
 /// its session's partition only, so ordinary statements share no cache line through it.
 const BARRIER_SHARDS: usize = 64;
-/// CREATE INDEX reaches its test crash point (`CrashPoint::IndexBuild`) after every this many
-/// entries, so a crash test finds a tree of several pages.
+/// CREATE INDEX reaches its test crash point (`CrashPoint::IndexBuild`) and its test hold point
+/// (`hold_index_builds_for_test`) after every this many entries, so a crash test finds a tree of
+/// several pages.
 const INDEX_BUILD_CRASH_POINT_EVERY: u64 = 500;
 /// Checkpoint interval under torn-write fault injection (test mode): the cleaner then writes back
 /// dirty pages continuously, so that a crash test's random kills regularly land in a write.
@@ -262,6 +266,9 @@ const DDL_WRITER_POLL: Duration = Duration::from_millis(10);
 /// Values longer than this go to overflow pages (a quarter page): a row with such values checks
 /// the tablespace's free space for them before it is written.
 const OVERFLOW_CHECK_BYTES: usize = crate::buffer::PAGE_SIZE / 4;
+/// A rollback that restores more undo records than this runs with `blocking::run` (a few
+/// milliseconds of page work; below it the hand-off of the worker would cost more than it saves).
+const LONG_ROLLBACK_RECORDS: u64 = 1000;
 /// Name of the clustered index of a table without a primary key (as InnoDB calls it).
 pub const HIDDEN_PRIMARY_NAME: &str = "GEN_CLUST_INDEX";
 
@@ -287,6 +294,10 @@ pub(crate) struct Shared {
     pub pending_trees: Arc<PendingTrees>,
     pub crash_points: Arc<CrashPoints>,
     barrier: Box<[Arc<tokio::sync::RwLock<()>>]>,
+    /// Tables a DDL is rebuilding: statements that would write them wait (architecture §4.9).
+    write_blocks: Arc<TableWriteBlocks>,
+    /// Test hook (`hold_index_builds_for_test`): index builds pause while it is set.
+    index_builds_held: AtomicBool,
     ddl: tokio::sync::Mutex<DdlState>,
     closed: AtomicBool,
 }
@@ -608,6 +619,8 @@ impl Engine {
             pending_trees,
             crash_points,
             barrier: (0..BARRIER_SHARDS).map(|_| Arc::new(tokio::sync::RwLock::new(()))).collect(),
+            write_blocks: Arc::default(),
+            index_builds_held: AtomicBool::new(false),
             ddl: tokio::sync::Mutex::new(DdlState { counters, slot: ddl_slot }),
             closed: AtomicBool::new(false),
             config,
@@ -664,11 +677,49 @@ impl Engine {
         Transaction { st: TrxState::begin(slot.lease.clone(), opts) }
     }
 
-    /// Taken by every DML statement; released when dropped. Never held while a DDL method runs in
-    /// the same session.
+    /// Taken by every statement that reads tables and changes none (a statement that changes
+    /// tables takes `write_statement_guard`); released when dropped. Never held while a DDL
+    /// method runs in the same session. The statement binds its tables (or checks that the
+    /// catalog version it bound them at is still current) after taking it: a DDL that frees or
+    /// replaces trees publishes its catalog while no statement holds one.
     pub async fn statement_guard(&self, slot: &SessionSlot) -> StatementGuard {
         let shard = self.sh.barrier[slot.lease.index % BARRIER_SHARDS].clone();
         StatementGuard { _guard: shard.read_owned().await }
+    }
+
+    /// `statement_guard` for a statement that changes `tables`: while a DDL rebuilds one of them
+    /// (CREATE INDEX), it waits without holding the guard, as MariaDB makes a writer wait for the
+    /// metadata lock of an ALTER TABLE ... LOCK=SHARED, and fails with LockWaitTimeout (1205)
+    /// after `timeout` (MariaDB's `lock_wait_timeout`, not InnoDB's row lock timeout). The DDL
+    /// publishes a new definition before writers go on, so a statement that waited must bind
+    /// its tables again (the catalog version moved). While no table is being rebuilt this costs
+    /// one atomic load more than `statement_guard`.
+    pub async fn write_statement_guard(
+        &self,
+        slot: &SessionSlot,
+        tables: &[TableId],
+        timeout: Duration,
+    ) -> Result<StatementGuard> {
+        let deadline = tokio::time::Instant::now().checked_add(timeout);
+        loop {
+            let guard = self.statement_guard(slot).await;
+            // Blocks are set while the DDL holds every barrier partition: holding one, this sees
+            // every block set before it and no new one can appear until the guard drops.
+            let Some(mut lifted) = self.sh.write_blocks.waiter(tables) else { return Ok(guard) };
+            drop(guard);
+            self.sh.check_open()?;
+            let wait = lifted.changed();
+            let timed_out = match deadline {
+                Some(at) => tokio::time::timeout_at(at, wait).await.is_err(),
+                None => {
+                    let _ = wait.await;
+                    false
+                }
+            };
+            if timed_out {
+                return Err(StorageError::LockWaitTimeout);
+            }
+        }
     }
 
     // ---- DDL: each runs as its own internal transaction and commits durably. ----
@@ -736,12 +787,13 @@ impl Engine {
             Ok(end) => end,
             Err(e) => {
                 std::mem::drop(trx); // rolls the catalog changes back
-                self.sh.pending_trees.free_now(&self.sh.store, adopt);
+                blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, adopt));
                 return Err(e);
             }
         };
         if let Some(end) = end {
-            self.sh.store.wal().flush_to(end)?;
+            // DDL is durable at once whatever the flush mode: an fsync, off the worker thread.
+            blocking::run(|| self.sh.store.wal().flush_to(end))?;
         }
         Ok(id)
     }
@@ -755,16 +807,23 @@ impl Engine {
         self.sh.catalog.store(Arc::new(Catalog { version: old.version + 1, databases, tables }));
     }
 
+    /// Takes every statement barrier partition: waits for every running statement to end, and
+    /// no statement starts until the guards drop. Hold it briefly: it stops every table.
+    async fn barrier_all(&self) -> BarrierGuards {
+        let mut guards = Vec::with_capacity(BARRIER_SHARDS);
+        for shard in self.sh.barrier.iter() {
+            guards.push(shard.clone().write_owned().await);
+        }
+        guards
+    }
+
     /// Takes every statement barrier partition (no statement runs until the guards drop), once
     /// no other open transaction has changed any of `tables` (MariaDB's metadata locks make
     /// DDL wait for such transactions too). Gives up after the lock wait timeout.
     async fn exclusive(&self, tables: &[TableId], ddl_slot: usize) -> Result<BarrierGuards> {
         let deadline = Instant::now() + self.sh.config.lock_wait_timeout;
         loop {
-            let mut guards = Vec::with_capacity(BARRIER_SHARDS);
-            for shard in self.sh.barrier.iter() {
-                guards.push(shard.clone().write_owned().await);
-            }
+            let guards = self.barrier_all().await;
             if !tables.iter().any(|&t| self.sh.trx.table_has_writers(t, ddl_slot)) {
                 return Ok(guards);
             }
@@ -774,6 +833,25 @@ impl Engine {
             }
             tokio::time::sleep(DDL_WRITER_POLL).await;
         }
+    }
+
+    /// Blocks writes to `table` for a DDL that rebuilds it while everything else runs (MariaDB's
+    /// ALTER TABLE ... LOCK=SHARED): waits, as `exclusive` does, for the open transactions that
+    /// changed the table, marks it and lets the barrier go. Until the returned block drops,
+    /// statements that would change the table wait in `write_statement_guard` (holding no
+    /// barrier partition), while reads of it and all work on other tables go on; the DDL reads
+    /// the table's latest versions, which are all committed. Called with the DDL mutex held.
+    ///
+    /// A rebuild then runs its long work through `blocking::run`, commits, and publishes its
+    /// catalog change *before* dropping the block, so that writers that waited bind the new
+    /// definition. A publish that only adds a tree (CREATE INDEX) needs no barrier: a statement
+    /// still running with the old definition only reads the table. One that replaces or frees
+    /// trees (a rebuild into new trees) publishes under `barrier_all`, like DROP: readers of the
+    /// old trees must be gone before they are freed; waiting writers hold no partition, so that
+    /// cannot deadlock with them.
+    async fn block_writes(&self, table: TableId, ddl_slot: usize) -> Result<TableWriteBlock> {
+        let _barrier = self.exclusive(&[table], ddl_slot).await?;
+        Ok(self.sh.write_blocks.block(table))
     }
 
     /// Returns false if it existed and `if_not_exists`.
@@ -977,6 +1055,8 @@ impl Engine {
     }
 
     /// Builds the index over existing rows; fails with DuplicateKey if `unique` and violated.
+    /// Meanwhile only statements that change the table wait (`block_writes`); the build runs off
+    /// the async worker thread (`blocking::run`).
     pub async fn create_index(&self, db: &str, table: &str, index: NewIndex) -> Result<()> {
         self.check_ddl()?;
         let mut ddl = self.sh.ddl.lock().await;
@@ -987,7 +1067,8 @@ impl Engine {
             return Err(StorageError::IndexExists { name: index.name });
         }
         validate_index(&t.columns, &index.name, &index.columns)?;
-        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        // Dropped last, after the catalog that names the index is published.
+        let _writes = self.block_writes(t.id, ddl.slot).await?;
         let mut counters = ddl.counters;
         // Pending from here: a crash during the build frees the tree at the next open.
         let root = self.sh.pending_trees.create_trees(&self.sh.store, 1)?[0];
@@ -1000,8 +1081,8 @@ impl Engine {
             root,
         };
         counters.next_index_id += 1;
-        if let Err(e) = self.build_index(&t, &ix) {
-            self.sh.pending_trees.free_now(&self.sh.store, &[root]);
+        if let Err(e) = blocking::run(|| self.build_index(&t, &ix)) {
+            blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &[root]));
             return Err(e);
         }
         let mut def = TableDef::clone(&t);
@@ -1013,7 +1094,7 @@ impl Engine {
             .and_then(|_| self.write_counters(&mut trx, &counters));
         if let Err(e) = written {
             drop(trx);
-            self.sh.pending_trees.free_now(&self.sh.store, &[root]);
+            blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &[root]));
             return Err(e);
         }
         let ddl_id = self.ddl_commit(trx, &[], &[root], &[], || {})?;
@@ -1021,6 +1102,8 @@ impl Engine {
         // The entries reflect the rows' latest versions at the build: snapshots older than the
         // DDL cannot use the index (1412).
         self.sh.note_indexes_created(ddl_id, [ix.id]);
+        // No barrier (see `block_writes`): statements running with the old definition only
+        // read the table, and writers wait until `_writes` drops, after this.
         self.edit_catalog(|_, ts| {
             ts.insert((db.to_string(), table.to_string()), def);
         });
@@ -1028,9 +1111,10 @@ impl Engine {
     }
 
     /// Fills a new secondary index from the latest version of every row. No transaction has
-    /// uncommitted changes in the table (`exclusive` waited for them), so the latest versions
-    /// are committed; entries are stamped visible-to-all and logged as plain page changes (the
-    /// tree is unreachable until the catalog change commits).
+    /// uncommitted changes in the table and none can make one (`block_writes`), so the latest
+    /// versions are committed; entries are stamped visible-to-all and logged as plain page
+    /// changes (the tree is unreachable until the catalog change commits). Synchronous: run it
+    /// through `blocking::run`.
     fn build_index(&self, t: &TableDef, ix: &IndexDef) -> Result<()> {
         let store = &self.sh.store;
         let tree = BTree::open(ix.root);
@@ -1062,6 +1146,9 @@ impl Engine {
             let (_, end) = mtr.commit();
             entries += 1;
             if entries % INDEX_BUILD_CRASH_POINT_EVERY == 0 {
+                while self.sh.index_builds_held.load(Ordering::Relaxed) && !self.sh.is_closed() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
                 if self.sh.crash_points.is_armed(CrashPoint::IndexBuild) {
                     // Crash test: make the partial tree durable first, so that the power cut
                     // leaves pages that only the pending-tree record can give back.
@@ -1156,6 +1243,14 @@ impl Engine {
             CrashPoint::HomePageSync => self.sh.store.crash_before_next_home_sync(),
             _ => self.sh.crash_points.arm(point),
         }
+    }
+
+    /// Test hook: while `held`, index builds stop after their next few hundred entries (their
+    /// thread sleeps; writers of the table keep waiting) until it is cleared, so that a test can
+    /// look at the engine in the middle of a build of any length.
+    #[doc(hidden)]
+    pub fn hold_index_builds_for_test(&self, held: bool) {
+        self.sh.index_builds_held.store(held, Ordering::SeqCst);
     }
 
     /// Test hook: whether the armed crash point was reached (the simulated power cut happened).
@@ -1372,6 +1467,9 @@ impl Transaction {
 
     /// Undoes every change made since `begin_statement` (locks stay held, as in InnoDB).
     pub fn rollback_statement(&mut self) -> Result<()> {
+        if self.st.statement_undo_records() > LONG_ROLLBACK_RECORDS {
+            return blocking::run(|| self.st.rollback_statement());
+        }
         self.st.rollback_statement()
     }
 
@@ -1383,6 +1481,10 @@ impl Transaction {
     /// Undoes every change made since `sp` (ROLLBACK TO SAVEPOINT), newest first; row locks stay
     /// held, as in InnoDB. If this fails half way, the transaction can only be rolled back.
     pub fn rollback_to_savepoint(&mut self, sp: &Savepoint) -> Result<()> {
+        // Bounded by the whole transaction's records (the savepoint's own count is not exposed).
+        if self.st.undo_records() > LONG_ROLLBACK_RECORDS {
+            return blocking::run(|| self.st.rollback_to(&sp.st));
+        }
         self.st.rollback_to(&sp.st)
     }
 
@@ -1435,6 +1537,7 @@ impl Transaction {
 
     /// Inserts a full row (every column, in table order; AUTO_INCREMENT already filled in).
     pub async fn insert(&mut self, table: &Arc<TableDef>, row: Vec<Datum>, on_dup: OnDuplicate) -> Result<InsertOutcome> {
+        self.check_writable(table)?;
         self.admit_row_write(table, Some(&row)).await?;
         table::insert(&mut self.st, table, row, on_dup).await.map_err(|e| e.with_table(&table.name))
     }
@@ -1445,6 +1548,7 @@ impl Transaction {
         // The stored row (read under the lock) is authoritative for the old index entries;
         // `old` is what the caller saw and must be the same.
         let _ = old;
+        self.check_writable(table)?;
         self.admit_row_write(table, Some(&new)).await?;
         table::update(&mut self.st, table, pk_key, new).await.map_err(|e| e.with_table(&table.name))
     }
@@ -1452,8 +1556,21 @@ impl Transaction {
     /// Deletes the row (locked by the caller with `lock_row` Exclusive; `old` = its contents).
     pub async fn delete(&mut self, table: &Arc<TableDef>, pk_key: &[u8], old: &[Datum]) -> Result<()> {
         let _ = old;
+        self.check_writable(table)?;
         self.admit_row_write(table, None).await?;
         table::delete(&mut self.st, table, pk_key).await.map_err(|e| e.with_table(&table.name))
+    }
+
+    /// Refuses a change to a table a DDL is rebuilding: it would miss the structure being built
+    /// (the new index). A statement that changes tables takes `write_statement_guard`, which
+    /// waits for such a DDL and never lets this fire; a caller without it gets 1412 rather than
+    /// a corrupt index. One atomic load while no table is being rebuilt.
+    #[inline]
+    fn check_writable(&self, table: &TableDef) -> Result<()> {
+        if self.st.sess.sh.write_blocks.is_blocked(table.id) {
+            return Err(StorageError::TableDefinitionChanged);
+        }
+        Ok(())
     }
 
     /// Reserves `count` consecutive AUTO_INCREMENT values; returns the first.
@@ -1499,6 +1616,9 @@ impl Transaction {
 
     pub fn rollback(self) -> Result<()> {
         let mut st = self.st;
+        if st.undo_records() > LONG_ROLLBACK_RECORDS {
+            return blocking::run(|| st.rollback_all());
+        }
         st.rollback_all()
     }
 }

@@ -11,6 +11,7 @@
 //! - `trx`: transaction ids, read views, undo, purge, MVCC record versions.
 //! - `catalog`: persisted schema and its immutable in-memory snapshot.
 //! - `pending_trees`: trees of dropped or unfinished DDL, freed crash-safely by purge.
+//! - `table_write_block`: tables whose writers wait while a DDL rebuilds them.
 //! - `engine`: the API the SQL layer calls.
 
 mod blocking;
@@ -29,6 +30,7 @@ pub mod pending_trees;
 pub mod recovery;
 pub mod rowcodec;
 pub mod table;
+mod table_write_block;
 pub mod testpoint;
 pub mod trx;
 pub mod types;

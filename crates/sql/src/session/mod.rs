@@ -35,9 +35,22 @@ use crate::variables::SessionVariables;
 use self::counters::{Counter, StatusCounters};
 pub use self::prepared::Prepared;
 use self::text_cache::TextPlanCache;
+use self::txn::Begun;
 
 /// Error codes after which the engine has already rolled back the whole transaction.
 const TRANSACTION_ROLLED_BACK: u16 = 1213;
+/// Times a statement is bound again because a DDL moved the catalog between its binding and its
+/// start (`Ran::Stale`) before it fails with 1412. Each needs a DDL to commit in that window of
+/// microseconds, so this is never reached in practice; it only bounds the loop.
+const MAX_REBINDS: usize = 8;
+
+/// Whether a compiled statement ran (successfully or not), or did not start because its plan
+/// was bound to an older catalog: the caller binds it again against the current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ran {
+    Done,
+    Stale,
+}
 
 /// A statement ready to run: a plan for queries and DML, the parsed form for the rest.
 #[derive(Debug)]
@@ -413,10 +426,20 @@ impl Core {
             return Err(error::syntax(text[at..].trim_end(), text[..at].matches('\n').count() + 1));
         }
         let db = self.current_db.clone();
-        // One catalog snapshot for binding and execution of the statement.
-        let catalog = self.server.engine.catalog();
-        let compiled = self.compile(&catalog, stmt, text, original, db.as_deref())?;
-        self.run_compiled(&compiled, Some(catalog), text, &[], sink, more).await
+        let mut parsed = Some(stmt);
+        for _ in 0..MAX_REBINDS {
+            let stmt = match parsed.take() {
+                Some(s) => s,
+                None => parse::parse_statement(text).map_err(|SyntaxError(e)| e)?,
+            };
+            // One catalog snapshot for binding and execution of the statement.
+            let catalog = self.server.engine.catalog();
+            let compiled = self.compile(&catalog, stmt, text, original, db.as_deref())?;
+            if self.run_compiled(&compiled, Some(catalog), text, &[], sink, more).await? == Ran::Done {
+                return Ok(());
+            }
+        }
+        Err(error::table_definition_changed())
     }
 
     /// Runs a text statement through the plan of its auto-parameterized form (compiled on
@@ -426,6 +449,16 @@ impl Core {
     /// was bound at is current (`Engine::catalog_version` writes no shared memory, while
     /// taking a snapshot bumps a shared reference count).
     async fn run_parameterized(&mut self, p: &autoparam::Parameterized, sink: &mut dyn ResultSink, more: bool) -> Option<Result<(), SqlError>> {
+        for _ in 0..MAX_REBINDS {
+            match self.run_parameterized_once(p, sink, more).await? {
+                Ok(Ran::Stale) => continue,
+                r => return Some(r.map(|_| ())),
+            }
+        }
+        Some(Err(error::table_definition_changed()))
+    }
+
+    async fn run_parameterized_once(&mut self, p: &autoparam::Parameterized, sink: &mut dyn ResultSink, more: bool) -> Option<Result<Ran, SqlError>> {
         let version = self.server.engine.catalog_version();
         let mode = self.vars.sql_mode();
         let binding = text_cache::BindingRef { db: self.current_db.as_deref(), pipes_as_concat: mode.pipes_as_concat, only_full_group_by: mode.only_full_group_by };
@@ -490,14 +523,14 @@ impl Core {
         params: &[Value],
         sink: &mut dyn ResultSink,
         more: bool,
-    ) -> Result<(), SqlError> {
+    ) -> Result<Ran, SqlError> {
         match &c.compiled {
             Compiled::Select(plan) => {
                 self.counters.bump(Counter::ComSelect);
                 self.run_select(c, catalog, plan, params, sink, more).await
             }
             Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_) => self.run_dml(c, catalog, params, sink, more).await,
-            Compiled::Other(stmt) => self.run_other(stmt, text, params, sink, more).await,
+            Compiled::Other(stmt) => self.run_other(stmt, text, params, sink, more).await.map(|_| Ran::Done),
         }
     }
 
@@ -511,8 +544,11 @@ impl Core {
         params: &[Value],
         sink: &mut dyn ResultSink,
         more: bool,
-    ) -> Result<(), SqlError> {
-        let guard = self.stmt_begin(c.uses_tables).await;
+    ) -> Result<Ran, SqlError> {
+        let guard = match self.stmt_begin(c).await? {
+            Begun::Running(guard) => guard,
+            Begun::Stale => return Ok(Ran::Stale),
+        };
         let status = if c.uses_info_schema { self.counters.snapshot() } else { Vec::new() };
         let last_insert_id = self.vars.last_insert_id();
         let (result, warnings, count, rng, last_id) = {
@@ -530,12 +566,12 @@ impl Core {
         self.row_count = -1;
         self.set_warnings(warnings, count);
         sink.end_rows(self.warning_count(), more);
-        Ok(())
+        Ok(Ran::Done)
     }
 
     // ---- INSERT / UPDATE / DELETE ----
 
-    async fn run_dml(&mut self, c: &CompiledStmt, catalog: Option<Arc<Catalog>>, params: &[Value], sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    async fn run_dml(&mut self, c: &CompiledStmt, catalog: Option<Arc<Catalog>>, params: &[Value], sink: &mut dyn ResultSink, more: bool) -> Result<Ran, SqlError> {
         self.counters.bump(match &c.compiled {
             Compiled::Insert(p) if p.mode == dml::InsertMode::Replace => Counter::ComReplace,
             Compiled::Insert(p) if matches!(p.source, dml::InsertSource::Query(_)) => Counter::ComInsertSelect,
@@ -543,7 +579,10 @@ impl Core {
             Compiled::Update(_) => Counter::ComUpdate,
             _ => Counter::ComDelete,
         });
-        let guard = self.stmt_begin(true).await;
+        let guard = match self.stmt_begin(c).await? {
+            Begun::Running(guard) => guard,
+            Begun::Stale => return Ok(Ran::Stale),
+        };
         let status = if c.uses_info_schema { self.counters.snapshot() } else { Vec::new() };
         let read_only = self.trx_read_only;
         let last_insert_id = self.vars.last_insert_id();
@@ -582,7 +621,7 @@ impl Core {
             info: out.info.map(|k| k.format(count)).unwrap_or_default(),
         };
         sink.ok(&info, more);
-        Ok(())
+        Ok(Ran::Done)
     }
 
     /// Completes a statement that returns OK with its warnings and row count.
@@ -655,15 +694,24 @@ impl Core {
             }
             Stmt::Do(select) => {
                 self.counters.bump(Counter::ComDo);
-                let parsed = parse::parse_statement(select).map_err(|e| e.0)?;
                 let db = self.current_db.clone();
-                let catalog = self.server.engine.catalog();
-                let compiled = self.compile(&catalog, parsed, select, select, db.as_deref())?;
-                let Compiled::Select(plan) = &compiled.compiled else {
-                    return Err(error::internal("DO did not bind to a query"));
-                };
-                let plan = plan.clone();
-                self.run_select(&compiled, Some(catalog), &plan, params, &mut DiscardSink, false).await?;
+                let mut ran = Ran::Stale;
+                for _ in 0..MAX_REBINDS {
+                    let parsed = parse::parse_statement(select).map_err(|e| e.0)?;
+                    let catalog = self.server.engine.catalog();
+                    let compiled = self.compile(&catalog, parsed, select, select, db.as_deref())?;
+                    let Compiled::Select(plan) = &compiled.compiled else {
+                        return Err(error::internal("DO did not bind to a query"));
+                    };
+                    let plan = plan.clone();
+                    ran = self.run_select(&compiled, Some(catalog), &plan, params, &mut DiscardSink, false).await?;
+                    if ran == Ran::Done {
+                        break;
+                    }
+                }
+                if ran == Ran::Stale {
+                    return Err(error::table_definition_changed());
+                }
                 let w = (std::mem::take(&mut self.warnings), self.warning_count);
                 self.send_ok(sink, more, 0, String::new(), w);
                 Ok(())

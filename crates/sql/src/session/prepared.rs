@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use selkie_storage::Catalog;
 
-use super::{Compiled, CompiledStmt, Core};
+use super::{Compiled, CompiledStmt, Core, Ran, MAX_REBINDS};
 use crate::api::{column_flags, ColumnMeta, FieldType, PreparedInfo, ResultSink, SqlError, Value, CHARSET_BINARY};
 use crate::error;
 use crate::parse::{self, lexer, PrepareSource, Stmt};
@@ -186,11 +186,17 @@ impl Core {
         self.counters.bump(Counter::ComStmtExecute);
         self.interrupt.clear();
         let r = async {
-            let (compiled, text, catalog) = self.current_plan(statement_id, params, "mysqld_stmt_execute")?;
-            if params.len() != compiled.param_count {
-                return Err(error::wrong_arguments("mysqld_stmt_execute"));
+            // A plan a DDL made stale before the statement started is bound again.
+            for _ in 0..MAX_REBINDS {
+                let (compiled, text, catalog) = self.current_plan(statement_id, params, "mysqld_stmt_execute")?;
+                if params.len() != compiled.param_count {
+                    return Err(error::wrong_arguments("mysqld_stmt_execute"));
+                }
+                if self.run_compiled(&compiled, catalog, &text, params, sink, false).await? == Ran::Done {
+                    return Ok(());
+                }
             }
-            self.run_compiled(&compiled, catalog, &text, params, sink, false).await
+            Err(error::table_definition_changed())
         }
         .await;
         if let Err(e) = &r {
@@ -234,12 +240,17 @@ impl Core {
             .iter()
             .map(|v| self.user_vars.get(&v.to_ascii_lowercase()).cloned().unwrap_or(Value::Null))
             .collect();
-        let (compiled, text, catalog) = self.current_plan(id, &params, "EXECUTE")?;
-        if using.len() != compiled.param_count {
-            return Err(error::wrong_arguments("EXECUTE"));
+        for _ in 0..MAX_REBINDS {
+            let (compiled, text, catalog) = self.current_plan(id, &params, "EXECUTE")?;
+            if using.len() != compiled.param_count {
+                return Err(error::wrong_arguments("EXECUTE"));
+            }
+            // Boxed: EXECUTE runs a statement, which may itself be any statement.
+            if Box::pin(self.run_compiled(&compiled, catalog, &text, &params, sink, more)).await? == Ran::Done {
+                return Ok(());
+            }
         }
-        // Boxed: EXECUTE runs a statement, which may itself be any statement.
-        Box::pin(self.run_compiled(&compiled, catalog, &text, &params, sink, more)).await
+        Err(error::table_definition_changed())
     }
 
     pub(super) fn sql_deallocate(&mut self, name: &str, sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use super::counters::Counter;
-use super::{stmt_env, Compiled, CompiledStmt, Core};
+use super::{stmt_env, Compiled, CompiledStmt, Core, Ran, MAX_REBINDS};
 use crate::api::{ResultSink, SqlError};
 use crate::bind::{BindEnv, Binder, Scope};
 use crate::dml::{self, InsertPlan};
@@ -41,28 +41,52 @@ impl Core {
             self.send_ok(sink, more, 0, String::new(), note);
             return Ok(());
         }
-        let catalog = engine.catalog();
-        let Some(table) = catalog.table(&tdb, &tname).cloned() else {
-            return Err(error::no_such_table(&tdb, &tname));
+        let mut plan = Some(plan);
+        let mut r = Err(error::table_definition_changed());
+        for _ in 0..MAX_REBINDS {
+            let catalog = engine.catalog();
+            let Some(table) = catalog.table(&tdb, &tname).cloned() else {
+                return Err(error::no_such_table(&tdb, &tname));
+            };
+            // The query was bound before the table existed; once a DDL made that binding stale
+            // (`Ran::Stale`), it is bound again against the current catalog.
+            let plan = match plan.take() {
+                Some(p) => p,
+                None => {
+                    let mut b = Binder::new(self.bind_env(&catalog, db.as_deref()), text);
+                    b.scopes.push(Scope::default());
+                    let Some(q) = &ct.query else {
+                        return Err(error::internal("CREATE TABLE ... SELECT without a query"));
+                    };
+                    b.bind_query(q)?
+                }
+            };
+            let width = table.columns.len();
+            let insert = InsertPlan {
+                table,
+                columns: (0..width).collect(),
+                source: dml::InsertSource::Query(Arc::new(plan)),
+                mode: dml::InsertMode::Insert,
+                on_duplicate: None,
+                report_records: true,
+            };
+            let compiled = CompiledStmt {
+                compiled: Compiled::Insert(Arc::new(insert)),
+                param_count,
+                catalog_version: catalog.version,
+                uses_tables: true,
+                uses_info_schema: false,
+                result_types_follow_params: false,
+            };
+            r = self.run_dml(&compiled, Some(catalog), &[], sink, more).await;
+            if !matches!(r, Ok(Ran::Stale)) {
+                break;
+            }
+        }
+        let r = match r {
+            Ok(Ran::Stale) => Err(error::table_definition_changed()),
+            other => other.map(|_| ()),
         };
-        let width = table.columns.len();
-        let insert = InsertPlan {
-            table,
-            columns: (0..width).collect(),
-            source: dml::InsertSource::Query(Arc::new(plan)),
-            mode: dml::InsertMode::Insert,
-            on_duplicate: None,
-            report_records: true,
-        };
-        let compiled = CompiledStmt {
-            compiled: Compiled::Insert(Arc::new(insert)),
-            param_count,
-            catalog_version: catalog.version,
-            uses_tables: true,
-            uses_info_schema: false,
-            result_types_follow_params: false,
-        };
-        let r = self.run_dml(&compiled, Some(catalog), &[], sink, more).await;
         if r.is_err() {
             if let Err(e) = engine.drop_table(&tdb, &tname, true).await {
                 tracing::warn!(table = %tname, error = %e, "could not drop the table of a failed CREATE TABLE ... SELECT");

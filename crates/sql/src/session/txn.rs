@@ -1,10 +1,20 @@
 //! The session's transaction: opening it (with the session's or the next transaction's
 //! characteristics), statement boundaries, and the commit / rollback that end it.
 
-use selkie_storage::{KeyRange, ReadMode, StatementGuard, TrxOptions};
+use selkie_storage::{KeyRange, ReadMode, StatementGuard, TableId, TrxOptions};
 
-use super::{Core, TRANSACTION_ROLLED_BACK};
+use super::{Compiled, CompiledStmt, Core, TRANSACTION_ROLLED_BACK};
 use crate::api::SqlError;
+use crate::error;
+
+/// How `stmt_begin` started a statement.
+pub(super) enum Begun {
+    /// Running: the statement guard (None for a statement that reads no table).
+    Running(Option<StatementGuard>),
+    /// Not started: a DDL changed the catalog after the plan was bound (and the plan may name
+    /// trees it replaced, or miss an index it added). The caller binds the statement again.
+    Stale,
+}
 
 impl Core {
     pub(super) fn ensure_trx(&mut self) {
@@ -24,17 +34,38 @@ impl Core {
         }
     }
 
-    /// Starts a statement that reads tables: statement guard, transaction, savepoint.
-    pub(super) async fn stmt_begin(&mut self, uses_tables: bool) -> Option<StatementGuard> {
-        if !uses_tables {
-            return None;
+    /// Starts a statement that reads tables: statement guard, transaction, savepoint. A
+    /// statement that changes a table takes the guard for it, which waits while a DDL rebuilds
+    /// the table (up to `lock_wait_timeout`, 1205; KILL QUERY ends the wait with 1317), as
+    /// MariaDB's metadata lock does. Under the guard no DDL can replace a tree, so the plan is
+    /// checked against the catalog version only now (it was bound before: it may be stale).
+    pub(super) async fn stmt_begin(&mut self, c: &CompiledStmt) -> Result<Begun, SqlError> {
+        if !c.uses_tables {
+            return Ok(Begun::Running(None));
         }
-        let guard = self.server.engine.statement_guard(&self.slot).await;
+        let engine = &self.server.engine;
+        let guard = match written_table(c) {
+            None => engine.statement_guard(&self.slot).await,
+            Some(table) => {
+                let timeout = self.vars.metadata_lock_wait_timeout();
+                let table = [table];
+                tokio::select! {
+                    // Uncontended, the guard is ready on the first poll, before the interrupt
+                    // future is ever polled (and registered).
+                    biased;
+                    guard = engine.write_statement_guard(&self.slot, &table, timeout) => guard?,
+                    () = self.interrupt.raised() => return Err(error::interrupted()),
+                }
+            }
+        };
+        if engine.catalog_version() != c.catalog_version {
+            return Ok(Begun::Stale);
+        }
         self.ensure_trx();
         if let Some(t) = self.trx.as_mut() {
             t.begin_statement();
         }
-        Some(guard)
+        Ok(Begun::Running(Some(guard)))
     }
 
     /// Ends a statement: commits an autocommit transaction, or rolls back what failed.
@@ -104,5 +135,14 @@ impl Core {
         drop(trx.scan(table, 0, KeyRange::all(), false, ReadMode::Consistent)?);
         Ok(())
     }
+}
 
+/// The table a DML statement changes (its plan names exactly one).
+fn written_table(c: &CompiledStmt) -> Option<TableId> {
+    match &c.compiled {
+        Compiled::Insert(p) => Some(p.table.id),
+        Compiled::Update(p) => Some(p.access.table.id),
+        Compiled::Delete(p) => Some(p.access.table.id),
+        Compiled::Select(_) | Compiled::Other(_) => None,
+    }
 }

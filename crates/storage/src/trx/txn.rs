@@ -485,6 +485,11 @@ impl TrxState {
         Ok(())
     }
 
+    /// Undo records written so far (what a whole rollback has to restore).
+    pub fn undo_records(&self) -> u64 {
+        self.undo_records
+    }
+
     /// A savepoint at this point of the transaction (SAVEPOINT, and each statement's start).
     pub fn savepoint(&mut self) -> TrxSavepoint {
         for (t, d) in std::mem::take(&mut self.stmt_row_deltas) {
@@ -594,6 +599,12 @@ impl TrxState {
                 break;
             }
         }
+    }
+
+    /// Undo records written since the statement began (at most what `rollback_statement`
+    /// restores: records a partial rollback undid are still counted).
+    pub fn statement_undo_records(&self) -> u64 {
+        self.undo_records.saturating_sub(self.stmt_start.records)
     }
 
     /// Undoes every change since `begin_statement`; locks stay held.
