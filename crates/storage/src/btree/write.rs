@@ -13,13 +13,14 @@
 use smallvec::SmallVec;
 
 use crate::buffer::latch::Backoff;
-use crate::buffer::page::{get_u64, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT};
+use crate::buffer::page::{get_u64, PageBytes, PageType, Torn, OFF_FREE_HEAD, OFF_NEXT};
 use crate::buffer::pool::XGuard;
 use crate::buffer::redo::PageRecord;
 use crate::buffer::{PageId, Shared, HEADER_PAGE, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 
+use super::merge;
 use super::node::{self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD};
 use super::overflow::{self, OverflowRef};
 use super::read::{descend, ReadError, Target, MAX_DEPTH};
@@ -59,7 +60,7 @@ fn latch_for_write<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<W
         };
         // The leaf alone if no split is possible; else from the lowest ancestor that can take a
         // separator (or the root) down.
-        let first = if d.leaf_header.free_total() >= LEAF_WORST_CASE {
+        let mut first = if d.leaf_header.free_total() >= LEAF_WORST_CASE {
             d.path.len()
         } else {
             let mut s = d.path.len();
@@ -71,6 +72,22 @@ fn latch_for_write<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<W
             }
             s
         };
+        // A merge needs the parent of every node it may shrink below the threshold.
+        let leaf_risk = match merge::leaf_may_underflow(&d.leaf.view(), &d.leaf_header, key) {
+            Ok(risk) => risk,
+            Err(Torn) if d.leaf.validate() => false, // corrupt: the change reports it
+            Err(Torn) => {
+                backoff.snooze();
+                continue;
+            }
+        };
+        if leaf_risk && !d.path.is_empty() {
+            let mut s = d.path.len() - 1;
+            while s > 0 && merge::inner_may_underflow(d.path[s].free_total) {
+                s -= 1;
+            }
+            first = first.min(s);
+        }
         let mut guards: SmallVec<[XGuard<'a>; 4]> = SmallVec::new();
         let upgraded = d.path[first..].iter().map(|n| &n.page).chain(std::iter::once(&d.leaf)).all(|p| match shared.upgrade(p) {
             Some(g) => {
@@ -90,7 +107,7 @@ fn latch_for_write<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<W
 }
 
 /// The fallback: waiting exclusive latches root-to-leaf, releasing the ancestors of every node
-/// that can absorb a split below it.
+/// that can absorb a split below it and cannot be shrunk below the merge threshold by it.
 fn latch_for_write_waiting<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<WritePath<'a>> {
     let mut guards: SmallVec<[XGuard<'a>; 4]> = SmallVec::new();
     let mut child_index: SmallVec<[usize; 4]> = SmallVec::new();
@@ -102,8 +119,13 @@ fn latch_for_write_waiting<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> 
         if expected_level.is_some_and(|l| l != h.level) || guards.len() >= MAX_DEPTH {
             return Err(corrupt(pid));
         }
-        let safe = h.free_total() >= if h.is_leaf() { LEAF_WORST_CASE } else { INNER_WORST_CASE };
-        if safe {
+        let split_safe = h.free_total() >= if h.is_leaf() { LEAF_WORST_CASE } else { INNER_WORST_CASE };
+        let merge_safe = if h.is_leaf() {
+            !merge::leaf_may_underflow(guard.page(), &h, key).map_err(|_| corrupt(pid))?
+        } else {
+            !merge::inner_may_underflow(h.free_total())
+        };
+        if split_safe && merge_safe {
             guards.clear();
             child_index.clear();
         }
@@ -230,12 +252,14 @@ fn change_leaf<R>(
         }
         _ => None,
     };
-    match change {
-        VersionedChange::Keep => {}
+    // Whether the leaf may have shrunk (a removal, or a smaller record in place of one).
+    let shrunk = match change {
+        VersionedChange::Keep => false,
         VersionedChange::Remove => {
             if found {
                 mtr.apply(leaf, &PageRecord::LeafDelete { slot: slot as u16 })?;
             }
+            found
         }
         VersionedChange::Put { value, .. } => {
             if value.len() > MAX_VALUE_LEN {
@@ -247,7 +271,7 @@ fn change_leaf<R>(
             } else {
                 (FLAG_OVERFLOW, overflow::write_chain(mtr.store(), &value)?.encode().to_vec())
             };
-            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)?;
+            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)? == Put::InPlace && found
         }
         VersionedChange::PutStored { chain, stored } => {
             let valid = if chain {
@@ -259,8 +283,16 @@ fn change_leaf<R>(
                 return Err(StorageError::Corruption(format!("stored value of {} bytes cannot be put back", stored.len())));
             }
             let flags = if chain { FLAG_OVERFLOW } else { 0 };
-            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)?;
+            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)? == Put::InPlace && found
         }
+    };
+    // Merges latch tree pages (siblings): before anything below takes page 0.
+    let mut freed = Vec::new();
+    if shrunk {
+        merge::rebalance(tree, mtr, pids, child_index, &mut freed)?;
+    }
+    for pid in freed {
+        mtr.free_page(pid)?;
     }
     if let Some((first, last)) = old_chain {
         mtr.free_chain(first, last)?;
@@ -268,8 +300,15 @@ fn change_leaf<R>(
     Ok(out)
 }
 
+/// How `put` changed the leaf.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Put {
+    InPlace,
+    Split,
+}
+
 #[allow(clippy::too_many_arguments)]
-fn put(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot: usize, found: bool, key: &[u8], flags: u8, value: &[u8]) -> Result<()> {
+fn put(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot: usize, found: bool, key: &[u8], flags: u8, value: &[u8]) -> Result<Put> {
     let leaf = *pids.last().expect("leaf");
     let page = mtr.page(leaf);
     let h = node::header(page).map_err(|_| corrupt(leaf))?;
@@ -277,13 +316,13 @@ fn put(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot
     if found {
         let old = node::leaf_record(page, &h, slot).map_err(|_| corrupt(leaf))?;
         if node::leaf_update_fits(&h, &old, value.len()) {
-            return mtr.apply(leaf, &PageRecord::LeafUpdate { slot: slot16, flags, value });
+            return mtr.apply(leaf, &PageRecord::LeafUpdate { slot: slot16, flags, value }).map(|_| Put::InPlace);
         }
     } else if node::leaf_insert_fits(&h, key.len(), value.len()) {
-        return mtr.apply(leaf, &PageRecord::LeafInsert { slot: slot16, key, flags, value });
+        return mtr.apply(leaf, &PageRecord::LeafInsert { slot: slot16, key, flags, value }).map(|_| Put::InPlace);
     }
     let new = LeafEntry { key: key.to_vec(), flags, value: value.to_vec() };
-    split_leaf(tree, mtr, pids, child_index, slot, found, new)
+    split_leaf(tree, mtr, pids, child_index, slot, found, new).map(|_| Put::Split)
 }
 
 fn scratch_page() -> Vec<u8> {
@@ -598,4 +637,27 @@ pub(crate) fn tree_pages(shared: &Shared, root: PageId) -> Result<Vec<PageId>> {
         }
     }
     Ok(pages)
+}
+
+/// Every node of a tree with its fill, parents before children (diagnostics and tests; the tree
+/// must not change meanwhile).
+pub(crate) fn nodes(shared: &Shared, root: PageId) -> Result<Vec<super::NodeFill>> {
+    let mut out = Vec::new();
+    let mut stack = vec![(root, None::<u8>)];
+    let mut copy = scratch_page();
+    while let Some((pid, expected_level)) = stack.pop() {
+        shared.read_copy(pid, &mut copy)?;
+        let h = node::header(&copy[..]).map_err(|_| corrupt(pid))?;
+        if expected_level.is_some_and(|l| l != h.level) || out.len() as u64 >= crate::buffer::MAX_PAGE_COUNT {
+            return Err(corrupt(pid));
+        }
+        out.push(super::NodeFill { page: pid, level: h.level, records: h.n_slots, used_bytes: h.used() });
+        if !h.is_leaf() {
+            for ci in (0..=h.n_slots).rev() {
+                let child = node::inner_child(&copy[..], &h, ci).map_err(|_| corrupt(pid))?;
+                stack.push((child, Some(h.level - 1)));
+            }
+        }
+    }
+    Ok(out)
 }
