@@ -1161,7 +1161,7 @@ impl Engine {
             tree.modify(&mut mtr, &key, |_| (Change::Put(v), ()))?;
             let (_, end) = mtr.commit();
             copied += 1;
-            if copied % INDEX_BUILD_CRASH_POINT_EVERY == 0 {
+            if copied.is_multiple_of(INDEX_BUILD_CRASH_POINT_EVERY) {
                 if self.sh.crash_points.is_armed(CrashPoint::TableRebuild) {
                     // Crash test: the partial trees reach the disk, so that only the pending-tree
                     // records can give their pages back.
@@ -1220,18 +1220,20 @@ impl Engine {
         };
         let mut live_roots: Vec<PageId> = (0..crate::buffer::SYSTEM_TREES).map(|n| store.system_tree_root(n)).collect();
         live_roots.extend(self.catalog().tables.values().flat_map(|t| all_roots(t)));
+        // Overflow chains of a record's versions may share their tails: each page counts once.
+        let mut census = crate::btree::ChainCensus::default();
         for root in live_roots {
-            for pid in BTree::open(root).pages(store)? {
+            for pid in BTree::open(root).pages_counted(store, &mut census)? {
                 mark(pid, &mut report.in_trees, &mut report.doubly_used)?;
             }
         }
         for root in self.sh.pending_trees.roots() {
-            for pid in BTree::open(root).pages(store)? {
+            for pid in BTree::open(root).pages_counted(store, &mut census)? {
                 mark(pid, &mut report.pending, &mut report.doubly_used)?;
             }
         }
         for first in self.sh.trx.undo_logs.firsts() {
-            for pid in crate::trx::undo::owned_pages(store, first)? {
+            for pid in crate::trx::undo::owned_pages(store, first, &mut census)? {
                 mark(pid, &mut report.undo, &mut report.doubly_used)?;
             }
         }

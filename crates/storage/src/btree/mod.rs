@@ -25,6 +25,7 @@ use crate::error::Result;
 use crate::mtr::Mtr;
 
 pub use cursor::BTreeCursor;
+pub use overflow::ChainCensus;
 
 /// A node (other than the root) whose records and slots fill fewer bytes than this after a
 /// removal is merged with a sibling or takes records from it (the reason for a quarter page is
@@ -112,7 +113,13 @@ impl BTree {
 
     /// Every page of the tree, nodes and overflow pages (space accounting).
     pub fn pages(self, store: &PageStore) -> Result<Vec<PageId>> {
-        write::tree_pages(store.shared(), self.root)
+        write::tree_pages(store.shared(), self.root, None)
+    }
+
+    /// `pages`, leaving out chain tails shared with chains `census` counted before (space
+    /// accounting over several trees and undo logs: each page once).
+    pub fn pages_counted(self, store: &PageStore, census: &mut ChainCensus) -> Result<Vec<PageId>> {
+        write::tree_pages(store.shared(), self.root, Some(census))
     }
 
     /// Every node with its fill, root first, then each subtree left to right (diagnostics; the

@@ -22,7 +22,7 @@ use crate::mtr::Mtr;
 
 use super::merge;
 use super::node::{self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD};
-use super::overflow::{self, OverflowRef};
+use super::overflow::{self, ChainCensus, ChainPage, OverflowRef};
 use super::read::{descend, ReadError, Target, MAX_DEPTH};
 use super::{BTree, Change, Existing, VersionedChange, MAX_KEY_LEN, MAX_VALUE_LEN};
 
@@ -244,14 +244,20 @@ fn change_leaf<R>(
         (Current::Overflow(_), VersionedChange::PutStored { .. } | VersionedChange::Remove) => true,
         _ => false,
     };
-    // Walk the old chain before changing anything, so that a broken chain fails the change.
-    let old_chain = match current {
-        Current::Overflow(r) if frees_old_chain => {
-            let pages = overflow::chain_pages(mtr.shared(), r)?;
-            Some((r.first, *pages.last().expect("a chain has at least one page")))
+    // A new value that ends like the old one (same length, equal chunks from some index on)
+    // shares the old chain's pages from there (btree/overflow.rs).
+    let shared_tail = match (&change, &overflow_value) {
+        (VersionedChange::Put { value, .. }, Some(old)) if node::leaf_record_size(key.len(), value.len()) > MAX_INLINE_RECORD => {
+            overflow::shared_tail_from(old, value)
         }
         _ => None,
     };
+    // Walk the old chain before changing anything, so that a broken chain fails the change.
+    let old_chain = match current {
+        Current::Overflow(r) if frees_old_chain || shared_tail.is_some() => Some(overflow::walk_chain(mtr.shared(), r)?),
+        _ => None,
+    };
+    let junction = shared_tail.map(|k| (k, old_chain.as_ref().expect("walked above")[k].pid));
     // Whether the leaf may have shrunk (a removal, or a smaller record in place of one).
     let shrunk = match change {
         VersionedChange::Keep => false,
@@ -268,6 +274,9 @@ fn change_leaf<R>(
             // A new chain is written (in mtrs of its own) before this mtr takes page 0.
             let (flags, stored) = if node::leaf_record_size(key.len(), value.len()) <= MAX_INLINE_RECORD {
                 (0, value)
+            } else if let Some((k, tail)) = junction {
+                let head = &value[..k * overflow::OVERFLOW_CAPACITY];
+                (FLAG_OVERFLOW, overflow::write_chain_onto(mtr.store(), head, value.len(), tail)?.encode().to_vec())
             } else {
                 (FLAG_OVERFLOW, overflow::write_chain(mtr.store(), &value)?.encode().to_vec())
             };
@@ -294,8 +303,12 @@ fn change_leaf<R>(
     for pid in freed {
         mtr.free_page(pid)?;
     }
-    if let Some((first, last)) = old_chain {
-        mtr.free_chain(first, last)?;
+    // The new chain's reference to the shared tail counts before the old chain lets go of it.
+    if let Some((_, tail)) = junction {
+        overflow::add_reference(mtr, tail)?;
+    }
+    if let Some(pages) = old_chain.filter(|_| frees_old_chain) {
+        overflow::release_chain(mtr, &pages)?;
     }
     Ok(out)
 }
@@ -451,17 +464,18 @@ pub(crate) fn create(mtr: &mut Mtr) -> Result<BTree> {
 const STRIP_PAGES_PER_MTR: usize = 16;
 
 /// A page of the tree being stripped, found by the walk, with the overflow chains of its records
-/// (leaves only): (first page, last page).
+/// (leaves only).
 struct StripPage {
     pid: PageId,
-    chains: Vec<(PageId, PageId)>,
+    chains: Vec<Vec<ChainPage>>,
 }
 
 /// Walks the part of an unreachable tree that `strip` has not freed yet, children before their
-/// parent (post-order), the root excluded. A child already of type Free was freed by an earlier,
-/// interrupted strip together with its whole subtree, and is skipped. Levels must decrease by
-/// one per step down, so a corrupt page cannot make the walk cycle.
-fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<(PageId, PageId)>)> {
+/// parent (post-order), the root excluded (its chains are returned apart). A child already of
+/// type Free was freed by an earlier, interrupted strip together with its whole subtree, and is
+/// skipped. Levels must decrease by one per step down, so a corrupt page cannot make the walk
+/// cycle.
+fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<Vec<ChainPage>>)> {
     let mut order = Vec::new();
     let mut copy = scratch_page();
     // (page, expected level, children pushed?) — an explicit stack for the post-order walk.
@@ -493,8 +507,7 @@ fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<(Pa
                 let rec = node::leaf_record(&copy[..], &h, i).map_err(|_| corrupt(pid))?;
                 if rec.is_overflow() {
                     let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(pid))?;
-                    let pages = overflow::chain_pages(shared, r)?;
-                    chains.push((pages[0], *pages.last().expect("a chain has pages")));
+                    chains.push(overflow::walk_chain(shared, r)?);
                 }
             }
         }
@@ -505,6 +518,16 @@ fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<(Pa
         }
     }
     Ok((order, root_chains))
+}
+
+/// Drops a stripped record's reference to its chain: the pages nothing else references go onto
+/// the private chain, and a tail another chain shares keeps its pages, one count less.
+fn strip_chain(mtr: &mut Mtr, anchor: &mut (PageId, PageId), pages: &[ChainPage]) -> Result<()> {
+    let unshared = overflow::drop_reference(mtr, pages)?;
+    if unshared > 0 {
+        push_private(mtr, anchor, pages[0].pid, pages[unshared - 1].pid)?;
+    }
+    Ok(())
 }
 
 /// Reads the private chain anchored in the root: (head, tail), NO_PAGE if empty.
@@ -539,10 +562,13 @@ pub(crate) fn strip(tree: BTree, store: &crate::buffer::PageStore, between_mtrs:
         let mut mtr = Mtr::new(store);
         mtr.latch(root)?;
         let mut anchor = strip_anchor(&mtr, root);
+        // Tree pages first: a shared chain page comes after page 0 (mtr.rs latch order).
         for p in batch {
             mtr.latch(p.pid)?;
-            for &(first, last) in &p.chains {
-                push_private(&mut mtr, &mut anchor, first, last)?;
+        }
+        for p in batch {
+            for pages in &p.chains {
+                strip_chain(&mut mtr, &mut anchor, pages)?;
             }
             mtr.apply(p.pid, &PageRecord::Init { page_type: PageType::Free, level: 0, link: anchor.0 })?;
             if anchor.1 == NO_PAGE {
@@ -559,8 +585,8 @@ pub(crate) fn strip(tree: BTree, store: &crate::buffer::PageStore, between_mtrs:
         let mut mtr = Mtr::new(store);
         mtr.latch(root)?;
         let mut anchor = strip_anchor(&mtr, root);
-        for &(first, last) in &root_chains {
-            push_private(&mut mtr, &mut anchor, first, last)?;
+        for pages in &root_chains {
+            strip_chain(&mut mtr, &mut anchor, pages)?;
         }
         mtr.apply(root, &PageRecord::Init { page_type: PageType::Leaf, level: 0, link: NO_PAGE })?;
         set_anchor(&mut mtr, root, anchor)?;
@@ -609,8 +635,8 @@ pub(crate) fn destroy(tree: BTree, store: &crate::buffer::PageStore) -> Result<(
 }
 
 /// Every page of a tree: its nodes and overflow pages (space accounting; the tree must not
-/// change meanwhile).
-pub(crate) fn tree_pages(shared: &Shared, root: PageId) -> Result<Vec<PageId>> {
+/// change meanwhile). With a census, a chain tail shared with a chain counted before is left out.
+pub(crate) fn tree_pages(shared: &Shared, root: PageId, mut census: Option<&mut ChainCensus>) -> Result<Vec<PageId>> {
     let mut pages = Vec::new();
     let mut stack = vec![(root, None::<u8>)];
     let mut copy = scratch_page();
@@ -626,7 +652,10 @@ pub(crate) fn tree_pages(shared: &Shared, root: PageId) -> Result<Vec<PageId>> {
                 let rec = node::leaf_record(&copy[..], &h, i).map_err(|_| corrupt(pid))?;
                 if rec.is_overflow() {
                     let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(pid))?;
-                    pages.extend(overflow::chain_pages(shared, r)?);
+                    match census.as_deref_mut() {
+                        Some(c) => pages.extend(c.pages(shared, r)?),
+                        None => pages.extend(overflow::chain_pages(shared, r)?),
+                    }
                 }
             }
         } else {

@@ -164,7 +164,7 @@ pub(crate) fn apply(page: &mut [u8], pid: PageId, rec: &PageRecord) -> Result<()
         }
         PageRecord::SetU8 { offset, value } => {
             let off = offset as usize;
-            if off < OFF_NEXT || off >= PAGE_SIZE {
+            if !(OFF_NEXT..PAGE_SIZE).contains(&off) {
                 return Err(corrupt(format!("page {pid}: field offset {off}")));
             }
             page[off] = value;
