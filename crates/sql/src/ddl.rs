@@ -801,30 +801,47 @@ pub async fn rename_tables(engine: &Engine, renames: &[ast::RenameTable], curren
     Ok(())
 }
 
-/// Rows of ANALYZE/OPTIMIZE/CHECK/REPAIR TABLE (Table, Op, Msg_type, Msg_text).
-pub fn admin_rows(catalog: &selkie_storage::Catalog, op: crate::parse::AdminOp, tables: &[(Option<String>, String)], current_db: Option<&str>) -> Result<Vec<Vec<Value>>, SqlError> {
+/// Rows of ANALYZE/OPTIMIZE/CHECK/REPAIR TABLE (Table, Op, Msg_type, Msg_text), each table in
+/// turn. OPTIMIZE rebuilds the table as InnoDB does (MariaDB's note, then the status); a table it
+/// cannot rebuild gets MariaDB's error row and "Operation failed", and the next table is tried.
+pub async fn admin_rows(engine: &Engine, op: crate::parse::AdminOp, tables: &[(Option<String>, String)], current_db: Option<&str>) -> Result<Vec<Vec<Value>>, SqlError> {
+    use crate::parse::AdminOp;
     let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
-    let mut rows = Vec::new();
+    let mut named = Vec::with_capacity(tables.len());
     for (db, t) in tables {
         let db = match db {
             Some(d) => d.clone(),
             None => current_db.ok_or_else(error::no_database)?.to_string(),
         };
+        // Like any table list, it may name a table only once (MariaDB checks before any work).
+        if named.iter().any(|(d, n): &(String, &String)| *d == db && *n == t) {
+            return Err(error::not_unique_table(t));
+        }
+        named.push((db, t));
+    }
+    let mut rows = Vec::new();
+    for (db, t) in named {
         let qualified = format!("{db}.{t}");
         let op_name = op.name();
-        if catalog.table(&db, t).is_none() {
-            rows.push(vec![text(&qualified), text(op_name), text("Error"), text(&format!("Table '{qualified}' doesn't exist"))]);
-            rows.push(vec![text(&qualified), text(op_name), text("status"), text("Operation failed")]);
+        let row = |kind: &str, msg: &str| vec![text(&qualified), text(op_name), text(kind), text(msg)];
+        if engine.catalog().table(&db, t).is_none() {
+            rows.push(row("Error", &format!("Table '{qualified}' doesn't exist")));
+            rows.push(row("status", "Operation failed"));
             continue;
         }
         match op {
-            crate::parse::AdminOp::Repair => rows.push(vec![
-                text(&qualified),
-                text(op_name),
-                text("note"),
-                text("The storage engine for the table doesn't support repair"),
-            ]),
-            _ => rows.push(vec![text(&qualified), text(op_name), text("status"), text("OK")]),
+            AdminOp::Repair => rows.push(row("note", "The storage engine for the table doesn't support repair")),
+            AdminOp::Optimize => {
+                rows.push(row("note", "Table does not support optimize, doing recreate + analyze instead"));
+                match engine.optimize_table(&db, t).await {
+                    Ok(()) => rows.push(row("status", "OK")),
+                    Err(e) => {
+                        rows.push(row("error", &SqlError::from(e).message));
+                        rows.push(row("status", "Operation failed"));
+                    }
+                }
+            }
+            _ => rows.push(row("status", "OK")),
         }
     }
     Ok(rows)

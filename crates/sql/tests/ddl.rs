@@ -175,7 +175,14 @@ async fn table_maintenance_result_sets() {
     let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, vec!["Table", "Op", "Msg_type", "Msg_text"]);
     assert_eq!(got.iter().map(|r| r.iter().map(|v| text(v, None)).collect::<Vec<_>>()).collect::<Vec<_>>(), rows(&[&["test.t", "analyze", "status", "OK"]]));
-    assert_eq!(query(&mut s, "OPTIMIZE TABLE t").await, rows(&[&["test.t", "optimize", "status", "OK"]]));
+    // InnoDB's answer: a rebuild (MariaDB 10.11 gives these two rows).
+    assert_eq!(
+        query(&mut s, "OPTIMIZE TABLE t").await,
+        rows(&[
+            &["test.t", "optimize", "note", "Table does not support optimize, doing recreate + analyze instead"],
+            &["test.t", "optimize", "status", "OK"]
+        ])
+    );
     assert_eq!(
         query(&mut s, "CHECK TABLE t, nosuch").await,
         rows(&[

@@ -332,6 +332,7 @@ fn page_record() -> impl Strategy<Value = (PageId, RecordSpec)> {
         (0u16..80, 0u8..3, prop::collection::vec(any::<u8>(), 0..80))
             .prop_map(|(slot, flags, value)| RecordSpec::LeafUpdate(slot, flags, value)),
         (0u16..80, key(), any::<u64>()).prop_map(|(slot, key, child)| RecordSpec::InnerInsert(slot, key, child)),
+        (0u16..80).prop_map(RecordSpec::InnerDelete),
         (HEADER_SIZE..PAGE_SIZE, 0usize..PAGE_SIZE, prop::collection::vec(any::<u8>(), 0..64))
             .prop_map(|(low, high, fill)| RecordSpec::Image(low, high, fill)),
         (any::<u16>(), any::<u64>()).prop_map(|(offset, value)| RecordSpec::SetU64(offset, value)),
@@ -348,6 +349,7 @@ enum RecordSpec {
     LeafDelete(u16),
     LeafUpdate(u16, u8, Vec<u8>),
     InnerInsert(u16, Vec<u8>, u64),
+    InnerDelete(u16),
     Image(usize, usize, Vec<u8>),
     SetU64(u16, u64),
     Logical(Vec<u8>),
@@ -371,6 +373,7 @@ fn encode_spec(pid: PageId, spec: &RecordSpec, out: &mut Vec<u8>) {
         RecordSpec::LeafDelete(slot) => PageRecord::LeafDelete { slot: *slot },
         RecordSpec::LeafUpdate(slot, flags, value) => PageRecord::LeafUpdate { slot: *slot, flags: *flags, value },
         RecordSpec::InnerInsert(slot, key, child) => PageRecord::InnerInsert { slot: *slot, key, child: *child },
+        RecordSpec::InnerDelete(slot) => PageRecord::InnerDelete { slot: *slot },
         RecordSpec::Image(low, high, fill) => {
             let (low, high) = (*low, (*high).max(*low));
             let mut p = vec![0u8; PAGE_SIZE];

@@ -211,6 +211,15 @@ impl<'s> Mtr<'s> {
         Ok(count)
     }
 
+    /// Returns one page (a node a merge emptied, latched by this mtr) to the free list.
+    pub(crate) fn free_page(&mut self, pid: PageId) -> Result<()> {
+        assert!(self.holds(pid), "page {pid} is freed without its latch");
+        self.latch(HEADER_PAGE)?;
+        let head = get_u64(self.page(HEADER_PAGE), OFF_FREE_HEAD);
+        self.apply(pid, &PageRecord::Init { page_type: PageType::Free, level: 0, link: head })?;
+        self.apply(HEADER_PAGE, &PageRecord::SetU64 { offset: OFF_FREE_HEAD as u16, value: pid })
+    }
+
     /// Returns a whole linked chain `first..=last` (overflow pages linked through OFF_NEXT) to
     /// the free list at once: only the last page and page 0 change.
     pub(crate) fn free_chain(&mut self, first: PageId, last: PageId) -> Result<()> {

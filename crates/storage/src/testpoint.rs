@@ -20,6 +20,8 @@ pub enum CrashPoint {
     HomePageSync = 3,
     /// A rollback (whole or partial), after it restored some records.
     Rollback = 4,
+    /// OPTIMIZE TABLE, after the new trees received some records and before the DDL commits.
+    TableRebuild = 5,
 }
 
 const UNARMED: u8 = 0;

@@ -270,7 +270,17 @@ fn mutate(t: usize, old: &[Datum], rng: &mut StdRng) -> Row {
     let forced = rng.gen_range(0..new.len());
     for (c, v) in new.iter_mut().enumerate() {
         if c == forced || rng.gen_bool(0.3) {
-            *v = gen_col(t, c, rng);
+            *v = match v {
+                // A few bytes of a big BLOB change: the new version shares the unchanged tail of
+                // the old one's overflow chain (btree/overflow.rs).
+                Datum::Bytes(b) if b.len() > 4_000 && rng.gen_bool(0.5) => {
+                    let mut b = b.clone();
+                    let at = rng.gen_range(0..b.len());
+                    b[at] = b[at].wrapping_add(rng.gen_range(1..=255));
+                    Datum::Bytes(b)
+                }
+                _ => gen_col(t, c, rng),
+            };
         }
     }
     Arc::new(new)
@@ -1653,7 +1663,12 @@ fn chain_pages_nothing_accounts_for(dir: &std::path::Path) -> usize {
             if next == 0 {
                 break;
             }
-            assert!(leaked.contains(&next), "leaked chain page {p} links to page {next}, which is in use");
+            if !leaked.contains(&next) {
+                // A leaked chain that was to share the tail of the record's previous chain links
+                // into that chain, which is in use (its share count was never raised).
+                assert_eq!(page(next)[4], PageType::Overflow as u8, "leaked chain page {p} links to page {next}, in use and no overflow page");
+                break;
+            }
             hops += 1;
             assert!(hops <= leaked.len(), "leaked chain pages form a cycle at {pid}");
             p = next;

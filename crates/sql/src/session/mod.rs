@@ -760,8 +760,10 @@ impl Core {
                     parse::AdminOp::Optimize => Counter::ComOptimize,
                     _ => Counter::ComCheck,
                 });
-                let catalog = self.server.engine.catalog();
-                let rows = crate::ddl::admin_rows(&catalog, *op, tables, self.current_db.as_deref())?;
+                // These statements commit the open transaction first, as in MariaDB.
+                self.commit().await?;
+                let engine = self.server.engine.clone();
+                let rows = crate::ddl::admin_rows(&engine, *op, tables, self.current_db.as_deref()).await?;
                 let text_ty = value::SqlType::Text { max_chars: 255, lob: false };
                 let columns = ["Table", "Op", "Msg_type", "Msg_text"]
                     .iter()

@@ -4,13 +4,15 @@
 //! Reads are optimistic (no shared write); results are copied out and validated before return.
 //!
 //! Module map: `node` (slotted page format and its changes), `read` (optimistic descent, get,
-//! leaf copies), `write` (modify, latching for writes, splits, create, destroy), `overflow`
-//! (chains for large values), `cursor` (range scans).
+//! leaf copies), `write` (modify, latching for writes, splits, create, destroy), `merge` (merges
+//! and rebalancing after removals), `overflow` (chains for large values), `cursor` (range scans).
 //!
-//! Limitation (documented in docs §6): pages are never merged; a leaf emptied by deletes stays
-//! in the tree and its space is reused by later inserts into its key range.
+//! `merge` keeps every node but the root at least MERGE_THRESHOLD full after removals (merging
+//! or rebalancing with a sibling, freeing the emptied page, lowering the tree when the root is
+//! left with one child).
 
 mod cursor;
+mod merge;
 pub(crate) mod node;
 pub(crate) mod overflow;
 mod read;
@@ -23,6 +25,24 @@ use crate::error::Result;
 use crate::mtr::Mtr;
 
 pub use cursor::BTreeCursor;
+pub use overflow::ChainCensus;
+
+/// A node (other than the root) whose records and slots fill fewer bytes than this after a
+/// removal is merged with a sibling or takes records from it (the reason for a quarter page is
+/// at `node::MERGE_THRESHOLD`).
+pub const MERGE_THRESHOLD: usize = node::MERGE_THRESHOLD;
+
+/// One node of a tree as `BTree::nodes` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeFill {
+    pub page: PageId,
+    /// 0 for leaves.
+    pub level: u8,
+    /// Records (leaves) or separators (inner nodes).
+    pub records: usize,
+    /// Bytes of records and slots (out of `PAGE_SIZE - 64`).
+    pub used_bytes: usize,
+}
 
 /// Longest key accepted (MariaDB's InnoDB limit).
 pub const MAX_KEY_LEN: usize = 3072;
@@ -93,7 +113,19 @@ impl BTree {
 
     /// Every page of the tree, nodes and overflow pages (space accounting).
     pub fn pages(self, store: &PageStore) -> Result<Vec<PageId>> {
-        write::tree_pages(store.shared(), self.root)
+        write::tree_pages(store.shared(), self.root, None)
+    }
+
+    /// `pages`, leaving out chain tails shared with chains `census` counted before (space
+    /// accounting over several trees and undo logs: each page once).
+    pub fn pages_counted(self, store: &PageStore, census: &mut ChainCensus) -> Result<Vec<PageId>> {
+        write::tree_pages(store.shared(), self.root, Some(census))
+    }
+
+    /// Every node with its fill, root first, then each subtree left to right (diagnostics; the
+    /// tree must not change meanwhile).
+    pub fn nodes(self, store: &PageStore) -> Result<Vec<NodeFill>> {
+        write::nodes(store.shared(), self.root)
     }
 
     /// The value under `key`, copied out.

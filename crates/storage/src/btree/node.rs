@@ -62,6 +62,17 @@ pub(crate) const LEAF_WORST_CASE: usize = SLOT_SIZE + MAX_INLINE_RECORD;
 pub(crate) const INNER_WORST_CASE: usize = SLOT_SIZE + INNER_REC_HEADER + MAX_KEY_LEN;
 /// No page can hold more slots than this (smallest record: empty key and value).
 const MAX_SLOTS: usize = NODE_CAPACITY / (SLOT_SIZE + LEAF_REC_HEADER);
+/// A non-root node whose records (slots included) fill less than this after a removal is merged
+/// with a sibling or takes records from it (btree/merge.rs). InnoDB merges below half a page
+/// (MERGE_THRESHOLD 50%), but a split leaves both halves at about half a page, so at 50% the
+/// first removal after a split would merge the halves again and the next insert split them:
+/// a quarter page keeps a split and a merge at least a quarter page of changes apart.
+pub(crate) const MERGE_THRESHOLD: usize = NODE_CAPACITY / 4;
+/// A merge is made only if the merged node fills at most this much (else the two nodes share
+/// their records evenly): a merged node then has room for a quarter page of inserts before it
+/// splits again. With an even share, each node keeps at least (3/4 page - largest record) / 2,
+/// about MERGE_THRESHOLD: the fill the merge restores.
+pub(crate) const MERGE_LIMIT: usize = NODE_CAPACITY * 3 / 4;
 
 const _: () = assert!(LEAF_REC_HEADER + MAX_KEY_LEN + OVERFLOW_REF_LEN <= MAX_INLINE_RECORD);
 const _: () = assert!(3 * (SLOT_SIZE + MAX_INLINE_RECORD) <= NODE_CAPACITY);
@@ -103,6 +114,10 @@ impl NodeHeader {
     }
     pub(crate) fn is_leaf(&self) -> bool {
         self.page_type == PageType::Leaf
+    }
+    /// Bytes of live records and their slots (what a merge moves).
+    pub(crate) fn used(&self) -> usize {
+        NODE_CAPACITY - self.free_total()
     }
 }
 
@@ -271,6 +286,11 @@ pub(crate) fn leaf_record_size(key_len: usize, val_len: usize) -> usize {
 
 fn inner_record_size(key_len: usize) -> usize {
     INNER_REC_HEADER + key_len
+}
+
+/// Bytes an inner entry with a separator of `key_len` bytes takes in a node, its slot included.
+pub(crate) fn inner_footprint(key_len: usize) -> usize {
+    SLOT_SIZE + inner_record_size(key_len)
 }
 
 /// The bytes of a node that carry data: `[0, end of slot array)` and `[heap_top, PAGE_SIZE)`; the
@@ -443,6 +463,14 @@ pub(crate) fn leaf_update(page: &mut [u8], slot: usize, flags: u8, value: &[u8])
     Ok(())
 }
 
+/// Removes separator `slot` and the child right of it (a merge folded that child into its left
+/// sibling).
+pub(crate) fn inner_delete(page: &mut [u8], slot: usize) -> Result<(), NodeError> {
+    let h = expect_type(page, PageType::Inner)?;
+    let rec = inner_record(page, &h, slot)?;
+    remove_slot(page, &h, slot, inner_record_size(rec.key_len))
+}
+
 pub(crate) fn inner_insert_fits(h: &NodeHeader, key_len: usize) -> bool {
     h.free_total() >= SLOT_SIZE + inner_record_size(key_len)
 }
@@ -471,7 +499,7 @@ pub(crate) struct LeafEntry {
 }
 
 impl LeafEntry {
-    fn footprint(&self) -> usize {
+    pub(crate) fn footprint(&self) -> usize {
         SLOT_SIZE + leaf_record_size(self.key.len(), self.value.len())
     }
 }

@@ -210,6 +210,8 @@ pub(crate) struct LeafCopy {
     /// In the requested direction (descending for reverse copies).
     pub(crate) records: Vec<(Vec<u8>, Vec<u8>)>,
     pub(crate) right_sibling: PageId,
+    /// The leaf's page LSN when it was copied: any later change of the leaf moves it.
+    pub(crate) lsn: Lsn,
     /// The leaf held keys beyond the copied range in the direction of travel (the scan's bound
     /// was reached inside this leaf).
     pub(crate) hit_bound: bool,
@@ -264,5 +266,5 @@ pub(crate) fn copy_leaf(shared: &Shared, leaf: &OptPage, h: &NodeHeader, range: 
     if range.reverse {
         out.reverse();
     }
-    Ok(LeafCopy { records: out, right_sibling: h.link, hit_bound })
+    Ok(LeafCopy { records: out, right_sibling: h.link, lsn, hit_bound })
 }

@@ -13,15 +13,16 @@
 use smallvec::SmallVec;
 
 use crate::buffer::latch::Backoff;
-use crate::buffer::page::{get_u64, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT};
+use crate::buffer::page::{get_u64, PageBytes, PageType, Torn, OFF_FREE_HEAD, OFF_NEXT};
 use crate::buffer::pool::XGuard;
 use crate::buffer::redo::PageRecord;
 use crate::buffer::{PageId, Shared, HEADER_PAGE, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 
+use super::merge;
 use super::node::{self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD};
-use super::overflow::{self, OverflowRef};
+use super::overflow::{self, ChainCensus, ChainPage, OverflowRef};
 use super::read::{descend, ReadError, Target, MAX_DEPTH};
 use super::{BTree, Change, Existing, VersionedChange, MAX_KEY_LEN, MAX_VALUE_LEN};
 
@@ -59,7 +60,7 @@ fn latch_for_write<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<W
         };
         // The leaf alone if no split is possible; else from the lowest ancestor that can take a
         // separator (or the root) down.
-        let first = if d.leaf_header.free_total() >= LEAF_WORST_CASE {
+        let mut first = if d.leaf_header.free_total() >= LEAF_WORST_CASE {
             d.path.len()
         } else {
             let mut s = d.path.len();
@@ -71,6 +72,22 @@ fn latch_for_write<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<W
             }
             s
         };
+        // A merge needs the parent of every node it may shrink below the threshold.
+        let leaf_risk = match merge::leaf_may_underflow(&d.leaf.view(), &d.leaf_header, key) {
+            Ok(risk) => risk,
+            Err(Torn) if d.leaf.validate() => false, // corrupt: the change reports it
+            Err(Torn) => {
+                backoff.snooze();
+                continue;
+            }
+        };
+        if leaf_risk && !d.path.is_empty() {
+            let mut s = d.path.len() - 1;
+            while s > 0 && merge::inner_may_underflow(d.path[s].free_total) {
+                s -= 1;
+            }
+            first = first.min(s);
+        }
         let mut guards: SmallVec<[XGuard<'a>; 4]> = SmallVec::new();
         let upgraded = d.path[first..].iter().map(|n| &n.page).chain(std::iter::once(&d.leaf)).all(|p| match shared.upgrade(p) {
             Some(g) => {
@@ -90,7 +107,7 @@ fn latch_for_write<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<W
 }
 
 /// The fallback: waiting exclusive latches root-to-leaf, releasing the ancestors of every node
-/// that can absorb a split below it.
+/// that can absorb a split below it and cannot be shrunk below the merge threshold by it.
 fn latch_for_write_waiting<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<WritePath<'a>> {
     let mut guards: SmallVec<[XGuard<'a>; 4]> = SmallVec::new();
     let mut child_index: SmallVec<[usize; 4]> = SmallVec::new();
@@ -102,8 +119,13 @@ fn latch_for_write_waiting<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> 
         if expected_level.is_some_and(|l| l != h.level) || guards.len() >= MAX_DEPTH {
             return Err(corrupt(pid));
         }
-        let safe = h.free_total() >= if h.is_leaf() { LEAF_WORST_CASE } else { INNER_WORST_CASE };
-        if safe {
+        let split_safe = h.free_total() >= if h.is_leaf() { LEAF_WORST_CASE } else { INNER_WORST_CASE };
+        let merge_safe = if h.is_leaf() {
+            !merge::leaf_may_underflow(guard.page(), &h, key).map_err(|_| corrupt(pid))?
+        } else {
+            !merge::inner_may_underflow(h.free_total())
+        };
+        if split_safe && merge_safe {
             guards.clear();
             child_index.clear();
         }
@@ -222,20 +244,28 @@ fn change_leaf<R>(
         (Current::Overflow(_), VersionedChange::PutStored { .. } | VersionedChange::Remove) => true,
         _ => false,
     };
-    // Walk the old chain before changing anything, so that a broken chain fails the change.
-    let old_chain = match current {
-        Current::Overflow(r) if frees_old_chain => {
-            let pages = overflow::chain_pages(mtr.shared(), r)?;
-            Some((r.first, *pages.last().expect("a chain has at least one page")))
+    // A new value that ends like the old one (same length, equal chunks from some index on)
+    // shares the old chain's pages from there (btree/overflow.rs).
+    let shared_tail = match (&change, &overflow_value) {
+        (VersionedChange::Put { value, .. }, Some(old)) if node::leaf_record_size(key.len(), value.len()) > MAX_INLINE_RECORD => {
+            overflow::shared_tail_from(old, value)
         }
         _ => None,
     };
-    match change {
-        VersionedChange::Keep => {}
+    // Walk the old chain before changing anything, so that a broken chain fails the change.
+    let old_chain = match current {
+        Current::Overflow(r) if frees_old_chain || shared_tail.is_some() => Some(overflow::walk_chain(mtr.shared(), r)?),
+        _ => None,
+    };
+    let junction = shared_tail.map(|k| (k, old_chain.as_ref().expect("walked above")[k].pid));
+    // Whether the leaf may have shrunk (a removal, or a smaller record in place of one).
+    let shrunk = match change {
+        VersionedChange::Keep => false,
         VersionedChange::Remove => {
             if found {
                 mtr.apply(leaf, &PageRecord::LeafDelete { slot: slot as u16 })?;
             }
+            found
         }
         VersionedChange::Put { value, .. } => {
             if value.len() > MAX_VALUE_LEN {
@@ -244,10 +274,13 @@ fn change_leaf<R>(
             // A new chain is written (in mtrs of its own) before this mtr takes page 0.
             let (flags, stored) = if node::leaf_record_size(key.len(), value.len()) <= MAX_INLINE_RECORD {
                 (0, value)
+            } else if let Some((k, tail)) = junction {
+                let head = &value[..k * overflow::OVERFLOW_CAPACITY];
+                (FLAG_OVERFLOW, overflow::write_chain_onto(mtr.store(), head, value.len(), tail)?.encode().to_vec())
             } else {
                 (FLAG_OVERFLOW, overflow::write_chain(mtr.store(), &value)?.encode().to_vec())
             };
-            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)?;
+            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)? == Put::InPlace && found
         }
         VersionedChange::PutStored { chain, stored } => {
             let valid = if chain {
@@ -259,17 +292,36 @@ fn change_leaf<R>(
                 return Err(StorageError::Corruption(format!("stored value of {} bytes cannot be put back", stored.len())));
             }
             let flags = if chain { FLAG_OVERFLOW } else { 0 };
-            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)?;
+            put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)? == Put::InPlace && found
         }
+    };
+    // Merges latch tree pages (siblings): before anything below takes page 0.
+    let mut freed = Vec::new();
+    if shrunk {
+        merge::rebalance(tree, mtr, pids, child_index, &mut freed)?;
     }
-    if let Some((first, last)) = old_chain {
-        mtr.free_chain(first, last)?;
+    for pid in freed {
+        mtr.free_page(pid)?;
+    }
+    // The new chain's reference to the shared tail counts before the old chain lets go of it.
+    if let Some((_, tail)) = junction {
+        overflow::add_reference(mtr, tail)?;
+    }
+    if let Some(pages) = old_chain.filter(|_| frees_old_chain) {
+        overflow::release_chain(mtr, &pages)?;
     }
     Ok(out)
 }
 
+/// How `put` changed the leaf.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Put {
+    InPlace,
+    Split,
+}
+
 #[allow(clippy::too_many_arguments)]
-fn put(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot: usize, found: bool, key: &[u8], flags: u8, value: &[u8]) -> Result<()> {
+fn put(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot: usize, found: bool, key: &[u8], flags: u8, value: &[u8]) -> Result<Put> {
     let leaf = *pids.last().expect("leaf");
     let page = mtr.page(leaf);
     let h = node::header(page).map_err(|_| corrupt(leaf))?;
@@ -277,13 +329,13 @@ fn put(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot
     if found {
         let old = node::leaf_record(page, &h, slot).map_err(|_| corrupt(leaf))?;
         if node::leaf_update_fits(&h, &old, value.len()) {
-            return mtr.apply(leaf, &PageRecord::LeafUpdate { slot: slot16, flags, value });
+            return mtr.apply(leaf, &PageRecord::LeafUpdate { slot: slot16, flags, value }).map(|_| Put::InPlace);
         }
     } else if node::leaf_insert_fits(&h, key.len(), value.len()) {
-        return mtr.apply(leaf, &PageRecord::LeafInsert { slot: slot16, key, flags, value });
+        return mtr.apply(leaf, &PageRecord::LeafInsert { slot: slot16, key, flags, value }).map(|_| Put::InPlace);
     }
     let new = LeafEntry { key: key.to_vec(), flags, value: value.to_vec() };
-    split_leaf(tree, mtr, pids, child_index, slot, found, new)
+    split_leaf(tree, mtr, pids, child_index, slot, found, new).map(|_| Put::Split)
 }
 
 fn scratch_page() -> Vec<u8> {
@@ -412,17 +464,18 @@ pub(crate) fn create(mtr: &mut Mtr) -> Result<BTree> {
 const STRIP_PAGES_PER_MTR: usize = 16;
 
 /// A page of the tree being stripped, found by the walk, with the overflow chains of its records
-/// (leaves only): (first page, last page).
+/// (leaves only).
 struct StripPage {
     pid: PageId,
-    chains: Vec<(PageId, PageId)>,
+    chains: Vec<Vec<ChainPage>>,
 }
 
 /// Walks the part of an unreachable tree that `strip` has not freed yet, children before their
-/// parent (post-order), the root excluded. A child already of type Free was freed by an earlier,
-/// interrupted strip together with its whole subtree, and is skipped. Levels must decrease by
-/// one per step down, so a corrupt page cannot make the walk cycle.
-fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<(PageId, PageId)>)> {
+/// parent (post-order), the root excluded (its chains are returned apart). A child already of
+/// type Free was freed by an earlier, interrupted strip together with its whole subtree, and is
+/// skipped. Levels must decrease by one per step down, so a corrupt page cannot make the walk
+/// cycle.
+fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<Vec<ChainPage>>)> {
     let mut order = Vec::new();
     let mut copy = scratch_page();
     // (page, expected level, children pushed?) — an explicit stack for the post-order walk.
@@ -454,8 +507,7 @@ fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<(Pa
                 let rec = node::leaf_record(&copy[..], &h, i).map_err(|_| corrupt(pid))?;
                 if rec.is_overflow() {
                     let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(pid))?;
-                    let pages = overflow::chain_pages(shared, r)?;
-                    chains.push((pages[0], *pages.last().expect("a chain has pages")));
+                    chains.push(overflow::walk_chain(shared, r)?);
                 }
             }
         }
@@ -466,6 +518,16 @@ fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<(Pa
         }
     }
     Ok((order, root_chains))
+}
+
+/// Drops a stripped record's reference to its chain: the pages nothing else references go onto
+/// the private chain, and a tail another chain shares keeps its pages, one count less.
+fn strip_chain(mtr: &mut Mtr, anchor: &mut (PageId, PageId), pages: &[ChainPage]) -> Result<()> {
+    let unshared = overflow::drop_reference(mtr, pages)?;
+    if unshared > 0 {
+        push_private(mtr, anchor, pages[0].pid, pages[unshared - 1].pid)?;
+    }
+    Ok(())
 }
 
 /// Reads the private chain anchored in the root: (head, tail), NO_PAGE if empty.
@@ -500,10 +562,13 @@ pub(crate) fn strip(tree: BTree, store: &crate::buffer::PageStore, between_mtrs:
         let mut mtr = Mtr::new(store);
         mtr.latch(root)?;
         let mut anchor = strip_anchor(&mtr, root);
+        // Tree pages first: a shared chain page comes after page 0 (mtr.rs latch order).
         for p in batch {
             mtr.latch(p.pid)?;
-            for &(first, last) in &p.chains {
-                push_private(&mut mtr, &mut anchor, first, last)?;
+        }
+        for p in batch {
+            for pages in &p.chains {
+                strip_chain(&mut mtr, &mut anchor, pages)?;
             }
             mtr.apply(p.pid, &PageRecord::Init { page_type: PageType::Free, level: 0, link: anchor.0 })?;
             if anchor.1 == NO_PAGE {
@@ -520,8 +585,8 @@ pub(crate) fn strip(tree: BTree, store: &crate::buffer::PageStore, between_mtrs:
         let mut mtr = Mtr::new(store);
         mtr.latch(root)?;
         let mut anchor = strip_anchor(&mtr, root);
-        for &(first, last) in &root_chains {
-            push_private(&mut mtr, &mut anchor, first, last)?;
+        for pages in &root_chains {
+            strip_chain(&mut mtr, &mut anchor, pages)?;
         }
         mtr.apply(root, &PageRecord::Init { page_type: PageType::Leaf, level: 0, link: NO_PAGE })?;
         set_anchor(&mut mtr, root, anchor)?;
@@ -570,8 +635,8 @@ pub(crate) fn destroy(tree: BTree, store: &crate::buffer::PageStore) -> Result<(
 }
 
 /// Every page of a tree: its nodes and overflow pages (space accounting; the tree must not
-/// change meanwhile).
-pub(crate) fn tree_pages(shared: &Shared, root: PageId) -> Result<Vec<PageId>> {
+/// change meanwhile). With a census, a chain tail shared with a chain counted before is left out.
+pub(crate) fn tree_pages(shared: &Shared, root: PageId, mut census: Option<&mut ChainCensus>) -> Result<Vec<PageId>> {
     let mut pages = Vec::new();
     let mut stack = vec![(root, None::<u8>)];
     let mut copy = scratch_page();
@@ -587,7 +652,10 @@ pub(crate) fn tree_pages(shared: &Shared, root: PageId) -> Result<Vec<PageId>> {
                 let rec = node::leaf_record(&copy[..], &h, i).map_err(|_| corrupt(pid))?;
                 if rec.is_overflow() {
                     let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(pid))?;
-                    pages.extend(overflow::chain_pages(shared, r)?);
+                    match census.as_deref_mut() {
+                        Some(c) => pages.extend(c.pages(shared, r)?),
+                        None => pages.extend(overflow::chain_pages(shared, r)?),
+                    }
                 }
             }
         } else {
@@ -598,4 +666,27 @@ pub(crate) fn tree_pages(shared: &Shared, root: PageId) -> Result<Vec<PageId>> {
         }
     }
     Ok(pages)
+}
+
+/// Every node of a tree with its fill, parents before children (diagnostics and tests; the tree
+/// must not change meanwhile).
+pub(crate) fn nodes(shared: &Shared, root: PageId) -> Result<Vec<super::NodeFill>> {
+    let mut out = Vec::new();
+    let mut stack = vec![(root, None::<u8>)];
+    let mut copy = scratch_page();
+    while let Some((pid, expected_level)) = stack.pop() {
+        shared.read_copy(pid, &mut copy)?;
+        let h = node::header(&copy[..]).map_err(|_| corrupt(pid))?;
+        if expected_level.is_some_and(|l| l != h.level) || out.len() as u64 >= crate::buffer::MAX_PAGE_COUNT {
+            return Err(corrupt(pid));
+        }
+        out.push(super::NodeFill { page: pid, level: h.level, records: h.n_slots, used_bytes: h.used() });
+        if !h.is_leaf() {
+            for ci in (0..=h.n_slots).rev() {
+                let child = node::inner_child(&copy[..], &h, ci).map_err(|_| corrupt(pid))?;
+                stack.push((child, Some(h.level - 1)));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -214,7 +214,7 @@ pub(crate) fn doublewrite_repairs(doublewrite: &IoFile, data: &IoFile) -> Result
     let slots = (doublewrite.len()? / PAGE_SIZE as u64).min(BATCH_PAGES as u64);
     let mut copy = vec![0u8; PAGE_SIZE];
     let mut home = vec![0u8; PAGE_SIZE];
-    let mut repairs = Vec::new();
+    let mut repairs: Vec<(PageId, Vec<u8>)> = Vec::new();
     for slot in 0..slots {
         doublewrite.read_at(&mut copy, slot * PAGE_SIZE as u64)?;
         if !page::has_valid_checksum(&copy) {
@@ -229,7 +229,16 @@ pub(crate) fn doublewrite_repairs(doublewrite: &IoFile, data: &IoFile) -> Result
         if home_intact {
             continue; // possibly older than the copy: redo brings it forward
         }
-        repairs.push((pid, copy.clone()));
+        // Slots past the last batch's length still hold copies from earlier, longer batches: of
+        // two copies of one page the newer (higher page LSN) is the one whose home write tore.
+        // Restoring the older one could take the page back before the checkpoint, where redo
+        // cannot bring it forward.
+        let lsn = get_u64(&copy, OFF_PAGE_LSN);
+        match repairs.iter_mut().find(|(p, _)| *p == pid) {
+            Some((_, kept)) if get_u64(kept, OFF_PAGE_LSN) >= lsn => {}
+            Some((_, kept)) => kept.copy_from_slice(&copy),
+            None => repairs.push((pid, copy.clone())),
+        }
     }
     Ok(repairs)
 }

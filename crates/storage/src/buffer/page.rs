@@ -29,6 +29,12 @@ pub(crate) const OFF_PAGE_LSN: usize = 16;
 /// it is.
 pub(crate) const OFF_NEXT: usize = 24;
 
+/// Overflow pages: how many references to the page there are besides one (0: the page is in
+/// one chain only). A chain that shares the tail of another links to the tail's first page and
+/// counts itself here; the pages after it have one predecessor each and stay at 0 (btree/
+/// overflow.rs). 0 in pages of older chains, which is what they mean.
+pub(crate) const OFF_OVERFLOW_SHARES: usize = 40;
+
 /// "No page": page 0 is the tablespace header, never a child, sibling, chain or free page.
 pub const NO_PAGE: PageId = 0;
 
@@ -71,7 +77,9 @@ pub(crate) const OFF_FREE_HEAD: usize = 48;
 pub(crate) const OFF_SYSTEM_ROOTS: usize = HEADER_SIZE;
 pub(crate) const TABLESPACE_MAGIC: u64 = u64::from_le_bytes(*b"SELKIEts");
 /// Version of the page formats in this file, btree/node.rs and trx/undo.rs; also stored in the
-/// control file. 2: undo logs in pages (roll pointers name undo records), checkpoint end marker.
+/// control file. 2: undo logs in pages (roll pointers name undo records), checkpoint end marker;
+/// also (same unreleased version) overflow chains that share tails (OFF_OVERFLOW_SHARES, 0 in
+/// every overflow page written before: unshared) and the INNER_DELETE redo record of merges.
 pub const FORMAT_VERSION: u32 = 2;
 
 const _: () = assert!(OFF_SYSTEM_ROOTS + 8 * SYSTEM_TREES <= PAGE_SIZE);

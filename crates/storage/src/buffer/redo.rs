@@ -15,6 +15,7 @@
 //! | LEAF_DELETE | slot u16 |
 //! | LEAF_UPDATE | slot u16, flags u8, val_len u16, value |
 //! | INNER_INSERT | slot u16, child u64, key_len u16, key |
+//! | INNER_DELETE | slot u16 |
 //! | IMAGE | low_len u16, high_off u16, page[..low_len], page[high_off..] (the zero gap is implied) |
 //! | SET_U64 | offset u16, value u64 |
 //! | SET_U8 | offset u16, value u8 |
@@ -40,6 +41,7 @@ const KIND_LOGICAL: u8 = 8;
 const KIND_SET_U8: u8 = 9;
 const KIND_UNDO_INIT: u8 = 10;
 const KIND_UNDO_APPEND: u8 = 11;
+const KIND_INNER_DELETE: u8 = 12;
 
 /// Overflow pages: bytes of data in the page (data starts at HEADER_SIZE).
 pub(crate) const OFF_OVERFLOW_LEN: usize = 32;
@@ -53,6 +55,8 @@ pub(crate) enum PageRecord<'a> {
     LeafDelete { slot: u16 },
     LeafUpdate { slot: u16, flags: u8, value: &'a [u8] },
     InnerInsert { slot: u16, key: &'a [u8], child: PageId },
+    /// Removes separator `slot` and the child right of it (a merge).
+    InnerDelete { slot: u16 },
     /// The whole page: `low` is its prefix, `high` its suffix from `high_off`, zeros between.
     Image { low: &'a [u8], high_off: u16, high: &'a [u8] },
     /// Sets a u64 field of the type-specific header or body (page 0 fields, chain links).
@@ -137,6 +141,7 @@ pub(crate) fn apply(page: &mut [u8], pid: PageId, rec: &PageRecord) -> Result<()
         PageRecord::LeafDelete { slot } => node::leaf_delete(page, slot as usize).map_err(ne)?,
         PageRecord::LeafUpdate { slot, flags, value } => node::leaf_update(page, slot as usize, flags, value).map_err(ne)?,
         PageRecord::InnerInsert { slot, key, child } => node::inner_insert(page, slot as usize, key, child).map_err(ne)?,
+        PageRecord::InnerDelete { slot } => node::inner_delete(page, slot as usize).map_err(ne)?,
         PageRecord::Image { low, high_off, high } => {
             let high_off = high_off as usize;
             if low.len() < HEADER_SIZE || high_off < low.len() || high_off + high.len() != PAGE_SIZE {
@@ -159,7 +164,7 @@ pub(crate) fn apply(page: &mut [u8], pid: PageId, rec: &PageRecord) -> Result<()
         }
         PageRecord::SetU8 { offset, value } => {
             let off = offset as usize;
-            if off < OFF_NEXT || off >= PAGE_SIZE {
+            if !(OFF_NEXT..PAGE_SIZE).contains(&off) {
                 return Err(corrupt(format!("page {pid}: field offset {off}")));
             }
             page[off] = value;
@@ -184,6 +189,7 @@ pub(crate) fn encode_page(pid: PageId, rec: &PageRecord, out: &mut Vec<u8>) {
         PageRecord::LeafDelete { .. } => KIND_LEAF_DELETE,
         PageRecord::LeafUpdate { .. } => KIND_LEAF_UPDATE,
         PageRecord::InnerInsert { .. } => KIND_INNER_INSERT,
+        PageRecord::InnerDelete { .. } => KIND_INNER_DELETE,
         PageRecord::Image { .. } => KIND_IMAGE,
         PageRecord::SetU64 { .. } => KIND_SET_U64,
         PageRecord::SetU8 { .. } => KIND_SET_U8,
@@ -206,7 +212,7 @@ pub(crate) fn encode_page(pid: PageId, rec: &PageRecord, out: &mut Vec<u8>) {
             out.extend_from_slice(key);
             out.extend_from_slice(value);
         }
-        PageRecord::LeafDelete { slot } => out.extend_from_slice(&slot.to_le_bytes()),
+        PageRecord::LeafDelete { slot } | PageRecord::InnerDelete { slot } => out.extend_from_slice(&slot.to_le_bytes()),
         PageRecord::LeafUpdate { slot, flags, value } => {
             out.extend_from_slice(&slot.to_le_bytes());
             out.push(flags);
@@ -307,6 +313,7 @@ impl<'a> RecordReader<'a> {
                 PageRecord::LeafInsert { slot, flags, key: self.take(key_len)?, value: self.take(val_len)? }
             }
             KIND_LEAF_DELETE => PageRecord::LeafDelete { slot: self.u16()? },
+            KIND_INNER_DELETE => PageRecord::InnerDelete { slot: self.u16()? },
             KIND_LEAF_UPDATE => {
                 let slot = self.u16()?;
                 let flags = self.u8()?;
@@ -386,6 +393,7 @@ mod tests {
             LogRecord::Page(5, PageRecord::LeafUpdate { slot: 0, flags: 0, value: b"vv" }),
             LogRecord::Page(5, PageRecord::LeafDelete { slot: 0 }),
             LogRecord::Page(7, PageRecord::InnerInsert { slot: 1, key: b"sep", child: 44 }),
+            LogRecord::Page(7, PageRecord::InnerDelete { slot: 0 }),
             LogRecord::Page(12, image_of(&page)),
             LogRecord::Page(0, PageRecord::SetU64 { offset: 40, value: 99 }),
             LogRecord::Logical(b""),

@@ -637,15 +637,16 @@ pub fn log_pages(store: &PageStore, first: PageId) -> Result<Vec<PageId>> {
 }
 
 /// Every page a log owns: its own pages and the before-image chains of its records not yet
-/// given back or freed (space accounting).
-pub fn owned_pages(store: &PageStore, first: PageId) -> Result<Vec<PageId>> {
+/// given back or freed, less the chain tails shared with chains `census` counted before (space
+/// accounting).
+pub fn owned_pages(store: &PageStore, first: PageId, census: &mut overflow::ChainCensus) -> Result<Vec<PageId>> {
     let mut out = log_pages(store, first)?;
     let Some(info) = inspect(store, first)? else { return Ok(out) };
     for rec in LiveRecords::new(store, info.trx_id, info.newest) {
         let rec = rec?;
         if let Before::Chain(r) = rec.before {
             if !rec.undone && !rec.chain_freed {
-                out.extend(overflow::chain_pages(store.shared(), r)?);
+                out.extend(census.pages(store.shared(), r)?);
             }
         }
     }
@@ -659,9 +660,10 @@ pub fn free_before_chain(store: &PageStore, rec: &UndoRecord) -> Result<()> {
     if rec.chain_freed || rec.undone {
         return Ok(());
     }
-    let pages = overflow::chain_pages(store.shared(), r)?;
+    // Only the pages no newer version shares go (btree/overflow.rs).
+    let pages = overflow::walk_chain(store.shared(), r)?;
     let mut mtr = Mtr::new(store);
-    mtr.free_chain(r.first, *pages.last().expect("a chain has a page"))?;
+    overflow::release_chain(&mut mtr, &pages)?;
     let mut marked = rec.clone();
     marked.chain_freed = true;
     set_record_flags(&mut mtr, &marked)?;
