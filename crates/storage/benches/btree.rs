@@ -27,7 +27,7 @@ const VALUE_LEN: usize = 100;
 
 struct NoTrx;
 impl CheckpointHooks for NoTrx {
-    fn oldest_active_lsn(&self) -> Lsn {
+    fn scan_start_floor(&self) -> Lsn {
         Lsn::MAX
     }
     fn next_trx_id(&self) -> u64 {
