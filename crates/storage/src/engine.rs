@@ -1145,7 +1145,7 @@ impl Engine {
             tree.modify(&mut mtr, &key, |_| (Change::Put(v), ()))?;
             let (_, end) = mtr.commit();
             entries += 1;
-            if entries % INDEX_BUILD_CRASH_POINT_EVERY == 0 {
+            if entries.is_multiple_of(INDEX_BUILD_CRASH_POINT_EVERY) {
                 while self.sh.index_builds_held.load(Ordering::Relaxed) && !self.sh.is_closed() {
                     std::thread::sleep(Duration::from_millis(1));
                 }

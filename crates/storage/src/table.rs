@@ -324,7 +324,7 @@ pub(crate) async fn insert(
     for (ix, k) in table.secondary.iter().zip(&keys.sec_keys) {
         trx.write_version(Target::of(ix), k, &[], false, Expect::Any, unreachable_error)?;
     }
-    trx.to_implicit(table.primary.id, &pk_key);
+    trx.make_lock_implicit(table.primary.id, &pk_key);
     trx.note_row_delta(table.id, 1);
     SessionStats::bump(&trx.stats().rows_inserted, 1);
     Ok(if deleted > 0 { InsertOutcome::Replaced { pk_key, deleted } } else { InsertOutcome::Inserted { pk_key } })
@@ -350,7 +350,7 @@ async fn delete_locked(trx: &mut TrxState, table: &Arc<TableDef>, pk_key: &[u8])
     for (ix, k) in table.secondary.iter().zip(&keys.sec_keys) {
         trx.write_version(Target::of(ix), k, &[], true, Expect::Any, unreachable_error)?;
     }
-    trx.to_implicit(table.primary.id, pk_key);
+    trx.make_lock_implicit(table.primary.id, pk_key);
     trx.note_row_delta(table.id, -1);
     SessionStats::bump(&trx.stats().rows_deleted, 1);
     Ok(true)
@@ -420,9 +420,9 @@ pub(crate) async fn update(
             trx.write_version(Target::of(ix), &new_keys.sec_keys[i], &[], false, Expect::Any, unreachable_error)?;
         }
     }
-    trx.to_implicit(table.primary.id, pk_key);
+    trx.make_lock_implicit(table.primary.id, pk_key);
     if pk_changed {
-        trx.to_implicit(table.primary.id, &new_pk);
+        trx.make_lock_implicit(table.primary.id, &new_pk);
     }
     SessionStats::bump(&trx.stats().rows_updated, 1);
     Ok(new_pk)

@@ -84,6 +84,8 @@ fn hash_key(exprs: &[Expr], row: &[Value], cx: &mut ExecCtx, key: &mut Vec<u8>) 
     Ok(true)
 }
 
+// One per join operator, not per row: the size difference between states costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum InnerState<'p> {
     Lookup {
         access: &'p crate::plan::TableAccess,

@@ -173,7 +173,7 @@ impl RwSlots {
         let last_word = (limit - 1) / WORD_BITS;
         for w in (0..=last_word).rev() {
             let mut bits = self.used[w].load(SeqCst);
-            if w == last_word && limit % WORD_BITS != 0 {
+            if w == last_word && !limit.is_multiple_of(WORD_BITS) {
                 bits &= (1u64 << (limit % WORD_BITS)) - 1;
             }
             if bits != 0 {

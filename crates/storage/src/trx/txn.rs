@@ -312,7 +312,7 @@ impl TrxState {
     /// After changing the row under `key` (its latest version names us): its explicit lock is
     /// redundant with the implicit one and goes away unless someone waits for it, so a
     /// transaction that changes millions of rows holds no lock memory for them.
-    pub fn to_implicit(&mut self, index_id: IndexId, key: &[u8]) {
+    pub fn make_lock_implicit(&mut self, index_id: IndexId, key: &[u8]) {
         let lk = LockKey::new(index_id, key);
         if let Some(&(LockMode::Exclusive, _)) = self.granted.get(&lk) {
             if self.sess.sh.locks.release_if_unwaited(self.owner, &lk) {
@@ -479,7 +479,7 @@ impl TrxState {
     /// Counts a restored record; crash tests stop a rollback half way here.
     fn rollback_progress(&mut self) -> Result<()> {
         self.restored += 1;
-        if self.restored % ROLLBACK_CRASH_POINT_EVERY == 0 {
+        if self.restored.is_multiple_of(ROLLBACK_CRASH_POINT_EVERY) {
             self.sess.sh.crash_points.hit(CrashPoint::Rollback)?;
         }
         Ok(())
