@@ -8,7 +8,9 @@ use tokio::net::{TcpStream, ToSocketAddrs};
 
 use crate::auth::native_password_token;
 use crate::command::{encode_stmt_execute, ChangeUser, Command, ParamType, PrepareOk};
-use crate::constants::{capabilities::*, charset, status::SERVER_MORE_RESULTS_EXISTS, ColumnType, MYSQL_NATIVE_PASSWORD};
+use crate::constants::{
+    capabilities::*, charset, status::SERVER_MORE_RESULTS_EXISTS, ColumnType, MYSQL_NATIVE_PASSWORD,
+};
 use crate::error::{ProtocolError, Result};
 use crate::handshake::{AuthSwitchRequest, Greeting, HandshakeResponse, AUTH_MORE_DATA_HEADER, AUTH_SWITCH_HEADER};
 use crate::packet::{PacketReader, PacketWriter, MAX_ALLOWED_PACKET_LIMIT};
@@ -277,7 +279,10 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
         }
     }
 
-    async fn read_results<T>(&mut self, parse_row: impl Fn(&[u8], &[ColumnDefinition]) -> Result<T>) -> Result<Vec<Response<T>>> {
+    async fn read_results<T>(
+        &mut self,
+        parse_row: impl Fn(&[u8], &[ColumnDefinition]) -> Result<T>,
+    ) -> Result<Vec<Response<T>>> {
         let deprecate_eof = self.deprecate_eof();
         let mut out = Vec::new();
         loop {
@@ -343,7 +348,11 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
     }
 
     /// COM_STMT_EXECUTE with freshly bound parameter types; rows come back in binary form.
-    pub async fn execute(&mut self, statement_id: u32, params: &[(ParamType, BinaryValue)]) -> Result<Vec<Response<BinaryRow>>> {
+    pub async fn execute(
+        &mut self,
+        statement_id: u32,
+        params: &[(ParamType, BinaryValue)],
+    ) -> Result<Vec<Response<BinaryRow>>> {
         self.execute_with_long_data(statement_id, params, &[]).await
     }
 
@@ -427,7 +436,11 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
     }
 
     /// COM_FIELD_LIST: column definitions with their defaults (`Some(None)` = DEFAULT NULL).
-    pub async fn field_list(&mut self, table: &str, wildcard: &str) -> Result<Vec<(ColumnDefinition, Option<Option<Vec<u8>>>)>> {
+    pub async fn field_list(
+        &mut self,
+        table: &str,
+        wildcard: &str,
+    ) -> Result<Vec<(ColumnDefinition, Option<Option<Vec<u8>>>)>> {
         self.send_command(&Command::FieldList { table: table.as_bytes(), wildcard: wildcard.as_bytes() }).await?;
         let deprecate_eof = self.deprecate_eof();
         let mut out = Vec::new();

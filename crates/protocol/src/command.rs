@@ -18,7 +18,10 @@ pub enum Command<'a> {
     Quit,
     InitDb(&'a [u8]),
     Query(&'a [u8]),
-    FieldList { table: &'a [u8], wildcard: &'a [u8] },
+    FieldList {
+        table: &'a [u8],
+        wildcard: &'a [u8],
+    },
     Statistics,
     ProcessKill(u32),
     Debug,
@@ -28,11 +31,18 @@ pub enum Command<'a> {
     /// Parameters are decoded separately (`decode_execute_params`) because that needs the
     /// statement's parameter count and previously bound types.
     StmtExecute(StmtExecute<'a>),
-    StmtSendLongData { statement_id: u32, param: u16, data: &'a [u8] },
+    StmtSendLongData {
+        statement_id: u32,
+        param: u16,
+        data: &'a [u8],
+    },
     StmtClose(u32),
     StmtReset(u32),
     SetOption(u16),
-    StmtFetch { statement_id: u32, rows: u32 },
+    StmtFetch {
+        statement_id: u32,
+        rows: u32,
+    },
     ResetConnection,
     /// A command byte this codec does not decode (answered with 1047 by servers).
     Unknown(u8),
@@ -279,7 +289,12 @@ pub fn decode_execute_params(
 
 /// Appends a complete COM_STMT_EXECUTE (client side), binding `params` with their types.
 /// Parameters listed in `long_data` were sent with COM_STMT_SEND_LONG_DATA and carry no value.
-pub fn encode_stmt_execute(out: &mut Vec<u8>, statement_id: u32, params: &[(ParamType, BinaryValue)], long_data: &[usize]) -> Result<()> {
+pub fn encode_stmt_execute(
+    out: &mut Vec<u8>,
+    statement_id: u32,
+    params: &[(ParamType, BinaryValue)],
+    long_data: &[usize],
+) -> Result<()> {
     put_u8(out, COM_STMT_EXECUTE);
     put_u32(out, statement_id);
     put_u8(out, 0);
@@ -372,7 +387,12 @@ mod tests {
             attributes: vec![("a".into(), "b".into())],
         }));
         round_trip(Command::StmtPrepare(b"SELECT ?"));
-        round_trip(Command::StmtExecute(StmtExecute { statement_id: 3, flags: 0, iterations: 1, params: b"\x00\x01\x08\x00" }));
+        round_trip(Command::StmtExecute(StmtExecute {
+            statement_id: 3,
+            flags: 0,
+            iterations: 1,
+            params: b"\x00\x01\x08\x00",
+        }));
         round_trip(Command::StmtSendLongData { statement_id: 3, param: 1, data: b"chunk" });
         round_trip(Command::StmtClose(3));
         round_trip(Command::StmtReset(3));
@@ -400,10 +420,38 @@ mod tests {
             (t(ColumnType::Blob, false), BinaryValue::Bytes(vec![0, 255, 7])),
             (t(ColumnType::Null, false), BinaryValue::Null),
             (t(ColumnType::VarString, false), BinaryValue::Null),
-            (t(ColumnType::Date, false), BinaryValue::DateTime(WireDateTime { year: 2024, month: 12, day: 31, ..Default::default() })),
-            (t(ColumnType::DateTime, false), BinaryValue::DateTime(WireDateTime { year: 2024, month: 1, day: 2, hour: 3, minute: 4, second: 5, micros: 678 })),
-            (t(ColumnType::Timestamp, false), BinaryValue::DateTime(WireDateTime { year: 1999, month: 9, day: 9, hour: 9, minute: 9, second: 9, micros: 0 })),
-            (t(ColumnType::Time, false), BinaryValue::Time(WireTime { negative: true, days: 2, hour: 3, minute: 4, second: 5, micros: 6 })),
+            (
+                t(ColumnType::Date, false),
+                BinaryValue::DateTime(WireDateTime { year: 2024, month: 12, day: 31, ..Default::default() }),
+            ),
+            (
+                t(ColumnType::DateTime, false),
+                BinaryValue::DateTime(WireDateTime {
+                    year: 2024,
+                    month: 1,
+                    day: 2,
+                    hour: 3,
+                    minute: 4,
+                    second: 5,
+                    micros: 678,
+                }),
+            ),
+            (
+                t(ColumnType::Timestamp, false),
+                BinaryValue::DateTime(WireDateTime {
+                    year: 1999,
+                    month: 9,
+                    day: 9,
+                    hour: 9,
+                    minute: 9,
+                    second: 9,
+                    micros: 0,
+                }),
+            ),
+            (
+                t(ColumnType::Time, false),
+                BinaryValue::Time(WireTime { negative: true, days: 2, hour: 3, minute: 4, second: 5, micros: 6 }),
+            ),
         ]
     }
 

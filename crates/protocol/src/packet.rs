@@ -515,7 +515,11 @@ mod tests {
     }
 
     impl AsyncRead for Trickle<'_> {
-        fn poll_read(mut self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> Poll<io::Result<()>> {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
             let n = self.step.min(self.data.len()).min(buf.remaining());
             buf.put_slice(&self.data[..n]);
             self.data = &self.data[n..];

@@ -28,7 +28,15 @@ pub struct OkPacket {
 
 /// Appends an OK payload. `header` is `OK_HEADER`, or `EOF_HEADER` for the OK that ends a result
 /// set under CLIENT_DEPRECATE_EOF.
-pub fn encode_ok(out: &mut Vec<u8>, header: u8, affected_rows: u64, last_insert_id: u64, status: u16, warnings: u16, info: &[u8]) {
+pub fn encode_ok(
+    out: &mut Vec<u8>,
+    header: u8,
+    affected_rows: u64,
+    last_insert_id: u64,
+    status: u16,
+    warnings: u16,
+    info: &[u8],
+) {
     debug_assert!(header == OK_HEADER || header == EOF_HEADER);
     out.push(header);
     put_lenenc_int(out, affected_rows);
@@ -166,7 +174,13 @@ mod tests {
 
     #[test]
     fn ok_round_trip_and_known_bytes() {
-        let ok = OkPacket { affected_rows: 300, last_insert_id: 7, status: 0x0002, warnings: 1, info: b"Rows matched: 1".to_vec() };
+        let ok = OkPacket {
+            affected_rows: 300,
+            last_insert_id: 7,
+            status: 0x0002,
+            warnings: 1,
+            info: b"Rows matched: 1".to_vec(),
+        };
         let mut out = Vec::new();
         ok.encode(&mut out, OK_HEADER);
         assert_eq!(&out[..8], &[0x00, 0xFC, 0x2C, 0x01, 0x07, 0x02, 0x00, 0x01]);
@@ -186,7 +200,10 @@ mod tests {
         assert_eq!(ErrPacket::parse(&out).unwrap(), e);
         // Pre-4.1 form without a SQL state.
         let legacy = ErrPacket::parse(b"\xff\x10\x04Too many connections").unwrap();
-        assert_eq!((legacy.code, legacy.state.as_str(), legacy.message.as_str()), (1040, "HY000", "Too many connections"));
+        assert_eq!(
+            (legacy.code, legacy.state.as_str(), legacy.message.as_str()),
+            (1040, "HY000", "Too many connections")
+        );
     }
 
     #[test]

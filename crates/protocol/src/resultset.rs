@@ -109,8 +109,23 @@ impl ColumnDefinition {
         let flags = d.u16("column flags")?;
         let decimals = d.u8("decimals")?;
         d.skip(2, "filler")?;
-        let default = if d.is_empty() { None } else { Some(d.lenenc_bytes_or_null("default value")?.map(|b| b.to_vec())) };
-        Ok((ColumnDefinition { schema, table, org_table, name, org_name, charset, length, column_type, flags, decimals }, default))
+        let default =
+            if d.is_empty() { None } else { Some(d.lenenc_bytes_or_null("default value")?.map(|b| b.to_vec())) };
+        Ok((
+            ColumnDefinition {
+                schema,
+                table,
+                org_table,
+                name,
+                org_name,
+                charset,
+                length,
+                column_type,
+                flags,
+                decimals,
+            },
+            default,
+        ))
     }
 
     /// The parsed type, or an error for a type byte this codec does not know.
@@ -242,7 +257,12 @@ mod tests {
         let at = begin_binary_row(&mut out, 3);
         set_binary_row_null(&mut out, at, 1);
         put_binary_value(&mut out, ColumnType::Long, &BinaryValue::Int(-5)).unwrap();
-        put_binary_value(&mut out, ColumnType::DateTime, &BinaryValue::DateTime(WireDateTime { year: 2000, month: 1, day: 2, ..Default::default() })).unwrap();
+        put_binary_value(
+            &mut out,
+            ColumnType::DateTime,
+            &BinaryValue::DateTime(WireDateTime { year: 2000, month: 1, day: 2, ..Default::default() }),
+        )
+        .unwrap();
         // Column 1 is bit 3 of the first bitmap byte.
         assert_eq!(out[..2], [0x00, 0b0000_1000]);
         let types = [(ColumnType::Long, false), (ColumnType::VarString, false), (ColumnType::DateTime, false)];

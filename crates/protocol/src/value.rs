@@ -179,19 +179,35 @@ pub fn read_binary_value(d: &mut Decoder<'_>, ty: ColumnType, unsigned: bool) ->
     Ok(match binary_layout(ty) {
         BinaryLayout::Int1 => {
             let b = d.u8("TINY value")?;
-            if unsigned { BinaryValue::UInt(b as u64) } else { BinaryValue::Int(b as i8 as i64) }
+            if unsigned {
+                BinaryValue::UInt(b as u64)
+            } else {
+                BinaryValue::Int(b as i8 as i64)
+            }
         }
         BinaryLayout::Int2 => {
             let v = d.u16("SHORT value")?;
-            if unsigned { BinaryValue::UInt(v as u64) } else { BinaryValue::Int(v as i16 as i64) }
+            if unsigned {
+                BinaryValue::UInt(v as u64)
+            } else {
+                BinaryValue::Int(v as i16 as i64)
+            }
         }
         BinaryLayout::Int4 => {
             let v = d.u32("LONG value")?;
-            if unsigned { BinaryValue::UInt(v as u64) } else { BinaryValue::Int(v as i32 as i64) }
+            if unsigned {
+                BinaryValue::UInt(v as u64)
+            } else {
+                BinaryValue::Int(v as i32 as i64)
+            }
         }
         BinaryLayout::Int8 => {
             let v = d.u64("LONGLONG value")?;
-            if unsigned { BinaryValue::UInt(v) } else { BinaryValue::Int(v as i64) }
+            if unsigned {
+                BinaryValue::UInt(v)
+            } else {
+                BinaryValue::Int(v as i64)
+            }
         }
         BinaryLayout::Float4 => BinaryValue::Float(d.f32("FLOAT value")?),
         BinaryLayout::Float8 => BinaryValue::Double(d.f64("DOUBLE value")?),
@@ -267,7 +283,10 @@ mod tests {
         }
         // 2024-02-29 13:14:15 as the protocol documentation lays it out.
         let mut out = Vec::new();
-        put_binary_datetime(&mut out, &WireDateTime { year: 2024, month: 2, day: 29, hour: 13, minute: 14, second: 15, micros: 0 });
+        put_binary_datetime(
+            &mut out,
+            &WireDateTime { year: 2024, month: 2, day: 29, hour: 13, minute: 14, second: 15, micros: 0 },
+        );
         assert_eq!(out, [7, 0xE8, 0x07, 2, 29, 13, 14, 15]);
     }
 

@@ -192,10 +192,14 @@ async fn text_results(port: u16) {
 
     // Multi-statement text: one response per statement, all but the last flagged MORE_RESULTS,
     // and the transaction flag following BEGIN/COMMIT.
-    let results = c.query("BEGIN; UPDATE kv SET v = 'x' WHERE k = 1; SELECT v FROM kv WHERE k = 1; COMMIT").await.unwrap();
+    let results =
+        c.query("BEGIN; UPDATE kv SET v = 'x' WHERE k = 1; SELECT v FROM kv WHERE k = 1; COMMIT").await.unwrap();
     assert_eq!(results.len(), 4);
     for r in &results[..3] {
-        assert_eq!(r.status() & (SERVER_MORE_RESULTS_EXISTS | SERVER_STATUS_IN_TRANS), SERVER_MORE_RESULTS_EXISTS | SERVER_STATUS_IN_TRANS);
+        assert_eq!(
+            r.status() & (SERVER_MORE_RESULTS_EXISTS | SERVER_STATUS_IN_TRANS),
+            SERVER_MORE_RESULTS_EXISTS | SERVER_STATUS_IN_TRANS
+        );
     }
     assert_eq!(results[3].status() & (SERVER_MORE_RESULTS_EXISTS | SERVER_STATUS_IN_TRANS), 0);
     let Response::Ok(update) = &results[1] else { panic!() };
@@ -230,22 +234,45 @@ fn every_type_params() -> Vec<(ParamType, BinaryValue)> {
         (t(ColumnType::NewDecimal, false), BinaryValue::Bytes(b"123456789.125".to_vec())),
         (t(ColumnType::VarString, false), BinaryValue::Bytes("héllo wörld".as_bytes().to_vec())),
         (t(ColumnType::Blob, false), BinaryValue::Bytes(vec![0, 1, 2, 255])),
-        (t(ColumnType::Date, false), BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, ..Default::default() })),
+        (
+            t(ColumnType::Date, false),
+            BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, ..Default::default() }),
+        ),
         (
             t(ColumnType::DateTime, false),
-            BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, hour: 13, minute: 14, second: 15, micros: 123_456 }),
+            BinaryValue::DateTime(WireDateTime {
+                year: 2024,
+                month: 2,
+                day: 29,
+                hour: 13,
+                minute: 14,
+                second: 15,
+                micros: 123_456,
+            }),
         ),
         (
             t(ColumnType::Timestamp, false),
-            BinaryValue::DateTime(WireDateTime { year: 2001, month: 2, day: 3, hour: 4, minute: 5, second: 6, micros: 0 }),
+            BinaryValue::DateTime(WireDateTime {
+                year: 2001,
+                month: 2,
+                day: 3,
+                hour: 4,
+                minute: 5,
+                second: 6,
+                micros: 0,
+            }),
         ),
-        (t(ColumnType::Time, false), BinaryValue::Time(WireTime { negative: true, days: 1, hour: 2, minute: 3, second: 4, micros: 500_000 })),
+        (
+            t(ColumnType::Time, false),
+            BinaryValue::Time(WireTime { negative: true, days: 1, hour: 2, minute: 3, second: 4, micros: 500_000 }),
+        ),
         (t(ColumnType::Short, false), BinaryValue::Int(2024)),
         (t(ColumnType::Long, false), BinaryValue::Null),
     ]
 }
 
-const ALL_TYPES_DDL: &str = "CREATE TABLE all_types (id INT PRIMARY KEY, i8 TINYINT, u8 TINYINT UNSIGNED, i16 SMALLINT, \
+const ALL_TYPES_DDL: &str =
+    "CREATE TABLE all_types (id INT PRIMARY KEY, i8 TINYINT, u8 TINYINT UNSIGNED, i16 SMALLINT, \
      i24 MEDIUMINT, i32 INT, u32 INT UNSIGNED, i64 BIGINT, u64 BIGINT UNSIGNED, f FLOAT, d DOUBLE, de DECIMAL(12,3), \
      s VARCHAR(32), b BLOB, dt DATE, dtm DATETIME(6), ts TIMESTAMP NULL, tm TIME(6), y YEAR, n INT)";
 
@@ -265,9 +292,25 @@ async fn prepared_statements_with_every_type(port: u16) {
     // Text protocol view of the same row.
     let text = c.query_rows("SELECT * FROM all_types").await.unwrap();
     let want = [
-        "1", "-128", "255", "-32768", "-8388608", "-2147483648", "4294967295", "-9223372036854775808",
-        "18446744073709551615", "1.5", "-2.25", "123456789.125", "héllo wörld", "\u{0}\u{1}\u{2}\u{FFFD}",
-        "2024-02-29", "2024-02-29 13:14:15.123456", "2001-02-03 04:05:06", "-26:03:04.500000", "2024",
+        "1",
+        "-128",
+        "255",
+        "-32768",
+        "-8388608",
+        "-2147483648",
+        "4294967295",
+        "-9223372036854775808",
+        "18446744073709551615",
+        "1.5",
+        "-2.25",
+        "123456789.125",
+        "héllo wörld",
+        "\u{0}\u{1}\u{2}\u{FFFD}",
+        "2024-02-29",
+        "2024-02-29 13:14:15.123456",
+        "2001-02-03 04:05:06",
+        "-26:03:04.500000",
+        "2024",
     ];
     assert_eq!(text.len(), 1);
     for (i, w) in want.iter().enumerate() {
@@ -282,7 +325,10 @@ async fn prepared_statements_with_every_type(port: u16) {
     use ColumnType::*;
     assert_eq!(
         types,
-        [Long, Tiny, Tiny, Short, Int24, Long, Long, LongLong, LongLong, Float, Double, NewDecimal, VarString, Blob, Date, DateTime, Timestamp, Time, Year, Long]
+        [
+            Long, Tiny, Tiny, Short, Int24, Long, Long, LongLong, LongLong, Float, Double, NewDecimal, VarString, Blob,
+            Date, DateTime, Timestamp, Time, Year, Long
+        ]
     );
     let id = ParamType { column_type: ColumnType::LongLong, unsigned: false };
     let results = c.execute(select.statement_id, &[(id, BinaryValue::Int(1))]).await.unwrap();
@@ -321,14 +367,24 @@ async fn long_data_and_statement_lifecycle(port: u16) {
     c.execute_with_long_data(insert.statement_id, &[(int, BinaryValue::Int(1)), (blob, BinaryValue::Null)], &[1])
         .await
         .unwrap();
-    let rows = c.query_rows("SELECT LENGTH(data), MD5(data) = MD5(CONCAT(SUBSTR(data, 1, 100000), SUBSTR(data, 1, 100000))) FROM blobs").await.unwrap();
+    let rows = c
+        .query_rows(
+            "SELECT LENGTH(data), MD5(data) = MD5(CONCAT(SUBSTR(data, 1, 100000), SUBSTR(data, 1, 100000))) FROM blobs",
+        )
+        .await
+        .unwrap();
     assert_eq!(rows, vec![vec![Some("200000".to_string()), Some("1".to_string())]]);
 
     // COM_STMT_RESET discards long data; COM_STMT_CLOSE forgets the statement.
     c.send_long_data(insert.statement_id, 1, b"discarded").await.unwrap();
     c.reset_statement(insert.statement_id).await.unwrap();
-    c.execute(insert.statement_id, &[(int, BinaryValue::Int(2)), (blob, BinaryValue::Bytes(b"kept".to_vec()))]).await.unwrap();
-    assert_eq!(c.query_rows("SELECT data FROM blobs WHERE id = 2").await.unwrap(), vec![vec![Some("kept".to_string())]]);
+    c.execute(insert.statement_id, &[(int, BinaryValue::Int(2)), (blob, BinaryValue::Bytes(b"kept".to_vec()))])
+        .await
+        .unwrap();
+    assert_eq!(
+        c.query_rows("SELECT data FROM blobs WHERE id = 2").await.unwrap(),
+        vec![vec![Some("kept".to_string())]]
+    );
     c.close_statement(insert.statement_id).await.unwrap();
     let (code, _, msg) = server_error(c.execute(insert.statement_id, &[]).await);
     assert_eq!(code, 1243);
@@ -344,7 +400,10 @@ async fn simple_commands(port: u16) {
     assert_eq!(code, 1049);
     c.init_db("proto").await.unwrap();
     let stats = c.statistics().await.unwrap();
-    assert!(stats.starts_with("Uptime: ") && stats.contains("  Threads: ") && stats.contains("  Queries per second avg: "), "{stats}");
+    assert!(
+        stats.starts_with("Uptime: ") && stats.contains("  Threads: ") && stats.contains("  Queries per second avg: "),
+        "{stats}"
+    );
 
     let fields = c.field_list("kv", "").await.unwrap();
     let names: Vec<&str> = fields.iter().map(|(c, _)| c.name.as_str()).collect();
@@ -365,7 +424,10 @@ async fn simple_commands(port: u16) {
     assert_eq!(c.query_rows("SELECT @v").await.unwrap(), vec![vec![None]]);
 
     c.change_user("pw", "secret", Some("proto")).await.unwrap();
-    assert_eq!(c.query_rows("SELECT CURRENT_USER(), DATABASE()").await.unwrap(), vec![vec![Some("pw@localhost".to_string()), Some("proto".to_string())]]);
+    assert_eq!(
+        c.query_rows("SELECT CURRENT_USER(), DATABASE()").await.unwrap(),
+        vec![vec![Some("pw@localhost".to_string()), Some("proto".to_string())]]
+    );
 
     // Unknown command: 1047 and the connection stays usable.
     c.send_raw(&[0x30]).await.unwrap();
@@ -405,7 +467,8 @@ async fn max_allowed_packet_enforced(port: u16) {
         // MariaDB closes the socket while the rest of the packet is still arriving, so the
         // kernel may answer with RST and the client never reads the ERR (or fails its write).
         // That is the real server's behaviour, not a codec fault; selkied drains instead.
-        Err(ProtocolError::Io(e)) if matches!(e.kind(), std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe) => {}
+        Err(ProtocolError::Io(e))
+            if matches!(e.kind(), std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe) => {}
         other => panic!("expected 1153 or a reset connection, got {other:?}"),
     }
     assert!(c.ping().await.is_err(), "connection must be closed after 1153");

@@ -103,8 +103,10 @@ pub fn render_json(v: &StatsView) -> String {
             })
         })
         .collect();
-    let routes: serde_json::Map<String, serde_json::Value> = v.routes.iter().map(|(k, n)| (k.to_string(), json!(n))).collect();
-    let classified: serde_json::Map<String, serde_json::Value> = v.classified.iter().map(|(k, n)| (k.to_string(), json!(n))).collect();
+    let routes: serde_json::Map<String, serde_json::Value> =
+        v.routes.iter().map(|(k, n)| (k.to_string(), json!(n))).collect();
+    let classified: serde_json::Map<String, serde_json::Value> =
+        v.classified.iter().map(|(k, n)| (k.to_string(), json!(n))).collect();
     let c = &v.cache;
     let doc = json!({
         "uptime_s": v.uptime_s,
@@ -149,8 +151,13 @@ pub fn render_prometheus(v: &StatsView) -> String {
     let classes: Vec<_> = v.classified.iter().map(|(k, n)| (format!("{{route=\"{k}\"}}"), *n)).collect();
     metric("classified_total", "counter", "Statements classified, by route.", &classes);
     let c = &v.cache;
-    let cache_events =
-        [("hit", c.hits), ("miss", c.misses), ("store", c.stores), ("eviction", c.evictions), ("invalidation", c.invalidations)];
+    let cache_events = [
+        ("hit", c.hits),
+        ("miss", c.misses),
+        ("store", c.stores),
+        ("eviction", c.evictions),
+        ("invalidation", c.invalidations),
+    ];
     let cache: Vec<_> = cache_events.iter().map(|(k, n)| (format!("{{event=\"{k}\"}}"), *n)).collect();
     metric("cache_events_total", "counter", "Result cache events.", &cache);
     metric("cache_size_bytes", "gauge", "Bytes of cached results.", &[(String::new(), c.size_bytes)]);
@@ -161,10 +168,14 @@ pub fn render_prometheus(v: &StatsView) -> String {
     metric("server_connections", "gauge", "Backend connections open now.", &per_server(&|s| s.connections));
     metric("server_connections_total", "counter", "Backend connections opened.", &per_server(&|s| s.connections_total));
     metric("server_queries_total", "counter", "Commands sent to the server.", &per_server(&|s| s.queries));
-    let up: Vec<_> =
-        v.servers.iter().map(|s| (format!("{{server=\"{}\",role=\"{}\"}}", label(&s.name), s.role), u64::from(s.health == "up"))).collect();
+    let up: Vec<_> = v
+        .servers
+        .iter()
+        .map(|s| (format!("{{server=\"{}\",role=\"{}\"}}", label(&s.name), s.role), u64::from(s.health == "up")))
+        .collect();
     metric("server_up", "gauge", "1 if the monitor sees the server up.", &up);
-    let lag: Vec<_> = v.servers.iter().filter_map(|s| s.lag_s.map(|l| (format!("{{server=\"{}\"}}", label(&s.name)), l))).collect();
+    let lag: Vec<_> =
+        v.servers.iter().filter_map(|s| s.lag_s.map(|l| (format!("{{server=\"{}\"}}", label(&s.name)), l))).collect();
     metric("server_replication_lag_seconds", "gauge", "Seconds_Behind_Master of replicas.", &lag);
     o
 }
@@ -180,7 +191,9 @@ pub fn respond(request_line: &str, view: impl FnOnce() -> StatsView) -> (&'stati
     match path {
         "/stats" => ("200 OK", "application/json", render_json(&view())),
         "/metrics" => ("200 OK", "text/plain; version=0.0.4", render_prometheus(&view())),
-        "/" => ("200 OK", "text/plain", "selkie-proxy admin: GET /stats (JSON), GET /metrics (Prometheus)\n".to_string()),
+        "/" => {
+            ("200 OK", "text/plain", "selkie-proxy admin: GET /stats (JSON), GET /metrics (Prometheus)\n".to_string())
+        }
         _ => ("404 Not Found", "text/plain", "not found\n".to_string()),
     }
 }
@@ -210,8 +223,10 @@ async fn handle(mut stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<(
     let text = String::from_utf8_lossy(&buf);
     let line = text.lines().next().unwrap_or("");
     let (status, content_type, body) = respond(line, || collect(&shared));
-    let response =
-        format!("HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+    let response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
     stream.write_all(response.as_bytes()).await?;
     stream.shutdown().await
 }
@@ -252,7 +267,15 @@ mod tests {
             queries: 500,
             routes: ROUTE_EVENTS.iter().enumerate().map(|(i, (_, n))| (*n, i as u64 * 10)).collect(),
             classified: vec![("read", 300), ("write", 150), ("session", 50)],
-            cache: CacheStatsTotals { hits: 7, misses: 3, stores: 3, evictions: 1, invalidations: 2, size_bytes: 4096, entries: 2 },
+            cache: CacheStatsTotals {
+                hits: 7,
+                misses: 3,
+                stores: 3,
+                evictions: 1,
+                invalidations: 2,
+                size_bytes: 4096,
+                entries: 2,
+            },
             servers: vec![
                 ServerView {
                     name: "db1".into(),

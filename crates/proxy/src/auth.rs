@@ -221,7 +221,11 @@ mod tests {
     fn table_accepts_any_matching_host_entry_and_skips_other_plugins() {
         let mut t = UserTable::default();
         let rows = vec![
-            ("app".to_string(), "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7".to_string(), "mysql_native_password".to_string()),
+            (
+                "app".to_string(),
+                "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7".to_string(),
+                "mysql_native_password".to_string(),
+            ),
             ("app".to_string(), String::new(), String::new()),
             ("sock".to_string(), String::new(), "unix_socket".to_string()),
             ("bad".to_string(), "garbage".to_string(), String::new()),

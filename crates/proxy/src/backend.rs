@@ -21,7 +21,9 @@ use selkie_protocol::constants::status::{SERVER_MORE_RESULTS_EXISTS, SERVER_STAT
 use selkie_protocol::constants::MYSQL_NATIVE_PASSWORD;
 use selkie_protocol::handshake::{AuthSwitchRequest, Greeting, HandshakeResponse, AUTH_SWITCH_HEADER};
 use selkie_protocol::packet::{PacketReader, PacketWriter, HEADER_LEN, MAX_ALLOWED_PACKET_LIMIT};
-use selkie_protocol::response::{is_eof_packet, parse_result_end, ErrPacket, OkPacket, EOF_HEADER, ERR_HEADER, OK_HEADER};
+use selkie_protocol::response::{
+    is_eof_packet, parse_result_end, ErrPacket, OkPacket, EOF_HEADER, ERR_HEADER, OK_HEADER,
+};
 use selkie_protocol::wire::Decoder;
 use selkie_protocol::ProtocolError;
 use thiserror::Error;
@@ -41,7 +43,8 @@ pub const MAX_RESULT_COLUMNS: u64 = u16::MAX as u64;
 const LOCAL_INFILE_HEADER: u8 = 0xFB;
 /// Capabilities that change the shape of packets: the backend connection must have exactly the
 /// client's, or forwarded bytes would be misread by the client.
-const FORMAT_CAPABILITIES: u32 = CLIENT_PROTOCOL_41 | CLIENT_DEPRECATE_EOF | CLIENT_MULTI_RESULTS | CLIENT_PS_MULTI_RESULTS;
+const FORMAT_CAPABILITIES: u32 =
+    CLIENT_PROTOCOL_41 | CLIENT_DEPRECATE_EOF | CLIENT_MULTI_RESULTS | CLIENT_PS_MULTI_RESULTS;
 /// Cursor flags of COM_STMT_EXECUTE (CURSOR_TYPE_READ_ONLY and friends).
 pub const CURSOR_FLAGS_MASK: u8 = 0x07;
 
@@ -131,7 +134,9 @@ impl Capture {
         if self.overflowed {
             return;
         }
-        if self.buf.len() + HEADER_LEN + payload.len() > self.limit || payload.len() >= selkie_protocol::constants::MAX_PACKET_CHUNK {
+        if self.buf.len() + HEADER_LEN + payload.len() > self.limit
+            || payload.len() >= selkie_protocol::constants::MAX_PACKET_CHUNK
+        {
             self.overflowed = true;
             self.buf = Vec::new();
             return;
@@ -178,7 +183,9 @@ pub fn end_packet_status_offset(payload: &[u8], deprecate_eof: bool) -> Option<u
 /// Sets the transaction bits of an end packet's status to `status`'s (a cached result was
 /// produced by another session, whose transaction state must not leak into this one's).
 pub fn patch_transaction_status(payload: &mut [u8], deprecate_eof: bool, status: u16) {
-    use selkie_protocol::constants::status::{SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS, SERVER_STATUS_IN_TRANS_READONLY};
+    use selkie_protocol::constants::status::{
+        SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS, SERVER_STATUS_IN_TRANS_READONLY,
+    };
     const MASK: u16 = SERVER_STATUS_AUTOCOMMIT | SERVER_STATUS_IN_TRANS | SERVER_STATUS_IN_TRANS_READONLY;
     if let Some(at) = end_packet_status_offset(payload, deprecate_eof) {
         let old = u16::from_le_bytes([payload[at], payload[at + 1]]);
@@ -241,8 +248,9 @@ impl Backend {
     }
 
     async fn connect_inner(endpoint: &str, login: &BackendLogin<'_>) -> Result<Backend, BackendError> {
-        let stream =
-            TcpStream::connect(endpoint).await.map_err(|source| BackendError::Connect { endpoint: endpoint.to_string(), source })?;
+        let stream = TcpStream::connect(endpoint)
+            .await
+            .map_err(|source| BackendError::Connect { endpoint: endpoint.to_string(), source })?;
         stream.set_nodelay(true).map_err(|source| BackendError::Connect { endpoint: endpoint.to_string(), source })?;
         let (r, w) = stream.into_split();
         let mut reader = PacketReader::new(r, MAX_ALLOWED_PACKET_LIMIT);
@@ -343,7 +351,11 @@ impl Backend {
 
     /// Sends `payload` and reads its response into the void: history replay and lazy
     /// preparation. Returns the summary (its `error` if the server refused).
-    pub async fn execute_discard(&mut self, payload: &[u8], kind: ResponseKind) -> Result<ResponseSummary, ProtocolError> {
+    pub async fn execute_discard(
+        &mut self,
+        payload: &[u8],
+        kind: ResponseKind,
+    ) -> Result<ResponseSummary, ProtocolError> {
         self.send(payload).await?;
         match self.forward_response(kind, &mut Out::discard()).await {
             Ok(s) => Ok(s),
@@ -360,7 +372,11 @@ impl Backend {
     // `forwarded` is set by every emit but read only by later failures; the last emit's store
     // is dead on purpose.
     #[allow(unused_assignments)]
-    pub async fn forward_response(&mut self, kind: ResponseKind, out: &mut Out<'_>) -> Result<ResponseSummary, ForwardError> {
+    pub async fn forward_response(
+        &mut self,
+        kind: ResponseKind,
+        out: &mut Out<'_>,
+    ) -> Result<ResponseSummary, ForwardError> {
         let deprecate_eof = self.capabilities & CLIENT_DEPRECATE_EOF != 0;
         let mut summary = ResponseSummary { status: self.status, ..ResponseSummary::default() };
         let mut forwarded = false;
@@ -370,7 +386,10 @@ impl Backend {
             () => {
                 match self.reader.read_packet().await {
                     Ok(p) if p.is_empty() => {
-                        return Err(ForwardError::Backend { error: ProtocolError::Malformed("empty packet from backend".into()), forwarded })
+                        return Err(ForwardError::Backend {
+                            error: ProtocolError::Malformed("empty packet from backend".into()),
+                            forwarded,
+                        })
                     }
                     Ok(p) => p,
                     Err(error) => return Err(ForwardError::Backend { error, forwarded }),
@@ -418,7 +437,9 @@ impl Backend {
                 match p[0] {
                     OK_HEADER => summary.status = parse!(OkPacket::parse(p)).status,
                     ERR_HEADER => summary.error = Some(parse!(ErrPacket::parse(p))),
-                    EOF_HEADER if is_eof_packet(p) => summary.status = parse!(parse_result_end(p, deprecate_eof)).status,
+                    EOF_HEADER if is_eof_packet(p) => {
+                        summary.status = parse!(parse_result_end(p, deprecate_eof)).status
+                    }
                     _ => {} // COM_STATISTICS text
                 }
                 emit!(p);
@@ -572,7 +593,10 @@ mod tests {
         let mut eof = Vec::new();
         encode_eof(&mut eof, 3, SERVER_STATUS_IN_TRANS | SERVER_QUERY_NO_INDEX_USED);
         patch_transaction_status(&mut eof, false, SERVER_STATUS_AUTOCOMMIT);
-        assert_eq!(parse_result_end(&eof, false).unwrap().status, SERVER_STATUS_AUTOCOMMIT | SERVER_QUERY_NO_INDEX_USED);
+        assert_eq!(
+            parse_result_end(&eof, false).unwrap().status,
+            SERVER_STATUS_AUTOCOMMIT | SERVER_QUERY_NO_INDEX_USED
+        );
         assert_eq!(parse_result_end(&eof, false).unwrap().warnings, 3);
         let mut ok = Vec::new();
         encode_ok(&mut ok, EOF_HEADER, 300, 70000, SERVER_STATUS_AUTOCOMMIT, 1, b"");

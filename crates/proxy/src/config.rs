@@ -414,7 +414,8 @@ pub struct AdminConfig {
 
 impl Config {
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
         Config::parse(&text).map_err(|e| match e {
             ConfigError::Parse { message, .. } => ConfigError::Parse { path: path.to_path_buf(), message },
             other => other,
@@ -422,8 +423,8 @@ impl Config {
     }
 
     pub fn parse(text: &str) -> Result<Config, ConfigError> {
-        let config: Config =
-            toml::from_str(text).map_err(|e| ConfigError::Parse { path: PathBuf::from("<config>"), message: e.to_string() })?;
+        let config: Config = toml::from_str(text)
+            .map_err(|e| ConfigError::Parse { path: PathBuf::from("<config>"), message: e.to_string() })?;
         config.validate()?;
         Ok(config)
     }
@@ -508,7 +509,9 @@ impl Config {
         }
         let m = &self.monitor;
         if !(MIN_MONITOR_INTERVAL_MS..=MAX_MONITOR_INTERVAL_MS).contains(&m.interval_ms) {
-            return Err(invalid(format!("monitor.interval_ms must be between {MIN_MONITOR_INTERVAL_MS} and {MAX_MONITOR_INTERVAL_MS}")));
+            return Err(invalid(format!(
+                "monitor.interval_ms must be between {MIN_MONITOR_INTERVAL_MS} and {MAX_MONITOR_INTERVAL_MS}"
+            )));
         }
         if !(MIN_CONNECT_TIMEOUT_MS..=MAX_CONNECT_TIMEOUT_MS).contains(&m.connect_timeout_ms) {
             return Err(invalid(format!(
@@ -531,10 +534,16 @@ impl Config {
             }
             match (&u.password, &u.password_hash) {
                 (Some(_), Some(_)) => {
-                    return Err(invalid(format!("users.list '{}': give `password` or `password_hash`, not both", u.name)))
+                    return Err(invalid(format!(
+                        "users.list '{}': give `password` or `password_hash`, not both",
+                        u.name
+                    )))
                 }
                 (None, Some(h)) if crate::auth::parse_password_hash(h).is_none() => {
-                    return Err(invalid(format!("users.list '{}': password_hash must be '*' and 40 hex digits", u.name)))
+                    return Err(invalid(format!(
+                        "users.list '{}': password_hash must be '*' and 40 hex digits",
+                        u.name
+                    )))
                 }
                 _ => {}
             }
@@ -553,9 +562,12 @@ impl Config {
         match l.router {
             RouterKind::Readconnroute => {
                 if l.role.is_none() {
-                    return Err(invalid(format!("listener '{name}': readconnroute needs role = \"primary\" or \"replica\"")));
+                    return Err(invalid(format!(
+                        "listener '{name}': readconnroute needs role = \"primary\" or \"replica\""
+                    )));
                 }
-                if l.max_replication_lag.is_some() || l.max_session_history.is_some() || l.master_failure_mode.is_some() {
+                if l.max_replication_lag.is_some() || l.max_session_history.is_some() || l.master_failure_mode.is_some()
+                {
                     return Err(invalid(format!(
                         "listener '{name}': max_replication_lag, max_session_history and master_failure_mode apply to readwritesplit only"
                     )));
@@ -606,7 +618,9 @@ impl ListenerConfig {
 
 /// Names appear in logs, JSON and Prometheus labels: keep them to a safe alphabet.
 fn check_name(what: &str, name: &str) -> Result<(), ConfigError> {
-    let ok = !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'));
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'));
     if ok {
         Ok(())
     } else {
@@ -697,7 +711,10 @@ port = 8989
         assert_eq!(ro.max_session_history(), DEFAULT_MAX_SESSION_HISTORY);
         assert_eq!(c.servers[1].endpoint(), "[::1]:3307");
         assert_eq!(c.servers[0].endpoint(), "127.0.0.1:3306");
-        assert_eq!((c.monitor.interval_ms, c.monitor.connect_timeout_ms, c.monitor.failcount), (200, 500, DEFAULT_MONITOR_FAILCOUNT));
+        assert_eq!(
+            (c.monitor.interval_ms, c.monitor.connect_timeout_ms, c.monitor.failcount),
+            (200, 500, DEFAULT_MONITOR_FAILCOUNT)
+        );
         assert_eq!(c.users.list.len(), 2);
 
         let (name, section) = c.listener_cache(rw).unwrap();
@@ -740,10 +757,22 @@ port = 8989
             (rcr.to_string(), "servers"),
             (format!("{rcr}{server}bogus = 1\n"), "unknown field"),
             (format!("[[listeners]]\nname='a'\nport=1\nrouter='readconnroute'\n{server}"), "needs role"),
-            (format!("[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\nrole='primary'\n{server}"), "readconnroute only"),
-            (format!("[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\ncache='nope'\n{server}"), "no cache named"),
-            (format!("[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\nmax_session_history=0\n{server}"), "max_session_history"),
-            (format!("{rcr}[[listeners]]\nname='b'\nport=1\nrouter='readconnroute'\nrole='primary'\n{server}"), "used twice"),
+            (
+                format!("[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\nrole='primary'\n{server}"),
+                "readconnroute only",
+            ),
+            (
+                format!("[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\ncache='nope'\n{server}"),
+                "no cache named",
+            ),
+            (
+                format!("[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\nmax_session_history=0\n{server}"),
+                "max_session_history",
+            ),
+            (
+                format!("{rcr}[[listeners]]\nname='b'\nport=1\nrouter='readconnroute'\nrole='primary'\n{server}"),
+                "used twice",
+            ),
             (format!("{rcr}{server}{server}"), "used twice"),
             (format!("{rcr}{server}[cache]\nsoft_ttl=5\nhard_ttl=1\n"), "hard_ttl"),
             (format!("{rcr}{server}[cache]\nsoft_ttl=0\nhard_ttl=1\n"), "hard_ttl"),

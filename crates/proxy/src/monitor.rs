@@ -182,7 +182,9 @@ pub fn parse_slave_status(names: &[String], row: &[Option<String>]) -> (Replicat
 async fn check(conn: &mut Option<MonitorClient>, endpoint: &str, m: &MonitorConfig) -> Result<Observation, String> {
     let limit = m.connect_timeout();
     if conn.is_none() {
-        let c = with_timeout(limit, "connect", Client::connect_tcp(endpoint, &client_options(m))).await?.map_err(|e| e.to_string())?;
+        let c = with_timeout(limit, "connect", Client::connect_tcp(endpoint, &client_options(m)))
+            .await?
+            .map_err(|e| e.to_string())?;
         *conn = Some(c);
     }
     let c = conn.as_mut().expect("connected above");
@@ -211,8 +213,9 @@ async fn probe_loop(epoch: u64, index: usize, endpoint: String, m: MonitorConfig
 /// Fetches native-password accounts from mysql.user on `endpoint`.
 async fn fetch_users(endpoint: String, m: MonitorConfig) -> Result<Vec<(String, String, String)>, String> {
     let limit = m.connect_timeout();
-    let mut c =
-        with_timeout(limit, "connect", Client::connect_tcp(endpoint.as_str(), &client_options(&m))).await?.map_err(|e| e.to_string())?;
+    let mut c = with_timeout(limit, "connect", Client::connect_tcp(endpoint.as_str(), &client_options(&m)))
+        .await?
+        .map_err(|e| e.to_string())?;
     let sql = "SELECT User, Password, plugin FROM mysql.user";
     let rows = with_timeout(limit, sql, c.query_rows(sql)).await?.map_err(|e| e.to_string())?;
     let _ = c.quit().await;
@@ -235,7 +238,11 @@ pub struct MonitorHandle {
 }
 
 /// Starts the monitor thread.
-pub fn start(setup: MonitorSetup, cluster: Arc<ArcSwap<Cluster>>, users: Arc<ArcSwap<UserTable>>) -> std::io::Result<MonitorHandle> {
+pub fn start(
+    setup: MonitorSetup,
+    cluster: Arc<ArcSwap<Cluster>>,
+    users: Arc<ArcSwap<UserTable>>,
+) -> std::io::Result<MonitorHandle> {
     let (tx, rx) = mpsc::unbounded_channel();
     let (ready_tx, ready_rx) = watch::channel(false);
     let thread = std::thread::Builder::new().name("proxy-monitor".into()).spawn(move || {
@@ -297,7 +304,11 @@ impl Aggregator {
         }
     }
 
-    async fn run(mut self, mut commands: mpsc::UnboundedReceiver<MonitorCommand>, mut users_rx: mpsc::UnboundedReceiver<UserFetch>) {
+    async fn run(
+        mut self,
+        mut commands: mpsc::UnboundedReceiver<MonitorCommand>,
+        mut users_rx: mpsc::UnboundedReceiver<UserFetch>,
+    ) {
         let (probe_tx, mut probe_rx) = mpsc::unbounded_channel::<Probe>();
         self.configure(self.setup.clone(), &probe_tx);
         self.publish_users();
@@ -343,17 +354,31 @@ impl Aggregator {
         for target in &setup.servers {
             // Keep what is known about a server whose address did not change, so a reload
             // does not make it flap through "unknown".
-            let kept = old.iter().find(|t| t.state.name.as_ref() == target.name && t.state.endpoint.as_ref() == target.endpoint);
+            let kept = old
+                .iter()
+                .find(|t| t.state.name.as_ref() == target.name && t.state.endpoint.as_ref() == target.endpoint);
             let tracked = match kept {
-                Some(t) => {
-                    Tracked { state: ServerState { slot: target.slot, ..t.state.clone() }, failures: t.failures, checked: t.checked }
-                }
-                None => Tracked { state: ServerState::new(&target.name, target.slot, &target.endpoint), failures: 0, checked: false },
+                Some(t) => Tracked {
+                    state: ServerState { slot: target.slot, ..t.state.clone() },
+                    failures: t.failures,
+                    checked: t.checked,
+                },
+                None => Tracked {
+                    state: ServerState::new(&target.name, target.slot, &target.endpoint),
+                    failures: 0,
+                    checked: false,
+                },
             };
             self.servers.push(tracked);
         }
         for (index, target) in setup.servers.iter().enumerate() {
-            let handle = tokio::spawn(probe_loop(self.epoch, index, target.endpoint.clone(), setup.monitor.clone(), probe_tx.clone()));
+            let handle = tokio::spawn(probe_loop(
+                self.epoch,
+                index,
+                target.endpoint.clone(),
+                setup.monitor.clone(),
+                probe_tx.clone(),
+            ));
             self.probes.push(handle);
         }
         self.setup = setup;
@@ -375,7 +400,9 @@ impl Aggregator {
             Some(Event::Up { role }) => info!("server {name} is up (role={})", role.as_str()),
             Some(Event::BackUp { role }) => info!("server {name} is back up (role={})", role.as_str()),
             Some(Event::Down { error }) => warn!("server {name} is down: {error}"),
-            Some(Event::RoleChanged { from, to }) => info!("server {name} role changed: {} -> {}", from.as_str(), to.as_str()),
+            Some(Event::RoleChanged { from, to }) => {
+                info!("server {name} role changed: {} -> {}", from.as_str(), to.as_str())
+            }
             None => {}
         }
         self.publish();
@@ -486,7 +513,12 @@ mod tests {
     }
 
     fn primary_obs() -> Observation {
-        Observation { version: "10.11.19-MariaDB".into(), read_only: false, replication: None, gtid: Some("0-1-5".into()) }
+        Observation {
+            version: "10.11.19-MariaDB".into(),
+            read_only: false,
+            replication: None,
+            gtid: Some("0-1-5".into()),
+        }
     }
 
     fn replica_obs(lag: Option<u64>) -> Observation {
@@ -534,17 +566,28 @@ mod tests {
         assert!(matches!(apply(&mut t, Err("timeout".into()), 5), Some(Event::Down { .. })));
         let mut p = tracked();
         apply(&mut p, Ok(replica_obs(None)), 2);
-        assert_eq!(apply(&mut p, Ok(primary_obs()), 2), Some(Event::RoleChanged { from: Role::Replica, to: Role::Primary }));
+        assert_eq!(
+            apply(&mut p, Ok(primary_obs()), 2),
+            Some(Event::RoleChanged { from: Role::Replica, to: Role::Primary })
+        );
     }
 
     #[test]
     fn slave_status_columns_are_found_by_name() {
-        let names: Vec<String> =
-            ["Slave_IO_State", "Slave_IO_Running", "Slave_SQL_Running", "Seconds_Behind_Master"].iter().map(|s| s.to_string()).collect();
+        let names: Vec<String> = ["Slave_IO_State", "Slave_IO_Running", "Slave_SQL_Running", "Seconds_Behind_Master"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let row = vec![Some("Waiting".to_string()), Some("Yes".into()), Some("Yes".into()), Some("7".into())];
-        assert_eq!(parse_slave_status(&names, &row), (ReplicationThreads { io_running: true, sql_running: true }, Some(7)));
+        assert_eq!(
+            parse_slave_status(&names, &row),
+            (ReplicationThreads { io_running: true, sql_running: true }, Some(7))
+        );
         let row = vec![None, Some("Connecting".into()), Some("Yes".into()), None];
-        assert_eq!(parse_slave_status(&names, &row), (ReplicationThreads { io_running: false, sql_running: true }, None));
+        assert_eq!(
+            parse_slave_status(&names, &row),
+            (ReplicationThreads { io_running: false, sql_running: true }, None)
+        );
         assert_eq!(parse_slave_status(&[], &[]).1, None);
     }
 }

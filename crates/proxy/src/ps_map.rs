@@ -343,7 +343,10 @@ mod tests {
         // Normalized parameters are equal whichever form the client used.
         assert_eq!(normalized_params(&with_types, 2, None), normalized_params(&without, 2, Some(&types)));
         assert_eq!(normalized_params(&without, 2, None), None);
-        assert_ne!(normalized_params(&with_types, 2, None), normalized_params(&execute(9, &[long(5), long(-2)]), 2, None));
+        assert_ne!(
+            normalized_params(&with_types, 2, None),
+            normalized_params(&execute(9, &[long(5), long(-2)]), 2, None)
+        );
     }
 
     #[test]

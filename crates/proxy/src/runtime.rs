@@ -69,7 +69,9 @@ impl SlotRegistry {
             return Ok(i);
         }
         if self.names.len() == MAX_SERVERS {
-            return Err(format!("more than {MAX_SERVERS} distinct server names over this process's life; restart the proxy"));
+            return Err(format!(
+                "more than {MAX_SERVERS} distinct server names over this process's life; restart the proxy"
+            ));
         }
         self.names.push(name.to_string());
         Ok(self.names.len() - 1)
@@ -79,13 +81,18 @@ impl SlotRegistry {
 impl RuntimeConfig {
     /// Builds the runtime form of a validated configuration. Caches whose section did not
     /// change since `previous` are kept with their contents.
-    pub fn build(file: Config, slots: &mut SlotRegistry, previous: Option<&RuntimeConfig>) -> Result<RuntimeConfig, String> {
+    pub fn build(
+        file: Config,
+        slots: &mut SlotRegistry,
+        previous: Option<&RuntimeConfig>,
+    ) -> Result<RuntimeConfig, String> {
         let mut servers = Vec::with_capacity(file.servers.len());
         for s in &file.servers {
             servers.push(ServerTarget { name: s.name.clone(), endpoint: s.endpoint(), slot: slots.slot(&s.name)? });
         }
         let mut caches: Vec<NamedCache> = Vec::new();
-        let mut sections: Vec<(String, CacheSection)> = file.named_caches().into_iter().map(|(n, s)| (n, s.clone())).collect();
+        let mut sections: Vec<(String, CacheSection)> =
+            file.named_caches().into_iter().map(|(n, s)| (n, s.clone())).collect();
         for l in &file.listeners {
             if let Some((name, section)) = file.listener_cache(l) {
                 if !sections.iter().any(|(n, _)| *n == name) {
@@ -115,16 +122,21 @@ impl RuntimeConfig {
     }
 
     pub fn monitor_setup(&self) -> MonitorSetup {
-        MonitorSetup { servers: self.servers.clone(), monitor: self.file.monitor.clone(), users: self.file.users.clone() }
+        MonitorSetup {
+            servers: self.servers.clone(),
+            monitor: self.file.monitor.clone(),
+            users: self.file.users.clone(),
+        }
     }
 }
 
 fn listener_runtime(file: &Config, l: &ListenerConfig, caches: &[NamedCache]) -> Result<ListenerRuntime, String> {
     let router = match l.router {
         RouterKind::Readconnroute => RouterOptions::ReadConnRoute { role: l.role.unwrap_or(ServerRole::Primary) },
-        RouterKind::Readwritesplit => {
-            RouterOptions::ReadWriteSplit { max_replication_lag: l.max_replication_lag(), max_session_history: l.max_session_history() }
-        }
+        RouterKind::Readwritesplit => RouterOptions::ReadWriteSplit {
+            max_replication_lag: l.max_replication_lag(),
+            max_session_history: l.max_session_history(),
+        },
     };
     let cache = match file.listener_cache(l) {
         None => None,
@@ -153,7 +165,8 @@ pub fn describe_changes(old: &Config, new: &Config) -> Vec<String> {
     }
     for l in &new.listeners {
         match old.listeners.iter().find(|o| o.name == l.name) {
-            None => out.push(format!("listener {} added: listeners are bound at start, restart the proxy to open it", l.name)),
+            None => out
+                .push(format!("listener {} added: listeners are bound at start, restart the proxy to open it", l.name)),
             Some(o) if (o.bind.as_str(), o.port) != (l.bind.as_str(), l.port) => out.push(format!(
                 "listener {} address changed to {}:{}: takes effect at restart (router options apply now)",
                 l.name, l.bind, l.port
@@ -228,7 +241,10 @@ mod tests {
     fn build_keeps_unchanged_caches_and_replaces_changed_ones() {
         let mut slots = SlotRegistry::default();
         let first = RuntimeConfig::build(config("[cache]\nsoft_ttl=1\nhard_ttl=2\n"), &mut slots, None).unwrap();
-        assert_eq!(first.servers.iter().map(|s| (s.slot, s.endpoint.as_str())).collect::<Vec<_>>(), [(0, "h:3306"), (1, "h:2")]);
+        assert_eq!(
+            first.servers.iter().map(|s| (s.slot, s.endpoint.as_str())).collect::<Vec<_>>(),
+            [(0, "h:3306"), (1, "h:2")]
+        );
         let rw = first.listener("rw").unwrap();
         assert!(matches!(rw.router, RouterOptions::ReadWriteSplit { max_session_history: 50, .. }));
         let ro = first.listener("ro").unwrap();
@@ -238,7 +254,8 @@ mod tests {
 
         let same = RuntimeConfig::build(config("[cache]\nsoft_ttl=1\nhard_ttl=2\n"), &mut slots, Some(&first)).unwrap();
         assert!(Arc::ptr_eq(&same.listener("rw").unwrap().cache.as_ref().unwrap().shared, &cache));
-        let changed = RuntimeConfig::build(config("[cache]\nsoft_ttl=1\nhard_ttl=3\n"), &mut slots, Some(&first)).unwrap();
+        let changed =
+            RuntimeConfig::build(config("[cache]\nsoft_ttl=1\nhard_ttl=3\n"), &mut slots, Some(&first)).unwrap();
         assert!(!Arc::ptr_eq(&changed.listener("rw").unwrap().cache.as_ref().unwrap().shared, &cache));
         assert_eq!(changed.caches.len(), 1);
     }

@@ -136,11 +136,13 @@ pub fn run(options: Options, config: Config) -> Result<(), StartError> {
     let listeners_cfg = config.listeners.clone();
     let mut slots = SlotRegistry::default();
     let runtime_config = RuntimeConfig::build(config, &mut slots, None).map_err(StartError::Config)?;
-    let initial: Vec<ServerState> = runtime_config.servers.iter().map(|s| ServerState::new(&s.name, s.slot, &s.endpoint)).collect();
+    let initial: Vec<ServerState> =
+        runtime_config.servers.iter().map(|s| ServerState::new(&s.name, s.slot, &s.endpoint)).collect();
     let cluster = Arc::new(ArcSwap::from_pointee(Cluster::new(initial, 0)));
     let users = Arc::new(ArcSwap::from_pointee(UserTable::from_config(&runtime_config.file.users)));
     let monitor_timeout = runtime_config.file.monitor.connect_timeout();
-    let monitor = monitor::start(runtime_config.monitor_setup(), cluster.clone(), users.clone()).map_err(StartError::Thread)?;
+    let monitor =
+        monitor::start(runtime_config.monitor_setup(), cluster.clone(), users.clone()).map_err(StartError::Thread)?;
     let shared = Arc::new(Shared {
         config: ArcSwap::from_pointee(runtime_config),
         cluster,

@@ -169,8 +169,10 @@ mod tests {
     use std::time::Duration;
 
     fn shared() -> Arc<Shared> {
-        let config =
-            Config::parse("[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\n[[servers]]\nname='s'\naddress='h'\n").unwrap();
+        let config = Config::parse(
+            "[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\n[[servers]]\nname='s'\naddress='h'\n",
+        )
+        .unwrap();
         let runtime = RuntimeConfig::build(config, &mut SlotRegistry::default(), None).unwrap();
         let (monitor, _) = mpsc::unbounded_channel();
         Arc::new(Shared {

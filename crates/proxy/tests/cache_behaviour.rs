@@ -272,7 +272,12 @@ fn keys_differ_by_user_database_statement_and_parameters() {
     let shared = CacheShared::new(config(CacheStorage::PerWorker));
     let mut c = ResultCache::new(shared);
     let t0 = Instant::now();
-    let base = CacheKey { user: "app".into(), db: Some("shop".into()), statement: Arc::from(&b"SELECT ?"[..]), params: vec![1] };
+    let base = CacheKey {
+        user: "app".into(),
+        db: Some("shop".into()),
+        statement: Arc::from(&b"SELECT ?"[..]),
+        params: vec![1],
+    };
     fill(&mut c, &base, &[], b"base", t0);
     let variants = [
         CacheKey { user: "other".into(), ..base.clone() },

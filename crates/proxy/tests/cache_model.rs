@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use selkie_proxy::cache::{CacheConfig, CacheKey, CacheShared, CacheStorage, CachedResult, Lookup, ResultCache, SelectsPolicy};
+use selkie_proxy::cache::{
+    CacheConfig, CacheKey, CacheShared, CacheStorage, CachedResult, Lookup, ResultCache, SelectsPolicy,
+};
 use selkie_proxy::classifier::TableRef;
 
 const TABLES: usize = 4;
@@ -39,20 +41,39 @@ fn table_ref(t: usize) -> TableRef {
 }
 
 fn cache_key(k: usize) -> CacheKey {
-    CacheKey { user: "u".into(), db: Some("shop".into()), statement: Arc::from(format!("q{k}").as_bytes()), params: Vec::new() }
+    CacheKey {
+        user: "u".into(),
+        db: Some("shop".into()),
+        statement: Arc::from(format!("q{k}").as_bytes()),
+        params: Vec::new(),
+    }
 }
 
 #[derive(Clone, Debug)]
 enum Op {
     /// Worker w looks key k up; on a miss or refresh its query becomes pending.
-    Lookup { w: usize, k: usize },
+    Lookup {
+        w: usize,
+        k: usize,
+    },
     /// Worker w's pending query for k runs against the current data.
-    Run { w: usize, k: usize },
+    Run {
+        w: usize,
+        k: usize,
+    },
     /// Worker w stores the result of its query for k.
-    Store { w: usize, k: usize },
+    Store {
+        w: usize,
+        k: usize,
+    },
     /// A write to table t commits, then the proxy invalidates it (by name, or as "unknown").
-    Write { t: usize, unknown: bool },
-    Advance { secs: u64 },
+    Write {
+        t: usize,
+        unknown: bool,
+    },
+    Advance {
+        secs: u64,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -181,7 +202,13 @@ proptest! {
 fn the_model_workload_does_hit() {
     let ops: Vec<Op> = (0..KEYS)
         .flat_map(|k| {
-            [Op::Lookup { w: 0, k }, Op::Run { w: 0, k }, Op::Store { w: 0, k }, Op::Lookup { w: 0, k }, Op::Lookup { w: 0, k }]
+            [
+                Op::Lookup { w: 0, k },
+                Op::Run { w: 0, k },
+                Op::Store { w: 0, k },
+                Op::Lookup { w: 0, k },
+                Op::Lookup { w: 0, k },
+            ]
         })
         .collect();
     let shared = CacheShared::new(CacheConfig {

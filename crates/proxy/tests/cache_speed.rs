@@ -7,7 +7,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use selkie_proxy::cache::{CacheConfig, CacheKey, CacheShared, CacheStorage, CachedResult, Lookup, ResultCache, SelectsPolicy};
+use selkie_proxy::cache::{
+    CacheConfig, CacheKey, CacheShared, CacheStorage, CachedResult, Lookup, ResultCache, SelectsPolicy,
+};
 use selkie_proxy::classifier::TableRef;
 
 const KEYS: usize = 10_000;

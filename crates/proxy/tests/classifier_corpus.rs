@@ -772,7 +772,13 @@ fn corpus_statements_classify_as_expected() {
             failures.push(format!("{sql:?}\n  want {want:?}\n  got  {got:?}"));
         }
     }
-    assert!(failures.is_empty(), "{} of {} statements misclassified:\n{}", failures.len(), ROWS.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} statements misclassified:\n{}",
+        failures.len(),
+        ROWS.len(),
+        failures.join("\n")
+    );
 }
 
 /// Properties every row must have whatever its expectations (they document the contract).

@@ -153,7 +153,8 @@ enum Mutation {
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
-        (any::<usize>(), prop::sample::select(b"'\"`;()/*-#\\@.,? \n!M".to_vec())).prop_map(|(i, b)| Mutation::Insert(i, b)),
+        (any::<usize>(), prop::sample::select(b"'\"`;()/*-#\\@.,? \n!M".to_vec()))
+            .prop_map(|(i, b)| Mutation::Insert(i, b)),
         any::<usize>().prop_map(Mutation::Remove),
         any::<usize>().prop_map(Mutation::Truncate),
         (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::Duplicate(i, j)),

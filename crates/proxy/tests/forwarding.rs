@@ -16,7 +16,9 @@ use selkie_protocol::packet::{PacketReader, PacketWriter, MAX_ALLOWED_PACKET_LIM
 use selkie_protocol::response::{encode_eof, encode_ok, ErrPacket, EOF_HEADER, OK_HEADER};
 use selkie_protocol::resultset::{encode_column_count, encode_column_definition};
 use selkie_proxy::auth::{verify_and_recover, BackendSecret, Credential};
-use selkie_proxy::backend::{captured_packets, Backend, BackendError, BackendLogin, Capture, ForwardError, Out, ResponseKind};
+use selkie_proxy::backend::{
+    captured_packets, Backend, BackendError, BackendLogin, Capture, ForwardError, Out, ResponseKind,
+};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -81,7 +83,9 @@ async fn fake_server(caps: u32, script: LoginScript) -> (String, tokio::task::Jo
         reader.set_sequence(writer.sequence());
         // A client that gives up after the greeting (incompatible capabilities) sends nothing.
         let Ok(payload) = reader.read_packet().await.map(|p| p.to_vec()) else { return None };
-        let ClientHello::Response(resp) = HandshakeResponse::parse(&payload, caps).unwrap() else { panic!("SSL request") };
+        let ClientHello::Response(resp) = HandshakeResponse::parse(&payload, caps).unwrap() else {
+            panic!("SSL request")
+        };
         assert_eq!(resp.user, "app");
         assert_eq!(resp.database.as_deref(), Some("db1"));
         let stored = native_password_hash(PASSWORD.as_bytes());
@@ -99,7 +103,8 @@ async fn fake_server(caps: u32, script: LoginScript) -> (String, tokio::task::Jo
             LoginScript::SwitchThenAccept => {
                 let second = new_scramble();
                 writer.set_sequence(reader.sequence());
-                AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.into(), data: second.to_vec() }.encode(&mut writer.begin_packet());
+                AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.into(), data: second.to_vec() }
+                    .encode(&mut writer.begin_packet());
                 writer.flush().await.unwrap();
                 reader.set_sequence(writer.sequence());
                 Some((reader.read_packet().await.unwrap().to_vec(), second))
@@ -151,7 +156,11 @@ async fn client_pair() -> ClientPair {
     let (proxy_side, _) = listener.accept().await.unwrap();
     let (pr, pw) = proxy_side.into_split();
     let (cr, cw) = client.into_split();
-    ClientPair { to_client: PacketWriter::new(pw), client: PacketReader::new(cr, MAX_ALLOWED_PACKET_LIMIT), _unused: (pr, cw) }
+    ClientPair {
+        to_client: PacketWriter::new(pw),
+        client: PacketReader::new(cr, MAX_ALLOWED_PACKET_LIMIT),
+        _unused: (pr, cw),
+    }
 }
 
 fn column(name: &str) -> Vec<u8> {
@@ -236,7 +245,8 @@ fn result_sets_in_both_eof_styles_are_forwarded_whole() {
             let mut server = server.await.unwrap().unwrap();
             assert_eq!(backend.connection_id, 7);
 
-            let end = if deprecate_eof { ok(EOF_HEADER, SERVER_STATUS_AUTOCOMMIT) } else { eof(SERVER_STATUS_AUTOCOMMIT) };
+            let end =
+                if deprecate_eof { ok(EOF_HEADER, SERVER_STATUS_AUTOCOMMIT) } else { eof(SERVER_STATUS_AUTOCOMMIT) };
             let mut packets = vec![count(2), column("a"), column("b")];
             if !deprecate_eof {
                 packets.push(eof(SERVER_STATUS_AUTOCOMMIT));
@@ -246,7 +256,10 @@ fn result_sets_in_both_eof_styles_are_forwarded_whole() {
             let (r, got) = exchange(&mut backend, &mut server, ResponseKind::Results, packets.clone(), 3, None).await;
             let summary = r.unwrap();
             assert_eq!(payloads(&got), packets);
-            assert_eq!(got.iter().map(|(_, s)| *s).collect::<Vec<_>>(), (3..3 + packets.len() as u8).collect::<Vec<_>>());
+            assert_eq!(
+                got.iter().map(|(_, s)| *s).collect::<Vec<_>>(),
+                (3..3 + packets.len() as u8).collect::<Vec<_>>()
+            );
             assert!(summary.had_rows && !summary.multi && !summary.is_err());
             assert_eq!(summary.status, SERVER_STATUS_AUTOCOMMIT);
 
@@ -276,8 +289,15 @@ fn result_sets_in_both_eof_styles_are_forwarded_whole() {
             assert_eq!(payloads(&got), packets);
 
             // And the connection is still in step: a plain OK follows.
-            let (r, _) =
-                exchange(&mut backend, &mut server, ResponseKind::Single, vec![ok(OK_HEADER, SERVER_STATUS_AUTOCOMMIT)], 1, None).await;
+            let (r, _) = exchange(
+                &mut backend,
+                &mut server,
+                ResponseKind::Single,
+                vec![ok(OK_HEADER, SERVER_STATUS_AUTOCOMMIT)],
+                1,
+                None,
+            )
+            .await;
             assert!(!r.unwrap().is_err());
         }
     });
@@ -301,7 +321,8 @@ fn prepare_responses_get_the_proxy_statement_id() {
             if !deprecate_eof {
                 packets.push(eof(SERVER_STATUS_AUTOCOMMIT));
             }
-            let (r, got) = exchange(&mut backend, &mut server, ResponseKind::Prepare, packets.clone(), 1, Some(5)).await;
+            let (r, got) =
+                exchange(&mut backend, &mut server, ResponseKind::Prepare, packets.clone(), 1, Some(5)).await;
             let summary = r.unwrap();
             assert_eq!(summary.prepare.unwrap().statement_id, 77, "the backend's id is reported to the session");
             let told = PrepareOk::parse(&got[0].0).unwrap();
@@ -310,7 +331,8 @@ fn prepare_responses_get_the_proxy_statement_id() {
             // A cursor execute ends right after the metadata.
             if !deprecate_eof {
                 let packets = vec![count(1), column("a"), eof(SERVER_STATUS_AUTOCOMMIT | SERVER_STATUS_CURSOR_EXISTS)];
-                let (r, got) = exchange(&mut backend, &mut server, ResponseKind::CursorResults, packets.clone(), 1, None).await;
+                let (r, got) =
+                    exchange(&mut backend, &mut server, ResponseKind::CursorResults, packets.clone(), 1, None).await;
                 assert!(r.unwrap().status & SERVER_STATUS_CURSOR_EXISTS != 0);
                 assert_eq!(payloads(&got), packets);
                 // COM_STMT_FETCH: rows then EOF.
@@ -345,8 +367,10 @@ fn field_list_and_capture_within_and_beyond_the_limit() {
             server.expect_command().await;
             server.respond(&packets).await;
             let mut capture = Capture::new(limit);
-            let summary =
-                backend.forward_response(ResponseKind::Results, &mut Out { capture: Some(&mut capture), ..Out::discard() }).await.unwrap();
+            let summary = backend
+                .forward_response(ResponseKind::Results, &mut Out { capture: Some(&mut capture), ..Out::discard() })
+                .await
+                .unwrap();
             assert!(summary.had_rows);
             assert_eq!(!capture.overflowed, kept);
             if kept {

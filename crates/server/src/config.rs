@@ -208,18 +208,27 @@ impl ServerConfig {
             Some(path) => read_file(path)?,
             None => FileConfig::default(),
         };
-        let size = |flag: Option<u64>, file: &Option<SizeValue>, key: &'static str, default: u64| -> Result<u64, ConfigError> {
+        let size = |flag: Option<u64>,
+                    file: &Option<SizeValue>,
+                    key: &'static str,
+                    default: u64|
+         -> Result<u64, ConfigError> {
             match (flag, file) {
                 (Some(v), _) => Ok(v),
                 (None, Some(v)) => v.bytes().map_err(|m| invalid(key, m)),
                 (None, None) => Ok(default),
             }
         };
-        let buffer_pool_bytes = size(args.buffer_pool_size, &file.buffer_pool_size, "buffer_pool_size", DEFAULT_BUFFER_POOL)?;
+        let buffer_pool_bytes =
+            size(args.buffer_pool_size, &file.buffer_pool_size, "buffer_pool_size", DEFAULT_BUFFER_POOL)?;
         if buffer_pool_bytes < MIN_BUFFER_POOL {
-            return Err(invalid("buffer_pool_size", format!("{buffer_pool_bytes} is below the minimum of {MIN_BUFFER_POOL} bytes")));
+            return Err(invalid(
+                "buffer_pool_size",
+                format!("{buffer_pool_bytes} is below the minimum of {MIN_BUFFER_POOL} bytes"),
+            ));
         }
-        let max_allowed_packet = size(args.max_allowed_packet, &file.max_allowed_packet, "max_allowed_packet", DEFAULT_MAX_ALLOWED_PACKET)?;
+        let max_allowed_packet =
+            size(args.max_allowed_packet, &file.max_allowed_packet, "max_allowed_packet", DEFAULT_MAX_ALLOWED_PACKET)?;
         if !(MIN_MAX_ALLOWED_PACKET..=MAX_MAX_ALLOWED_PACKET).contains(&max_allowed_packet) {
             return Err(invalid(
                 "max_allowed_packet",
@@ -239,9 +248,13 @@ impl ServerConfig {
             2 => FlushMode::WriteOnly,
             other => return Err(invalid("flush_at_commit", format!("{other} (use 0, 1 or 2)"))),
         };
-        let lock_wait_secs = args.lock_wait_timeout.or(file.lock_wait_timeout).unwrap_or(DEFAULT_LOCK_WAIT_TIMEOUT_SECS);
+        let lock_wait_secs =
+            args.lock_wait_timeout.or(file.lock_wait_timeout).unwrap_or(DEFAULT_LOCK_WAIT_TIMEOUT_SECS);
         if !(1..=MAX_LOCK_WAIT_TIMEOUT_SECS).contains(&lock_wait_secs) {
-            return Err(invalid("lock_wait_timeout", format!("{lock_wait_secs} is outside 1..={MAX_LOCK_WAIT_TIMEOUT_SECS}")));
+            return Err(invalid(
+                "lock_wait_timeout",
+                format!("{lock_wait_secs} is outside 1..={MAX_LOCK_WAIT_TIMEOUT_SECS}"),
+            ));
         }
         let max_connections = args.max_connections.or(file.max_connections).unwrap_or(DEFAULT_MAX_CONNECTIONS);
         if !(1..=MAX_MAX_CONNECTIONS).contains(&max_connections) {
@@ -253,7 +266,10 @@ impl ServerConfig {
         };
         for u in &file.users {
             if u.name.is_empty() || u.name.len() > crate::auth::MAX_USER_NAME_LEN {
-                return Err(invalid("users", format!("user name '{}' must have 1..={} characters", u.name, crate::auth::MAX_USER_NAME_LEN)));
+                return Err(invalid(
+                    "users",
+                    format!("user name '{}' must have 1..={} characters", u.name, crate::auth::MAX_USER_NAME_LEN),
+                ));
             }
             crate::auth::HostPattern::parse(&u.host).map_err(|m| invalid("users", m))?;
         }
@@ -282,7 +298,8 @@ impl ServerConfig {
 }
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
     toml::from_str(&text).map_err(|e| ConfigError::Parse { path: path.to_path_buf(), message: e.to_string() })
 }
 
@@ -342,7 +359,15 @@ mod tests {
             "#,
         )
         .unwrap();
-        let c = ServerConfig::resolve(args(&["--config", path.to_str().unwrap(), "--port", "5000", "--flush-at-commit", "0"])).unwrap();
+        let c = ServerConfig::resolve(args(&[
+            "--config",
+            path.to_str().unwrap(),
+            "--port",
+            "5000",
+            "--flush-at-commit",
+            "0",
+        ]))
+        .unwrap();
         assert_eq!(c.port, 5000);
         assert_eq!(c.flush_mode, FlushMode::Lazy);
         assert_eq!(c.buffer_pool_bytes, 2 << 30);
@@ -374,9 +399,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bad.toml");
         std::fs::write(&path, "prot = 1\n").unwrap();
-        assert!(matches!(ServerConfig::resolve(args(&["--config", path.to_str().unwrap()])), Err(ConfigError::Parse { .. })));
+        assert!(matches!(
+            ServerConfig::resolve(args(&["--config", path.to_str().unwrap()])),
+            Err(ConfigError::Parse { .. })
+        ));
         std::fs::write(&path, "[[users]]\nname = \"x\"\nhost = \"bad host!\"\n").unwrap();
         assert!(ServerConfig::resolve(args(&["--config", path.to_str().unwrap()])).is_err());
-        assert!(matches!(ServerConfig::resolve(args(&["--config", "/nonexistent/x.toml"])), Err(ConfigError::Read { .. })));
+        assert!(matches!(
+            ServerConfig::resolve(args(&["--config", "/nonexistent/x.toml"])),
+            Err(ConfigError::Read { .. })
+        ));
     }
 }

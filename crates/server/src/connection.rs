@@ -14,8 +14,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use selkie_protocol::auth::new_scramble;
-use selkie_protocol::command::{decode_execute_params, ChangeUser, Command, ParamType, PrepareOk, StmtExecute, LAST_PREPARED_STATEMENT, MAX_PARAMS};
-use selkie_protocol::constants::{capabilities::*, charset, column_flags as wire_flags, status::SERVER_STATUS_AUTOCOMMIT, MYSQL_NATIVE_PASSWORD, MYSQL_OPTION_MULTI_STATEMENTS_OFF, MYSQL_OPTION_MULTI_STATEMENTS_ON, SCRAMBLE_LEN};
+use selkie_protocol::command::{
+    decode_execute_params, ChangeUser, Command, ParamType, PrepareOk, StmtExecute, LAST_PREPARED_STATEMENT, MAX_PARAMS,
+};
+use selkie_protocol::constants::{
+    capabilities::*, charset, column_flags as wire_flags, status::SERVER_STATUS_AUTOCOMMIT, MYSQL_NATIVE_PASSWORD,
+    MYSQL_OPTION_MULTI_STATEMENTS_OFF, MYSQL_OPTION_MULTI_STATEMENTS_ON, SCRAMBLE_LEN,
+};
 use selkie_protocol::error::codes;
 use selkie_protocol::handshake::{AuthSwitchRequest, ClientHello, Greeting, HandshakeResponse};
 use selkie_protocol::packet::{PacketReader, PacketWriter};
@@ -83,23 +88,24 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr, adm
     let mut reader = PacketReader::new(read, HANDSHAKE_MAX_PACKET);
     let mut writer = PacketWriter::new(write);
 
-    let login = match tokio::time::timeout(CONNECT_TIMEOUT, handshake(&shared, &entry, &mut reader, &mut writer, peer)).await {
-        Ok(Ok(Some(login))) => login,
-        Ok(Ok(None)) => {
-            shared.registry.note_aborted_connect();
-            return;
-        }
-        Ok(Err(e)) => {
-            debug!(id = entry.id, %peer, error = %e, "handshake failed");
-            shared.registry.note_aborted_connect();
-            return;
-        }
-        Err(_) => {
-            debug!(id = entry.id, %peer, "handshake timed out");
-            shared.registry.note_aborted_connect();
-            return;
-        }
-    };
+    let login =
+        match tokio::time::timeout(CONNECT_TIMEOUT, handshake(&shared, &entry, &mut reader, &mut writer, peer)).await {
+            Ok(Ok(Some(login))) => login,
+            Ok(Ok(None)) => {
+                shared.registry.note_aborted_connect();
+                return;
+            }
+            Ok(Err(e)) => {
+                debug!(id = entry.id, %peer, error = %e, "handshake failed");
+                shared.registry.note_aborted_connect();
+                return;
+            }
+            Err(_) => {
+                debug!(id = entry.id, %peer, "handshake timed out");
+                shared.registry.note_aborted_connect();
+                return;
+            }
+        };
     reader.set_max_payload(shared.max_allowed_packet());
     let interrupt = login.session.interrupt_flag();
     entry.set_interrupt_flag(interrupt.clone());
@@ -148,7 +154,11 @@ fn write_err<W: tokio::io::AsyncWrite + Unpin>(writer: &mut PacketWriter<W>, cod
 
 /// Sends the ERR for an error in reading a packet whose sequence id should have been
 /// `expected`: the answer continues after the offending packet.
-async fn report_read_error<W: tokio::io::AsyncWrite + Unpin>(writer: &mut PacketWriter<W>, expected: u8, e: &ProtocolError) {
+async fn report_read_error<W: tokio::io::AsyncWrite + Unpin>(
+    writer: &mut PacketWriter<W>,
+    expected: u8,
+    e: &ProtocolError,
+) {
     let seq = match e {
         ProtocolError::OutOfOrder { got, .. } => got.wrapping_add(1),
         _ => expected.wrapping_add(1),
@@ -158,7 +168,11 @@ async fn report_read_error<W: tokio::io::AsyncWrite + Unpin>(writer: &mut Packet
 
 /// Sends the ERR a protocol error calls for (if the connection can still take it), with
 /// sequence id `seq`.
-async fn report_protocol_error<W: tokio::io::AsyncWrite + Unpin>(writer: &mut PacketWriter<W>, seq: u8, e: &ProtocolError) {
+async fn report_protocol_error<W: tokio::io::AsyncWrite + Unpin>(
+    writer: &mut PacketWriter<W>,
+    seq: u8,
+    e: &ProtocolError,
+) {
     if let Some(err) = e.to_err_packet() {
         writer.discard_pending();
         writer.set_sequence(seq);
@@ -255,7 +269,8 @@ async fn handshake(
         response.auth_response.clone()
     } else {
         writer.set_sequence(reader.sequence());
-        AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.to_string(), data: scramble.to_vec() }.encode(&mut writer.begin_packet());
+        AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.to_string(), data: scramble.to_vec() }
+            .encode(&mut writer.begin_packet());
         writer.flush().await?;
         reader.set_sequence(writer.sequence());
         match reader.read_packet().await {
@@ -384,7 +399,11 @@ impl Connection {
             self.ctx.writer.set_sequence(next_seq);
             // Count this command before running it, so status it reports includes itself (as in
             // MariaDB); the count is settled after the command.
-            self.ctx.entry.publish(self.ctx.questions + 1, received_before + payload.len() as u64, self.ctx.writer.bytes_written());
+            self.ctx.entry.publish(
+                self.ctx.questions + 1,
+                received_before + payload.len() as u64,
+                self.ctx.writer.bytes_written(),
+            );
             let written_before = self.ctx.writer.bytes_written();
             let first_response_seq = self.ctx.writer.sequence();
             let flow = match Command::parse(payload, self.ctx.capabilities) {
@@ -509,7 +528,11 @@ impl Context {
                 if self.session.prepared_param_count(statement_id).is_some() {
                     self.err(1421, "HY000", &format!("The statement ({statement_id}) has no open cursor."));
                 } else {
-                    self.err(1243, "HY000", &format!("Unknown prepared statement handler ({statement_id}) given to mysqld_stmt_fetch"));
+                    self.err(
+                        1243,
+                        "HY000",
+                        &format!("Unknown prepared statement handler ({statement_id}) given to mysqld_stmt_fetch"),
+                    );
                 }
                 Flow::Continue
             }
@@ -670,7 +693,11 @@ impl Context {
 
     async fn execute(&mut self, e: StmtExecute<'_>) -> Flow {
         self.questions += 1;
-        let id = if e.statement_id == LAST_PREPARED_STATEMENT { self.last_prepared.unwrap_or(e.statement_id) } else { e.statement_id };
+        let id = if e.statement_id == LAST_PREPARED_STATEMENT {
+            self.last_prepared.unwrap_or(e.statement_id)
+        } else {
+            e.statement_id
+        };
         let Some(param_count) = self.session.prepared_param_count(id) else {
             self.err(1243, "HY000", &format!("Unknown prepared statement handler ({id}) given to mysqld_stmt_execute"));
             return Flow::Continue;
@@ -731,7 +758,8 @@ impl Context {
             return;
         }
         if param >= st.param_count {
-            st.long_data_error = Some(SqlError::new(1210, "HY000", "Incorrect arguments to mysqld_stmt_send_long_data"));
+            st.long_data_error =
+                Some(SqlError::new(1210, "HY000", "Incorrect arguments to mysqld_stmt_send_long_data"));
             return;
         }
         if st.long_data.len() < st.param_count {
@@ -769,7 +797,8 @@ impl Context {
         // The old session's transaction rolls back now; its engine slot is freed when the new
         // session replaces it (the server reserves engine slots for that overlap).
         self.session.close();
-        let info = SessionInfo { connection_id: self.entry.id, user: cu.user.clone(), host: display_host(self.peer.ip()) };
+        let info =
+            SessionInfo { connection_id: self.entry.id, user: cu.user.clone(), host: display_host(self.peer.ip()) };
         let mut session = match Session::new(self.shared.sql.clone(), info) {
             Ok(s) => s,
             Err(e) => {

@@ -9,7 +9,9 @@
 use selkie_protocol::command::ParamType;
 use selkie_protocol::constants::ColumnType;
 use selkie_protocol::resultset::{begin_binary_row, encode_column_definition, put_text_null, set_binary_row_null};
-use selkie_protocol::value::{binary_layout, put_binary_datetime, put_binary_time, BinaryLayout, BinaryValue, WireDateTime, WireTime};
+use selkie_protocol::value::{
+    binary_layout, put_binary_datetime, put_binary_time, BinaryLayout, BinaryValue, WireDateTime, WireTime,
+};
 use selkie_protocol::wire::{put_lenenc_bytes, put_lenenc_with, put_u16, put_u32, put_u64, put_u8};
 use selkie_sql::value::{format_text, parse_datetime, to_f64, to_i64, to_u64, SqlType};
 use selkie_sql::{column_flags, ColumnMeta, FieldType, Value, CHARSET_BINARY};
@@ -70,7 +72,12 @@ pub fn sql_type_of(meta: &ColumnMeta) -> SqlType {
         FieldType::Date => SqlType::Date,
         FieldType::DateTime => SqlType::DateTime { fsp: meta.decimals.min(6) },
         FieldType::Timestamp => SqlType::Timestamp { fsp: meta.decimals.min(6) },
-        FieldType::Time | FieldType::VarChar | FieldType::VarString | FieldType::String | FieldType::Blob | FieldType::Bit => {
+        FieldType::Time
+        | FieldType::VarChar
+        | FieldType::VarString
+        | FieldType::String
+        | FieldType::Blob
+        | FieldType::Bit => {
             if meta.charset == CHARSET_BINARY {
                 SqlType::Bytes { max_len: meta.length, lob }
             } else {
@@ -202,7 +209,12 @@ fn wire_from_datetime(dt: DateTime) -> WireDateTime {
 /// A temporal value for a DATE/DATETIME/TIMESTAMP column (zero date if it is not one).
 fn wire_datetime(v: &Value) -> WireDateTime {
     match v {
-        Value::Date(d) => WireDateTime { year: d.year() as u16, month: d.month() as u8, day: d.day() as u8, ..WireDateTime::default() },
+        Value::Date(d) => WireDateTime {
+            year: d.year() as u16,
+            month: d.month() as u8,
+            day: d.day() as u8,
+            ..WireDateTime::default()
+        },
         Value::DateTime(dt) => wire_from_datetime(*dt),
         Value::Bytes(b) => parse_datetime(b).map(wire_from_datetime).unwrap_or_default(),
         _ => WireDateTime::default(),
@@ -271,7 +283,13 @@ pub fn format_time(t: &WireTime) -> String {
 }
 
 fn valid_datetime(w: &WireDateTime) -> bool {
-    w.year <= 9999 && w.month <= 12 && w.day <= 31 && w.hour < 24 && w.minute < 60 && w.second < 60 && w.micros < 1_000_000
+    w.year <= 9999
+        && w.month <= 12
+        && w.day <= 31
+        && w.hour < 24
+        && w.minute < 60
+        && w.second < 60
+        && w.micros < 1_000_000
 }
 
 fn format_wire_datetime(w: &WireDateTime) -> String {
@@ -336,9 +354,18 @@ mod tests {
 
     #[test]
     fn sql_types_from_metadata() {
-        assert_eq!(sql_type_of(&meta(FieldType::Long, column_flags::UNSIGNED, 10, 0, 63)), SqlType::Int { bits: 32, unsigned: true });
-        assert_eq!(sql_type_of(&meta(FieldType::NewDecimal, 0, 14, 3, 63)), SqlType::Decimal { precision: 12, scale: 3 });
-        assert_eq!(sql_type_of(&meta(FieldType::NewDecimal, column_flags::UNSIGNED, 10, 0, 63)), SqlType::Decimal { precision: 10, scale: 0 });
+        assert_eq!(
+            sql_type_of(&meta(FieldType::Long, column_flags::UNSIGNED, 10, 0, 63)),
+            SqlType::Int { bits: 32, unsigned: true }
+        );
+        assert_eq!(
+            sql_type_of(&meta(FieldType::NewDecimal, 0, 14, 3, 63)),
+            SqlType::Decimal { precision: 12, scale: 3 }
+        );
+        assert_eq!(
+            sql_type_of(&meta(FieldType::NewDecimal, column_flags::UNSIGNED, 10, 0, 63)),
+            SqlType::Decimal { precision: 10, scale: 0 }
+        );
         assert_eq!(sql_type_of(&meta(FieldType::DateTime, 0, 26, 6, 63)), SqlType::DateTime { fsp: 6 });
         assert_eq!(sql_type_of(&meta(FieldType::VarString, 0, 40, 0, 45)), SqlType::Text { max_chars: 10, lob: false });
         assert_eq!(sql_type_of(&meta(FieldType::Blob, 0, 65535, 0, 63)), SqlType::Bytes { max_len: 65535, lob: true });
@@ -347,7 +374,10 @@ mod tests {
     #[test]
     fn every_field_type_maps_to_the_same_wire_byte() {
         use FieldType::*;
-        for ft in [Decimal, Tiny, Short, Long, Float, Double, Null, Timestamp, LongLong, Int24, Date, Time, DateTime, Year, VarChar, Bit, NewDecimal, Blob, VarString, String] {
+        for ft in [
+            Decimal, Tiny, Short, Long, Float, Double, Null, Timestamp, LongLong, Int24, Date, Time, DateTime, Year,
+            VarChar, Bit, NewDecimal, Blob, VarString, String,
+        ] {
             assert_eq!(wire_type(ft) as u8, ft as u8);
         }
     }
@@ -392,16 +422,46 @@ mod tests {
         assert_eq!(row[3], BinaryValue::Double(2.5));
         assert_eq!(row[4], BinaryValue::Bytes(b"hello".to_vec()));
         assert_eq!(row[5], BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, ..Default::default() }));
-        assert_eq!(row[6], BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, hour: 13, minute: 14, second: 15, micros: 123_456 }));
-        assert_eq!(row[7], BinaryValue::DateTime(WireDateTime { year: 2001, month: 2, day: 3, hour: 4, minute: 5, second: 6, micros: 0 }));
-        assert_eq!(row[8], BinaryValue::Time(WireTime { negative: true, days: 1, hour: 2, minute: 3, second: 4, micros: 500_000 }));
+        assert_eq!(
+            row[6],
+            BinaryValue::DateTime(WireDateTime {
+                year: 2024,
+                month: 2,
+                day: 29,
+                hour: 13,
+                minute: 14,
+                second: 15,
+                micros: 123_456
+            })
+        );
+        assert_eq!(
+            row[7],
+            BinaryValue::DateTime(WireDateTime {
+                year: 2001,
+                month: 2,
+                day: 3,
+                hour: 4,
+                minute: 5,
+                second: 6,
+                micros: 0
+            })
+        );
+        assert_eq!(
+            row[8],
+            BinaryValue::Time(WireTime { negative: true, days: 1, hour: 2, minute: 3, second: 4, micros: 500_000 })
+        );
         assert_eq!(row[9], BinaryValue::Null);
         assert_eq!(row[10], BinaryValue::Null);
     }
 
     #[test]
     fn time_text_round_trip() {
-        for (text, canonical) in [("-26:03:04.500000", "-26:03:04.500000"), ("1 02:03:04", "26:03:04"), ("00:00:00", "00:00:00"), ("838:59:59", "838:59:59")] {
+        for (text, canonical) in [
+            ("-26:03:04.500000", "-26:03:04.500000"),
+            ("1 02:03:04", "26:03:04"),
+            ("00:00:00", "00:00:00"),
+            ("838:59:59", "838:59:59"),
+        ] {
             let t = parse_time_text(text.as_bytes()).unwrap();
             assert_eq!(format_time(&t), canonical);
         }
@@ -413,14 +473,26 @@ mod tests {
     #[test]
     fn parameters_become_sql_values() {
         let t = |column_type| ParamType { column_type, unsigned: false };
-        assert_eq!(param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(ColumnType::NewDecimal)), Value::Decimal(Decimal::new(1250, 2)));
-        assert_eq!(param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(ColumnType::VarString)), Value::Bytes(b"12.50".to_vec()));
+        assert_eq!(
+            param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(ColumnType::NewDecimal)),
+            Value::Decimal(Decimal::new(1250, 2))
+        );
+        assert_eq!(
+            param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(ColumnType::VarString)),
+            Value::Bytes(b"12.50".to_vec())
+        );
         assert_eq!(param_value(BinaryValue::Float(1.5), t(ColumnType::Float)), Value::Double(1.5));
         let w = WireDateTime { year: 2024, month: 2, day: 29, hour: 1, minute: 2, second: 3, micros: 4 };
-        assert_eq!(param_value(BinaryValue::DateTime(w), t(ColumnType::DateTime)), Value::DateTime(DateTime::new(Date::new(2024, 2, 29), 1, 2, 3, 4)));
+        assert_eq!(
+            param_value(BinaryValue::DateTime(w), t(ColumnType::DateTime)),
+            Value::DateTime(DateTime::new(Date::new(2024, 2, 29), 1, 2, 3, 4))
+        );
         assert_eq!(param_value(BinaryValue::DateTime(w), t(ColumnType::Date)), Value::Date(Date::new(2024, 2, 29)));
         let bad = WireDateTime { year: 2024, month: 13, day: 1, ..Default::default() };
-        assert_eq!(param_value(BinaryValue::DateTime(bad), t(ColumnType::DateTime)), Value::Bytes(b"2024-13-01 00:00:00".to_vec()));
+        assert_eq!(
+            param_value(BinaryValue::DateTime(bad), t(ColumnType::DateTime)),
+            Value::Bytes(b"2024-13-01 00:00:00".to_vec())
+        );
         let time = WireTime { negative: false, days: 0, hour: 5, minute: 6, second: 7, micros: 0 };
         assert_eq!(param_value(BinaryValue::Time(time), t(ColumnType::Time)), Value::Bytes(b"05:06:07".to_vec()));
     }

@@ -38,7 +38,12 @@ fn main() -> ExitCode {
     raise_fd_limit(config.max_connections as u64 + RESERVED_FDS);
 
     let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(workers).thread_name("selkie-worker").enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .thread_name("selkie-worker")
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("selkied: cannot start the runtime: {e}");
@@ -90,7 +95,10 @@ fn raise_fd_limit(wanted: u64) {
             return;
         }
         if target < wanted {
-            warn!(limit = target, wanted, "open-file limit is below --max-connections; raise the hard limit (ulimit -Hn)");
+            warn!(
+                limit = target,
+                wanted, "open-file limit is below --max-connections; raise the hard limit (ulimit -Hn)"
+            );
         }
     }
 }

@@ -50,7 +50,9 @@ pub fn invalid_literals_as_hex(sql: &[u8]) -> Option<String> {
 /// Offset of the next `'` or `"` at or after `i` that opens a string literal (not inside a
 /// backquoted identifier or a comment), or the end of `sql`.
 fn next_literal(sql: &[u8], mut i: usize) -> usize {
-    let find = |from: usize, pat: &[u8]| sql[from..].windows(pat.len()).position(|w| w == pat).map_or(sql.len(), |p| from + p + pat.len());
+    let find = |from: usize, pat: &[u8]| {
+        sql[from..].windows(pat.len()).position(|w| w == pat).map_or(sql.len(), |p| from + p + pat.len())
+    };
     while i < sql.len() {
         match sql[i] {
             b'\'' | b'"' => return i,
@@ -69,7 +71,9 @@ fn next_literal(sql: &[u8], mut i: usize) -> usize {
                 }
             }
             b'#' => i = find(i, b"\n"),
-            b'-' if sql.get(i + 1) == Some(&b'-') && sql.get(i + 2).is_none_or(|c| c.is_ascii_whitespace()) => i = find(i, b"\n"),
+            b'-' if sql.get(i + 1) == Some(&b'-') && sql.get(i + 2).is_none_or(|c| c.is_ascii_whitespace()) => {
+                i = find(i, b"\n")
+            }
             b'/' if sql.get(i + 1) == Some(&b'*') => i = find(i + 2, b"*/"),
             _ => i += 1,
         }
@@ -139,10 +143,7 @@ mod tests {
     #[test]
     fn quotes_inside_identifiers_and_comments_start_no_literal() {
         let sql = b"SELECT `it's` /* don't */ , '\\0\xff' -- it's\n, 'x' # \"q\n";
-        assert_eq!(
-            invalid_literals_as_hex(sql).unwrap(),
-            "SELECT `it's` /* don't */ , X'00FF' -- it's\n, 'x' # \"q\n"
-        );
+        assert_eq!(invalid_literals_as_hex(sql).unwrap(), "SELECT `it's` /* don't */ , X'00FF' -- it's\n, 'x' # \"q\n");
     }
 
     #[test]

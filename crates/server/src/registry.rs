@@ -500,11 +500,17 @@ mod tests {
         let list = r.processlist();
         assert_eq!(list.len(), 2);
         assert_eq!((list[0].id, list[0].user.as_str(), list[0].host.as_str()), (e.id, "app", "localhost:40000"));
-        assert_eq!((list[0].command.as_str(), list[0].info.as_deref(), list[0].db.as_deref()), ("Query", Some("SELECT SLEEP(1)"), Some("db1")));
+        assert_eq!(
+            (list[0].command.as_str(), list[0].info.as_deref(), list[0].db.as_deref()),
+            ("Query", Some("SELECT SLEEP(1)"), Some("db1"))
+        );
         assert_eq!(list[1].command, "Connect");
         e.end(Some("db2"));
         let list = r.processlist();
-        assert_eq!((list[0].command.as_str(), list[0].info.as_deref(), list[0].db.as_deref()), ("Sleep", None, Some("db2")));
+        assert_eq!(
+            (list[0].command.as_str(), list[0].info.as_deref(), list[0].db.as_deref()),
+            ("Sleep", None, Some("db2"))
+        );
         r.unregister(&other);
         assert_eq!(r.processlist().len(), 1);
     }

@@ -64,7 +64,11 @@ pub async fn bind(config: &ServerConfig) -> Result<Listening, ServerError> {
 }
 
 /// Runs the server until `shutdown` resolves, then shuts down cleanly.
-pub async fn run(config: ServerConfig, listening: Listening, shutdown: impl Future<Output = ()>) -> Result<(), ServerError> {
+pub async fn run(
+    config: ServerConfig,
+    listening: Listening,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServerError> {
     std::fs::create_dir_all(&config.datadir)
         .map_err(|source| ServerError::Datadir { path: config.datadir.display().to_string(), source })?;
     let engine_config = EngineConfig {
@@ -124,7 +128,10 @@ pub async fn run(config: ServerConfig, listening: Listening, shutdown: impl Futu
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     if registry.active() > 0 {
-        warn!(connections = registry.active(), "connections still busy after the grace period; their transactions are rolled back by recovery");
+        warn!(
+            connections = registry.active(),
+            "connections still busy after the grace period; their transactions are rolled back by recovery"
+        );
     }
     match tokio::task::spawn_blocking(move || engine.shutdown()).await {
         Ok(Ok(())) => {
@@ -136,7 +143,12 @@ pub async fn run(config: ServerConfig, listening: Listening, shutdown: impl Futu
     }
 }
 
-async fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>, max_connections: usize, shutdown: impl Future<Output = ()>) {
+async fn accept_loop(
+    listener: &TcpListener,
+    shared: &Arc<Shared>,
+    max_connections: usize,
+    shutdown: impl Future<Output = ()>,
+) {
     tokio::pin!(shutdown);
     loop {
         let accepted = tokio::select! {

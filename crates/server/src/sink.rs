@@ -12,7 +12,9 @@
 
 use std::io;
 
-use selkie_protocol::constants::status::{SERVER_MORE_RESULTS_EXISTS, SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS, SERVER_STATUS_IN_TRANS_READONLY};
+use selkie_protocol::constants::status::{
+    SERVER_MORE_RESULTS_EXISTS, SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS, SERVER_STATUS_IN_TRANS_READONLY,
+};
 use selkie_protocol::packet::PacketWriter;
 use selkie_protocol::response::{encode_eof, encode_err, encode_ok, EOF_HEADER, OK_HEADER};
 use selkie_protocol::resultset::encode_column_count;
@@ -85,7 +87,13 @@ pub struct Finished {
 }
 
 impl<'a, W: AsyncWrite + Unpin> WireSink<'a, W> {
-    pub fn new(writer: &'a mut PacketWriter<W>, state: &'a mut SinkState, format: RowFormat, deprecate_eof: bool, status: u16) -> Self {
+    pub fn new(
+        writer: &'a mut PacketWriter<W>,
+        state: &'a mut SinkState,
+        format: RowFormat,
+        deprecate_eof: bool,
+        status: u16,
+    ) -> Self {
         WireSink {
             writer,
             state,
@@ -137,14 +145,26 @@ impl<'a, W: AsyncWrite + Unpin> WireSink<'a, W> {
             Ok(()) => match self.deferred {
                 Deferred::Ok { affected_rows, last_insert_id, warnings } => {
                     let mut p = self.writer.begin_packet();
-                    encode_ok(&mut p, OK_HEADER, affected_rows, last_insert_id, final_status, warnings, self.state.final_info.as_bytes());
+                    encode_ok(
+                        &mut p,
+                        OK_HEADER,
+                        affected_rows,
+                        last_insert_id,
+                        final_status,
+                        warnings,
+                        self.state.final_info.as_bytes(),
+                    );
                 }
                 Deferred::EndRows { warnings } => self.write_rows_end(warnings, final_status),
                 Deferred::Nothing => {
                     // The SQL layer returned without completing the protocol exchange (rows
                     // without an end, a promised further result, or no result at all): close
                     // it properly so the client is not left waiting.
-                    tracing::warn!(in_rows = self.in_rows, results = self.results, "statement finished without a final result");
+                    tracing::warn!(
+                        in_rows = self.in_rows,
+                        results = self.results,
+                        "statement finished without a final result"
+                    );
                     if self.in_rows {
                         self.write_rows_end(0, final_status);
                     } else {
@@ -221,7 +241,11 @@ impl<W: AsyncWrite + Unpin + Send> ResultSink for WireSink<'_, W> {
         } else {
             self.state.final_info.clear();
             self.state.final_info.push_str(&info.info);
-            self.deferred = Deferred::Ok { affected_rows: info.affected_rows, last_insert_id: info.last_insert_id, warnings: info.warnings };
+            self.deferred = Deferred::Ok {
+                affected_rows: info.affected_rows,
+                last_insert_id: info.last_insert_id,
+                warnings: info.warnings,
+            };
         }
     }
 }
@@ -253,7 +277,12 @@ mod tests {
     }
 
     /// Runs `produce` against a sink over an in-memory writer; returns the bytes written.
-    fn run(format: RowFormat, deprecate_eof: bool, produce: impl FnOnce(&mut dyn ResultSink), result: Result<(), SqlError>) -> (Vec<u8>, Finished) {
+    fn run(
+        format: RowFormat,
+        deprecate_eof: bool,
+        produce: impl FnOnce(&mut dyn ResultSink),
+        result: Result<(), SqlError>,
+    ) -> (Vec<u8>, Finished) {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         rt.block_on(async {
             let mut writer = PacketWriter::new(Vec::new());
@@ -307,7 +336,8 @@ mod tests {
                             rows.push(p);
                         };
                         if binary {
-                            let types: Vec<_> = columns.iter().map(|c| (c.column_type().unwrap(), c.is_unsigned())).collect();
+                            let types: Vec<_> =
+                                columns.iter().map(|c| (c.column_type().unwrap(), c.is_unsigned())).collect();
                             for row in &rows {
                                 parse_binary_row(row, &types).unwrap();
                             }
@@ -317,7 +347,12 @@ mod tests {
                             }
                         }
                         let more = end.status & SERVER_MORE_RESULTS_EXISTS != 0;
-                        out.push(Response::Rows(selkie_protocol::client::ResultSet { columns, rows, status: end.status, warnings: end.warnings }));
+                        out.push(Response::Rows(selkie_protocol::client::ResultSet {
+                            columns,
+                            rows,
+                            status: end.status,
+                            warnings: end.warnings,
+                        }));
                         if !more {
                             return (out, None);
                         }
@@ -334,7 +369,10 @@ mod tests {
                 RowFormat::Text,
                 deprecate_eof,
                 |sink| {
-                    sink.ok(&OkInfo { affected_rows: 2, last_insert_id: 7, warnings: 1, info: "Records: 2".into() }, true);
+                    sink.ok(
+                        &OkInfo { affected_rows: 2, last_insert_id: 7, warnings: 1, info: "Records: 2".into() },
+                        true,
+                    );
                     sink.columns(&[column("a", FieldType::VarString), column("b", FieldType::VarString)]);
                     sink.row(&[Value::Bytes(b"x".to_vec()), Value::Null]);
                     sink.row(&[Value::Bytes(vec![]), Value::Bytes(b"y".to_vec())]);
@@ -380,10 +418,15 @@ mod tests {
     #[test]
     fn missing_final_result_is_completed() {
         // Rows without end_rows, and a promised further result that never came.
-        let (bytes, _) = run(RowFormat::Text, true, |sink| {
-            sink.columns(&[column("a", FieldType::VarString)]);
-            sink.row(&[Value::Bytes(b"1".to_vec())]);
-        }, Ok(()));
+        let (bytes, _) = run(
+            RowFormat::Text,
+            true,
+            |sink| {
+                sink.columns(&[column("a", FieldType::VarString)]);
+                sink.row(&[Value::Bytes(b"1".to_vec())]);
+            },
+            Ok(()),
+        );
         let (results, err) = decode(&bytes, false, true);
         assert!(err.is_none() && results.len() == 1);
         let (bytes, _) = run(RowFormat::Text, true, |sink| sink.ok(&OkInfo::default(), true), Ok(()));
@@ -407,14 +450,26 @@ mod tests {
         );
         let (results, _) = decode(&bytes, true, true);
         let Response::Rows(rs) = &results[0] else { panic!() };
-        let types = [(selkie_protocol::constants::ColumnType::LongLong, false), (selkie_protocol::constants::ColumnType::VarString, false)];
-        assert_eq!(parse_binary_row(&rs.rows[0], &types).unwrap(), vec![BinaryValue::Int(-3), BinaryValue::Bytes(b"abc".to_vec())]);
+        let types = [
+            (selkie_protocol::constants::ColumnType::LongLong, false),
+            (selkie_protocol::constants::ColumnType::VarString, false),
+        ];
+        assert_eq!(
+            parse_binary_row(&rs.rows[0], &types).unwrap(),
+            vec![BinaryValue::Int(-3), BinaryValue::Bytes(b"abc".to_vec())]
+        );
         assert_eq!(parse_binary_row(&rs.rows[1], &types).unwrap(), vec![BinaryValue::Null, BinaryValue::Null]);
     }
 
     #[test]
     fn status_flags_from_session_state() {
-        assert_eq!(status_flags(SessionStatus { in_transaction: true, autocommit: true, read_only_transaction: false }), 3);
-        assert_eq!(status_flags(SessionStatus { in_transaction: true, autocommit: false, read_only_transaction: true }), 1 | 8192);
+        assert_eq!(
+            status_flags(SessionStatus { in_transaction: true, autocommit: true, read_only_transaction: false }),
+            3
+        );
+        assert_eq!(
+            status_flags(SessionStatus { in_transaction: true, autocommit: false, read_only_transaction: true }),
+            1 | 8192
+        );
     }
 }

@@ -98,7 +98,11 @@ fn mariadb_command_line_client() {
             .args(["-h127.0.0.1", &format!("-P{}", server.port), "-uroot", "--batch", "-e", sql])
             .output()
             .unwrap();
-        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned(), out.status.success())
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.success(),
+        )
     };
     let (_, err, ok) = run("CREATE DATABASE cli; CREATE TABLE cli.t (k INT PRIMARY KEY, v VARCHAR(10)); INSERT INTO cli.t VALUES (1,'one'),(2,NULL)");
     assert!(ok, "{err}");
@@ -126,9 +130,15 @@ fn sysbench_read_only_runs_without_errors() {
     });
     let time = if stress() { "60" } else { "2" };
     let port = format!("--mysql-port={}", server.port);
-    let common = ["--db-driver=mysql", "--mysql-host=127.0.0.1", &port, "--mysql-user=root", "--tables=2", "--table-size=500"];
+    let common =
+        ["--db-driver=mysql", "--mysql-host=127.0.0.1", &port, "--mysql-user=root", "--tables=2", "--table-size=500"];
     let prepare = Command::new(&sysbench).arg("oltp_read_only").args(common).arg("prepare").output().unwrap();
-    assert!(prepare.status.success(), "prepare: {}{}", String::from_utf8_lossy(&prepare.stdout), String::from_utf8_lossy(&prepare.stderr));
+    assert!(
+        prepare.status.success(),
+        "prepare: {}{}",
+        String::from_utf8_lossy(&prepare.stdout),
+        String::from_utf8_lossy(&prepare.stderr)
+    );
     for script in ["oltp_read_only", "oltp_point_select"] {
         let run = Command::new(&sysbench)
             .arg(script)

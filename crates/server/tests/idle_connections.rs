@@ -50,7 +50,9 @@ fn idle_connections_are_cheap() {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         let after = server.rss_kib();
         let per_connection = after.saturating_sub(before) * 1024 / n as u64;
-        eprintln!("{n} idle connections: server RSS {before} KiB -> {after} KiB, {per_connection} bytes per connection");
+        eprintln!(
+            "{n} idle connections: server RSS {before} KiB -> {after} KiB, {per_connection} bytes per connection"
+        );
         assert!(per_connection < MAX_BYTES_PER_IDLE_CONNECTION, "{per_connection} bytes per idle connection");
         // They are all still alive and served.
         for c in idle.iter_mut().step_by(n / 8) {

@@ -34,7 +34,14 @@ fn handshake_authentication_and_connect_errors() {
         let g = root.greeting().clone();
         assert!(g.server_version.starts_with("5.5.5-") && g.server_version.contains("MariaDB"), "{}", g.server_version);
         assert_eq!(g.auth_plugin, "mysql_native_password");
-        for cap in [CLIENT_PROTOCOL_41, CLIENT_SECURE_CONNECTION, CLIENT_PLUGIN_AUTH, CLIENT_DEPRECATE_EOF, CLIENT_MULTI_RESULTS, CLIENT_CONNECT_ATTRS] {
+        for cap in [
+            CLIENT_PROTOCOL_41,
+            CLIENT_SECURE_CONNECTION,
+            CLIENT_PLUGIN_AUTH,
+            CLIENT_DEPRECATE_EOF,
+            CLIENT_MULTI_RESULTS,
+            CLIENT_CONNECT_ATTRS,
+        ] {
             assert_ne!(root.capabilities() & cap, 0, "capability {cap:#x}");
         }
         assert_eq!(g.capabilities & CLIENT_SSL, 0);
@@ -195,20 +202,40 @@ fn every_param() -> Vec<(ParamType, BinaryValue)> {
         (t(ColumnType::NewDecimal, false), BinaryValue::Bytes(b"123456789.125".to_vec())),
         (t(ColumnType::VarString, false), BinaryValue::Bytes("héllo wörld".as_bytes().to_vec())),
         (t(ColumnType::Blob, false), BinaryValue::Bytes(vec![0, 1, 2, 255])),
-        (t(ColumnType::Date, false), BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, ..Default::default() })),
+        (
+            t(ColumnType::Date, false),
+            BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, ..Default::default() }),
+        ),
         (
             t(ColumnType::DateTime, false),
-            BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, hour: 13, minute: 14, second: 15, micros: 123_456 }),
+            BinaryValue::DateTime(WireDateTime {
+                year: 2024,
+                month: 2,
+                day: 29,
+                hour: 13,
+                minute: 14,
+                second: 15,
+                micros: 123_456,
+            }),
         ),
         (
             t(ColumnType::Timestamp, false),
-            BinaryValue::DateTime(WireDateTime { year: 2001, month: 2, day: 3, hour: 4, minute: 5, second: 6, micros: 0 }),
+            BinaryValue::DateTime(WireDateTime {
+                year: 2001,
+                month: 2,
+                day: 3,
+                hour: 4,
+                minute: 5,
+                second: 6,
+                micros: 0,
+            }),
         ),
         (t(ColumnType::Long, false), BinaryValue::Null),
     ]
 }
 
-const ALL_TYPES_DDL: &str = "CREATE TABLE all_types (id INT PRIMARY KEY, i8 TINYINT, u8 TINYINT UNSIGNED, i16 SMALLINT, \
+const ALL_TYPES_DDL: &str =
+    "CREATE TABLE all_types (id INT PRIMARY KEY, i8 TINYINT, u8 TINYINT UNSIGNED, i16 SMALLINT, \
      i24 MEDIUMINT, i32 INT, u32 INT UNSIGNED, i64 BIGINT, u64 BIGINT UNSIGNED, f FLOAT, d DOUBLE, de DECIMAL(12,3), \
      s VARCHAR(32), b BLOB, dt DATE, dtm DATETIME(6), ts TIMESTAMP NULL, n INT)";
 
@@ -231,9 +258,23 @@ fn prepared_statements_with_every_parameter_type() {
         // Text protocol view (expected strings as MariaDB 10.11 prints the same row).
         let text = c.query_rows("SELECT * FROM all_types").await.unwrap();
         let want = [
-            "1", "-128", "255", "-32768", "-8388608", "-2147483648", "4294967295", "-9223372036854775808",
-            "18446744073709551615", "1.5", "-2.25", "123456789.125", "héllo wörld", "\u{0}\u{1}\u{2}\u{FFFD}",
-            "2024-02-29", "2024-02-29 13:14:15.123456", "2001-02-03 04:05:06",
+            "1",
+            "-128",
+            "255",
+            "-32768",
+            "-8388608",
+            "-2147483648",
+            "4294967295",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "1.5",
+            "-2.25",
+            "123456789.125",
+            "héllo wörld",
+            "\u{0}\u{1}\u{2}\u{FFFD}",
+            "2024-02-29",
+            "2024-02-29 13:14:15.123456",
+            "2001-02-03 04:05:06",
         ];
         for (i, w) in want.iter().enumerate() {
             assert_eq!(text[0][i].as_deref(), Some(*w), "text column {i}");
@@ -244,7 +285,13 @@ fn prepared_statements_with_every_parameter_type() {
         let select = c.prepare("SELECT * FROM all_types WHERE id = ?").await.unwrap();
         use ColumnType::*;
         let types: Vec<ColumnType> = select.columns.iter().map(|c| c.column_type().unwrap()).collect();
-        assert_eq!(types, [Long, Tiny, Tiny, Short, Int24, Long, Long, LongLong, LongLong, Float, Double, NewDecimal, VarString, Blob, Date, DateTime, Timestamp, Long]);
+        assert_eq!(
+            types,
+            [
+                Long, Tiny, Tiny, Short, Int24, Long, Long, LongLong, LongLong, Float, Double, NewDecimal, VarString,
+                Blob, Date, DateTime, Timestamp, Long
+            ]
+        );
         let id = ParamType { column_type: LongLong, unsigned: false };
         let results = c.execute(select.statement_id, &[(id, BinaryValue::Int(1))]).await.unwrap();
         let [Response::Rows(rs)] = &results[..] else { panic!("{results:?}") };
@@ -262,7 +309,8 @@ fn prepared_statements_with_every_parameter_type() {
             c.read_raw().await.unwrap();
         }
         let row = c.read_raw().await.unwrap();
-        let typed: Vec<(ColumnType, bool)> = select.columns.iter().map(|c| (c.column_type().unwrap(), c.is_unsigned())).collect();
+        let typed: Vec<(ColumnType, bool)> =
+            select.columns.iter().map(|c| (c.column_type().unwrap(), c.is_unsigned())).collect();
         assert_eq!(selkie_protocol::resultset::parse_binary_row(&row, &typed).unwrap(), rs.rows[0]);
         assert!(selkie_protocol::response::is_eof_packet(&c.read_raw().await.unwrap()));
 
@@ -294,7 +342,9 @@ fn long_data_accumulates_per_parameter() {
         c.send_long_data(insert.statement_id, 1, &chunk).await.unwrap();
         let int = ParamType { column_type: ColumnType::Long, unsigned: false };
         let blob = ParamType { column_type: ColumnType::Blob, unsigned: false };
-        c.execute_with_long_data(insert.statement_id, &[(int, BinaryValue::Int(1)), (blob, BinaryValue::Null)], &[1]).await.unwrap();
+        c.execute_with_long_data(insert.statement_id, &[(int, BinaryValue::Int(1)), (blob, BinaryValue::Null)], &[1])
+            .await
+            .unwrap();
         let select = c.prepare("SELECT data FROM blobs WHERE id = ?").await.unwrap();
         let results = c.execute(select.statement_id, &[(int, BinaryValue::Int(1))]).await.unwrap();
         let [Response::Rows(rs)] = &results[..] else { panic!() };
@@ -305,11 +355,19 @@ fn long_data_accumulates_per_parameter() {
         // COM_STMT_RESET drops pending long data.
         c.send_long_data(insert.statement_id, 1, b"dropped").await.unwrap();
         c.reset_statement(insert.statement_id).await.unwrap();
-        c.execute(insert.statement_id, &[(int, BinaryValue::Int(2)), (blob, BinaryValue::Bytes(b"kept".to_vec()))]).await.unwrap();
+        c.execute(insert.statement_id, &[(int, BinaryValue::Int(2)), (blob, BinaryValue::Bytes(b"kept".to_vec()))])
+            .await
+            .unwrap();
         assert_eq!(c.query_rows("SELECT data FROM blobs WHERE id = 2").await.unwrap(), rows(&[&[Some("kept")]]));
         // Long data for a parameter that does not exist is reported by the next execute.
         c.send_long_data(insert.statement_id, 7, b"x").await.unwrap();
-        assert_eq!(server_error(c.execute(insert.statement_id, &[(int, BinaryValue::Int(3)), (blob, BinaryValue::Null)]).await).0, 1210);
+        assert_eq!(
+            server_error(
+                c.execute(insert.statement_id, &[(int, BinaryValue::Int(3)), (blob, BinaryValue::Null)]).await
+            )
+            .0,
+            1210
+        );
         c.ping().await.unwrap();
     });
 }
@@ -443,7 +501,8 @@ fn kill_and_processlist() {
         victim.execute_text("CREATE DATABASE k").await.unwrap();
         victim.init_db("k").await.unwrap();
         let list = admin.query_rows("SHOW PROCESSLIST").await.unwrap();
-        let me = list.iter().find(|r| r[0].as_deref() == Some(&victim.connection_id().to_string())).expect("victim listed");
+        let me =
+            list.iter().find(|r| r[0].as_deref() == Some(&victim.connection_id().to_string())).expect("victim listed");
         assert_eq!(me[1].as_deref(), Some("root"));
         assert!(me[2].as_deref().unwrap().starts_with("localhost:"));
         assert_eq!(me[3].as_deref(), Some("k"));
@@ -518,7 +577,8 @@ fn kill_query_and_kill_connection_interrupt_running_statements() {
             let mut seen = false;
             for _ in 0..200 {
                 let list = admin.query_rows("SHOW PROCESSLIST").await.unwrap();
-                if list.iter().any(|r| r[0].as_deref() == Some(&id.to_string()) && r[7].as_deref() == Some(SLOW_QUERY)) {
+                if list.iter().any(|r| r[0].as_deref() == Some(&id.to_string()) && r[7].as_deref() == Some(SLOW_QUERY))
+                {
                     seen = true;
                     break;
                 }
@@ -527,7 +587,10 @@ fn kill_query_and_kill_connection_interrupt_running_statements() {
             assert!(seen, "the running statement is listed with its text");
             let kill = if kill_connection { format!("KILL {id}") } else { format!("KILL QUERY {id}") };
             admin.execute_text(&kill).await.unwrap();
-            let (result, mut busy) = tokio::time::timeout(Duration::from_secs(30), running).await.expect("statement was not interrupted").unwrap();
+            let (result, mut busy) = tokio::time::timeout(Duration::from_secs(30), running)
+                .await
+                .expect("statement was not interrupted")
+                .unwrap();
             let (code, _) = server_error(result);
             if kill_connection {
                 assert_eq!(code, 1927);
@@ -548,7 +611,8 @@ fn status_variables_merge_open_and_closed_connections() {
         let status = |rows: Vec<Vec<Option<String>>>| -> std::collections::HashMap<String, u64> {
             rows.into_iter().map(|r| (r[0].clone().unwrap(), r[1].clone().unwrap().parse().unwrap())).collect()
         };
-        const QUERY: &str = "SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Threads_connected', 'Connections', \
+        const QUERY: &str =
+            "SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Threads_connected', 'Connections', \
              'Max_used_connections', 'Aborted_connects', 'Bytes_received', 'Bytes_sent', 'Threads_running')";
         let before = status(observer.query_rows(QUERY).await.unwrap());
         assert_eq!(before["Threads_connected"], 1);
@@ -615,7 +679,8 @@ fn kill_query_interrupts_a_row_lock_wait() {
         assert!(seen);
         tokio::time::sleep(Duration::from_millis(100)).await;
         admin.execute_text(&format!("KILL QUERY {id}")).await.unwrap();
-        let (result, elapsed, mut waiter) = tokio::time::timeout(Duration::from_secs(60), waiting).await.unwrap().unwrap();
+        let (result, elapsed, mut waiter) =
+            tokio::time::timeout(Duration::from_secs(60), waiting).await.unwrap().unwrap();
         assert_eq!(server_error(result).0, 1317, "after {elapsed:?}");
         assert!(elapsed < Duration::from_secs(4), "KILL QUERY took {elapsed:?}");
         waiter.ping().await.unwrap();
@@ -712,7 +777,12 @@ fn parameter_typed_columns_in_binary_results() {
         let cases = [
             (t(ColumnType::LongLong), BinaryValue::Int(5), ColumnType::LongLong, BinaryValue::Int(6)),
             (t(ColumnType::Double), BinaryValue::Double(1.5), ColumnType::Double, BinaryValue::Double(2.5)),
-            (t(ColumnType::VarString), BinaryValue::Bytes(b"5".to_vec()), ColumnType::VarString, BinaryValue::Double(6.0)),
+            (
+                t(ColumnType::VarString),
+                BinaryValue::Bytes(b"5".to_vec()),
+                ColumnType::VarString,
+                BinaryValue::Double(6.0),
+            ),
             (t(ColumnType::Date), date.clone(), ColumnType::Date, BinaryValue::Int(20240102)),
         ];
         for (pt, v, first_type, second) in cases {

@@ -239,7 +239,9 @@ impl SqlServer {
     }
     /// The server version string (VERSION(), @@version).
     pub fn version(&self) -> String {
-        self.global_variable("version").filter(|v| !v.is_empty()).unwrap_or_else(|| crate::variables::SERVER_VERSION.to_string())
+        self.global_variable("version")
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| crate::variables::SERVER_VERSION.to_string())
     }
     /// Sets a read-only global variable whose value only the running server knows
     /// (bind_address, socket, ...), at startup.
@@ -290,7 +292,12 @@ impl Session {
         self.core.prepared_param_count(statement_id)
     }
 
-    pub async fn execute_prepared(&mut self, statement_id: u32, params: &[Value], sink: &mut dyn ResultSink) -> Result<(), SqlError> {
+    pub async fn execute_prepared(
+        &mut self,
+        statement_id: u32,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+    ) -> Result<(), SqlError> {
         self.core.execute_prepared(statement_id, params, sink).await
     }
 

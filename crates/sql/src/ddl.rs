@@ -5,8 +5,7 @@
 use std::sync::Arc;
 
 use selkie_storage::{
-    ColumnDef, ColumnDefault, ColumnType, DatabaseDef, Engine, IndexColumn, NewIndex, NewTable, TableDef,
-    TableOptions,
+    ColumnDef, ColumnDefault, ColumnType, DatabaseDef, Engine, IndexColumn, NewIndex, NewTable, TableDef, TableOptions,
 };
 use sqlparser::ast;
 
@@ -107,9 +106,10 @@ pub fn prefix_chars(ty: &ColumnType, prefix_bytes: u32) -> u32 {
 
 fn char_length(ty: &ColumnType) -> Option<u64> {
     match ty {
-        ColumnType::Char { len } | ColumnType::VarChar { len } | ColumnType::Binary { len } | ColumnType::VarBinary { len } => {
-            Some(*len as u64)
-        }
+        ColumnType::Char { len }
+        | ColumnType::VarChar { len }
+        | ColumnType::Binary { len }
+        | ColumnType::VarBinary { len } => Some(*len as u64),
         ColumnType::Text { size } | ColumnType::Blob { size } => Some(size.max_len()),
         _ => None,
     }
@@ -163,11 +163,7 @@ fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(String, Option<u
 
 /// Resolves an index's columns against the table's columns with MariaDB's checks; long
 /// non-unique keys are shortened to a prefix with note 1071, as MariaDB does.
-fn resolve_index(
-    spec: &IndexSpec,
-    columns: &[ColumnDef],
-    cx: &ExecCtx,
-) -> Result<Vec<IndexColumn>, SqlError> {
+fn resolve_index(spec: &IndexSpec, columns: &[ColumnDef], cx: &ExecCtx) -> Result<Vec<IndexColumn>, SqlError> {
     let mut out: Vec<IndexColumn> = Vec::with_capacity(spec.columns.len());
     let mut total = 0u64;
     for (name, prefix) in &spec.columns {
@@ -194,11 +190,19 @@ fn resolve_index(
             }
             let p = if ty.is_binary() { MAX_KEY_BYTES } else { MAX_KEY_BYTES / MAX_BYTES_PER_CHAR };
             prefix = Some(p as u32);
-            cx.push_warning(WarnLevel::Note, 1071, format!("Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"));
+            cx.push_warning(
+                WarnLevel::Note,
+                1071,
+                format!("Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"),
+            );
         } else if key_bytes(ty, None) > MAX_KEY_BYTES && spec.columns.len() == 1 && !spec.unique && !spec.primary {
             let p = if ty.is_binary() { MAX_KEY_BYTES } else { MAX_KEY_BYTES / MAX_BYTES_PER_CHAR };
             prefix = Some(p as u32);
-            cx.push_warning(WarnLevel::Note, 1071, format!("Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"));
+            cx.push_warning(
+                WarnLevel::Note,
+                1071,
+                format!("Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"),
+            );
         }
         total += key_bytes(ty, prefix);
         let prefix_bytes = prefix.map(|chars| chars.saturating_mul(prefix_bytes_per_char(ty)));
@@ -260,7 +264,10 @@ fn column_default(
         };
     }
     let bound = b.bind_expr(e).map_err(|_| error::invalid_default(&col.name))?;
-    if !bound.expr.is_row_independent() || bound.expr.is_volatile() || bound.expr.any(&mut |x| matches!(x, crate::expr::Expr::Param(_))) {
+    if !bound.expr.is_row_independent()
+        || bound.expr.is_volatile()
+        || bound.expr.any(&mut |x| matches!(x, crate::expr::Expr::Param(_)))
+    {
         return Err(error::not_supported("non-constant DEFAULT expressions"));
     }
     let v = bound.expr.eval(&[], cx)?;
@@ -335,7 +342,8 @@ fn fill_charset(o: &mut TableOptions, db: Option<&DatabaseDef>) {
         if let Some(c) = o.collation.split('_').next().filter(|_| !o.collation.is_empty()) {
             o.charset = c.to_string();
         } else {
-            o.charset = db.map(|d| d.charset.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| DEFAULT_CHARSET.to_string());
+            o.charset =
+                db.map(|d| d.charset.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| DEFAULT_CHARSET.to_string());
         }
     }
     if o.collation.is_empty() {
@@ -347,7 +355,12 @@ fn fill_charset(o: &mut TableOptions, db: Option<&DatabaseDef>) {
 }
 
 /// CREATE TABLE (plain or LIKE); an existing table with IF NOT EXISTS is note 1050.
-pub async fn create_table(b: &mut Binder<'_>, cx: &mut ExecCtx<'_>, engine: &Engine, ct: &ast::CreateTable) -> Result<(), SqlError> {
+pub async fn create_table(
+    b: &mut Binder<'_>,
+    cx: &mut ExecCtx<'_>,
+    engine: &Engine,
+    ct: &ast::CreateTable,
+) -> Result<(), SqlError> {
     if ct.temporary {
         return Err(error::not_supported("CREATE TEMPORARY TABLE"));
     }
@@ -420,11 +433,7 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
 }
 
 /// CREATE TABLE ... SELECT: the table definition from the query's result columns.
-pub fn table_for_query(
-    b: &Binder,
-    ct: &ast::CreateTable,
-    plan: &crate::plan::QueryPlan,
-) -> Result<NewTable, SqlError> {
+pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::QueryPlan) -> Result<NewTable, SqlError> {
     if !ct.columns.is_empty() || !ct.constraints.is_empty() {
         return Err(error::not_supported("CREATE TABLE with column definitions and a SELECT"));
     }
@@ -468,7 +477,13 @@ fn table_like(src: &TableDef, db: String, name: String) -> NewTable {
     }
 }
 
-fn build_new_table(b: &mut Binder, cx: &mut ExecCtx, ct: &ast::CreateTable, db: String, name: String) -> Result<NewTable, SqlError> {
+fn build_new_table(
+    b: &mut Binder,
+    cx: &mut ExecCtx,
+    ct: &ast::CreateTable,
+    db: String,
+    name: String,
+) -> Result<NewTable, SqlError> {
     if ct.columns.is_empty() {
         return Err(SqlError::new(1113, "42000", "A table must have at least 1 column"));
     }
@@ -493,12 +508,18 @@ fn build_new_table(b: &mut Binder, cx: &mut ExecCtx, ct: &ast::CreateTable, db: 
                 ast::ColumnOption::Null => nullable = Some(true),
                 ast::ColumnOption::NotNull => nullable = Some(false),
                 ast::ColumnOption::Default(e) => default = Some(e),
-                ast::ColumnOption::PrimaryKey(_) => {
-                    specs.push(IndexSpec { name: None, columns: vec![(cname.clone(), None)], unique: true, primary: true })
-                }
-                ast::ColumnOption::Unique(_) => {
-                    specs.push(IndexSpec { name: None, columns: vec![(cname.clone(), None)], unique: true, primary: false })
-                }
+                ast::ColumnOption::PrimaryKey(_) => specs.push(IndexSpec {
+                    name: None,
+                    columns: vec![(cname.clone(), None)],
+                    unique: true,
+                    primary: true,
+                }),
+                ast::ColumnOption::Unique(_) => specs.push(IndexSpec {
+                    name: None,
+                    columns: vec![(cname.clone(), None)],
+                    unique: true,
+                    primary: false,
+                }),
                 ast::ColumnOption::Comment(c) => comment = c.clone(),
                 ast::ColumnOption::OnUpdate(e) if is_current_timestamp(e) => {
                     if !matches!(ty, ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }) {
@@ -551,7 +572,11 @@ fn build_new_table(b: &mut Binder, cx: &mut ExecCtx, ct: &ast::CreateTable, db: 
             let cols = resolve_index(pk, &columns, cx)?;
             for ic in &cols {
                 if explicit_null[ic.column] {
-                    return Err(SqlError::new(1171, "42000", "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead"));
+                    return Err(SqlError::new(
+                        1171,
+                        "42000",
+                        "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead",
+                    ));
                 }
                 columns[ic.column].nullable = false;
             }
@@ -590,7 +615,8 @@ fn build_new_table(b: &mut Binder, cx: &mut ExecCtx, ct: &ast::CreateTable, db: 
         return Err(error::bad_auto_column());
     }
     if let Some(&a) = autos.first() {
-        let leads = primary_key.first().is_some_and(|c| c.column == a) || indexes.iter().any(|i| i.columns.first().is_some_and(|c| c.column == a));
+        let leads = primary_key.first().is_some_and(|c| c.column == a)
+            || indexes.iter().any(|i| i.columns.first().is_some_and(|c| c.column == a));
         if !leads {
             return Err(error::bad_auto_column());
         }
@@ -608,7 +634,13 @@ fn build_new_table(b: &mut Binder, cx: &mut ExecCtx, ct: &ast::CreateTable, db: 
 
 /// DROP TABLE [IF EXISTS] a, b, ...: drops the tables that exist; 1051 names the missing ones
 /// (notes instead with IF EXISTS).
-pub async fn drop_tables(engine: &Engine, cx: &mut ExecCtx<'_>, names: &[ast::ObjectName], if_exists: bool, current_db: Option<&str>) -> Result<(), SqlError> {
+pub async fn drop_tables(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    names: &[ast::ObjectName],
+    if_exists: bool,
+    current_db: Option<&str>,
+) -> Result<(), SqlError> {
     let mut missing = Vec::new();
     for n in names {
         let (db, t) = ident_parts(n, current_db)?;
@@ -631,14 +663,24 @@ pub async fn drop_tables(engine: &Engine, cx: &mut ExecCtx<'_>, names: &[ast::Ob
     }
 }
 
-pub async fn create_database(engine: &Engine, cx: &mut ExecCtx<'_>, name: &str, if_not_exists: bool, charset: Option<String>, collation: Option<String>) -> Result<u64, SqlError> {
+pub async fn create_database(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    name: &str,
+    if_not_exists: bool,
+    charset: Option<String>,
+    collation: Option<String>,
+) -> Result<u64, SqlError> {
     check_identifier(name, error::wrong_db_name)?;
     if name.eq_ignore_ascii_case(INFORMATION_SCHEMA) {
         return Err(SqlError::new(1007, "HY000", format!("Can't create database '{name}'; database exists")));
     }
-    let charset = charset.or_else(|| collation.as_ref().and_then(|c| c.split('_').next().map(str::to_string))).unwrap_or_else(|| DEFAULT_CHARSET.to_string());
+    let charset = charset
+        .or_else(|| collation.as_ref().and_then(|c| c.split('_').next().map(str::to_string)))
+        .unwrap_or_else(|| DEFAULT_CHARSET.to_string());
     let collation = collation.unwrap_or_else(|| default_collation(&charset));
-    let created = engine.create_database(DatabaseDef { name: name.to_string(), charset, collation }, if_not_exists).await?;
+    let created =
+        engine.create_database(DatabaseDef { name: name.to_string(), charset, collation }, if_not_exists).await?;
     if !created {
         cx.push_warning(WarnLevel::Note, 1007, format!("Can't create database '{name}'; database exists"));
         return Ok(0);
@@ -647,7 +689,12 @@ pub async fn create_database(engine: &Engine, cx: &mut ExecCtx<'_>, name: &str, 
 }
 
 /// DROP DATABASE: affected rows = tables dropped.
-pub async fn drop_database(engine: &Engine, cx: &mut ExecCtx<'_>, name: &str, if_exists: bool) -> Result<u64, SqlError> {
+pub async fn drop_database(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    name: &str,
+    if_exists: bool,
+) -> Result<u64, SqlError> {
     reject_information_schema(name)?;
     match engine.drop_database(name, if_exists).await? {
         Some(n) => Ok(n as u64),
@@ -659,7 +706,12 @@ pub async fn drop_database(engine: &Engine, cx: &mut ExecCtx<'_>, name: &str, if
 }
 
 /// CREATE [UNIQUE] INDEX and ALTER TABLE ADD INDEX/KEY/UNIQUE.
-async fn add_index(engine: &Engine, cx: &mut ExecCtx<'_>, table: &Arc<TableDef>, spec: IndexSpec) -> Result<(), SqlError> {
+async fn add_index(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    spec: IndexSpec,
+) -> Result<(), SqlError> {
     if spec.primary {
         return Err(error::not_supported("adding a PRIMARY KEY to an existing table"));
     }
@@ -679,12 +731,22 @@ async fn add_index(engine: &Engine, cx: &mut ExecCtx<'_>, table: &Arc<TableDef>,
     Ok(())
 }
 
-fn lookup<'c>(catalog: &'c selkie_storage::Catalog, name: &ast::ObjectName, current_db: Option<&str>) -> Result<&'c Arc<TableDef>, SqlError> {
+fn lookup<'c>(
+    catalog: &'c selkie_storage::Catalog,
+    name: &ast::ObjectName,
+    current_db: Option<&str>,
+) -> Result<&'c Arc<TableDef>, SqlError> {
     let (db, t) = ident_parts(name, current_db)?;
     catalog.table(&db, &t).ok_or_else(|| error::no_such_table(&db, &t))
 }
 
-pub async fn create_index(engine: &Engine, cx: &mut ExecCtx<'_>, catalog: &selkie_storage::Catalog, ci: &ast::CreateIndex, current_db: Option<&str>) -> Result<(), SqlError> {
+pub async fn create_index(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    catalog: &selkie_storage::Catalog,
+    ci: &ast::CreateIndex,
+    current_db: Option<&str>,
+) -> Result<(), SqlError> {
     if ci.predicate.is_some() || !ci.include.is_empty() || ci.concurrently {
         return Err(error::not_supported(&ci.to_string()));
     }
@@ -705,7 +767,13 @@ pub async fn create_index(engine: &Engine, cx: &mut ExecCtx<'_>, catalog: &selki
     add_index(engine, &mut *cx, table, spec).await
 }
 
-pub async fn drop_index(engine: &Engine, catalog: &selkie_storage::Catalog, index: &str, table: &ast::ObjectName, current_db: Option<&str>) -> Result<(), SqlError> {
+pub async fn drop_index(
+    engine: &Engine,
+    catalog: &selkie_storage::Catalog,
+    index: &str,
+    table: &ast::ObjectName,
+    current_db: Option<&str>,
+) -> Result<(), SqlError> {
     let t = lookup(catalog, table, current_db)?;
     if index.eq_ignore_ascii_case("PRIMARY") {
         return Err(error::not_supported("dropping the PRIMARY KEY"));
@@ -718,7 +786,13 @@ pub async fn drop_index(engine: &Engine, catalog: &selkie_storage::Catalog, inde
 }
 
 /// ALTER TABLE with index operations (each applied in order, as its own DDL).
-pub async fn alter_table(engine: &Engine, cx: &mut ExecCtx<'_>, catalog: &selkie_storage::Catalog, at: &ast::AlterTable, current_db: Option<&str>) -> Result<(), SqlError> {
+pub async fn alter_table(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    catalog: &selkie_storage::Catalog,
+    at: &ast::AlterTable,
+    current_db: Option<&str>,
+) -> Result<(), SqlError> {
     let table = lookup(catalog, &at.name, current_db)?.clone();
     // Validate everything before the first change.
     for op in &at.operations {
@@ -733,14 +807,30 @@ pub async fn alter_table(engine: &Engine, cx: &mut ExecCtx<'_>, catalog: &selkie
             | ast::AlterTableOperation::Algorithm { .. }
             | ast::AlterTableOperation::Lock { .. }
             | ast::AlterTableOperation::RenameTable { .. } => {}
-            ast::AlterTableOperation::AddColumn { .. } => return Err(error::not_supported("ALTER TABLE ... ADD COLUMN")),
-            ast::AlterTableOperation::DropColumn { .. } => return Err(error::not_supported("ALTER TABLE ... DROP COLUMN")),
-            ast::AlterTableOperation::ModifyColumn { .. } => return Err(error::not_supported("ALTER TABLE ... MODIFY COLUMN")),
-            ast::AlterTableOperation::ChangeColumn { .. } => return Err(error::not_supported("ALTER TABLE ... CHANGE COLUMN")),
-            ast::AlterTableOperation::RenameColumn { .. } => return Err(error::not_supported("ALTER TABLE ... RENAME COLUMN")),
-            ast::AlterTableOperation::AlterColumn { .. } => return Err(error::not_supported("ALTER TABLE ... ALTER COLUMN")),
-            ast::AlterTableOperation::DropPrimaryKey { .. } => return Err(error::not_supported("ALTER TABLE ... DROP PRIMARY KEY")),
-            ast::AlterTableOperation::AutoIncrement { .. } => return Err(error::not_supported("ALTER TABLE ... AUTO_INCREMENT")),
+            ast::AlterTableOperation::AddColumn { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... ADD COLUMN"))
+            }
+            ast::AlterTableOperation::DropColumn { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... DROP COLUMN"))
+            }
+            ast::AlterTableOperation::ModifyColumn { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... MODIFY COLUMN"))
+            }
+            ast::AlterTableOperation::ChangeColumn { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... CHANGE COLUMN"))
+            }
+            ast::AlterTableOperation::RenameColumn { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... RENAME COLUMN"))
+            }
+            ast::AlterTableOperation::AlterColumn { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... ALTER COLUMN"))
+            }
+            ast::AlterTableOperation::DropPrimaryKey { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... DROP PRIMARY KEY"))
+            }
+            ast::AlterTableOperation::AutoIncrement { .. } => {
+                return Err(error::not_supported("ALTER TABLE ... AUTO_INCREMENT"))
+            }
             other => return Err(error::not_supported(&format!("ALTER TABLE ... {other}"))),
         }
     }
@@ -783,7 +873,12 @@ pub async fn alter_table(engine: &Engine, cx: &mut ExecCtx<'_>, catalog: &selkie
     Ok(())
 }
 
-pub async fn truncate(engine: &Engine, catalog: &selkie_storage::Catalog, names: &[ast::TruncateTableTarget], current_db: Option<&str>) -> Result<(), SqlError> {
+pub async fn truncate(
+    engine: &Engine,
+    catalog: &selkie_storage::Catalog,
+    names: &[ast::TruncateTableTarget],
+    current_db: Option<&str>,
+) -> Result<(), SqlError> {
     for n in names {
         let t = lookup(catalog, &n.name, current_db)?;
         engine.truncate_table(&t.db, &t.name).await?;
@@ -791,7 +886,11 @@ pub async fn truncate(engine: &Engine, catalog: &selkie_storage::Catalog, names:
     Ok(())
 }
 
-pub async fn rename_tables(engine: &Engine, renames: &[ast::RenameTable], current_db: Option<&str>) -> Result<(), SqlError> {
+pub async fn rename_tables(
+    engine: &Engine,
+    renames: &[ast::RenameTable],
+    current_db: Option<&str>,
+) -> Result<(), SqlError> {
     for r in renames {
         let (db, t) = ident_parts(&r.old_name, current_db)?;
         let (ndb, nt) = ident_parts(&r.new_name, current_db)?;
@@ -804,7 +903,12 @@ pub async fn rename_tables(engine: &Engine, renames: &[ast::RenameTable], curren
 /// Rows of ANALYZE/OPTIMIZE/CHECK/REPAIR TABLE (Table, Op, Msg_type, Msg_text), each table in
 /// turn. OPTIMIZE rebuilds the table as InnoDB does (MariaDB's note, then the status); a table it
 /// cannot rebuild gets MariaDB's error row and "Operation failed", and the next table is tried.
-pub async fn admin_rows(engine: &Engine, op: crate::parse::AdminOp, tables: &[(Option<String>, String)], current_db: Option<&str>) -> Result<Vec<Vec<Value>>, SqlError> {
+pub async fn admin_rows(
+    engine: &Engine,
+    op: crate::parse::AdminOp,
+    tables: &[(Option<String>, String)],
+    current_db: Option<&str>,
+) -> Result<Vec<Vec<Value>>, SqlError> {
     use crate::parse::AdminOp;
     let text = |s: &str| Value::Bytes(s.as_bytes().to_vec());
     let mut named = Vec::with_capacity(tables.len());

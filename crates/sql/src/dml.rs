@@ -11,7 +11,9 @@
 
 use std::sync::Arc;
 
-use selkie_storage::{ColumnDef, ColumnDefault, InsertOutcome, LockMode, OnDuplicate, ReadMode, ScanRow, StorageError, TableDef};
+use selkie_storage::{
+    ColumnDef, ColumnDefault, InsertOutcome, LockMode, OnDuplicate, ReadMode, ScanRow, StorageError, TableDef,
+};
 use sqlparser::ast;
 
 use crate::api::{SqlError, Value};
@@ -87,7 +89,9 @@ impl InfoKind {
             InfoKind::Records { records, duplicates } => {
                 format!("Records: {records}  Duplicates: {duplicates}  Warnings: {warnings}")
             }
-            InfoKind::Matched { matched, changed } => format!("Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}"),
+            InfoKind::Matched { matched, changed } => {
+                format!("Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}")
+            }
         }
     }
 }
@@ -170,7 +174,11 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
             };
             let pos = column_position(&table, n, verb)?;
             if columns.contains(&pos) {
-                return Err(SqlError::new(1110, "42000", format!("Column '{}' specified twice", table.columns[pos].name)));
+                return Err(SqlError::new(
+                    1110,
+                    "42000",
+                    format!("Column '{}' specified twice", table.columns[pos].name),
+                ));
             }
             columns.push(pos);
             row.push(if is_default_keyword(&a.value) { None } else { Some(b.bind_expr(&a.value)?.expr) });
@@ -233,7 +241,11 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
                         return Err(error::not_supported("tuple assignment"));
                     };
                     let pos = column_position(&table, n, "field list")?;
-                    let e = if is_default_keyword(&a.value) { default_expr(&table.columns[pos]) } else { b.bind_expr(&a.value)?.expr };
+                    let e = if is_default_keyword(&a.value) {
+                        default_expr(&table.columns[pos])
+                    } else {
+                        b.bind_expr(&a.value)?.expr
+                    };
                     out.push((pos, e));
                 }
                 Ok(())
@@ -287,7 +299,11 @@ fn bind_target(b: &mut Binder, twj: &ast::TableWithJoins, what: &str) -> Result<
     };
     let (db, _) = crate::bind::object_name_parts(name)?;
     if db.as_deref().or(b.env.current_db).is_some_and(|d| d.eq_ignore_ascii_case(crate::bind::INFORMATION_SCHEMA)) {
-        return Err(SqlError::new(1044, "42000", format!("Access denied for user to database '{}'", crate::bind::INFORMATION_SCHEMA)));
+        return Err(SqlError::new(
+            1044,
+            "42000",
+            format!("Access denied for user to database '{}'", crate::bind::INFORMATION_SCHEMA),
+        ));
     }
     let (_, table) = b.lookup_table(name)?;
     let alias = alias.as_ref().map(|a| a.name.value.clone()).unwrap_or_else(|| table.name.clone());
@@ -296,7 +312,9 @@ fn bind_target(b: &mut Binder, twj: &ast::TableWithJoins, what: &str) -> Result<
         for h in index_hints {
             let names: Vec<String> = h.index_names.iter().map(|i| i.value.clone()).collect();
             match h.hint_type {
-                ast::TableIndexHintType::Use | ast::TableIndexHintType::Force => hints.use_or_force.get_or_insert_with(Vec::new).extend(names),
+                ast::TableIndexHintType::Use | ast::TableIndexHintType::Force => {
+                    hints.use_or_force.get_or_insert_with(Vec::new).extend(names)
+                }
                 ast::TableIndexHintType::Ignore => hints.ignore.extend(names),
             }
         }
@@ -372,14 +390,13 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
         let ast::AssignmentTarget::ColumnName(n) = &a.target else {
             return Err(error::not_supported("tuple assignment"));
         };
-        let parts: Vec<String> = n
-            .0
-            .iter()
-            .map(|p| match p {
-                ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
-                ast::ObjectNamePart::Function(_) => Err(error::syntax(&n.to_string(), 1)),
-            })
-            .collect::<Result<_, _>>()?;
+        let parts: Vec<String> =
+            n.0.iter()
+                .map(|p| match p {
+                    ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
+                    ast::ObjectNamePart::Function(_) => Err(error::syntax(&n.to_string(), 1)),
+                })
+                .collect::<Result<_, _>>()?;
         let Some((col, qualifier)) = parts.split_last() else {
             return Err(error::syntax(&n.to_string(), 1));
         };
@@ -387,7 +404,8 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
         let Expr::Column(pos) = target.expr else {
             return Err(error::unknown_column(&n.to_string(), Clause::Set));
         };
-        let e = if is_default_keyword(&a.value) { default_expr(&table.columns[pos]) } else { b.bind_expr(&a.value)?.expr };
+        let e =
+            if is_default_keyword(&a.value) { default_expr(&table.columns[pos]) } else { b.bind_expr(&a.value)?.expr };
         assignments.push((pos, e));
     }
     let (access, order, limit) = bind_where_order_limit(b, u.selection.as_ref(), &u.order_by, u.limit.as_ref())?;
@@ -565,7 +583,12 @@ pub async fn execute_insert(plan: &InsertPlan, cx: &mut ExecCtx<'_>) -> Result<D
     r
 }
 
-async fn insert_rows(plan: &InsertPlan, cx: &mut ExecCtx<'_>, table: &Arc<TableDef>, ncols: usize) -> Result<DmlOutcome, SqlError> {
+async fn insert_rows(
+    plan: &InsertPlan,
+    cx: &mut ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    ncols: usize,
+) -> Result<DmlOutcome, SqlError> {
     match &plan.source {
         InsertSource::Values(rows) => insert_values(plan, rows, cx, table, ncols).await,
         InsertSource::Query(q) => insert_select(plan, q, cx, table, ncols).await,
@@ -1035,7 +1058,12 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         deleted += 1;
         yield_if_due(cx).await?;
     }
-    Ok(DmlOutcome { affected: deleted, info: None, first_generated: None, insert_id: cx.insert_id_override.unwrap_or(0) })
+    Ok(DmlOutcome {
+        affected: deleted,
+        info: None,
+        first_generated: None,
+        insert_id: cx.insert_id_override.unwrap_or(0),
+    })
 }
 
 #[cfg(test)]

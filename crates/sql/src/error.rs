@@ -214,11 +214,7 @@ pub fn key_too_long(max: usize) -> SqlError {
 }
 
 pub fn too_big_precision(precision: u64, col: &str, max: u8) -> SqlError {
-    SqlError::new(
-        1426,
-        "42000",
-        format!("Too big precision {precision} specified for '{col}'. Maximum is {max}"),
-    )
+    SqlError::new(1426, "42000", format!("Too big precision {precision} specified for '{col}'. Maximum is {max}"))
 }
 
 pub fn too_big_scale(scale: u64, col: &str, max: u8) -> SqlError {
@@ -241,7 +237,6 @@ pub fn cant_drop_field_or_key(name: &str) -> SqlError {
     SqlError::new(1091, "42000", format!("Can't DROP INDEX `{name}`; check that it exists"))
 }
 
-
 pub fn wrong_db_name(name: &str) -> SqlError {
     SqlError::new(1102, "42000", format!("Incorrect database name '{name}'"))
 }
@@ -258,10 +253,6 @@ pub fn too_long_ident(name: &str) -> SqlError {
     SqlError::new(1059, "42000", format!("Identifier name '{name}' is too long"))
 }
 
-
-
-
-
 pub fn not_in_group_by(col: &str) -> SqlError {
     SqlError::new(1055, "42000", format!("'{col}' isn't in GROUP BY"))
 }
@@ -274,13 +265,9 @@ pub fn unknown_charset(name: &str) -> SqlError {
     SqlError::new(1115, "42000", format!("Unknown character set: '{name}'"))
 }
 
-
 pub fn internal(what: &str) -> SqlError {
     SqlError::new(1815, "HY000", format!("Internal error: {what}"))
 }
-
-
-
 
 pub fn incorrect_prefix_key() -> SqlError {
     SqlError::new(

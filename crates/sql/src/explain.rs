@@ -9,7 +9,8 @@ use crate::expr::Expr;
 use crate::plan::{index_def, InnerSide, KeyPart, Plan, QueryPlan, TableAccess};
 use crate::value::SqlType;
 
-pub const COLUMNS: [&str; 10] = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"];
+pub const COLUMNS: [&str; 10] =
+    ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"];
 
 pub fn columns() -> Vec<ColumnMeta> {
     COLUMNS
@@ -47,7 +48,16 @@ impl Walker<'_> {
             ("const", Some(def.name.clone()))
         } else if !a.eq.is_empty() && a.eq.iter().all(single) && a.tail.is_none() {
             let full_unique = (def.unique || def.primary) && a.eq.len() == def.columns.len();
-            (if full_unique && lookup { "eq_ref" } else if full_unique { "const" } else { "ref" }, Some(def.name.clone()))
+            (
+                if full_unique && lookup {
+                    "eq_ref"
+                } else if full_unique {
+                    "const"
+                } else {
+                    "ref"
+                },
+                Some(def.name.clone()),
+            )
         } else if has_in || a.tail.is_some() || !a.eq.is_empty() {
             ("range", Some(def.name.clone()))
         } else if a.index != 0 {
@@ -134,9 +144,10 @@ impl Walker<'_> {
                     text("Open_frm_only; Scanned all databases"),
                 ]);
             }
-            Plan::Filter { input, .. } | Plan::Project { input, .. } | Plan::Trim { input, .. } | Plan::Limit { input, .. } => {
-                self.walk(input, id, select_type, extra)
-            }
+            Plan::Filter { input, .. }
+            | Plan::Project { input, .. }
+            | Plan::Trim { input, .. }
+            | Plan::Limit { input, .. } => self.walk(input, id, select_type, extra),
             Plan::Distinct { input, .. } => {
                 extra.push("Using temporary");
                 self.walk(input, id, select_type, extra)

@@ -130,32 +130,90 @@ pub enum Expr {
     Column(usize),
     /// A column of an enclosing query's row (correlated subquery): `up` = 1 is the immediately
     /// enclosing query.
-    Outer { up: usize, index: usize },
+    Outer {
+        up: usize,
+        index: usize,
+    },
     /// A `?` parameter (prepared statements), 0-based.
     Param(usize),
     UserVar(Arc<str>),
     /// `@name := expr`.
-    SetUserVar { name: Arc<str>, expr: Box<Expr> },
-    SysVar { name: Arc<str>, scope: VarScope },
+    SetUserVar {
+        name: Arc<str>,
+        expr: Box<Expr>,
+    },
+    SysVar {
+        name: Arc<str>,
+        scope: VarScope,
+    },
     Not(Box<Expr>),
     Neg(Box<Expr>),
     BitNot(Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
     Xor(Box<Expr>, Box<Expr>),
-    Cmp { op: CmpOp, left: Box<Expr>, right: Box<Expr> },
-    Arith { op: ArithOp, left: Box<Expr>, right: Box<Expr> },
-    Bit { op: BitOp, left: Box<Expr>, right: Box<Expr> },
-    IsNull { expr: Box<Expr>, negated: bool },
+    Cmp {
+        op: CmpOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Arith {
+        op: ArithOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Bit {
+        op: BitOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
     /// `expr IS [NOT] TRUE|FALSE`.
-    IsBool { expr: Box<Expr>, value: bool, negated: bool },
-    InList { expr: Box<Expr>, list: Vec<Expr>, negated: bool },
-    Between { expr: Box<Expr>, low: Box<Expr>, high: Box<Expr>, negated: bool },
-    Like { expr: Box<Expr>, pattern: Box<Expr>, escape: u8, negated: bool, compiled: Option<CompiledLike> },
-    Case { operand: Option<Box<Expr>>, whens: Vec<(Expr, Expr)>, otherwise: Option<Box<Expr>> },
-    Cast { expr: Box<Expr>, target: CastTarget },
-    Func { func: FuncRef, args: Vec<Expr> },
-    DateAdd { base: Box<Expr>, amount: Box<Expr>, unit: IntervalUnit, negate: bool },
+    IsBool {
+        expr: Box<Expr>,
+        value: bool,
+        negated: bool,
+    },
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+    },
+    Between {
+        expr: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        negated: bool,
+    },
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: u8,
+        negated: bool,
+        compiled: Option<CompiledLike>,
+    },
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    Cast {
+        expr: Box<Expr>,
+        target: CastTarget,
+    },
+    Func {
+        func: FuncRef,
+        args: Vec<Expr>,
+    },
+    DateAdd {
+        base: Box<Expr>,
+        amount: Box<Expr>,
+        unit: IntervalUnit,
+        negate: bool,
+    },
     /// LAST_INSERT_ID() / LAST_INSERT_ID(expr) (the latter sets the session value).
     LastInsertId(Option<Box<Expr>>),
     Subquery(Box<Subquery>),
@@ -512,7 +570,9 @@ impl Expr {
                 otherwise: otherwise.map(|o| m(o, f)).transpose()?,
             },
             Expr::Cast { expr, target } => Expr::Cast { expr: m(expr, f)?, target },
-            Expr::Func { func, args } => Expr::Func { func, args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()? },
+            Expr::Func { func, args } => {
+                Expr::Func { func, args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()? }
+            }
             Expr::DateAdd { base, amount, unit, negate } => {
                 Expr::DateAdd { base: m(base, f)?, amount: m(amount, f)?, unit, negate }
             }
@@ -662,7 +722,11 @@ mod tests {
 
     #[test]
     fn shift_columns_moves_every_reference() {
-        let e = Expr::Cmp { op: CmpOp::Eq, left: col(5).boxed(), right: Expr::Arith { op: ArithOp::Add, left: col(7).boxed(), right: Expr::Param(0).boxed() }.boxed() };
+        let e = Expr::Cmp {
+            op: CmpOp::Eq,
+            left: col(5).boxed(),
+            right: Expr::Arith { op: ArithOp::Add, left: col(7).boxed(), right: Expr::Param(0).boxed() }.boxed(),
+        };
         let shifted = e.shift_columns(5);
         let mut cols = Vec::new();
         shifted.columns(&mut |c| cols.push(c));

@@ -125,10 +125,7 @@ pub fn execute_show(stmt: &sqlparser::ast::Statement, ctx: &ShowContext) -> Resu
 /// True for the diagnostics statements (SHOW WARNINGS, SHOW ERRORS, SHOW COUNT(*) WARNINGS /
 /// ERRORS): they read the previous statement's diagnostics and must not replace them.
 pub fn is_diagnostics_text(sql: &str) -> bool {
-    matches!(
-        command::parse_text(sql),
-        Ok(Some(ShowCommand::Warnings { .. } | ShowCommand::CountWarnings { .. }))
-    )
+    matches!(command::parse_text(sql), Ok(Some(ShowCommand::Warnings { .. } | ShowCommand::CountWarnings { .. })))
 }
 
 /// Statements sqlparser cannot parse but MariaDB clients send (e.g. SHOW CREATE DATABASE,

@@ -108,7 +108,10 @@ async fn validation_errors_match_mariadb() {
     // A long non-unique key becomes a prefix with note 1071.
     let ok = exec(&mut s, "CREATE TABLE long_key (a VARCHAR(2000), b TEXT, KEY (a), KEY (b))").await;
     assert_eq!(ok.warnings, 2);
-    assert_eq!(query(&mut s, "SHOW WARNINGS").await[0], vec!["Note", "1071", "Specified key was too long; max key length is 3072 bytes"]);
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await[0],
+        vec!["Note", "1071", "Specified key was too long; max key length is 3072 bytes"]
+    );
     let cat = db.engine.catalog();
     let t = cat.table("test", "long_key").unwrap();
     assert_eq!(t.secondary[0].columns[0].prefix_len, Some(3072), "768 characters, kept as utf8mb4 bytes");
@@ -133,7 +136,9 @@ async fn indexes_truncate_rename_like_databases() {
     exec(&mut s, "INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y'), (2, 'z')").await;
     exec(&mut s, "CREATE INDEX ia ON t (a)").await;
     exec(&mut s, "ALTER TABLE t ADD UNIQUE KEY ub (b), ADD KEY (a, b)").await;
-    let names = |db: &TestDb| db.engine.catalog().table("test", "t").unwrap().secondary.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
+    let names = |db: &TestDb| {
+        db.engine.catalog().table("test", "t").unwrap().secondary.iter().map(|i| i.name.clone()).collect::<Vec<_>>()
+    };
     assert_eq!(names(&db), vec!["ia", "ub", "a"]);
     assert_eq!(query(&mut s, "SELECT id FROM t WHERE a = 2 ORDER BY id").await, rows(&[&["2"], &["3"]]));
     let e = fail(&mut s, "CREATE UNIQUE INDEX ua ON t (a)").await;
@@ -174,7 +179,10 @@ async fn table_maintenance_result_sets() {
     let Res::Rows { columns, rows: got, .. } = &r[0] else { panic!("{r:?}") };
     let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, vec!["Table", "Op", "Msg_type", "Msg_text"]);
-    assert_eq!(got.iter().map(|r| r.iter().map(|v| text(v, None)).collect::<Vec<_>>()).collect::<Vec<_>>(), rows(&[&["test.t", "analyze", "status", "OK"]]));
+    assert_eq!(
+        got.iter().map(|r| r.iter().map(|v| text(v, None)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        rows(&[&["test.t", "analyze", "status", "OK"]])
+    );
     // InnoDB's answer: a rebuild (MariaDB 10.11 gives these two rows).
     assert_eq!(
         query(&mut s, "OPTIMIZE TABLE t").await,
@@ -191,5 +199,8 @@ async fn table_maintenance_result_sets() {
             &["test.nosuch", "check", "status", "Operation failed"],
         ])
     );
-    assert_eq!(query(&mut s, "REPAIR TABLE t").await, rows(&[&["test.t", "repair", "note", "The storage engine for the table doesn't support repair"]]));
+    assert_eq!(
+        query(&mut s, "REPAIR TABLE t").await,
+        rows(&[&["test.t", "repair", "note", "The storage engine for the table doesn't support repair"]])
+    );
 }

@@ -43,7 +43,10 @@ async fn insert_forms_defaults_and_strict_mode() {
     assert_eq!(query(&mut s, "SELECT b, c FROM t WHERE id = 4").await, rows(&[&["toolo", "0"]]));
     let ok = exec(&mut s, "INSERT INTO t (a) VALUES (1)").await;
     assert_eq!(ok.warnings, 1);
-    assert_eq!(query(&mut s, "SHOW WARNINGS").await, rows(&[&["Warning", "1364", "Field 'b' doesn't have a default value"]]));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1364", "Field 'b' doesn't have a default value"]])
+    );
     assert_eq!(query(&mut s, "SELECT b FROM t WHERE id = 5").await, rows(&[&[""]]));
 }
 
@@ -63,7 +66,10 @@ async fn auto_increment_and_last_insert_id() {
     // Generated values continue after explicit ones in the same statement; 0 also generates.
     let ok = exec(&mut s, "INSERT INTO ai (id, v) VALUES (NULL, 5), (20, 6), (0, 7)").await;
     assert_eq!(ok.last_insert_id, 13);
-    assert_eq!(query(&mut s, "SELECT id, v FROM ai WHERE v >= 5 ORDER BY v").await, rows(&[&["13", "5"], &["20", "6"], &["21", "7"]]));
+    assert_eq!(
+        query(&mut s, "SELECT id, v FROM ai WHERE v >= 5 ORDER BY v").await,
+        rows(&[&["13", "5"], &["20", "6"], &["21", "7"]])
+    );
     assert_eq!(query(&mut s, "SELECT LAST_INSERT_ID()").await, rows(&[&["13"]]));
     // A statement that generates nothing leaves LAST_INSERT_ID() alone.
     exec(&mut s, "INSERT INTO ai (id, v) VALUES (100, 8)").await;
@@ -93,7 +99,10 @@ async fn duplicates_ignore_odku_replace() {
     assert_eq!((ok.affected_rows, ok.warnings, ok.info.as_str()), (1, 2, "Records: 3  Duplicates: 2  Warnings: 2"));
     assert_eq!(
         query(&mut s, "SHOW WARNINGS").await,
-        rows(&[&["Warning", "1062", "Duplicate entry '10' for key 'uk'"], &["Warning", "1062", "Duplicate entry '1' for key 'PRIMARY'"]])
+        rows(&[
+            &["Warning", "1062", "Duplicate entry '10' for key 'uk'"],
+            &["Warning", "1062", "Duplicate entry '1' for key 'PRIMARY'"]
+        ])
     );
     // ON DUPLICATE KEY UPDATE: 1 inserted, 2 updated, 0 unchanged.
     let ok = exec(&mut s, "INSERT INTO d VALUES (5, 50, 0) ON DUPLICATE KEY UPDATE n = n + 1").await;
@@ -102,9 +111,16 @@ async fn duplicates_ignore_odku_replace() {
     assert_eq!(ok.affected_rows, 2);
     let ok = exec(&mut s, "INSERT INTO d VALUES (5, 50, 0) ON DUPLICATE KEY UPDATE n = n").await;
     assert_eq!(ok.affected_rows, 0);
-    let ok = exec(&mut s, "INSERT INTO d (id, u, n) VALUES (6, 10, 7), (7, 70, 1) ON DUPLICATE KEY UPDATE n = VALUES(n) * 10").await;
+    let ok = exec(
+        &mut s,
+        "INSERT INTO d (id, u, n) VALUES (6, 10, 7), (7, 70, 1) ON DUPLICATE KEY UPDATE n = VALUES(n) * 10",
+    )
+    .await;
     assert_eq!((ok.affected_rows, ok.info.as_str()), (3, "Records: 2  Duplicates: 1  Warnings: 0"));
-    assert_eq!(query(&mut s, "SELECT id, n FROM d WHERE u IN (10, 50, 70) ORDER BY id").await, rows(&[&["1", "70"], &["5", "1"], &["7", "1"]]));
+    assert_eq!(
+        query(&mut s, "SELECT id, n FROM d WHERE u IN (10, 50, 70) ORDER BY id").await,
+        rows(&[&["1", "70"], &["5", "1"], &["7", "1"]])
+    );
     // REPLACE: 1 + rows deleted; a row conflicting on two keys deletes both.
     let ok = exec(&mut s, "REPLACE INTO d VALUES (8, 80, 0)").await;
     assert_eq!(ok.affected_rows, 1);
@@ -131,7 +147,10 @@ async fn update_and_delete() {
     let ok = exec(&mut s, "UPDATE u SET c = 'x' WHERE id = 100").await;
     assert_eq!((ok.affected_rows, ok.info.as_str()), (0, "Rows matched: 0  Changed: 0  Warnings: 0"));
     // ON UPDATE CURRENT_TIMESTAMP moves only on a real change.
-    assert_eq!(query(&mut s, "SELECT ts IS NOT NULL FROM u WHERE id IN (1, 2) ORDER BY id").await, rows(&[&["1"], &["0"]]));
+    assert_eq!(
+        query(&mut s, "SELECT ts IS NOT NULL FROM u WHERE id IN (1, 2) ORDER BY id").await,
+        rows(&[&["1"], &["0"]])
+    );
     // Assignments see earlier assignments of the same row (MySQL order).
     exec(&mut s, "UPDATE u SET k = k + 100, c = k WHERE id = 2").await;
     assert_eq!(query(&mut s, "SELECT k, c FROM u WHERE id = 2").await, rows(&[&["102", "102"]]));

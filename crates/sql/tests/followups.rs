@@ -90,7 +90,9 @@ async fn kill_query_interrupts_a_row_lock_wait() {
     exec(&mut a, "UPDATE t SET v = 1 WHERE id = 1").await;
     let mut b = db.session_in_test_db().await;
     let flag = b.interrupt_flag();
-    for sql in ["UPDATE t SET v = 2 WHERE id = 1", "SELECT v FROM t WHERE id = 1 FOR UPDATE", "DELETE FROM t WHERE id = 1"] {
+    for sql in
+        ["UPDATE t SET v = 2 WHERE id = 1", "SELECT v FROM t WHERE id = 1 FOR UPDATE", "DELETE FROM t WHERE id = 1"]
+    {
         let started = Instant::now();
         let (e, ()) = tokio::join!(fail(&mut b, sql), async {
             tokio::time::sleep(Duration::from_millis(150)).await;
@@ -194,7 +196,10 @@ async fn session_state_variables_are_current() {
     let mut s = db.session_in_test_db().await;
     exec(&mut s, "CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, w INT)").await;
     exec(&mut s, "INSERT INTO ai (w) VALUES (1), (2)").await;
-    assert_eq!(query(&mut s, "SELECT @@last_insert_id, LAST_INSERT_ID(), @@warning_count, @@in_transaction").await, rows(&[&["1", "1", "0", "0"]]));
+    assert_eq!(
+        query(&mut s, "SELECT @@last_insert_id, LAST_INSERT_ID(), @@warning_count, @@in_transaction").await,
+        rows(&[&["1", "1", "0", "0"]])
+    );
     let _ = query(&mut s, "SELECT 1/0, 2/0").await;
     assert_eq!(query(&mut s, "SELECT @@warning_count, @@error_count").await, rows(&[&["2", "0"]]));
     let _ = fail(&mut s, "INSERT INTO ai (w) VALUES (1/0)").await;
@@ -222,7 +227,10 @@ async fn set_default_and_set_warnings() {
     let mut s = db.session_in_test_db().await;
     let ok = exec(&mut s, "SET SESSION wait_timeout = 0").await;
     assert_eq!(ok.warnings, 1);
-    assert_eq!(query(&mut s, "SHOW WARNINGS").await, rows(&[&["Warning", "1292", "Truncated incorrect wait_timeout value: '0'"]]));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1292", "Truncated incorrect wait_timeout value: '0'"]])
+    );
     assert_eq!(query(&mut s, "SELECT @@session.wait_timeout").await, rows(&[&["1"]]));
     exec(&mut s, "SET GLOBAL wait_timeout = 100").await;
     exec(&mut s, "SET @@session.wait_timeout = DEFAULT").await;
@@ -268,7 +276,11 @@ async fn strictness_and_store_messages() {
         ("UPDATE t SET a = a WHERE a/0 = 1", 1365, "Division by 0"),
         ("INSERT INTO t VALUES (1, 'abcd', 1)", 1406, "Data too long for column 'b' at row 1"),
         ("INSERT INTO t VALUES (1, 'a', 1), (2, 'b', 1000)", 1264, "Out of range value for column 'c' at row 2"),
-        ("INSERT INTO t VALUES (1, 'a', 'xx')", 1366, "Incorrect integer value: 'xx' for column `test`.`t`.`c` at row 1"),
+        (
+            "INSERT INTO t VALUES (1, 'a', 'xx')",
+            1366,
+            "Incorrect integer value: 'xx' for column `test`.`t`.`c` at row 1",
+        ),
         ("UPDATE t SET c = 1000", 1264, "Out of range value for column 'c' at row 1"),
     ];
     for (sql, code, msg) in cases {
@@ -277,7 +289,10 @@ async fn strictness_and_store_messages() {
     }
     // IGNORE: warnings instead, with the same texts.
     exec(&mut s, "INSERT IGNORE INTO t VALUES (2, 'a', 1), (3, 'b', 1000)").await;
-    assert_eq!(query(&mut s, "SHOW WARNINGS").await, rows(&[&["Warning", "1264", "Out of range value for column 'c' at row 2"]]));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1264", "Out of range value for column 'c' at row 2"]])
+    );
 }
 
 /// GROUP_CONCAT is cut at @@group_concat_max_len (default 1 MiB), with MariaDB's warning.
@@ -302,13 +317,18 @@ async fn group_concat_follows_its_variable() {
 async fn prefix_indexes_count_characters() {
     let db = TestDb::new();
     let mut s = db.session_in_test_db().await;
-    exec(&mut s, "CREATE TABLE p (id INT PRIMARY KEY, c VARCHAR(100), b VARBINARY(100), KEY k (c(10)), KEY kb (b(7)))").await;
+    exec(&mut s, "CREATE TABLE p (id INT PRIMARY KEY, c VARCHAR(100), b VARBINARY(100), KEY k (c(10)), KEY kb (b(7)))")
+        .await;
     let cat = db.engine.catalog();
     let t = cat.table("test", "p").unwrap();
     assert_eq!(t.secondary[0].columns[0].prefix_len, Some(40), "10 utf8mb4 characters");
     assert_eq!(t.secondary[1].columns[0].prefix_len, Some(7), "binary prefixes count bytes");
     let create = query(&mut s, "SHOW CREATE TABLE p").await;
-    assert!(create[0][1].contains("KEY `k` (`c`(10))") && create[0][1].contains("KEY `kb` (`b`(7))"), "{}", create[0][1]);
+    assert!(
+        create[0][1].contains("KEY `k` (`c`(10))") && create[0][1].contains("KEY `kb` (`b`(7))"),
+        "{}",
+        create[0][1]
+    );
     let idx = query(&mut s, "SHOW INDEX FROM p").await;
     let sub: Vec<(&str, &str)> = idx.iter().map(|r| (r[2].as_str(), r[7].as_str())).collect();
     assert_eq!(sub, [("PRIMARY", "NULL"), ("k", "10"), ("kb", "7")]);
@@ -372,7 +392,10 @@ async fn statements_mysqldump_sends() {
     exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY)").await;
     assert_eq!(exec(&mut s, "/*!40000 ALTER TABLE `t` DISABLE KEYS */").await.warnings, 0);
     assert_eq!(exec(&mut s, "ALTER TABLE test.t ENABLE KEYS").await.warnings, 1);
-    assert_eq!(query(&mut s, "SHOW WARNINGS").await, rows(&[&["Note", "1031", "Storage engine InnoDB of the table `test`.`t` doesn't have this option"]]));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Note", "1031", "Storage engine InnoDB of the table `test`.`t` doesn't have this option"]])
+    );
     let e = fail(&mut s, "ALTER TABLE nosuch DISABLE KEYS").await;
     assert_eq!((e.code, e.message.as_str()), (1146, "Table 'test.nosuch' doesn't exist"));
     // Other ALTERs still go to the DDL path.

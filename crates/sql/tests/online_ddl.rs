@@ -22,11 +22,19 @@ const ROWS: i64 = 20_000;
 async fn fill(engine: &Engine, rows: i64) {
     let t = engine.catalog().table("test", "t").cloned().unwrap();
     let slot = engine.register_session().unwrap();
-    let opts = TrxOptions { isolation: IsolationLevel::RepeatableRead, read_only: false, lock_wait_timeout: Duration::from_secs(5) };
+    let opts = TrxOptions {
+        isolation: IsolationLevel::RepeatableRead,
+        read_only: false,
+        lock_wait_timeout: Duration::from_secs(5),
+    };
     for start in (0..rows).step_by(10_000) {
         let mut trx = engine.begin(&slot, opts);
         for id in start..(start + 10_000).min(rows) {
-            let row = vec![Datum::Int(id), Datum::Int(id % 100), Datum::Bytes(format!("{id:08}-{}", "c".repeat(30)).into_bytes())];
+            let row = vec![
+                Datum::Int(id),
+                Datum::Int(id % 100),
+                Datum::Bytes(format!("{id:08}-{}", "c".repeat(30)).into_bytes()),
+            ];
             trx.insert(&t, row, OnDuplicate::Error).await.unwrap();
         }
         trx.commit().await.unwrap();
@@ -46,7 +54,10 @@ async fn writes_wait(probe: &mut Session) -> bool {
     match run(probe, "DELETE FROM t WHERE id = -1").await {
         Ok(_) => false,
         Err(e) => {
-            assert_eq!((e.code, e.state, e.message.as_str()), (1205, "HY000", "Lock wait timeout exceeded; try restarting transaction"));
+            assert_eq!(
+                (e.code, e.state, e.message.as_str()),
+                (1205, "HY000", "Lock wait timeout exceeded; try restarting transaction")
+            );
             true
         }
     }
@@ -110,7 +121,8 @@ async fn writers_wait_for_an_index_build_then_write_through_the_new_index() {
     writers.push(tokio::spawn(async move {
         exec(&mut cached, &format!("UPDATE t SET c = '{during}' WHERE id = 5")).await;
     }));
-    for sql in [format!("INSERT INTO t VALUES ({}, 1, '{during}')", ROWS + 1), "DELETE FROM t WHERE id = 6".to_string()] {
+    for sql in [format!("INSERT INTO t VALUES ({}, 1, '{during}')", ROWS + 1), "DELETE FROM t WHERE id = 6".to_string()]
+    {
         let db = db.clone();
         writers.push(tokio::spawn(async move {
             let mut s = session_in_test(&db);

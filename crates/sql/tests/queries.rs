@@ -18,7 +18,13 @@ struct Row {
 
 fn model() -> Vec<Row> {
     (1..=300)
-        .map(|id| Row { id, k: (id * 7) % 31, s: format!("s{:03}", id % 50), u: id * 2, n: if id % 29 == 0 { None } else { Some(id % 11) } })
+        .map(|id| Row {
+            id,
+            k: (id * 7) % 31,
+            s: format!("s{:03}", id % 50),
+            u: id * 2,
+            n: if id % 29 == 0 { None } else { Some(id % 11) },
+        })
         .collect()
 }
 
@@ -26,7 +32,9 @@ async fn load_model(s: &mut selkie_sql::Session) {
     exec(s, "CREATE TABLE m (id INT PRIMARY KEY, k INT NOT NULL, s VARCHAR(10) NOT NULL, u INT NOT NULL, n INT, KEY k (k), KEY s (s), UNIQUE KEY u (u), KEY kn (k, n))").await;
     let values: Vec<String> = model()
         .iter()
-        .map(|r| format!("({}, {}, '{}', {}, {})", r.id, r.k, r.s, r.u, r.n.map_or("NULL".to_string(), |n| n.to_string())))
+        .map(|r| {
+            format!("({}, {}, '{}', {}, {})", r.id, r.k, r.s, r.u, r.n.map_or("NULL".to_string(), |n| n.to_string()))
+        })
         .collect();
     let ok = exec(s, &format!("INSERT INTO m VALUES {}", values.join(", "))).await;
     assert_eq!(ok.affected_rows, 300);
@@ -92,7 +100,8 @@ async fn access_paths_match_the_model() {
         let got = ids(&query(&mut s, &format!("SELECT id FROM (SELECT id FROM m WHERE {pred}) x ORDER BY id")).await);
         assert_eq!(got, want, "literal WHERE {pred}");
         // The same predicate with the primary key forced (a full scan) agrees.
-        let got = ids(&query(&mut s, &format!("SELECT id FROM m IGNORE INDEX (k, s, u, kn) WHERE {pred} ORDER BY id")).await);
+        let got =
+            ids(&query(&mut s, &format!("SELECT id FROM m IGNORE INDEX (k, s, u, kn) WHERE {pred} ORDER BY id")).await);
         assert_eq!(got, want, "IGNORE INDEX, WHERE {pred}");
     }
     // Index order with a direction and LIMIT.
@@ -116,7 +125,9 @@ async fn text_statements_reuse_plans_safely() {
     load_model(&mut s).await;
     let m = model();
     // The same shape with different constants, typed differently each time.
-    for (v, want) in [("5", Some(5)), ("'6'", Some(6)), ("7.0", Some(7)), ("7.5", None), ("-1", None), ("300", Some(300))] {
+    for (v, want) in
+        [("5", Some(5)), ("'6'", Some(6)), ("7.0", Some(7)), ("7.5", None), ("-1", None), ("300", Some(300))]
+    {
         let got = ids(&query(&mut s, &format!("SELECT id FROM m WHERE id = {v}")).await);
         assert_eq!(got, want.into_iter().collect::<Vec<i64>>(), "id = {v}");
     }
@@ -130,7 +141,11 @@ async fn text_statements_reuse_plans_safely() {
     exec(&mut s, "DROP INDEX k ON m").await;
     assert_eq!(ids(&query(&mut s, "SELECT id FROM m WHERE k = 3 AND id < 40 ORDER BY id").await), vec![27]);
     exec(&mut s, "CREATE DATABASE other").await;
-    exec(&mut s, "CREATE TABLE other.m (id INT PRIMARY KEY, k INT NOT NULL, s VARCHAR(10) NOT NULL, u INT NOT NULL, n INT)").await;
+    exec(
+        &mut s,
+        "CREATE TABLE other.m (id INT PRIMARY KEY, k INT NOT NULL, s VARCHAR(10) NOT NULL, u INT NOT NULL, n INT)",
+    )
+    .await;
     exec(&mut s, "INSERT INTO other.m VALUES (1000, 3, 'x', 0, NULL)").await;
     exec(&mut s, "USE other").await;
     assert_eq!(ids(&query(&mut s, "SELECT id FROM m WHERE k = 3 AND id < 2000 ORDER BY id").await), vec![1000]);
@@ -158,14 +173,25 @@ async fn prepared_ranges_match_the_model() {
     let inlist = s.prepare("SELECT id FROM m WHERE id IN (?, ?, ?) ORDER BY id").unwrap();
     let point = s.prepare("SELECT id, s FROM m WHERE id = ?").unwrap();
     for (a, b, c, d) in [(1, 3, 2, 5), (10, 10, 30, 40), (7, 1, 0, 0), (-5, 2, 29, 100)] {
-        let want: Vec<i64> = m.iter().filter(|r| (r.k >= a && r.k <= b) || (r.k >= c && r.k <= d)).map(|r| r.id).collect();
-        let got = ids(&prepared_rows(&mut s, between.statement_id, &[Value::Int(a), Value::Int(b), Value::Int(c), Value::Int(d)]).await);
+        let want: Vec<i64> =
+            m.iter().filter(|r| (r.k >= a && r.k <= b) || (r.k >= c && r.k <= d)).map(|r| r.id).collect();
+        let got = ids(&prepared_rows(
+            &mut s,
+            between.statement_id,
+            &[Value::Int(a), Value::Int(b), Value::Int(c), Value::Int(d)],
+        )
+        .await);
         assert_eq!(got, want, "{a} {b} {c} {d}");
     }
-    let got = ids(&prepared_rows(&mut s, inlist.statement_id, &[Value::Int(9), Value::Bytes(b"2".to_vec()), Value::Null]).await);
+    let got =
+        ids(&prepared_rows(&mut s, inlist.statement_id, &[Value::Int(9), Value::Bytes(b"2".to_vec()), Value::Null])
+            .await);
     assert_eq!(got, vec![2, 9]);
     assert_eq!(prepared_rows(&mut s, point.statement_id, &[Value::Int(42)]).await, rows(&[&["42", "s042"]]));
-    assert_eq!(prepared_rows(&mut s, point.statement_id, &[Value::Bytes(b"43".to_vec())]).await, rows(&[&["43", "s043"]]));
+    assert_eq!(
+        prepared_rows(&mut s, point.statement_id, &[Value::Bytes(b"43".to_vec())]).await,
+        rows(&[&["43", "s043"]])
+    );
     assert_eq!(prepared_rows(&mut s, point.statement_id, &[Value::UInt(44)]).await, rows(&[&["44", "s044"]]));
     assert!(prepared_rows(&mut s, point.statement_id, &[Value::Null]).await.is_empty());
     assert!(prepared_rows(&mut s, point.statement_id, &[Value::Double(4.5)]).await.is_empty());
@@ -175,7 +201,8 @@ async fn join_fixture(s: &mut selkie_sql::Session) {
     exec(s, "CREATE TABLE cust (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, city VARCHAR(20))").await;
     exec(s, "CREATE TABLE ord (oid INT PRIMARY KEY, cust_id INT, amount INT NOT NULL, KEY cust_id (cust_id))").await;
     exec(s, "CREATE TABLE city (name VARCHAR(20), pop INT)").await;
-    exec(s, "INSERT INTO cust VALUES (1, 'ann', 'oslo'), (2, 'bob', 'rome'), (3, 'cid', NULL), (4, 'dan', 'oslo')").await;
+    exec(s, "INSERT INTO cust VALUES (1, 'ann', 'oslo'), (2, 'bob', 'rome'), (3, 'cid', NULL), (4, 'dan', 'oslo')")
+        .await;
     exec(s, "INSERT INTO ord VALUES (10, 1, 100), (11, 1, 50), (12, 2, 70), (13, NULL, 5), (14, 9, 1)").await;
     exec(s, "INSERT INTO city VALUES ('oslo', 700), ('rome', 2800), ('paris', 2100)").await;
 }
@@ -196,10 +223,18 @@ async fn joins() {
         rows(&[&["1", "10"], &["1", "11"], &["2", "12"], &["3", "NULL"], &["4", "NULL"]])
     );
     // Anti-join with WHERE ... IS NULL above the left join.
-    assert_eq!(query(&mut s, "SELECT c.id FROM cust c LEFT JOIN ord o ON o.cust_id = c.id WHERE o.oid IS NULL ORDER BY c.id").await, rows(&[&["3"], &["4"]]));
+    assert_eq!(
+        query(&mut s, "SELECT c.id FROM cust c LEFT JOIN ord o ON o.cust_id = c.id WHERE o.oid IS NULL ORDER BY c.id")
+            .await,
+        rows(&[&["3"], &["4"]])
+    );
     // ON conditions on the inner side filter the inner rows, not the outer ones.
     assert_eq!(
-        query(&mut s, "SELECT c.id, o.oid FROM cust c LEFT JOIN ord o ON o.cust_id = c.id AND o.amount > 60 ORDER BY c.id").await,
+        query(
+            &mut s,
+            "SELECT c.id, o.oid FROM cust c LEFT JOIN ord o ON o.cust_id = c.id AND o.amount > 60 ORDER BY c.id"
+        )
+        .await,
         rows(&[&["1", "10"], &["2", "12"], &["3", "NULL"], &["4", "NULL"]])
     );
     // Right join keeps unmatched orders, columns stay in FROM order.
@@ -212,14 +247,23 @@ async fn joins() {
         query(&mut s, "SELECT c.name, ci.pop FROM cust c JOIN city ci ON ci.name = c.city ORDER BY c.name").await,
         rows(&[&["ann", "700"], &["bob", "2800"], &["dan", "700"]])
     );
-    assert_eq!(query(&mut s, "SELECT c.name, ci.pop FROM cust c, city ci WHERE ci.name = c.city AND ci.pop > 1000").await, rows(&[&["bob", "2800"]]));
+    assert_eq!(
+        query(&mut s, "SELECT c.name, ci.pop FROM cust c, city ci WHERE ci.name = c.city AND ci.pop > 1000").await,
+        rows(&[&["bob", "2800"]])
+    );
     // Non-equi join (nested loop) and a cross join count.
-    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM cust c JOIN city ci ON ci.pop > c.id * 1000").await, rows(&[&["4"]]));
+    assert_eq!(
+        query(&mut s, "SELECT COUNT(*) FROM cust c JOIN city ci ON ci.pop > c.id * 1000").await,
+        rows(&[&["4"]])
+    );
     assert_eq!(query(&mut s, "SELECT COUNT(*) FROM cust CROSS JOIN city").await, rows(&[&["12"]]));
     // USING merges the column for * and unqualified names.
     exec(&mut s, "CREATE TABLE cust2 (id INT PRIMARY KEY, vip INT)").await;
     exec(&mut s, "INSERT INTO cust2 VALUES (1, 1), (4, 0)").await;
-    assert_eq!(query(&mut s, "SELECT * FROM cust JOIN cust2 USING (id) ORDER BY id").await, rows(&[&["1", "ann", "oslo", "1"], &["4", "dan", "oslo", "0"]]));
+    assert_eq!(
+        query(&mut s, "SELECT * FROM cust JOIN cust2 USING (id) ORDER BY id").await,
+        rows(&[&["1", "ann", "oslo", "1"], &["4", "dan", "oslo", "0"]])
+    );
     assert_eq!(query(&mut s, "SELECT id, vip FROM cust NATURAL JOIN cust2 WHERE vip = 0").await, rows(&[&["4", "0"]]));
     // Three-way join with aggregation.
     assert_eq!(
@@ -238,26 +282,54 @@ async fn aggregates_and_grouping() {
     let db = TestDb::new();
     let mut s = db.session_in_test_db().await;
     join_fixture(&mut s).await;
-    assert_eq!(query(&mut s, "SELECT COUNT(*), COUNT(cust_id), SUM(amount), MIN(amount), MAX(amount) FROM ord").await, rows(&[&["5", "4", "226", "1", "100"]]));
+    assert_eq!(
+        query(&mut s, "SELECT COUNT(*), COUNT(cust_id), SUM(amount), MIN(amount), MAX(amount) FROM ord").await,
+        rows(&[&["5", "4", "226", "1", "100"]])
+    );
     assert_eq!(query(&mut s, "SELECT AVG(amount) FROM ord WHERE cust_id = 1").await, rows(&[&["75.0000"]]));
     // No rows: one row of NULLs and zero counts; with GROUP BY: no rows.
-    assert_eq!(query(&mut s, "SELECT COUNT(*), SUM(amount), MAX(oid) FROM ord WHERE oid > 100").await, rows(&[&["0", "NULL", "NULL"]]));
+    assert_eq!(
+        query(&mut s, "SELECT COUNT(*), SUM(amount), MAX(oid) FROM ord WHERE oid > 100").await,
+        rows(&[&["0", "NULL", "NULL"]])
+    );
     assert!(query(&mut s, "SELECT cust_id, COUNT(*) FROM ord WHERE oid > 100 GROUP BY cust_id").await.is_empty());
     // GROUP BY returns groups in key order (MariaDB), NULL first.
     assert_eq!(
         query(&mut s, "SELECT cust_id, COUNT(*), SUM(amount) FROM ord GROUP BY cust_id").await,
         rows(&[&["NULL", "1", "5"], &["1", "2", "150"], &["2", "1", "70"], &["9", "1", "1"]])
     );
-    assert_eq!(query(&mut s, "SELECT cust_id, COUNT(*) c FROM ord GROUP BY cust_id HAVING c > 1").await, rows(&[&["1", "2"]]));
-    assert_eq!(query(&mut s, "SELECT cust_id FROM ord GROUP BY cust_id HAVING SUM(amount) >= 70 ORDER BY 1 DESC").await, rows(&[&["2"], &["1"]]));
+    assert_eq!(
+        query(&mut s, "SELECT cust_id, COUNT(*) c FROM ord GROUP BY cust_id HAVING c > 1").await,
+        rows(&[&["1", "2"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT cust_id FROM ord GROUP BY cust_id HAVING SUM(amount) >= 70 ORDER BY 1 DESC").await,
+        rows(&[&["2"], &["1"]])
+    );
     assert_eq!(query(&mut s, "SELECT COUNT(DISTINCT city), COUNT(city) FROM cust").await, rows(&[&["2", "3"]]));
-    assert_eq!(query(&mut s, "SELECT GROUP_CONCAT(name ORDER BY name DESC SEPARATOR '|') FROM cust").await, rows(&[&["dan|cid|bob|ann"]]));
-    assert_eq!(query(&mut s, "SELECT city, GROUP_CONCAT(id) FROM cust GROUP BY city").await, rows(&[&["NULL", "3"], &["oslo", "1,4"], &["rome", "2"]]));
+    assert_eq!(
+        query(&mut s, "SELECT GROUP_CONCAT(name ORDER BY name DESC SEPARATOR '|') FROM cust").await,
+        rows(&[&["dan|cid|bob|ann"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT city, GROUP_CONCAT(id) FROM cust GROUP BY city").await,
+        rows(&[&["NULL", "3"], &["oslo", "1,4"], &["rome", "2"]])
+    );
     // GROUP BY position and alias; expression over aggregates.
-    assert_eq!(query(&mut s, "SELECT cust_id AS c, SUM(amount) * 2 FROM ord WHERE cust_id IS NOT NULL GROUP BY 1 ORDER BY c").await, rows(&[&["1", "300"], &["2", "140"], &["9", "2"]]));
-    assert_eq!(query(&mut s, "SELECT city AS ct, COUNT(*) FROM cust GROUP BY ct ORDER BY ct DESC").await, rows(&[&["rome", "1"], &["oslo", "2"], &["NULL", "1"]]));
+    assert_eq!(
+        query(&mut s, "SELECT cust_id AS c, SUM(amount) * 2 FROM ord WHERE cust_id IS NOT NULL GROUP BY 1 ORDER BY c")
+            .await,
+        rows(&[&["1", "300"], &["2", "140"], &["9", "2"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT city AS ct, COUNT(*) FROM cust GROUP BY ct ORDER BY ct DESC").await,
+        rows(&[&["rome", "1"], &["oslo", "2"], &["NULL", "1"]])
+    );
     // DISTINCT keeps first occurrences.
-    assert_eq!(query(&mut s, "SELECT DISTINCT city FROM cust ORDER BY city").await, rows(&[&["NULL"], &["oslo"], &["rome"]]));
+    assert_eq!(
+        query(&mut s, "SELECT DISTINCT city FROM cust ORDER BY city").await,
+        rows(&[&["NULL"], &["oslo"], &["rome"]])
+    );
     assert_eq!(query(&mut s, "SELECT COUNT(*) FROM (SELECT DISTINCT cust_id FROM ord) t").await, rows(&[&["4"]]));
 }
 
@@ -266,43 +338,95 @@ async fn subqueries_derived_tables_unions() {
     let db = TestDb::new();
     let mut s = db.session_in_test_db().await;
     join_fixture(&mut s).await;
-    assert_eq!(query(&mut s, "SELECT name FROM cust WHERE id IN (SELECT cust_id FROM ord) ORDER BY name").await, rows(&[&["ann"], &["bob"]]));
-    assert_eq!(query(&mut s, "SELECT name FROM cust WHERE id NOT IN (SELECT cust_id FROM ord WHERE cust_id IS NOT NULL) ORDER BY name").await, rows(&[&["cid"], &["dan"]]));
+    assert_eq!(
+        query(&mut s, "SELECT name FROM cust WHERE id IN (SELECT cust_id FROM ord) ORDER BY name").await,
+        rows(&[&["ann"], &["bob"]])
+    );
+    assert_eq!(
+        query(
+            &mut s,
+            "SELECT name FROM cust WHERE id NOT IN (SELECT cust_id FROM ord WHERE cust_id IS NOT NULL) ORDER BY name"
+        )
+        .await,
+        rows(&[&["cid"], &["dan"]])
+    );
     // NOT IN over a set containing NULL is never true.
     assert!(query(&mut s, "SELECT name FROM cust WHERE id NOT IN (SELECT cust_id FROM ord)").await.is_empty());
     assert_eq!(query(&mut s, "SELECT name FROM cust c WHERE EXISTS (SELECT 1 FROM ord o WHERE o.cust_id = c.id AND o.amount > 60) ORDER BY name").await, rows(&[&["ann"], &["bob"]]));
-    assert_eq!(query(&mut s, "SELECT name FROM cust c WHERE NOT EXISTS (SELECT 1 FROM ord o WHERE o.cust_id = c.id) ORDER BY name").await, rows(&[&["cid"], &["dan"]]));
     assert_eq!(
-        query(&mut s, "SELECT name, (SELECT SUM(amount) FROM ord o WHERE o.cust_id = c.id) FROM cust c ORDER BY id").await,
+        query(
+            &mut s,
+            "SELECT name FROM cust c WHERE NOT EXISTS (SELECT 1 FROM ord o WHERE o.cust_id = c.id) ORDER BY name"
+        )
+        .await,
+        rows(&[&["cid"], &["dan"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT name, (SELECT SUM(amount) FROM ord o WHERE o.cust_id = c.id) FROM cust c ORDER BY id")
+            .await,
         rows(&[&["ann", "150"], &["bob", "70"], &["cid", "NULL"], &["dan", "NULL"]])
     );
-    assert_eq!(query(&mut s, "SELECT (SELECT MAX(amount) FROM ord) - (SELECT MIN(amount) FROM ord)").await, rows(&[&["99"]]));
+    assert_eq!(
+        query(&mut s, "SELECT (SELECT MAX(amount) FROM ord) - (SELECT MIN(amount) FROM ord)").await,
+        rows(&[&["99"]])
+    );
     let e = fail(&mut s, "SELECT (SELECT amount FROM ord)").await;
     assert_eq!((e.code, e.message.as_str()), (1242, "Subquery returns more than 1 row"));
-    assert_eq!(query(&mut s, "SELECT name FROM cust WHERE id = (SELECT cust_id FROM ord WHERE oid = 12)").await, rows(&[&["bob"]]));
+    assert_eq!(
+        query(&mut s, "SELECT name FROM cust WHERE id = (SELECT cust_id FROM ord WHERE oid = 12)").await,
+        rows(&[&["bob"]])
+    );
     // Correlated subquery in HAVING, over the aggregate's output.
     assert_eq!(
         query(&mut s, "SELECT cust_id, COUNT(*) FROM ord o GROUP BY cust_id HAVING COUNT(*) > (SELECT COUNT(*) FROM cust c WHERE c.id = o.cust_id)").await,
         rows(&[&["NULL", "1"], &["1", "2"], &["9", "1"]])
     );
     // Derived tables, CTEs, UNION / UNION ALL with ORDER BY and LIMIT.
-    assert_eq!(query(&mut s, "SELECT t.c FROM (SELECT city c, COUNT(*) n FROM cust GROUP BY city) t WHERE t.n = 2").await, rows(&[&["oslo"]]));
-    assert_eq!(query(&mut s, "WITH big AS (SELECT * FROM ord WHERE amount >= 50) SELECT COUNT(*), SUM(amount) FROM big").await, rows(&[&["3", "220"]]));
-    assert_eq!(query(&mut s, "SELECT city FROM cust UNION SELECT name FROM city ORDER BY 1").await, rows(&[&["NULL"], &["oslo"], &["paris"], &["rome"]]));
-    assert_eq!(query(&mut s, "SELECT city FROM cust UNION ALL SELECT name FROM city ORDER BY city DESC LIMIT 3").await, rows(&[&["rome"], &["rome"], &["paris"]]));
+    assert_eq!(
+        query(&mut s, "SELECT t.c FROM (SELECT city c, COUNT(*) n FROM cust GROUP BY city) t WHERE t.n = 2").await,
+        rows(&[&["oslo"]])
+    );
+    assert_eq!(
+        query(&mut s, "WITH big AS (SELECT * FROM ord WHERE amount >= 50) SELECT COUNT(*), SUM(amount) FROM big").await,
+        rows(&[&["3", "220"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT city FROM cust UNION SELECT name FROM city ORDER BY 1").await,
+        rows(&[&["NULL"], &["oslo"], &["paris"], &["rome"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT city FROM cust UNION ALL SELECT name FROM city ORDER BY city DESC LIMIT 3").await,
+        rows(&[&["rome"], &["rome"], &["paris"]])
+    );
     assert_eq!(query(&mut s, "SELECT 1 UNION ALL SELECT 1 UNION SELECT 2").await, rows(&[&["1"], &["2"]]));
-    assert_eq!(query(&mut s, "(SELECT id FROM cust ORDER BY id DESC LIMIT 1) UNION ALL (SELECT oid FROM ord LIMIT 1)").await.len(), 2);
-    assert_eq!(query(&mut s, "SELECT AVG(id) FROM (SELECT * FROM cust FORCE KEY (PRIMARY) LIMIT 3) t").await, rows(&[&["2.0000"]]));
+    assert_eq!(
+        query(&mut s, "(SELECT id FROM cust ORDER BY id DESC LIMIT 1) UNION ALL (SELECT oid FROM ord LIMIT 1)")
+            .await
+            .len(),
+        2
+    );
+    assert_eq!(
+        query(&mut s, "SELECT AVG(id) FROM (SELECT * FROM cust FORCE KEY (PRIMARY) LIMIT 3) t").await,
+        rows(&[&["2.0000"]])
+    );
 }
 
 #[tokio::test]
 async fn expressions_names_and_metadata() {
     let db = TestDb::new();
     let mut s = db.session_in_test_db().await;
-    exec(&mut s, "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, c CHAR(10) NOT NULL, d DECIMAL(10,2), KEY c (c))").await;
+    exec(
+        &mut s,
+        "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, c CHAR(10) NOT NULL, d DECIMAL(10,2), KEY c (c))",
+    )
+    .await;
     exec(&mut s, "INSERT INTO t (c, d) VALUES ('a', 1.50), ('b', NULL)").await;
     assert_eq!(
-        column_names(&mut s, "SELECT ID, t.c, count(*),  1 +  1 , 'abc', NULL, -1, (1), (id), c AS alias, @@version_comment FROM t").await,
+        column_names(
+            &mut s,
+            "SELECT ID, t.c, count(*),  1 +  1 , 'abc', NULL, -1, (1), (id), c AS alias, @@version_comment FROM t"
+        )
+        .await,
         vec!["ID", "c", "count(*)", "1 +  1", "abc", "NULL", "-1", "1", "id", "alias", "@@version_comment"]
     );
     assert_eq!(column_names(&mut s, "SELECT 7 MOD 3, 1 FROM DUAL").await, vec!["7 MOD 3", "1"]);
@@ -312,22 +436,44 @@ async fn expressions_names_and_metadata() {
     assert_ne!(columns[0].flags & column_flags::PRI_KEY, 0);
     assert_ne!(columns[0].flags & column_flags::NOT_NULL, 0);
     assert_ne!(columns[0].flags & column_flags::AUTO_INCREMENT, 0);
-    assert_eq!((columns[0].schema.as_str(), columns[0].table.as_str(), columns[0].org_table.as_str()), ("test", "t", "t"));
+    assert_eq!(
+        (columns[0].schema.as_str(), columns[0].table.as_str(), columns[0].org_table.as_str()),
+        ("test", "t", "t")
+    );
     assert_eq!(columns[1].field_type, FieldType::String);
     assert_eq!(columns[2].field_type, FieldType::NewDecimal);
     assert_eq!(columns[2].flags & column_flags::NOT_NULL, 0);
     assert_eq!(columns[3].field_type, FieldType::LongLong);
     assert_eq!((columns[3].name.as_str(), columns[3].org_name.as_str()), ("n", ""));
-    assert_eq!(query(&mut s, "SELECT d, d * 2, c = 'a', c LIKE '_' FROM t ORDER BY id").await, rows(&[&["1.50", "3.00", "1", "1"], &["NULL", "NULL", "0", "1"]]));
-    assert_eq!(query(&mut s, "SELECT 1 + 1, 7 DIV 2, 7 MOD 3, 2 * 3 - 1, 10 / 4, -(3)").await, rows(&[&["2", "3", "1", "5", "2.5000", "-3"]]));
-    assert_eq!(query(&mut s, "SELECT 1 IN (1, 2), 3 NOT IN (1, NULL), NULL IS NULL, 5 BETWEEN 1 AND 10, 1 <=> NULL, NULL <=> NULL").await, rows(&[&["1", "NULL", "1", "1", "0", "1"]]));
+    assert_eq!(
+        query(&mut s, "SELECT d, d * 2, c = 'a', c LIKE '_' FROM t ORDER BY id").await,
+        rows(&[&["1.50", "3.00", "1", "1"], &["NULL", "NULL", "0", "1"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT 1 + 1, 7 DIV 2, 7 MOD 3, 2 * 3 - 1, 10 / 4, -(3)").await,
+        rows(&[&["2", "3", "1", "5", "2.5000", "-3"]])
+    );
+    assert_eq!(
+        query(
+            &mut s,
+            "SELECT 1 IN (1, 2), 3 NOT IN (1, NULL), NULL IS NULL, 5 BETWEEN 1 AND 10, 1 <=> NULL, NULL <=> NULL"
+        )
+        .await,
+        rows(&[&["1", "NULL", "1", "1", "0", "1"]])
+    );
     assert_eq!(query(&mut s, "SELECT IF(1 > 2, 'a', 'b'), IFNULL(NULL, 3), COALESCE(NULL, NULL, 'c'), NULLIF(1, 1), CASE 2 WHEN 1 THEN 'x' WHEN 2 THEN 'y' END").await, rows(&[&["b", "3", "c", "NULL", "y"]]));
     assert_eq!(query(&mut s, "SELECT (1, 2) = (1, 2), (1, 2) IN ((3, 4), (1, 2)), 255 & 15, 1 << 4, 5 XOR 0, NOT 0, TRUE AND NULL, FALSE AND NULL, TRUE OR NULL").await, rows(&[&["1", "1", "15", "16", "1", "1", "NULL", "0", "1"]]));
-    assert_eq!(query(&mut s, "SELECT CAST('12' AS UNSIGNED) + 1, CONVERT(5, CHAR), x'41', 0x4243, b'1000001'").await, rows(&[&["13", "5", "A", "BC", "A"]]));
+    assert_eq!(
+        query(&mut s, "SELECT CAST('12' AS UNSIGNED) + 1, CONVERT(5, CHAR), x'41', 0x4243, b'1000001'").await,
+        rows(&[&["13", "5", "A", "BC", "A"]])
+    );
     assert_eq!(query(&mut s, "SELECT DATE_ADD('2020-01-31', INTERVAL 1 DAY) = '2020-02-01', '2020-01-01' + INTERVAL 2 MONTH = '2020-03-01'").await, rows(&[&["1", "1"]]));
     // User variables: SET, :=, in WHERE, LAST_INSERT_ID(expr).
     exec(&mut s, "SET @a = 10, @b := 'x'").await;
-    assert_eq!(query(&mut s, "SELECT @a + 1, @b, @nosuch, @c := 5, @c * 2").await, rows(&[&["11", "x", "NULL", "5", "10"]]));
+    assert_eq!(
+        query(&mut s, "SELECT @a + 1, @b, @nosuch, @c := 5, @c * 2").await,
+        rows(&[&["11", "x", "NULL", "5", "10"]])
+    );
     assert_eq!(query(&mut s, "SELECT id FROM t WHERE id = @c - 4").await, rows(&[&["1"]]));
     assert_eq!(query(&mut s, "SELECT LAST_INSERT_ID(42), LAST_INSERT_ID()").await, rows(&[&["42", "42"]]));
     // System variables.

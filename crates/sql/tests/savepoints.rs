@@ -27,7 +27,10 @@ async fn rollback_to_savepoint_undoes_later_changes_and_the_rest_commits() {
     exec(&mut a, "DELETE FROM t WHERE id = 2").await;
     exec(&mut a, "INSERT INTO t VALUES (4, 40, 4), (5, 50, 5)").await;
     exec(&mut a, "UPDATE t SET id = 30, u = 33 WHERE id = 3").await;
-    assert_eq!(query(&mut a, ALL).await, rows(&[&["1", "111", "1"], &["4", "40", "4"], &["5", "50", "5"], &["30", "130", "33"]]));
+    assert_eq!(
+        query(&mut a, ALL).await,
+        rows(&[&["1", "111", "1"], &["4", "40", "4"], &["5", "50", "5"], &["30", "130", "33"]])
+    );
     exec(&mut a, "ROLLBACK TO SAVEPOINT s").await;
     assert!(a.status().in_transaction, "the transaction goes on");
     assert_eq!(query(&mut a, ALL).await, rows(&[&["1", "11", "1"], &["2", "20", "2"], &["3", "30", "3"]]));
@@ -42,7 +45,10 @@ async fn rollback_to_savepoint_undoes_later_changes_and_the_rest_commits() {
     // Values freed by the rollback can be taken again (unique key, primary key).
     exec(&mut a, "INSERT INTO t VALUES (4, 44, 4)").await;
     exec(&mut a, "COMMIT").await;
-    assert_eq!(query(&mut b, ALL).await, rows(&[&["1", "11", "1"], &["2", "20", "2"], &["3", "30", "3"], &["4", "44", "4"]]));
+    assert_eq!(
+        query(&mut b, ALL).await,
+        rows(&[&["1", "11", "1"], &["2", "20", "2"], &["3", "30", "3"], &["4", "44", "4"]])
+    );
 }
 
 #[tokio::test]
@@ -91,7 +97,10 @@ async fn savepoint_before_the_first_statement_with_autocommit_off() {
     exec(&mut a, "ROLLBACK TO SAVEPOINT start").await;
     exec(&mut a, "INSERT INTO t VALUES (5, 50, 5)").await;
     exec(&mut a, "COMMIT").await;
-    assert_eq!(query(&mut b, ALL).await, rows(&[&["1", "10", "1"], &["2", "20", "2"], &["3", "30", "3"], &["5", "50", "5"]]));
+    assert_eq!(
+        query(&mut b, ALL).await,
+        rows(&[&["1", "10", "1"], &["2", "20", "2"], &["3", "30", "3"], &["5", "50", "5"]])
+    );
 }
 
 #[tokio::test]
@@ -140,9 +149,15 @@ async fn a_failed_statement_rolls_back_only_itself() {
     let e = fail(&mut a, "UPDATE t SET u = 9 WHERE id >= 3").await;
     assert_eq!(e.code, 1062);
     assert!(a.status().in_transaction);
-    assert_eq!(query(&mut a, ALL).await, rows(&[&["1", "10", "1"], &["2", "20", "2"], &["3", "30", "3"], &["4", "40", "4"]]));
+    assert_eq!(
+        query(&mut a, ALL).await,
+        rows(&[&["1", "10", "1"], &["2", "20", "2"], &["3", "30", "3"], &["4", "40", "4"]])
+    );
     exec(&mut a, "COMMIT").await;
-    assert_eq!(query(&mut b, ALL).await, rows(&[&["1", "10", "1"], &["2", "20", "2"], &["3", "30", "3"], &["4", "40", "4"]]));
+    assert_eq!(
+        query(&mut b, ALL).await,
+        rows(&[&["1", "10", "1"], &["2", "20", "2"], &["3", "30", "3"], &["4", "40", "4"]])
+    );
     // With autocommit, the failed statement is its own transaction: nothing of it stays.
     let e = fail(&mut b, "INSERT INTO t VALUES (9, 90, 9), (10, 100, 4)").await;
     assert_eq!(e.code, 1062);

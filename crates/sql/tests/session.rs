@@ -22,7 +22,10 @@ async fn set_forms_and_variables() {
     exec(&mut s, "SET NAMES utf8mb4").await;
     exec(&mut s, "SET NAMES 'utf8mb4' COLLATE 'utf8mb4_general_ci'").await;
     exec(&mut s, "SET CHARACTER SET utf8mb4").await;
-    assert_eq!(query(&mut s, "SELECT @@character_set_client, @@collation_connection").await, rows(&[&["utf8mb4", "utf8mb4_general_ci"]]));
+    assert_eq!(
+        query(&mut s, "SELECT @@character_set_client, @@collation_connection").await,
+        rows(&[&["utf8mb4", "utf8mb4_general_ci"]])
+    );
     let e = fail(&mut s, "SET nosuch = 1").await;
     assert_eq!((e.code, e.message.as_str()), (1193, "Unknown system variable 'nosuch'"));
     // DO evaluates and discards; its side effects stay.
@@ -53,7 +56,10 @@ async fn explain_create_as_select_and_counters() {
     // CREATE TABLE ... SELECT: columns from the result, rows inserted, MariaDB's info.
     let ok = exec(&mut s, "CREATE TABLE copy AS SELECT id, k * 2 AS k2, c FROM t WHERE k = 10").await;
     assert_eq!((ok.affected_rows, ok.info.as_str()), (2, "Records: 2  Duplicates: 0  Warnings: 0"));
-    assert_eq!(query(&mut s, "SELECT id, k2, c FROM copy ORDER BY id").await, rows(&[&["1", "20", "a"], &["3", "20", "NULL"]]));
+    assert_eq!(
+        query(&mut s, "SELECT id, k2, c FROM copy ORDER BY id").await,
+        rows(&[&["1", "20", "a"], &["3", "20", "NULL"]])
+    );
     let cat = db.engine.catalog();
     let copy = cat.table("test", "copy").unwrap();
     assert_eq!(copy.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["id", "k2", "c"]);

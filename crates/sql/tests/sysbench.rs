@@ -48,7 +48,11 @@ async fn prepare_table(s: &mut selkie_sql::Session, rng: &mut Rng, auto_inc: boo
         batch.push(if auto_inc { format!("({k}, '{c}', '{pad}')") } else { format!("({i}, {k}, '{c}', '{pad}')") });
         model.insert(i, (k, c, pad));
         if batch.len() == 1000 || i == n {
-            let head = if auto_inc { "INSERT INTO sbtest1(k, c, pad) VALUES" } else { "INSERT INTO sbtest1(id, k, c, pad) VALUES" };
+            let head = if auto_inc {
+                "INSERT INTO sbtest1(k, c, pad) VALUES"
+            } else {
+                "INSERT INTO sbtest1(id, k, c, pad) VALUES"
+            };
             let ok = exec(s, &format!("{head}{}", batch.join(","))).await;
             assert_eq!(ok.affected_rows, batch.len() as u64);
             batch.clear();
@@ -79,10 +83,12 @@ async fn oltp_prepare_prewarm_run_cleanup() {
     assert_eq!(query(&mut s, "ANALYZE TABLE sbtest1").await, rows(&[&["test.sbtest1", "analyze", "status", "OK"]]));
     exec(&mut s, "SET tmp_table_size=2*1024*1024*1024").await;
     exec(&mut s, "SET max_heap_table_size=2*1024*1024*1024").await;
-    let avg = query(&mut s, &format!("SELECT AVG(id) FROM (SELECT * FROM sbtest1 FORCE KEY (PRIMARY) LIMIT {n}) t")).await;
+    let avg =
+        query(&mut s, &format!("SELECT AVG(id) FROM (SELECT * FROM sbtest1 FORCE KEY (PRIMARY) LIMIT {n}) t")).await;
     assert_eq!(avg, rows(&[&[&format!("{:.4}", (n + 1) as f64 / 2.0)]]));
     let with_zero = model.values().filter(|r| r.0.to_string().contains('0')).count();
-    let count = query(&mut s, &format!("SELECT COUNT(*) FROM (SELECT * FROM sbtest1 WHERE k LIKE '%0%' LIMIT {n}) t")).await;
+    let count =
+        query(&mut s, &format!("SELECT COUNT(*) FROM (SELECT * FROM sbtest1 WHERE k LIKE '%0%' LIMIT {n}) t")).await;
     assert_eq!(count, rows(&[&[&with_zero.to_string()]]));
 
     // run, prepared (--db-ps-mode=auto)
@@ -108,15 +114,30 @@ async fn oltp_prepare_prewarm_run_cleanup() {
         let lo = rng.range(1, n - 99);
         let hi = lo + 99;
         let in_range: Vec<String> = model.range(lo..=hi).map(|(_, r)| r.1.clone()).collect();
-        let got: Vec<String> = prepared_rows(&mut s, simple, &[Value::Int(lo), Value::Int(hi)]).await.into_iter().map(|r| r[0].clone()).collect();
+        let got: Vec<String> = prepared_rows(&mut s, simple, &[Value::Int(lo), Value::Int(hi)])
+            .await
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect();
         assert_eq!(got, in_range);
-        assert_eq!(prepared_rows(&mut s, sum, &[Value::Int(lo), Value::Int(hi)]).await, rows(&[&[&sum_k(&model, lo, hi)]]));
+        assert_eq!(
+            prepared_rows(&mut s, sum, &[Value::Int(lo), Value::Int(hi)]).await,
+            rows(&[&[&sum_k(&model, lo, hi)]])
+        );
         let mut sorted = in_range.clone();
         sorted.sort();
-        let got: Vec<String> = prepared_rows(&mut s, order, &[Value::Int(lo), Value::Int(hi)]).await.into_iter().map(|r| r[0].clone()).collect();
+        let got: Vec<String> = prepared_rows(&mut s, order, &[Value::Int(lo), Value::Int(hi)])
+            .await
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect();
         assert_eq!(got, sorted);
         sorted.dedup();
-        let got: Vec<String> = prepared_rows(&mut s, distinct, &[Value::Int(lo), Value::Int(hi)]).await.into_iter().map(|r| r[0].clone()).collect();
+        let got: Vec<String> = prepared_rows(&mut s, distinct, &[Value::Int(lo), Value::Int(hi)])
+            .await
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect();
         assert_eq!(got, sorted);
         // Writes.
         let id = rng.range(1, n);
@@ -136,7 +157,18 @@ async fn oltp_prepare_prewarm_run_cleanup() {
         execute_prepared(&mut s, delete, &[Value::Int(id)]).await.unwrap();
         model.remove(&id);
         let (k, c, pad) = (rng.range(1, n), rng.digits(10), rng.digits(5));
-        execute_prepared(&mut s, insert, &[Value::Int(id), Value::Int(k), Value::Bytes(c.clone().into_bytes()), Value::Bytes(pad.clone().into_bytes())]).await.unwrap();
+        execute_prepared(
+            &mut s,
+            insert,
+            &[
+                Value::Int(id),
+                Value::Int(k),
+                Value::Bytes(c.clone().into_bytes()),
+                Value::Bytes(pad.clone().into_bytes()),
+            ],
+        )
+        .await
+        .unwrap();
         model.insert(id, (k, c, pad));
         execute_prepared(&mut s, commit, &[]).await.unwrap();
         assert!(!s.status().in_transaction, "round {round}");
@@ -150,11 +182,19 @@ async fn oltp_prepare_prewarm_run_cleanup() {
         assert_eq!(query(&mut s, &format!("SELECT c FROM sbtest1 WHERE id={id}")).await, want);
         let lo = rng.range(1, n - 99);
         let hi = lo + 99;
-        assert_eq!(query(&mut s, &format!("SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN {lo} AND {hi}")).await, rows(&[&[&sum_k(&model, lo, hi)]]));
+        assert_eq!(
+            query(&mut s, &format!("SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN {lo} AND {hi}")).await,
+            rows(&[&[&sum_k(&model, lo, hi)]])
+        );
         let mut sorted: Vec<String> = model.range(lo..=hi).map(|(_, r)| r.1.clone()).collect();
         sorted.sort();
         sorted.dedup();
-        let got: Vec<String> = query(&mut s, &format!("SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN {lo} AND {hi} ORDER BY c")).await.into_iter().map(|r| r[0].clone()).collect();
+        let got: Vec<String> =
+            query(&mut s, &format!("SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN {lo} AND {hi} ORDER BY c"))
+                .await
+                .into_iter()
+                .map(|r| r[0].clone())
+                .collect();
         assert_eq!(got, sorted);
         let id = rng.range(1, n);
         let ok = exec(&mut s, &format!("UPDATE sbtest1 SET k=k+1 WHERE id={id}")).await;
@@ -173,7 +213,10 @@ async fn oltp_prepare_prewarm_run_cleanup() {
 
     // select_random_points / select_random_ranges
     let points = ps(&mut s, "\n        SELECT id, k, c, pad\n          FROM sbtest1\n          WHERE k IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\n        ");
-    let ranges_sql = format!("\n        SELECT count(k)\n          FROM sbtest1\n          WHERE {}", ["k BETWEEN ? AND ?"; 10].join(" OR "));
+    let ranges_sql = format!(
+        "\n        SELECT count(k)\n          FROM sbtest1\n          WHERE {}",
+        ["k BETWEEN ? AND ?"; 10].join(" OR ")
+    );
     let ranges = ps(&mut s, &ranges_sql);
     for _ in 0..20 {
         let ks: Vec<i64> = (0..10).map(|_| rng.range(1, n)).collect();
@@ -204,13 +247,24 @@ async fn oltp_insert_with_auto_inc_and_bulk_insert() {
     let mut rng = Rng(7);
     let model = prepare_table(&mut s, &mut rng, true).await;
     let n = table_size();
-    assert_eq!(query(&mut s, "SELECT MIN(id), MAX(id), COUNT(*) FROM sbtest1").await, rows(&[&["1", &n.to_string(), &n.to_string()]]));
+    assert_eq!(
+        query(&mut s, "SELECT MIN(id), MAX(id), COUNT(*) FROM sbtest1").await,
+        rows(&[&["1", &n.to_string(), &n.to_string()]])
+    );
     assert_eq!(query(&mut s, "SELECT k FROM sbtest1 WHERE id = 17").await, rows(&[&[&model[&17].0.to_string()]]));
     // oltp_insert --auto-inc: id 0 asks for a generated value.
-    let ok = exec(&mut s, &format!("INSERT INTO sbtest1 (id, k, c, pad) VALUES (0, 5, '{}', '{}')", rng.digits(10), rng.digits(5))).await;
+    let ok = exec(
+        &mut s,
+        &format!("INSERT INTO sbtest1 (id, k, c, pad) VALUES (0, 5, '{}', '{}')", rng.digits(10), rng.digits(5)),
+    )
+    .await;
     assert_eq!(ok.last_insert_id as i64, n + 1);
     // oltp_insert without --auto-inc: ids from sysbench.rand.unique() - 2147483648.
-    exec(&mut s, &format!("INSERT INTO sbtest1 (id, k, c, pad) VALUES ({}, 5, 'c', 'p')", 12345u32 as i64 - 2147483648)).await;
+    exec(
+        &mut s,
+        &format!("INSERT INTO sbtest1 (id, k, c, pad) VALUES ({}, 5, 'c', 'p')", 12345u32 as i64 - 2147483648),
+    )
+    .await;
     assert_eq!(query(&mut s, "SELECT MIN(id) FROM sbtest1").await, rows(&[&["-2147471303"]]));
     exec(&mut s, "DROP TABLE IF EXISTS sbtest1").await;
 

@@ -143,7 +143,10 @@ async fn read_only_transactions() {
     assert!(a.status().read_only_transaction);
     assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t").await, rows(&[&["3"]]));
     let e = fail(&mut a, "UPDATE t SET v = 1").await;
-    assert_eq!((e.code, e.state, e.message.as_str()), (1792, "25006", "Cannot execute statement in a READ ONLY transaction"));
+    assert_eq!(
+        (e.code, e.state, e.message.as_str()),
+        (1792, "25006", "Cannot execute statement in a READ ONLY transaction")
+    );
     exec(&mut a, "COMMIT").await;
     // SET TRANSACTION READ ONLY applies to the next transaction only.
     exec(&mut a, "SET TRANSACTION READ ONLY").await;
@@ -173,7 +176,10 @@ async fn lock_waits_timeouts_and_deadlocks() {
     exec(&mut b, "BEGIN").await;
     exec(&mut b, "UPDATE t SET v = 3 WHERE id = 3").await;
     let e = fail(&mut b, "UPDATE t SET v = 4 WHERE id = 2").await;
-    assert_eq!((e.code, e.state, e.message.as_str()), (1205, "HY000", "Lock wait timeout exceeded; try restarting transaction"));
+    assert_eq!(
+        (e.code, e.state, e.message.as_str()),
+        (1205, "HY000", "Lock wait timeout exceeded; try restarting transaction")
+    );
     assert!(b.status().in_transaction);
     exec(&mut b, "COMMIT").await;
     exec(&mut a, "COMMIT").await;
@@ -238,7 +244,10 @@ async fn prepared_statements() {
     let names: Vec<&str> = p.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, vec!["id", "w"]);
     assert_eq!(a.prepared_param_count(p.statement_id), Some(2));
-    assert_eq!(prepared_rows(&mut a, p.statement_id, &[Value::Int(1), Value::Int(0)]).await, rows(&[&["1", "1"], &["2", "1"], &["3", "1"]]));
+    assert_eq!(
+        prepared_rows(&mut a, p.statement_id, &[Value::Int(1), Value::Int(0)]).await,
+        rows(&[&["1", "1"], &["2", "1"], &["3", "1"]])
+    );
     exec(&mut a, "UPDATE t SET v = 5 WHERE id = 2").await;
     assert_eq!(prepared_rows(&mut a, p.statement_id, &[Value::Int(10), Value::Int(5)]).await, rows(&[&["2", "15"]]));
     let e = execute_prepared(&mut a, p.statement_id, &[Value::Int(1)]).await.unwrap_err();
@@ -270,7 +279,9 @@ async fn prepared_statements() {
         let r = execute_prepared(&mut a, ins.statement_id, &[Value::Int(i), Value::Int(0)]).await.unwrap();
         assert!(matches!(&r[0], Res::Ok { info, .. } if info.affected_rows == 1));
         let r = execute_prepared(&mut a, upd.statement_id, &[Value::Int(i)]).await.unwrap();
-        assert!(matches!(&r[0], Res::Ok { info, .. } if info.affected_rows == 1 && info.info == "Rows matched: 1  Changed: 1  Warnings: 0"));
+        assert!(
+            matches!(&r[0], Res::Ok { info, .. } if info.affected_rows == 1 && info.info == "Rows matched: 1  Changed: 1  Warnings: 0")
+        );
         if i % 2 == 0 {
             execute_prepared(&mut a, del.statement_id, &[Value::Int(i)]).await.unwrap();
         }

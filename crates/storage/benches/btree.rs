@@ -54,10 +54,12 @@ fn put(store: &PageStore, tree: &BTree, k: &[u8], v: &[u8]) {
 }
 
 fn setup(pool_bytes: u64) -> Bench {
-    let dir = if Path::new("/dev/shm").is_dir() { tempfile::tempdir_in("/dev/shm") } else { tempfile::tempdir() }.unwrap();
+    let dir =
+        if Path::new("/dev/shm").is_dir() { tempfile::tempdir_in("/dev/shm") } else { tempfile::tempdir() }.unwrap();
     let io = Io::new(FaultInjection::default());
     let store = PageStore::open(&io, dir.path(), PageStoreConfig::new(pool_bytes)).unwrap();
-    let wal = Wal::open(&io, dir.path(), WalConfig { flush_mode: FlushMode::Lazy, ..WalConfig::default() }, FIRST_LSN).unwrap();
+    let wal = Wal::open(&io, dir.path(), WalConfig { flush_mode: FlushMode::Lazy, ..WalConfig::default() }, FIRST_LSN)
+        .unwrap();
     store.start(wal.clone(), Arc::new(NoTrx)).unwrap();
     let tree = BTree::open(store.system_tree_root(0));
     for i in 0..RECORDS {

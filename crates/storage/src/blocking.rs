@@ -20,30 +20,20 @@ mod tests {
     #[test]
     fn runs_inline_outside_a_runtime_and_on_a_current_thread_runtime() {
         assert_eq!(super::run(|| 7), 7);
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         assert_eq!(rt.block_on(async { super::run(|| 8) }), 8);
     }
 
     #[test]
     fn moves_other_tasks_off_a_multi_thread_worker() {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
         rt.block_on(async {
             // While one task blocks inside `run`, another task on the single worker still runs.
-            let blocked = tokio::spawn(async {
-                super::run(|| std::thread::sleep(std::time::Duration::from_millis(300)))
-            });
+            let blocked =
+                tokio::spawn(async { super::run(|| std::thread::sleep(std::time::Duration::from_millis(300))) });
             let t0 = std::time::Instant::now();
             tokio::spawn(async {}).await.unwrap();
-            assert!(
-                t0.elapsed() < std::time::Duration::from_millis(250),
-                "the other task waited for the blocked one"
-            );
+            assert!(t0.elapsed() < std::time::Duration::from_millis(250), "the other task waited for the blocked one");
             blocked.await.unwrap();
         });
     }

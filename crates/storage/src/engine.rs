@@ -31,14 +31,14 @@ use crate::recovery;
 use crate::rowcodec;
 use crate::table::{self, ScanState};
 use crate::table_write_block::{TableWriteBlock, TableWriteBlocks};
-use crate::trx::logrec::LogRecord;
 use crate::testpoint::{CrashPoint, CrashPoints};
+use crate::trx::logrec::LogRecord;
 use crate::trx::purge::{DeferredFree, PurgeQueues, PurgeThread};
 use crate::trx::record::{RecHeader, HEADER_LEN, NO_ROLL_PTR, VISIBLE_TO_ALL_TRX_ID};
 use crate::trx::txn::{Expect, Target, TrxSavepoint, TrxState};
 use crate::trx::{FinishedLog, FinishedTrx, ReadView, TrxSys};
-use crate::wal::control::ControlFile;
 use crate::types::*;
+use crate::wal::control::ControlFile;
 use crate::wal::{Lsn, Wal, WalConfig};
 
 /// `--flush-at-commit`, equivalent to innodb_flush_log_at_trx_commit.
@@ -171,11 +171,20 @@ pub enum OnDuplicate {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum InsertOutcome {
-    Inserted { pk_key: Vec<u8> },
+    Inserted {
+        pk_key: Vec<u8>,
+    },
     /// `index` is 0 for the primary key, i+1 for `secondary[i]`.
-    Duplicate { index: usize, pk_key: Vec<u8>, existing: Vec<Datum> },
+    Duplicate {
+        index: usize,
+        pk_key: Vec<u8>,
+        existing: Vec<Datum>,
+    },
     /// REPLACE: inserted after deleting `deleted` conflicting rows.
-    Replaced { pk_key: Vec<u8>, deleted: usize },
+    Replaced {
+        pk_key: Vec<u8>,
+        deleted: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -594,7 +603,12 @@ impl Engine {
         // Undo logs left by the crash: every transaction before it is visible to every view
         // from now on, so purge may process them at once (committed ones: their delete-marked
         // records and old chains; the others: only their pages).
-        let recovered = logs.losers.iter().chain(&logs.finished).map(|l| (l, false)).chain(logs.committed.iter().map(|l| (l, true)));
+        let recovered = logs
+            .losers
+            .iter()
+            .chain(&logs.finished)
+            .map(|l| (l, false))
+            .chain(logs.committed.iter().map(|l| (l, true)));
         for (l, committed) in recovered.filter(|_| !salvage) {
             purge_queues.adopt(FinishedTrx {
                 trx_id: l.trx_id,
@@ -740,8 +754,14 @@ impl Engine {
     }
 
     /// Writes a catalog record (an MVCC record of system tree 0) in the DDL transaction.
-    fn catalog_write(&self, trx: &mut TrxState, key: &[u8], payload: &[u8], deleted: bool, expect: Expect)
-        -> Result<()> {
+    fn catalog_write(
+        &self,
+        trx: &mut TrxState,
+        key: &[u8],
+        payload: &[u8],
+        deleted: bool,
+        expect: Expect,
+    ) -> Result<()> {
         self.sh.store.wal().check_writable()?;
         trx.prepare_write(None)?;
         let root = self.sh.store.system_tree_root(CATALOG_TREE);
@@ -1384,9 +1404,9 @@ impl Engine {
         let mut report = SpaceReport { total_pages: total, ..SpaceReport::default() };
         owner[0] = 1; // the tablespace header
         let mut mark = |pid: PageId, counter: &mut u64, report_doubly: &mut u64| -> Result<()> {
-            let slot = owner.get_mut(pid as usize).ok_or_else(|| {
-                StorageError::Corruption(format!("page {pid} beyond the tablespace ({total} pages)"))
-            })?;
+            let slot = owner
+                .get_mut(pid as usize)
+                .ok_or_else(|| StorageError::Corruption(format!("page {pid} beyond the tablespace ({total} pages)")))?;
             if *slot != 0 {
                 *report_doubly += 1;
             }
@@ -1621,7 +1641,12 @@ impl Transaction {
     }
 
     /// Inserts a full row (every column, in table order; AUTO_INCREMENT already filled in).
-    pub async fn insert(&mut self, table: &Arc<TableDef>, row: Vec<Datum>, on_dup: OnDuplicate) -> Result<InsertOutcome> {
+    pub async fn insert(
+        &mut self,
+        table: &Arc<TableDef>,
+        row: Vec<Datum>,
+        on_dup: OnDuplicate,
+    ) -> Result<InsertOutcome> {
         self.check_writable(table)?;
         self.admit_row_write(table, Some(&row)).await?;
         table::insert(&mut self.st, table, row, on_dup).await.map_err(|e| e.with_table(&table.name))
@@ -1629,7 +1654,13 @@ impl Transaction {
 
     /// Replaces the row identified by `pk_key` (which the caller locked with `lock_row`
     /// Exclusive and whose current contents are `old`). If the primary key changes the row moves.
-    pub async fn update(&mut self, table: &Arc<TableDef>, pk_key: &[u8], old: &[Datum], new: Vec<Datum>) -> Result<Vec<u8>> {
+    pub async fn update(
+        &mut self,
+        table: &Arc<TableDef>,
+        pk_key: &[u8],
+        old: &[Datum],
+        new: Vec<Datum>,
+    ) -> Result<Vec<u8>> {
         // The stored row (read under the lock) is authoritative for the old index entries;
         // `old` is what the caller saw and must be the same.
         let _ = old;

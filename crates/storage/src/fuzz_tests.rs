@@ -59,7 +59,9 @@ fn within<T: Send + 'static>(what: String, limit: Duration, f: impl FnOnce() -> 
     });
     match rx.recv_timeout(limit) {
         Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what}: still running after {limit:?} (a loop on corrupt input?)"),
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{what}: still running after {limit:?} (a loop on corrupt input?)")
+        }
         Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: panicked"),
     }
 }
@@ -150,7 +152,9 @@ fn node_page() -> impl Strategy<Value = Vec<u8>> {
     // Nearly full leaves: where overlapping records add up to more than a page.
     let full = (any::<u64>(), 100usize..4000).prop_map(|(seed, max)| {
         let mut rng = StdRng::seed_from_u64(seed);
-        let entries = (0..200).map(|_| ((0..rng.gen_range(1..8)).map(|_| rng.gen()).collect(), vec![0x5A; rng.gen_range(0..max)])).collect();
+        let entries = (0..200)
+            .map(|_| ((0..rng.gen_range(1..8)).map(|_| rng.gen()).collect(), vec![0x5A; rng.gen_range(0..max)]))
+            .collect();
         leaf_page(7, entries, 9)
     });
     let inner = (1u8..4, prop::collection::vec(key(), 0..80)).prop_map(|(level, seps)| inner_page(7, level, seps, 100));
@@ -200,7 +204,11 @@ fn node_change() -> impl Strategy<Value = NodeChange> {
         (slot.clone(), key(), any::<bool>(), value.clone())
             .prop_map(|(slot, key, overflow, value)| NodeChange::Insert { slot, key, overflow, value }),
         slot.clone().prop_map(|slot| NodeChange::Delete { slot }),
-        (slot.clone(), any::<bool>(), value).prop_map(|(slot, overflow, value)| NodeChange::Update { slot, overflow, value }),
+        (slot.clone(), any::<bool>(), value).prop_map(|(slot, overflow, value)| NodeChange::Update {
+            slot,
+            overflow,
+            value
+        }),
         (slot, key(), any::<u64>()).prop_map(|(slot, key, child)| NodeChange::InnerInsert { slot, key, child }),
         Just(NodeChange::Compact),
     ]
@@ -209,7 +217,9 @@ fn node_change() -> impl Strategy<Value = NodeChange> {
 fn change_node(p: &mut [u8], c: &NodeChange) -> Result<(), node::NodeError> {
     let flags = |overflow: bool| if overflow { node::FLAG_OVERFLOW } else { 0 };
     match c {
-        NodeChange::Insert { slot, key, overflow, value } => node::leaf_insert(p, *slot as usize, key, flags(*overflow), value),
+        NodeChange::Insert { slot, key, overflow, value } => {
+            node::leaf_insert(p, *slot as usize, key, flags(*overflow), value)
+        }
         NodeChange::Delete { slot } => node::leaf_delete(p, *slot as usize),
         NodeChange::Update { slot, overflow, value } => node::leaf_update(p, *slot as usize, flags(*overflow), value),
         NodeChange::InnerInsert { slot, key, child } => node::inner_insert(p, *slot as usize, key, *child),
@@ -369,7 +379,9 @@ fn encode_spec(pid: PageId, spec: &RecordSpec, out: &mut Vec<u8>) {
             };
             PageRecord::Init { page_type, level: *level, link: *link }
         }
-        RecordSpec::LeafInsert(slot, key, flags, value) => PageRecord::LeafInsert { slot: *slot, key, flags: *flags, value },
+        RecordSpec::LeafInsert(slot, key, flags, value) => {
+            PageRecord::LeafInsert { slot: *slot, key, flags: *flags, value }
+        }
         RecordSpec::LeafDelete(slot) => PageRecord::LeafDelete { slot: *slot },
         RecordSpec::LeafUpdate(slot, flags, value) => PageRecord::LeafUpdate { slot: *slot, flags: *flags, value },
         RecordSpec::InnerInsert(slot, key, child) => PageRecord::InnerInsert { slot: *slot, key, child: *child },
@@ -455,7 +467,14 @@ proptest! {
 type LogicalSpec = (u8, u64, u32, Vec<u8>, Option<Vec<u8>>, Vec<u64>);
 
 fn logical_record() -> impl Strategy<Value = LogicalSpec> {
-    (0u8..12, any::<u64>(), any::<u32>(), key(), prop::option::of(prop::collection::vec(any::<u8>(), 0..100)), prop::collection::vec(any::<u64>(), 0..6))
+    (
+        0u8..12,
+        any::<u64>(),
+        any::<u32>(),
+        key(),
+        prop::option::of(prop::collection::vec(any::<u8>(), 0..100)),
+        prop::collection::vec(any::<u64>(), 0..6),
+    )
 }
 
 fn encode_logical((kind, a, b, key, before, roots): &LogicalSpec) -> Vec<u8> {
@@ -538,7 +557,9 @@ fn datum_for(ty: &ColumnType, seed: u64) -> Datum {
         ColumnType::Decimal { scale, .. } => Datum::Decimal(Decimal::new(rng.gen_range(-1_000_000..1_000_000), *scale)),
         ColumnType::Float | ColumnType::Double => Datum::Double(rng.gen_range(-1e9..1e9)),
         ColumnType::Date => Datum::Date(Date::new(rng.gen_range(0..9999), rng.gen_range(1..13), rng.gen_range(1..29))),
-        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Datum::DateTime(DateTime(rng.gen_range(0..i64::MAX / 2))),
+        ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
+            Datum::DateTime(DateTime(rng.gen_range(0..i64::MAX / 2)))
+        }
         _ => Datum::Bytes((0..rng.gen_range(0..40)).map(|_| rng.gen()).collect()),
     }
 }
@@ -563,7 +584,12 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
             .map(|(i, (cols, unique, prefix))| ix(65 + i as u32, &format!("i{i}"), cols, unique, false, prefix))
             .collect(),
         columns,
-        options: TableOptions { engine: "InnoDB".into(), charset: "utf8mb4".into(), collation: "utf8mb4_bin".into(), comment: "x".into() },
+        options: TableOptions {
+            engine: "InnoDB".into(),
+            charset: "utf8mb4".into(),
+            collation: "utf8mb4_bin".into(),
+            comment: "x".into(),
+        },
     }
 }
 
@@ -572,7 +598,11 @@ fn table_def() -> impl Strategy<Value = TableDef> {
     columns().prop_flat_map(|cols| {
         let n = cols.len();
         let index_cols = prop::collection::vec(0..n, 0..4);
-        (Just(cols), index_cols.clone(), prop::collection::vec((prop::collection::vec(0..n, 1..4), any::<bool>(), prop::option::of(1u32..20)), 0..4))
+        (
+            Just(cols),
+            index_cols.clone(),
+            prop::collection::vec((prop::collection::vec(0..n, 1..4), any::<bool>(), prop::option::of(1u32..20)), 0..4),
+        )
             .prop_map(|(mut cols, pk, secondary)| {
                 let mut seen = std::collections::HashSet::new();
                 let pk: Vec<usize> = pk.into_iter().filter(|c| seen.insert(*c)).collect();
@@ -696,7 +726,18 @@ fn segment_path(dir: &Path, n: u64) -> std::path::PathBuf {
 /// end LSN of each entry.
 fn write_log(dir: &Path, payloads: &[Vec<u8>]) -> Vec<(Lsn, Lsn)> {
     let io = Io::new(FaultInjection::default());
-    let wal = Wal::open(&io, dir, WalConfig { flush_mode: FlushMode::Durable, segment_bytes: SEGMENT, ring_bytes: 1 << 16, ..WalConfig::default() }, FIRST_LSN).unwrap();
+    let wal = Wal::open(
+        &io,
+        dir,
+        WalConfig {
+            flush_mode: FlushMode::Durable,
+            segment_bytes: SEGMENT,
+            ring_bytes: 1 << 16,
+            ..WalConfig::default()
+        },
+        FIRST_LSN,
+    )
+    .unwrap();
     let spans: Vec<(Lsn, Lsn)> = payloads.iter().map(|p| wal.append(p, |_, _| {})).collect();
     wal.flush_to(spans.last().map_or(FIRST_LSN, |s| s.1)).unwrap();
     wal.shutdown().unwrap();
@@ -820,7 +861,8 @@ fn open_store(dir: &Path, pool_frames: u64) -> (Arc<PageStore>, Arc<Wal>) {
     while let Some(e) = scan.next_entry().unwrap() {
         store.redo_entry(&e, &mut |_, _| {}).unwrap();
     }
-    let config = WalConfig { flush_mode: FlushMode::Lazy, segment_bytes: 1 << 20, ring_bytes: 4 << 20, ..WalConfig::default() };
+    let config =
+        WalConfig { flush_mode: FlushMode::Lazy, segment_bytes: 1 << 20, ring_bytes: 4 << 20, ..WalConfig::default() };
     let wal = Wal::open(&io, dir, config, scan.end_lsn()).unwrap();
     store.start(wal.clone(), Arc::new(NoTrx)).unwrap();
     (store, wal)
@@ -851,7 +893,10 @@ fn corrupt_page(store: &PageStore, pid: PageId, tree_pages: &[PageId], rng: &mut
             let (at, v) = if rng.gen_bool(0.5) {
                 (r.val_off, rng.gen_range(0..200_000u64))
             } else {
-                (r.val_off + 8, if rng.gen_bool(0.7) { tree_pages[rng.gen_range(0..tree_pages.len())] } else { rng.gen() })
+                (
+                    r.val_off + 8,
+                    if rng.gen_bool(0.7) { tree_pages[rng.gen_range(0..tree_pages.len())] } else { rng.gen() },
+                )
             };
             page::put_u64(&mut image, at, v);
             format!("overflow reference field at {at} of page {pid} -> {v}")
@@ -941,7 +986,11 @@ fn corrupt_tree_case(seed: u64) {
     let mut keys: Vec<Vec<u8>> = Vec::new();
     for i in 0..rng.gen_range(50..400u32) {
         let key = format!("{:08}", i * 7 % 1000).into_bytes();
-        let value = if rng.gen_ratio(1, 10) { vec![i as u8; rng.gen_range(5_000..30_000)] } else { vec![i as u8; rng.gen_range(0..200)] };
+        let value = if rng.gen_ratio(1, 10) {
+            vec![i as u8; rng.gen_range(5_000..30_000)]
+        } else {
+            vec![i as u8; rng.gen_range(0..200)]
+        };
         put(&store, &tree, &key, value).unwrap();
         keys.push(key);
     }
@@ -1034,17 +1083,18 @@ fn a_cycle_of_leaf_links_ends_the_scan() {
         let last = *leaves.last().unwrap();
         set_link(&store, last, if self_link { last } else { leaves[0] });
         let s = store.clone();
-        let rows = within(format!("scan over a leaf cycle (self link: {self_link})"), Duration::from_secs(20), move || {
-            let mut c = tree.cursor(Bound::Unbounded, Bound::Unbounded, false);
-            let mut n = 0;
-            loop {
-                match c.next(&s) {
-                    Ok(Some(_)) => n += 1,
-                    Ok(None) => return Ok(n),
-                    Err(e) => return Err(e),
+        let rows =
+            within(format!("scan over a leaf cycle (self link: {self_link})"), Duration::from_secs(20), move || {
+                let mut c = tree.cursor(Bound::Unbounded, Bound::Unbounded, false);
+                let mut n = 0;
+                loop {
+                    match c.next(&s) {
+                        Ok(Some(_)) => n += 1,
+                        Ok(None) => return Ok(n),
+                        Err(e) => return Err(e),
+                    }
                 }
-            }
-        });
+            });
         match rows {
             Ok(n) => assert_eq!(n, 400, "every record once"),
             Err(e) => assert!(matches!(e, crate::StorageError::Corruption(_)), "{e:?}"),
@@ -1053,4 +1103,3 @@ fn a_cycle_of_leaf_links_ends_the_scan() {
         let _ = wal.shutdown();
     }
 }
-

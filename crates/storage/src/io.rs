@@ -357,12 +357,7 @@ impl Io {
     /// LSN a log segment starts at; 0 for the others).
     pub fn open_as(&self, path: &Path, create: bool, kind: FileKind, base: u64) -> std::io::Result<Arc<IoFile>> {
         let _guard = self.shared.begin_change()?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(create)
-            .custom_flags(libc::O_CLOEXEC)
-            .open(path)?;
+        let file = OpenOptions::new().read(true).write(true).create(create).custom_flags(libc::O_CLOEXEC).open(path)?;
         let overlay = self.shared.fault.lose_unsynced_writes.then(|| Mutex::new(Overlay::default()));
         let io_file = Arc::new(IoFile { file, shared: Arc::clone(&self.shared), overlay, kind, base });
         let mut files = self.shared.files.lock();
@@ -873,10 +868,9 @@ mod tests {
     fn page_writes_always_tear_in_torn_mode() {
         let dir = tempfile::tempdir().unwrap();
         let page = 16 * 1024;
-        for (fault, tears) in [
-            (FaultInjection { lose_unsynced_writes: true, torn_page_writes: true }, true),
-            (lossy(), false),
-        ] {
+        for (fault, tears) in
+            [(FaultInjection { lose_unsynced_writes: true, torn_page_writes: true }, true), (lossy(), false)]
+        {
             let path = dir.path().join(format!("w{tears}"));
             let io = Io::new(fault);
             let f = io.open(&path, true).unwrap();

@@ -303,11 +303,9 @@ pub fn primary_key_lookup(table: &TableDef, pk: &[Datum]) -> Result<Option<Vec<u
 
 /// The clustered key bytes (`ScanRow::pk_key`) of a row given its primary key values.
 pub fn primary_key_from_values(table: &TableDef, pk: &[Datum]) -> Result<Vec<u8>> {
-    primary_key_lookup(table, pk)?.ok_or_else(|| {
-        StorageError::InvalidValue {
-            column: table.primary.name.clone(),
-            detail: format!("primary key value out of range for `{}`: {pk:?}", table.name),
-        }
+    primary_key_lookup(table, pk)?.ok_or_else(|| StorageError::InvalidValue {
+        column: table.primary.name.clone(),
+        detail: format!("primary key value out of range for `{}`: {pk:?}", table.name),
     })
 }
 
@@ -429,7 +427,9 @@ pub fn range_to_bytes(table: &TableDef, index: &IndexDef, range: &KeyRange) -> (
             match b.cut {
                 Domain::Below => Bound::Excluded(b.prefix),
                 Domain::Above => after_prefix(&b.prefix).map_or(Bound::Unbounded, Bound::Excluded),
-                Domain::In if inclusive || b.truncated => after_prefix(&b.prefix).map_or(Bound::Unbounded, Bound::Excluded),
+                Domain::In if inclusive || b.truncated => {
+                    after_prefix(&b.prefix).map_or(Bound::Unbounded, Bound::Excluded)
+                }
                 Domain::In => Bound::Excluded(b.prefix),
             }
         }
@@ -764,7 +764,10 @@ mod tests {
         // NULL is below every value of a NOT NULL column: `a = 5 AND b IS NULL` is empty,
         // `(a, b) > (5, NULL)` is everything from a = 5 on.
         check(KeyRange::point(vec![Datum::Int(5), Datum::Null]), &[]);
-        check(KeyRange { lower: Bound::Excluded(vec![Datum::Int(5), Datum::Null]), upper: Bound::Unbounded }, &[1, 2, 3, 4]);
+        check(
+            KeyRange { lower: Bound::Excluded(vec![Datum::Int(5), Datum::Null]), upper: Bound::Unbounded },
+            &[1, 2, 3, 4],
+        );
         check(KeyRange::point(vec![Datum::Null]), &[]);
         assert_eq!(primary_key_lookup(&t, &[Datum::Null, Datum::Bytes(vec![])]).unwrap(), None);
     }

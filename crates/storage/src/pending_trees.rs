@@ -99,7 +99,12 @@ impl PendingTrees {
 
     /// Frees a pending tree (purge, or the new trees of a DDL that failed): strips it, then frees
     /// its root in an mtr that logs it settled. `between_mtrs` runs between the strip's mtrs.
-    pub fn free_tree(&self, store: &PageStore, root: PageId, between_mtrs: &mut dyn FnMut() -> Result<()>) -> Result<()> {
+    pub fn free_tree(
+        &self,
+        store: &PageStore,
+        root: PageId,
+        between_mtrs: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<()> {
         let tree = BTree::open(root);
         tree.strip(store, between_mtrs)?;
         let mut set = self.set.lock();

@@ -249,7 +249,11 @@ pub(crate) fn find_undo_logs_by_scan(store: &PageStore) -> Result<Vec<PageId>> {
 
 /// Step 3: restores the live records of the losers whose index `root_of` knows (and whose tree
 /// it names). Returns the number restored.
-pub(crate) fn roll_back(store: &PageStore, losers: &[LogInfo], root_of: impl Fn(IndexId) -> Option<PageId>) -> Result<usize> {
+pub(crate) fn roll_back(
+    store: &PageStore,
+    losers: &[LogInfo],
+    root_of: impl Fn(IndexId) -> Option<PageId>,
+) -> Result<usize> {
     let mut restored = 0;
     let mut last_report = Instant::now();
     for l in losers {
@@ -275,7 +279,11 @@ pub(crate) fn roll_back(store: &PageStore, losers: &[LogInfo], root_of: impl Fn(
 
 /// The records of losers that `roll_back` skipped because their index no longer exists: logged,
 /// never restored (their tree may have been freed and reused).
-pub(crate) fn report_orphans(store: &PageStore, losers: &[LogInfo], exists: impl Fn(IndexId, PageId) -> bool) -> Result<usize> {
+pub(crate) fn report_orphans(
+    store: &PageStore,
+    losers: &[LogInfo],
+    exists: impl Fn(IndexId, PageId) -> bool,
+) -> Result<usize> {
     let mut orphans = 0;
     for l in losers {
         for rec in LiveRecords::new(store, l.trx_id, l.newest) {
@@ -351,7 +359,8 @@ mod tests {
 
     #[test]
     fn the_marker_is_read_back_from_the_control_file() {
-        let mut control = ControlData { format: 2, checkpoint_lsn: 100, scan_start_lsn: 90, next_trx_id: 1, extra: vec![] };
+        let mut control =
+            ControlData { format: 2, checkpoint_lsn: 100, scan_start_lsn: 90, next_trx_id: 1, extra: vec![] };
         assert_eq!(checkpoint_marker(&control), 0);
         control.extra = 4242u64.to_le_bytes().to_vec();
         assert_eq!(checkpoint_marker(&control), 4242);

@@ -202,13 +202,7 @@ impl DateTime {
     }
     /// Formats with `fsp` fractional digits (0..=6).
     pub fn format(self, fsp: u8) -> String {
-        let mut s = format!(
-            "{} {:02}:{:02}:{:02}",
-            self.date(),
-            self.hour(),
-            self.minute(),
-            self.second()
-        );
+        let mut s = format!("{} {:02}:{:02}:{:02}", self.date(), self.hour(), self.minute(), self.second());
         if fsp > 0 {
             let frac = format!("{:06}", self.micros());
             s.push('.');
@@ -303,20 +297,43 @@ impl IntWidth {
 /// A column's declared type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ColumnType {
-    Int { width: IntWidth, unsigned: bool, display_width: Option<u32> },
-    Decimal { precision: u8, scale: u8 },
+    Int {
+        width: IntWidth,
+        unsigned: bool,
+        display_width: Option<u32>,
+    },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     Float,
     Double,
     /// CHAR(n), n in characters.
-    Char { len: u32 },
-    VarChar { len: u32 },
-    Text { size: LobSize },
-    Binary { len: u32 },
-    VarBinary { len: u32 },
-    Blob { size: LobSize },
+    Char {
+        len: u32,
+    },
+    VarChar {
+        len: u32,
+    },
+    Text {
+        size: LobSize,
+    },
+    Binary {
+        len: u32,
+    },
+    VarBinary {
+        len: u32,
+    },
+    Blob {
+        size: LobSize,
+    },
     Date,
-    DateTime { fsp: u8 },
-    Timestamp { fsp: u8 },
+    DateTime {
+        fsp: u8,
+    },
+    Timestamp {
+        fsp: u8,
+    },
 }
 
 impl ColumnType {

@@ -20,7 +20,11 @@ fn blob_table(db: &str, name: &str) -> NewTable {
     NewTable {
         db: db.into(),
         name: name.into(),
-        columns: vec![col("id", int(), false), col("k", int(), false), col("b", ColumnType::Blob { size: LobSize::Long }, true)],
+        columns: vec![
+            col("id", int(), false),
+            col("k", int(), false),
+            col("b", ColumnType::Blob { size: LobSize::Long }, true),
+        ],
         primary_key: vec![ic(0)],
         indexes: vec![],
         options: TableOptions::default(),

@@ -269,8 +269,14 @@ async fn snapshot_older_than_truncate_or_create_table_gets_1412() {
     let fresh = table(&e, "d", "fresh");
     let is_1412 = |r: Result<Option<ScanRow>>| matches!(r, Err(StorageError::TableDefinitionChanged));
     assert!(is_1412(old.get(&t, &[Datum::Int(3)])), "point read through the new primary tree");
-    assert!(matches!(old.scan(&t, 0, KeyRange::all(), false, ReadMode::Consistent), Err(StorageError::TableDefinitionChanged)));
-    assert!(matches!(old.scan(&t, 1, KeyRange::all(), false, ReadMode::Consistent), Err(StorageError::TableDefinitionChanged)));
+    assert!(matches!(
+        old.scan(&t, 0, KeyRange::all(), false, ReadMode::Consistent),
+        Err(StorageError::TableDefinitionChanged)
+    ));
+    assert!(matches!(
+        old.scan(&t, 1, KeyRange::all(), false, ReadMode::Consistent),
+        Err(StorageError::TableDefinitionChanged)
+    ));
     assert!(is_1412(old.get(&fresh, &[Datum::Int(1)])), "a table created after the snapshot");
     old.commit().await.unwrap();
     let mut now = e.begin(&s, opts());

@@ -55,7 +55,11 @@ async fn writer(e: Arc<Engine>, t: Arc<TableDef>, rows: i64, seed: u64, until: I
             match trx.lock_row(&t, &pk, LockMode::Exclusive).await {
                 Ok(Some(r)) => {
                     let Datum::Int(k) = r.row[1] else { panic!("k is an integer") };
-                    let new = if i % 2 == 0 { row(id, k + 1, &payload(id, done)) } else { row(id, k, &payload(id, done + 1)) };
+                    let new = if i % 2 == 0 {
+                        row(id, k + 1, &payload(id, done))
+                    } else {
+                        row(id, k, &payload(id, done + 1))
+                    };
                     trx.update(&t, &pk, &r.row, new).await.unwrap();
                 }
                 Ok(None) => unreachable!("rows are never deleted"),
@@ -107,8 +111,7 @@ async fn writers_never_wait_for_a_free_frame() {
     let waits_before = status_value(&e, "Innodb_buffer_pool_wait_free");
     eprintln!("after the load: {waits_before} free-frame waits");
     let until = Instant::now() + run;
-    let tasks: Vec<_> =
-        (0..WRITERS).map(|w| tokio::spawn(writer(e.clone(), t.clone(), rows, 11 + w, until))).collect();
+    let tasks: Vec<_> = (0..WRITERS).map(|w| tokio::spawn(writer(e.clone(), t.clone(), rows, 11 + w, until))).collect();
     let mut transactions = 0;
     for task in tasks {
         transactions += task.await.unwrap();

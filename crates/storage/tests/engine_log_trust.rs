@@ -237,6 +237,9 @@ async fn force_recovery_hides_unfinished_transactions() {
     let mut trx = e.begin(&s, opts());
     assert_eq!(trx.get(&t, &[Datum::Int(7)]).unwrap().map(|r| r.row[1].clone()), Some(Datum::Int(7)));
     assert!(trx.get(&t, &[Datum::Int(51)]).unwrap().is_none(), "the unfinished insert is hidden");
-    let ids: Vec<Datum> = scan_all(&mut trx, &t, 0, KeyRange::all(), false, ReadMode::Consistent).into_iter().map(|r| r[0].clone()).collect();
+    let ids: Vec<Datum> = scan_all(&mut trx, &t, 0, KeyRange::all(), false, ReadMode::Consistent)
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
     assert!(ids.len() >= 50 && !ids.contains(&Datum::Int(51)), "{ids:?}");
 }

@@ -56,7 +56,9 @@ async fn fill(e: &Engine, t: &Arc<TableDef>, range: std::ops::Range<i64>) {
     while next < range.end {
         let mut trx = e.begin(&s, opts());
         for id in next..(next + FILL_BATCH).min(range.end) {
-            trx.insert(t, row(id, id % 1000, &format!("{id:08}-{}", "c".repeat(40))), OnDuplicate::Error).await.unwrap();
+            trx.insert(t, row(id, id % 1000, &format!("{id:08}-{}", "c".repeat(40))), OnDuplicate::Error)
+                .await
+                .unwrap();
         }
         trx.commit().await.unwrap();
         next += FILL_BATCH;
@@ -200,7 +202,11 @@ async fn other_tables_keep_working_during_an_index_build() {
         );
         // A stopped world shows up as a handful of operations, each waiting about as long as the
         // whole build; the bounds leave room for a loaded 2-core machine.
-        assert!(phases[1].latencies.len() >= 20, "{name}: only {} completed during the build", phases[1].latencies.len());
+        assert!(
+            phases[1].latencies.len() >= 20,
+            "{name}: only {} completed during the build",
+            phases[1].latencies.len()
+        );
         let max = phases[1].quantile(1.0);
         assert!(max < build_ms / 2.0, "{name}: an operation took {max:.0} ms of a {build_ms:.0} ms build");
     }
@@ -245,7 +251,10 @@ async fn writers_of_the_table_wait_for_the_build_and_write_through_the_new_index
         let _g = e.statement_guard(&s).await;
         let mut trx = e.begin(&s, opts());
         assert!(trx.get(&t, &[Datum::Int(rows / 2)]).unwrap().is_some());
-        let range = KeyRange { lower: std::ops::Bound::Included(vec![Datum::Int(5)]), upper: std::ops::Bound::Excluded(vec![Datum::Int(15)]) };
+        let range = KeyRange {
+            lower: std::ops::Bound::Included(vec![Datum::Int(5)]),
+            upper: std::ops::Bound::Excluded(vec![Datum::Int(15)]),
+        };
         assert_eq!(scan_all(&mut trx, &t, 0, range, false, ReadMode::Consistent).len(), 10);
         trx.commit().await.unwrap();
     }

@@ -242,7 +242,9 @@ async fn old_versions_of_big_values_keep_their_chains() {
     let s = e.register_session().unwrap();
     let mut trx = e.begin(&s, opts());
     for id in 1..=5 {
-        trx.insert(&t, vec![Datum::Int(id), Datum::Int(id), Datum::Bytes(big(id as u8))], OnDuplicate::Error).await.unwrap();
+        trx.insert(&t, vec![Datum::Int(id), Datum::Int(id), Datum::Bytes(big(id as u8))], OnDuplicate::Error)
+            .await
+            .unwrap();
     }
     trx.commit().await.unwrap();
     wait_purged(&e).await;

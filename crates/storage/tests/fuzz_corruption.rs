@@ -57,7 +57,8 @@ async fn build(dir: &Path) -> Expected {
         trx.insert(&t, row(id, id % 13, &format!("{id:05}-{}", "x".repeat(60))), OnDuplicate::Error).await.unwrap();
     }
     for a in 0..40 {
-        let b = if a % 3 == 0 { Datum::Bytes(vec![a as u8; 20_000 + a as usize]) } else { Datum::Bytes(vec![a as u8; 30]) };
+        let b =
+            if a % 3 == 0 { Datum::Bytes(vec![a as u8; 20_000 + a as usize]) } else { Datum::Bytes(vec![a as u8; 30]) };
         trx.insert(&h, vec![Datum::Int(a % 7), b], OnDuplicate::Error).await.unwrap();
     }
     trx.commit().await.unwrap();
@@ -130,7 +131,10 @@ enum Damage {
 
 /// Pages of the data file that are B+tree nodes or overflow pages.
 fn written_pages(data: &[u8]) -> Vec<u64> {
-    (1..data.len() / PAGE).filter(|&p| matches!(data[p * PAGE + OFF_TYPE], LEAF | INNER | OVERFLOW)).map(|p| p as u64).collect()
+    (1..data.len() / PAGE)
+        .filter(|&p| matches!(data[p * PAGE + OFF_TYPE], LEAF | INNER | OVERFLOW))
+        .map(|p| p as u64)
+        .collect()
 }
 
 fn damage(dir: &Path, rng: &mut StdRng) -> Damage {
@@ -209,8 +213,12 @@ fn check_error(err: &StorageError, damage: &Damage, stage: &str) {
         }
         // A zeroed page reads as never written (valid); the reader that expected a node or a
         // chain page reports the node or the chain it was following.
-        Damage::Zeroed(pid) => assert!(msg.contains("page "), "{stage}: page {pid} zeroed: the error must name a page: {msg}"),
-        Damage::ControlFile => assert!(msg.contains("selkie.ctl"), "{stage}: the error must name the control file: {msg}"),
+        Damage::Zeroed(pid) => {
+            assert!(msg.contains("page "), "{stage}: page {pid} zeroed: the error must name a page: {msg}")
+        }
+        Damage::ControlFile => {
+            assert!(msg.contains("selkie.ctl"), "{stage}: the error must name the control file: {msg}")
+        }
         Damage::Log | Damage::ControlSlot => panic!("{stage}: {damage:?} must not fail: {msg}"),
     }
 }
@@ -277,14 +285,19 @@ async fn a_checksum_failure_names_the_page() {
     let e = Engine::open(config(dir.path())).unwrap();
     let s = e.register_session().unwrap();
     let err = read_all(&e, &s).expect_err("a read meets the damaged leaf");
-    assert!(matches!(&err, StorageError::Corruption(m) if m.contains(&format!("page {leaf}: checksum mismatch"))), "{err:?}");
+    assert!(
+        matches!(&err, StorageError::Corruption(m) if m.contains(&format!("page {leaf}: checksum mismatch"))),
+        "{err:?}"
+    );
     assert_eq!(err.mysql_code().0, 1030);
     // Some table is still whole through some index.
     let mut trx = e.begin(&s, opts());
     let readable = expected.iter().any(|(name, per_index)| {
         let t = table(&e, "d", name);
         (0..per_index.len()).any(|index| {
-            let Ok(mut scan) = trx.scan(&t, index, KeyRange::all(), index % 2 == 1, ReadMode::Consistent) else { return false };
+            let Ok(mut scan) = trx.scan(&t, index, KeyRange::all(), index % 2 == 1, ReadMode::Consistent) else {
+                return false;
+            };
             let mut rows = Vec::new();
             loop {
                 match scan.next(&mut trx) {

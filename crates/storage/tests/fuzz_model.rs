@@ -360,7 +360,12 @@ fn schema() -> Vec<NewTable> {
     vec![
         table(
             TABLES[KEYED],
-            vec![col("id", int(), false), col("k", int(), false), col("u", varchar(16), true), col("body", blob(), true)],
+            vec![
+                col("id", int(), false),
+                col("k", int(), false),
+                col("u", varchar(16), true),
+                col("body", blob(), true),
+            ],
             &[0],
             vec![index("k", &[1], false), index("u", &[2], true)],
         ),
@@ -606,7 +611,14 @@ impl Fuzz {
     /// the first of its entries in scan order, among its latest version (as latest clustered
     /// reads see it) and, where another open transaction deleted the row or changed its values
     /// in this index, its committed version (that change may still roll back).
-    fn latest_secondary_for(&self, i: usize, t: usize, ix: &IndexDef, range: &KeyRange, reverse: bool) -> Vec<(Vec<u8>, Row)> {
+    fn latest_secondary_for(
+        &self,
+        i: usize,
+        t: usize,
+        ix: &IndexDef,
+        range: &KeyRange,
+        reverse: bool,
+    ) -> Vec<(Vec<u8>, Row)> {
         let mut entries: Vec<(Vec<Datum>, Vec<u8>, Row)> = self
             .latest_clustered_for(i, t)
             .into_iter()
@@ -645,7 +657,14 @@ impl Fuzz {
     }
 
     /// Rows of `table` in `range` of index `index_no` (0 = clustered), in scan order.
-    fn in_index_order(&self, t: usize, table: &Table, index_no: usize, range: &KeyRange, reverse: bool) -> Vec<(Vec<u8>, Row)> {
+    fn in_index_order(
+        &self,
+        t: usize,
+        table: &Table,
+        index_no: usize,
+        range: &KeyRange,
+        reverse: bool,
+    ) -> Vec<(Vec<u8>, Row)> {
         let def = &self.defs[t];
         if index_no == 0 {
             let hidden = def.has_hidden_pk();
@@ -781,7 +800,9 @@ impl Fuzz {
         for (n, ix) in def.secondary.iter().enumerate() {
             if ix.unique && !has_null(ix, &row) {
                 let v = ix_vals(ix, &row);
-                conflicts.extend(latest.iter().filter(|(_, r)| tuple_eq(&ix_vals(ix, r), &v)).map(|(opk, _)| (n + 1, opk.clone())));
+                conflicts.extend(
+                    latest.iter().filter(|(_, r)| tuple_eq(&ix_vals(ix, r), &v)).map(|(opk, _)| (n + 1, opk.clone())),
+                );
             }
         }
         let check_pk = |got: &[u8]| match &pk {
@@ -795,7 +816,9 @@ impl Fuzz {
             }
         };
         if conflicts.is_empty() {
-            let InsertOutcome::Inserted { pk_key } = self.ok(res, "insert")? else { panic!("insert: expected Inserted") };
+            let InsertOutcome::Inserted { pk_key } = self.ok(res, "insert")? else {
+                panic!("insert: expected Inserted")
+            };
             check_pk(&pk_key);
             lock_new_row(&mut self.trxs[i], &pk_key);
             let values = self.unique_locks(t, &row, |_| true);
@@ -859,7 +882,13 @@ impl Fuzz {
 
     /// Locks the row with `pk` and returns its latest contents, as UPDATE and DELETE do first.
     /// Err: the lock timed out (the statement was rolled back).
-    async fn lock_for_write(&mut self, i: usize, t: usize, pk: &[u8], ctx: &str) -> Step<Result<Option<(ScanRow, Row)>, ()>> {
+    async fn lock_for_write(
+        &mut self,
+        i: usize,
+        t: usize,
+        pk: &[u8],
+        ctx: &str,
+    ) -> Step<Result<Option<(ScanRow, Row)>, ()>> {
         let def = self.defs[t].clone();
         let locked = self.trxs[i].trx.lock_row(&def, pk, LockMode::Exclusive).await;
         if !self.take_locks(i, &[self.pk_lock(t, pk)]) {
@@ -968,7 +997,8 @@ impl Fuzz {
             return if def.has_hidden_pk() {
                 keycodec::hidden_row_id_key(rng.gen_range(1 << 40..1 << 41))
             } else {
-                keycodec::primary_key_from_values(def, &[Datum::Int(-1), Datum::Int(-1)][..def.primary.columns.len()]).unwrap()
+                keycodec::primary_key_from_values(def, &[Datum::Int(-1), Datum::Int(-1)][..def.primary.columns.len()])
+                    .unwrap()
             };
         }
         known[rng.gen_range(0..known.len())].clone()
@@ -1265,9 +1295,16 @@ impl Fuzz {
             }
         } else {
             let lo = rng.gen_range(BULK_IDS);
-            let range = KeyRange { lower: Bound::Included(vec![Datum::Int(lo)]), upper: Bound::Excluded(vec![Datum::Int(lo + 800)]) };
+            let range = KeyRange {
+                lower: Bound::Included(vec![Datum::Int(lo)]),
+                upper: Bound::Excluded(vec![Datum::Int(lo + 800)]),
+            };
             self.note(format!("bulk delete from {lo}"));
-            let candidates: Vec<Vec<u8>> = self.in_index_order(KEYED, &self.latest_for(i, KEYED), 0, &range, false).into_iter().map(|r| r.0).collect();
+            let candidates: Vec<Vec<u8>> = self
+                .in_index_order(KEYED, &self.latest_for(i, KEYED), 0, &range, false)
+                .into_iter()
+                .map(|r| r.0)
+                .collect();
             for pk in candidates {
                 if !self.delete(i, KEYED, &pk).await? {
                     break;
@@ -1383,7 +1420,10 @@ impl Fuzz {
         let e = self.engine.take().expect("engine open");
         let fired = e.crash_point_fired_for_test();
         let crash = crash || fired;
-        self.note(format!("{} (crash point fired: {fired})", if crash { "crash and recover" } else { "clean restart" }));
+        self.note(format!(
+            "{} (crash point fired: {fired})",
+            if crash { "crash and recover" } else { "clean restart" }
+        ));
         if crash {
             e.crash_for_test();
         }
@@ -1410,7 +1450,12 @@ impl Fuzz {
         }
         self.crash_armed = false;
         self.config = random_config(self.dir.path(), rng);
-        self.note(format!("open: flush mode {:?}, {:?}, pool {} KiB", self.config.flush_mode, self.config.fault, self.config.buffer_pool_bytes >> 10));
+        self.note(format!(
+            "open: flush mode {:?}, {:?}, pool {} KiB",
+            self.config.flush_mode,
+            self.config.fault,
+            self.config.buffer_pool_bytes >> 10
+        ));
         let e = Engine::open(self.config.clone()).unwrap_or_else(|err| panic!("recovery failed: {err:?}"));
         self.counts.pages_repaired += status_value(&e, "Selkie_pages_repaired_from_doublewrite");
         self.engine = Some(e);
@@ -1448,7 +1493,11 @@ impl Fuzz {
             return Ok(());
         }
         assert!(leaked > self.leak_allowance, "leaked pages came back: {leaked} < {}", self.leak_allowance);
-        assert!(std::env::var("SELKIE_FUZZ_STRICT_SPACE").is_err(), "the crash leaked {} pages", leaked - self.leak_allowance);
+        assert!(
+            std::env::var("SELKIE_FUZZ_STRICT_SPACE").is_err(),
+            "the crash leaked {} pages",
+            leaked - self.leak_allowance
+        );
         // Look at the pages themselves, with the engine shut down.
         self.trxs.clear();
         self.sessions.clear();
@@ -1466,7 +1515,8 @@ impl Fuzz {
     }
 
     fn check_extra_index(&mut self) {
-        let present = self.defs[KEYED].secondary.iter().find_map(|ix| EXTRA_INDEXES.iter().position(|x| x.0 == ix.name));
+        let present =
+            self.defs[KEYED].secondary.iter().find_map(|ix| EXTRA_INDEXES.iter().position(|x| x.0 == ix.name));
         let allowed = match self.extra {
             ExtraIndex::Known(x) => present == x,
             ExtraIndex::InDoubt(a, b) => present == a || present == b,
@@ -1563,7 +1613,9 @@ fn diff(got: &[(Vec<u8>, Vec<Datum>)], want: &[(Vec<u8>, Vec<Datum>)]) -> String
     for n in 0..got.len().max(want.len()) {
         let (g, w) = (got.get(n), want.get(n));
         if g != w && shown < 8 {
-            let fmt = |r: Option<&(Vec<u8>, Vec<Datum>)>| r.map_or("-".to_string(), |(pk, row)| format!("{pk:02x?} {}", show(row)));
+            let fmt = |r: Option<&(Vec<u8>, Vec<Datum>)>| {
+                r.map_or("-".to_string(), |(pk, row)| format!("{pk:02x?} {}", show(row)))
+            };
             out += &format!("  #{n}: engine {} | model {}\n", fmt(g), fmt(w));
             shown += 1;
         }
@@ -1626,7 +1678,6 @@ async fn engine_survives_random_operations_and_crashes() {
     eprintln!("storage fuzz: {cases} cases in {:.1} s: {total:?}", started.elapsed().as_secs_f64());
 }
 
-
 /// Walks a closed data directory's tablespace: every page must be in a live tree or on the free
 /// list, except pages of overflow chains that nothing references (see
 /// `Fuzz::account_for_crash_leaks`). Returns how many of those there are.
@@ -1658,7 +1709,11 @@ fn chain_pages_nothing_accounts_for(dir: &std::path::Path) -> usize {
     for &pid in &leaked {
         let (mut p, mut hops) = (pid, 0);
         loop {
-            assert_eq!(page(p)[4], PageType::Overflow as u8, "leaked page {p} (reached from {pid}) is no overflow page");
+            assert_eq!(
+                page(p)[4],
+                PageType::Overflow as u8,
+                "leaked page {p} (reached from {pid}) is no overflow page"
+            );
             let next = u64::from_le_bytes(page(p)[OFF_NEXT..OFF_NEXT + 8].try_into().unwrap()) as usize;
             if next == 0 {
                 break;
@@ -1666,7 +1721,11 @@ fn chain_pages_nothing_accounts_for(dir: &std::path::Path) -> usize {
             if !leaked.contains(&next) {
                 // A leaked chain that was to share the tail of the record's previous chain links
                 // into that chain, which is in use (its share count was never raised).
-                assert_eq!(page(next)[4], PageType::Overflow as u8, "leaked chain page {p} links to page {next}, in use and no overflow page");
+                assert_eq!(
+                    page(next)[4],
+                    PageType::Overflow as u8,
+                    "leaked chain page {p} links to page {next}, in use and no overflow page"
+                );
                 break;
             }
             hops += 1;

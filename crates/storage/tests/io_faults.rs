@@ -190,11 +190,9 @@ async fn short_log_write_fails_stop_and_recovery_cuts_the_tail() {
 /// is healthy); after a power cut the restart redoes everything from the old checkpoint.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn write_back_error_stops_writes_but_commits_reach_the_log() {
-    for (kind, op) in [
-        (FileKind::Data, IoOp::Write),
-        (FileKind::Doublewrite, IoOp::Write),
-        (FileKind::Doublewrite, IoOp::Sync),
-    ] {
+    for (kind, op) in
+        [(FileKind::Data, IoOp::Write), (FileKind::Doublewrite, IoOp::Write), (FileKind::Doublewrite, IoOp::Sync)]
+    {
         let dir = tempfile::tempdir().unwrap();
         let (e, t) = setup(dir.path(), true).await;
         insert_committed(&e, &t, 0..50).await;

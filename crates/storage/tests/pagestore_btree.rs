@@ -73,7 +73,12 @@ fn random_ops_against_model(seed: u64, ops: usize) {
                 let (lo, hi, rev) = (gen.bound(), gen.bound(), gen.rng.gen_bool(0.5));
                 let got = scan(&db.store, &tree, lo.clone(), hi.clone(), rev);
                 let want = model_range(&model, &lo, &hi, rev);
-                assert!(got == want, "op {i}: scan {lo:?}..{hi:?} rev={rev}: {} records, expected {}", got.len(), want.len());
+                assert!(
+                    got == want,
+                    "op {i}: scan {lo:?}..{hi:?} rev={rev}: {} records, expected {}",
+                    got.len(),
+                    want.len()
+                );
             }
         }
     }

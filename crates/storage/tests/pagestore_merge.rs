@@ -91,7 +91,12 @@ fn removals_merge_nodes_and_free_their_pages_until_one_leaf_is_left() {
     assert_tree_eq(&db.store, &tree, &model);
     let thinned = tree.nodes(&db.store).unwrap();
     assert_eq!(underfull(&thinned), vec![], "nodes under the threshold after removals");
-    assert!(thinned.len() * 5 < full.len(), "{} nodes left of {} for a tenth of the records", thinned.len(), full.len());
+    assert!(
+        thinned.len() * 5 < full.len(),
+        "{} nodes left of {} for a tenth of the records",
+        thinned.len(),
+        full.len()
+    );
     let freed = db.store.free_list_pages().unwrap().len() - free_before;
     assert_eq!(freed, full.len() - thinned.len(), "every node merged away is on the free list");
 
@@ -139,7 +144,12 @@ fn random_removals_keep_the_model_and_the_threshold() {
             // Keys of up to 300 bytes: a rebalance that would need a longer separator than a
             // full parent can take is skipped (docs §8), so a few leaves may stay under it.
             let under = underfull(&nodes);
-            assert!(under.len() * 50 <= nodes.len(), "seed {seed}: {} of {} nodes under the threshold: {under:?}", under.len(), nodes.len());
+            assert!(
+                under.len() * 50 <= nodes.len(),
+                "seed {seed}: {} of {} nodes under the threshold: {under:?}",
+                under.len(),
+                nodes.len()
+            );
         }
         db.close();
         let db = open_new(dir.path(), 64);
@@ -192,7 +202,11 @@ fn readers_and_writers_while_nodes_merge() {
                         }
                     } else {
                         let reverse = rng.gen_bool(0.5);
-                        let (lo, hi) = if reverse { (Bound::Unbounded, Bound::Included(at)) } else { (Bound::Included(at), Bound::Unbounded) };
+                        let (lo, hi) = if reverse {
+                            (Bound::Unbounded, Bound::Included(at))
+                        } else {
+                            (Bound::Included(at), Bound::Unbounded)
+                        };
                         let complete = filled.load(Ordering::SeqCst) == WRITERS;
                         let mut c = tree.cursor(lo, hi, reverse);
                         let mut prev: Option<Vec<u8>> = None;
@@ -201,9 +215,13 @@ fn readers_and_writers_while_nodes_merge() {
                             check_record(&k, &v);
                             if let Some(p) = &prev {
                                 assert!(if reverse { k < *p } else { k > *p }, "scan out of order: {p:?} then {k:?}");
-                                let (a, b) = if reverse { (index_of(&k), index_of(p)) } else { (index_of(p), index_of(&k)) };
+                                let (a, b) =
+                                    if reverse { (index_of(&k), index_of(p)) } else { (index_of(p), index_of(&k)) };
                                 let skipped = (a + 1..b).find(|i| i % STABLE == 0);
-                                assert!(!complete || skipped.is_none(), "scan skipped {skipped:?} between {a} and {b} (reverse: {reverse})");
+                                assert!(
+                                    !complete || skipped.is_none(),
+                                    "scan skipped {skipped:?} between {a} and {b} (reverse: {reverse})"
+                                );
                             }
                             prev = Some(k);
                         }
@@ -222,7 +240,8 @@ fn readers_and_writers_while_nodes_merge() {
                 // Interleaved key sets: writers share leaves, so merges meet concurrent writes.
                 let mine: Vec<u32> = (0..keys_per_writer).map(|i| i * WRITERS + w).collect();
                 for (version, &i) in mine.iter().enumerate() {
-                    let len = if rng.gen_range(0..50) == 0 { rng.gen_range(5_000..12_000) } else { rng.gen_range(0..150) };
+                    let len =
+                        if rng.gen_range(0..50) == 0 { rng.gen_range(5_000..12_000) } else { rng.gen_range(0..150) };
                     let v = value(i, version as u32, len);
                     put(&store, &tree, &key(i), &v);
                     model.insert(key(i), v);
@@ -321,7 +340,11 @@ fn crashes_in_the_middle_of_merges_recover_whole_trees() {
         // free list make up the whole tablespace.
         let system = selkie_storage::buffer::SYSTEM_TREES as u64;
         let free = db.store.free_list_pages().unwrap().len() as u64;
-        assert_eq!(1 + system + nodes.len() as u64 + free, db.store.tablespace_pages().unwrap(), "seed {seed}: pages lost");
+        assert_eq!(
+            1 + system + nodes.len() as u64 + free,
+            db.store.tablespace_pages().unwrap(),
+            "seed {seed}: pages lost"
+        );
         assert!(db.store.tablespace_pages().unwrap() >= pages);
         db.close();
     }
@@ -396,7 +419,8 @@ fn a_cursor_sees_records_moved_into_the_leaf_it_left() {
     while let Some((k, _)) = cursor.next(&db.store).unwrap() {
         seen.push(k);
     }
-    let expected: Vec<Vec<u8>> = model.range((Bound::Excluded(resume.clone()), Bound::Unbounded)).map(|(k, _)| k.clone()).collect();
+    let expected: Vec<Vec<u8>> =
+        model.range((Bound::Excluded(resume.clone()), Bound::Unbounded)).map(|(k, _)| k.clone()).collect();
     let rest: Vec<Vec<u8>> = seen.into_iter().filter(|k| *k > resume).collect();
     assert_eq!(rest.len(), expected.len(), "records after the cursor's position were skipped");
     assert!(rest == expected);

@@ -66,7 +66,10 @@ fn a_change_of_1_kib_in_a_10_mib_value_writes_what_precedes_it() {
         assert_no_page_lost(&db.store, tree);
     }
     let (end, middle, start) = (report[0], report[1], report[2]);
-    assert!(end.0 > LEN as u64 && end.1 as usize >= chain_pages, "a change in the last chunk shares nothing: {report:?}");
+    assert!(
+        end.0 > LEN as u64 && end.1 as usize >= chain_pages,
+        "a change in the last chunk shares nothing: {report:?}"
+    );
     assert!(middle.0 * 10 < end.0 * 6 && middle.1 * 10 < end.1 * 6, "{report:?}");
     assert!(start.0 < 64 << 10 && start.1 < 10, "{report:?}");
     db.close();
@@ -159,6 +162,9 @@ fn shared_tails_survive_removals_and_crashes() {
         for &p in &leaked {
             assert_eq!(data[p * PAGE_SIZE + 4], PageType::Overflow as u8, "seed {seed}: page {p} is lost");
         }
-        eprintln!("seed {seed}: {} of {total} pages leaked by crashes between a chain's mtrs and its leaf's", leaked.len());
+        eprintln!(
+            "seed {seed}: {} of {total} pages leaked by crashes between a chain's mtrs and its leaf's",
+            leaked.len()
+        );
     }
 }

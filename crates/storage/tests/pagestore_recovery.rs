@@ -104,7 +104,11 @@ fn crash_and_recover(seed: u64, torn: bool, checkpoint_ms: u64) -> usize {
 
     let db = open(&Io::new(fault(torn)), dir.path(), busy_config(48, checkpoint_ms));
     let repaired = db.store.repaired_at_open();
-    assert!(db.recovered_end >= durable_end, "durable mtrs were lost: log ends at {} < {durable_end}", db.recovered_end);
+    assert!(
+        db.recovered_end >= durable_end,
+        "durable mtrs were lost: log ends at {} < {durable_end}",
+        db.recovered_end
+    );
     let model = model_at(&ops, db.recovered_end);
     assert_tree_eq(&db.store, &tree, &model);
 

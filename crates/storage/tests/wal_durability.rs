@@ -107,7 +107,8 @@ async fn crash_keeps_every_acknowledged_commit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn crash_with_torn_writes_keeps_a_verified_prefix() {
     for seed in 0..stress() {
-        crash_while_committing(FaultInjection { lose_unsynced_writes: true, torn_page_writes: true }, seed + 1000).await;
+        crash_while_committing(FaultInjection { lose_unsynced_writes: true, torn_page_writes: true }, seed + 1000)
+            .await;
     }
 }
 
@@ -376,8 +377,9 @@ fn throughput_report() {
     let mut at = FIRST_LSN;
     for threads in [1u64, 2, 4, 8] {
         let per_thread = if bench { 400_000 } else { 2_000 };
-        let wal = Wal::open(&io, dir.path(), WalConfig { flush_mode: FlushMode::WriteOnly, ..WalConfig::default() }, at)
-            .unwrap();
+        let wal =
+            Wal::open(&io, dir.path(), WalConfig { flush_mode: FlushMode::WriteOnly, ..WalConfig::default() }, at)
+                .unwrap();
         let p = vec![7u8; payload_len];
         let t = Instant::now();
         std::thread::scope(|s| {

@@ -360,7 +360,8 @@ fn control_file_roundtrip_and_slot_fallback() {
     let io = Io::new(FaultInjection::default());
     let (mut missing, data) = ControlFile::open(&io, dir.path()).unwrap();
     assert!(data.is_none());
-    let first = ControlData { format: 1, checkpoint_lsn: FIRST_LSN, scan_start_lsn: FIRST_LSN, next_trx_id: 1, extra: vec![] };
+    let first =
+        ControlData { format: 1, checkpoint_lsn: FIRST_LSN, scan_start_lsn: FIRST_LSN, next_trx_id: 1, extra: vec![] };
     missing.write(&first).unwrap();
     assert_eq!(ControlFile::open(&io, dir.path()).unwrap().1, Some(first.clone()));
 
@@ -379,7 +380,11 @@ fn control_file_roundtrip_and_slot_fallback() {
         assert_eq!(ControlFile::open(&io, dir.path()).unwrap().1.as_ref(), history.last());
     }
     assert!(cf.write(&ControlData { extra: vec![0; 3 * 1024 + 1], ..Default::default() }).is_err());
-    assert_eq!(ControlFile::open(&io, dir.path()).unwrap().1.as_ref(), history.last(), "a rejected write changes nothing");
+    assert_eq!(
+        ControlFile::open(&io, dir.path()).unwrap().1.as_ref(),
+        history.last(),
+        "a rejected write changes nothing"
+    );
 
     // The newest write went to slot (5 % 2 == 1 after create used slot 0): corrupt it, and the
     // previous state comes back; a write then goes to the damaged slot and wins again.

@@ -148,7 +148,14 @@ impl CacheShared {
                 (0..SHARED_SHARDS).map(|_| Mutex::new(LruStore::new(config.max_size / SHARED_SHARDS))).collect()
             }
         };
-        Arc::new(CacheShared { config, soft_ttl, hard_ttl, generations: Generations::new(), hasher: RandomState::new(), shards })
+        Arc::new(CacheShared {
+            config,
+            soft_ttl,
+            hard_ttl,
+            generations: Generations::new(),
+            hasher: RandomState::new(),
+            shards,
+        })
     }
 
     /// A write to these tables was seen (by any worker): entries that read them become invalid.
@@ -294,7 +301,14 @@ impl ResultCache {
     /// (no epoch to check the result against), when a table was written since that lookup,
     /// when an unqualified table has no database to resolve in, and when the entry would not
     /// fit in the storage at all.
-    pub fn store(&mut self, key: CacheKey, tables: &[TableRef], default_db: Option<&str>, result: CachedResult, now: Instant) {
+    pub fn store(
+        &mut self,
+        key: CacheKey,
+        tables: &[TableRef],
+        default_db: Option<&str>,
+        result: CachedResult,
+        now: Instant,
+    ) {
         let ResultCache { shared, local, pending, counters } = self;
         let hash = shared.hasher.hash_one(&key);
         let Some(as_of) = pending.remove(&hash) else { return };

@@ -84,7 +84,15 @@ pub(crate) struct LruStore {
 
 impl LruStore {
     pub fn new(max_size: usize) -> LruStore {
-        LruStore { max_size, size: 0, index: HashIndex::default(), nodes: Vec::new(), free: Vec::new(), head: NIL, tail: NIL }
+        LruStore {
+            max_size,
+            size: 0,
+            index: HashIndex::default(),
+            nodes: Vec::new(),
+            free: Vec::new(),
+            head: NIL,
+            tail: NIL,
+        }
     }
 
     pub fn size(&self) -> usize {
@@ -219,7 +227,15 @@ mod tests {
         let k = key(n);
         let result = CachedResult { packets: vec![0u8; result_len].into() };
         let size = Entry::charge(&k, &result);
-        Entry { key: k, result, slots: SmallVec::new(), as_of: 0, stored_at: Instant::now(), refresh_claimed_at: None, size }
+        Entry {
+            key: k,
+            result,
+            slots: SmallVec::new(),
+            as_of: 0,
+            stored_at: Instant::now(),
+            refresh_claimed_at: None,
+            size,
+        }
     }
 
     #[test]

@@ -196,14 +196,18 @@ impl<'a> Lexer<'a> {
                     TokenKind::Word
                 }
                 b'0'..=b'9' => self.number_or_word(start),
-                b'.' if !follows_dot && self.at(start + 1).is_some_and(|c| c.is_ascii_digit()) && self.last_ident_end != start => {
+                b'.' if !follows_dot
+                    && self.at(start + 1).is_some_and(|c| c.is_ascii_digit())
+                    && self.last_ident_end != start =>
+                {
                     self.pos = self.fraction_end(start);
                     TokenKind::Number
                 }
                 b'.' => {
                     self.pos += 1;
                     // `t.5col`, `` `t`.`c` ``: an identifier right after an identifier's dot.
-                    if self.last_ident_end == start && self.at(start + 1).is_some_and(|c| is_ident_byte(c) || c == b'`') {
+                    if self.last_ident_end == start && self.at(start + 1).is_some_and(|c| is_ident_byte(c) || c == b'`')
+                    {
                         self.ident_follows_dot = true;
                     }
                     TokenKind::Punct(b'.')
@@ -389,7 +393,9 @@ impl<'a> Lexer<'a> {
 
     fn enter_exec_comment(&mut self, version_start: usize) {
         let mut digits = 0;
-        while digits <= MAX_EXEC_COMMENT_VERSION_DIGITS && self.at(version_start + digits).is_some_and(|c| c.is_ascii_digit()) {
+        while digits <= MAX_EXEC_COMMENT_VERSION_DIGITS
+            && self.at(version_start + digits).is_some_and(|c| c.is_ascii_digit())
+        {
             digits += 1;
         }
         // MariaDB reads a 6-digit version if there is one, else a 5-digit one; fewer digits are

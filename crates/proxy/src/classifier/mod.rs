@@ -64,7 +64,9 @@ pub enum Route {
 pub enum TxnEffect {
     None,
     /// BEGIN, START TRANSACTION [READ WRITE|READ ONLY|WITH CONSISTENT SNAPSHOT], XA START.
-    Begin { read_only: bool },
+    Begin {
+        read_only: bool,
+    },
     Commit,
     Rollback,
     /// DDL and other statements that commit implicitly (CREATE/ALTER/DROP/TRUNCATE/RENAME,

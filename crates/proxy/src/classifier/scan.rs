@@ -60,9 +60,14 @@ enum Clause {
     Expr,
     /// A table list: `expecting` when the next name is a table (after FROM, JOIN or a comma);
     /// `writes` when its tables are written by the statement.
-    Tables { expecting: bool, writes: bool },
+    Tables {
+        expecting: bool,
+        writes: bool,
+    },
     /// WITH's list of `name [(columns)] AS (query)`.
-    CteList { expect_name: bool },
+    CteList {
+        expect_name: bool,
+    },
 }
 
 /// What a scan found.

@@ -6,7 +6,9 @@ use smallvec::SmallVec;
 
 use super::lexer::{Token, TokenKind, Tokens};
 use super::scan::{name_text, qualified_table, split_scope, BodyScan, Facts, FunctionCheck, ScanMode, VarScope};
-use super::words::{lowercase_word, WordIndex, MAX_WORD_LEN, NONDET, PIN, PRIMARY, SEQUENCE_WRITE, SIDE_EFFECT, VOLATILE};
+use super::words::{
+    lowercase_word, WordIndex, MAX_WORD_LEN, NONDET, PIN, PRIMARY, SEQUENCE_WRITE, SIDE_EFFECT, VOLATILE,
+};
 use super::{Cacheability, Route, TableRef, TxnEffect};
 
 /// The classification of one statement, before multi-statement merging and hints.
@@ -355,7 +357,9 @@ fn dml_outcome(f: Facts, targets: SmallVec<[TableRef; 2]>, target_known: bool) -
 }
 
 fn show(toks: &mut Tokens<'_>) -> Outcome {
-    while toks.eat_word(b"full") || toks.eat_word(b"global") || toks.eat_word(b"session") || toks.eat_word(b"extended") {}
+    while toks.eat_word(b"full") || toks.eat_word(b"global") || toks.eat_word(b"session") || toks.eat_word(b"extended")
+    {
+    }
     let what = toks.peek();
     let mut buf = [0u8; MAX_WORD_LEN];
     let word = if what.kind == TokenKind::Word { lowercase_word(what.text, &mut buf) } else { None };
@@ -364,8 +368,8 @@ fn show(toks: &mut Tokens<'_>) -> Outcome {
         Some(b"warnings" | b"errors" | b"count") => Outcome { last_used: true, ..Outcome::write() },
         // State of one server (replication, processes, engines): the primary's.
         Some(
-            b"master" | b"binlog" | b"binary" | b"slave" | b"replica" | b"all" | b"relaylog" | b"processlist" | b"engine"
-            | b"profile" | b"profiles",
+            b"master" | b"binlog" | b"binary" | b"slave" | b"replica" | b"all" | b"relaylog" | b"processlist"
+            | b"engine" | b"profile" | b"profiles",
         ) => Outcome::write(),
         _ => Outcome::read(),
     }
@@ -399,7 +403,12 @@ fn explain(toks: &mut Tokens<'_>) -> Outcome {
     if next.is_punct(b'(') || next.is_word(b"select") || next.is_word(b"with") || next.is_word(b"values") {
         return Outcome::read();
     }
-    if next.is_word(b"insert") || next.is_word(b"update") || next.is_word(b"delete") || next.is_word(b"replace") || next.is_word(b"for") {
+    if next.is_word(b"insert")
+        || next.is_word(b"update")
+        || next.is_word(b"delete")
+        || next.is_word(b"replace")
+        || next.is_word(b"for")
+    {
         return Outcome::write();
     }
     if next.is_name() {
@@ -409,7 +418,11 @@ fn explain(toks: &mut Tokens<'_>) -> Outcome {
 }
 
 fn insert(toks: &mut Tokens<'_>) -> Outcome {
-    while toks.eat_word(b"low_priority") || toks.eat_word(b"delayed") || toks.eat_word(b"high_priority") || toks.eat_word(b"ignore") {}
+    while toks.eat_word(b"low_priority")
+        || toks.eat_word(b"delayed")
+        || toks.eat_word(b"high_priority")
+        || toks.eat_word(b"ignore")
+    {}
     toks.eat_word(b"into");
     let first = toks.next();
     let target = if first.is_name() { qualified_table(first, toks) } else { None };
@@ -431,8 +444,11 @@ fn delete(toks: &mut Tokens<'_>) -> Outcome {
     // DELETE HISTORY (system-versioned tables) deletes history rows of the FROM table.
     toks.eat_word(b"history");
     let multi_table_list = !toks.peek().is_word(b"from");
-    let mut scan =
-        BodyScan::new(ScanMode { writes_at_top: true, start_in_table_list: multi_table_list, ..ScanMode::expression() });
+    let mut scan = BodyScan::new(ScanMode {
+        writes_at_top: true,
+        start_in_table_list: multi_table_list,
+        ..ScanMode::expression()
+    });
     scan.run(toks);
     dml_outcome(scan.facts, SmallVec::new(), true)
 }
@@ -604,16 +620,17 @@ fn drop_statement(toks: &mut Tokens<'_>) -> Outcome {
     if kind.is_word(b"prepare") {
         return prepared_statement_name(toks);
     }
-    let tables = if kind.is_word(b"table") || kind.is_word(b"tables") || kind.is_word(b"view") || kind.is_word(b"sequence") {
-        skip_if_exists(toks);
-        table_list(toks)
-    } else if kind.is_word(b"index") {
-        while toks.eat_word(b"online") || toks.eat_word(b"offline") {}
-        skip_if_exists(toks);
-        index_table(toks)
-    } else {
-        None
-    };
+    let tables =
+        if kind.is_word(b"table") || kind.is_word(b"tables") || kind.is_word(b"view") || kind.is_word(b"sequence") {
+            skip_if_exists(toks);
+            table_list(toks)
+        } else if kind.is_word(b"index") {
+            while toks.eat_word(b"online") || toks.eat_word(b"offline") {}
+            skip_if_exists(toks);
+            index_table(toks)
+        } else {
+            None
+        };
     let mut o = Outcome::implicit_commit(tables);
     if temporary {
         o.txn = TxnEffect::None;

@@ -54,7 +54,10 @@ pub(crate) enum Kw {
 impl Kw {
     /// Whether `word (` with this keyword is syntax rather than a function call.
     pub fn is_structural(self) -> bool {
-        !matches!(self, Kw::Other | Kw::Next | Kw::Previous | Kw::TimeOrSession | Kw::CalcFoundRows | Kw::Dml | Kw::NotATable)
+        !matches!(
+            self,
+            Kw::Other | Kw::Next | Kw::Previous | Kw::TimeOrSession | Kw::CalcFoundRows | Kw::Dml | Kw::NotATable
+        )
     }
 }
 

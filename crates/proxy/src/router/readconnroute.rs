@@ -19,7 +19,10 @@ pub fn pick<'a>(
         ServerRole::Primary => Role::Primary,
         ServerRole::Replica => Role::Replica,
     };
-    least_connections(cluster.servers.iter().filter(|s| s.is_up() && s.role == wanted && !avoid.contains(s.slot, now)), connections)
+    least_connections(
+        cluster.servers.iter().filter(|s| s.is_up() && s.role == wanted && !avoid.contains(s.slot, now)),
+        connections,
+    )
 }
 
 #[cfg(test)]

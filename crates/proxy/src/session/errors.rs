@@ -45,7 +45,11 @@ pub fn no_server_with_role(role: &str) -> ErrPacket {
 }
 
 pub fn cannot_connect(server: &str, why: &str) -> ErrPacket {
-    ErrPacket::new(CANNOT_CONNECT, LINK_FAILURE, format!("selkie-proxy: cannot connect to backend server '{server}': {why}"))
+    ErrPacket::new(
+        CANNOT_CONNECT,
+        LINK_FAILURE,
+        format!("selkie-proxy: cannot connect to backend server '{server}': {why}"),
+    )
 }
 
 pub fn history_exceeded() -> ErrPacket {
@@ -57,7 +61,11 @@ pub fn history_exceeded() -> ErrPacket {
 }
 
 pub fn lost_backend(server: &str, why: &str) -> ErrPacket {
-    ErrPacket::new(SERVER_LOST, LINK_FAILURE, format!("Lost connection to backend server '{server}' during query ({why})"))
+    ErrPacket::new(
+        SERVER_LOST,
+        LINK_FAILURE,
+        format!("Lost connection to backend server '{server}' during query ({why})"),
+    )
 }
 
 pub fn lost_transaction(server: &str) -> ErrPacket {
@@ -71,7 +79,11 @@ pub fn lost_transaction(server: &str) -> ErrPacket {
 }
 
 pub fn unknown_statement(id: u32, command: &str) -> ErrPacket {
-    ErrPacket::new(UNKNOWN_STMT_HANDLER, "HY000", format!("Unknown prepared statement handler ({id}) given to {command}"))
+    ErrPacket::new(
+        UNKNOWN_STMT_HANDLER,
+        "HY000",
+        format!("Unknown prepared statement handler ({id}) given to {command}"),
+    )
 }
 
 pub fn too_many_statements(limit: usize) -> ErrPacket {
@@ -87,7 +99,11 @@ pub fn malformed(what: &str) -> ErrPacket {
 }
 
 pub fn unsupported_command(command: u8) -> ErrPacket {
-    ErrPacket::new(codes::UNKNOWN_COM_ERROR, "08S01", format!("Unknown command {command:#04x} (not supported by selkie-proxy)"))
+    ErrPacket::new(
+        codes::UNKNOWN_COM_ERROR,
+        "08S01",
+        format!("Unknown command {command:#04x} (not supported by selkie-proxy)"),
+    )
 }
 
 pub fn kill_unsupported() -> ErrPacket {
@@ -119,7 +135,12 @@ mod tests {
             kill_unsupported(),
         ];
         for e in all {
-            assert!(!CLIENT_ERROR_RANGE.contains(&e.code), "{} is a client library error number: {}", e.code, e.message);
+            assert!(
+                !CLIENT_ERROR_RANGE.contains(&e.code),
+                "{} is a client library error number: {}",
+                e.code,
+                e.message
+            );
             assert_eq!(e.state.len(), 5, "{}", e.message);
         }
     }

@@ -57,7 +57,10 @@ pub fn access_denied(user: &str, peer: &SocketAddr, with_password: bool) -> ErrP
     ErrPacket::new(
         ACCESS_DENIED,
         "28000",
-        format!("Access denied for user '{user}'@'{host}' (using password: {})", if with_password { "YES" } else { "NO" }),
+        format!(
+            "Access denied for user '{user}'@'{host}' (using password: {})",
+            if with_password { "YES" } else { "NO" }
+        ),
     )
 }
 
@@ -122,7 +125,8 @@ pub async fn handshake(
         response.auth_response.clone()
     } else {
         writer.set_sequence(reader.sequence());
-        AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.to_string(), data: scramble.to_vec() }.encode(&mut writer.begin_packet());
+        AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.to_string(), data: scramble.to_vec() }
+            .encode(&mut writer.begin_packet());
         writer.flush().await?;
         reader.set_sequence(writer.sequence());
         reader.read_packet().await?.to_vec()

@@ -33,7 +33,9 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tracing::{debug, info, warn};
 
-use crate::backend::{captured_packets, patch_transaction_status, Backend, BackendError, BackendLogin, FLUSH_THRESHOLD};
+use crate::backend::{
+    captured_packets, patch_transaction_status, Backend, BackendError, BackendLogin, FLUSH_THRESHOLD,
+};
 use crate::cache::CachedResult;
 use crate::classifier::{Classification, Route, TableRef};
 use crate::cluster::ServerState;
@@ -113,19 +115,23 @@ pub async fn serve(worker: Rc<Worker>, job: Job) {
     let mut reader = PacketReader::new(r, HANDSHAKE_MAX_PACKET);
     let mut writer = PacketWriter::new(w);
     let connection_id = worker.shared.next_connection_id.fetch_add(1, Relaxed);
-    let login =
-        match tokio::time::timeout(CONNECT_TIMEOUT, login::handshake(&worker, &mut reader, &mut writer, connection_id, &job.peer)).await {
-            Ok(Ok(Some(login))) => login,
-            Ok(Ok(None)) => return,
-            Ok(Err(e)) => {
-                debug!(peer = %job.peer, error = %e, "handshake failed");
-                return;
-            }
-            Err(_) => {
-                debug!(peer = %job.peer, "handshake timed out");
-                return;
-            }
-        };
+    let login = match tokio::time::timeout(
+        CONNECT_TIMEOUT,
+        login::handshake(&worker, &mut reader, &mut writer, connection_id, &job.peer),
+    )
+    .await
+    {
+        Ok(Ok(Some(login))) => login,
+        Ok(Ok(None)) => return,
+        Ok(Err(e)) => {
+            debug!(peer = %job.peer, error = %e, "handshake failed");
+            return;
+        }
+        Err(_) => {
+            debug!(peer = %job.peer, "handshake timed out");
+            return;
+        }
+    };
     reader.set_max_payload(MAX_ALLOWED_PACKET_LIMIT);
     // The options of the listener as currently configured (a reload may have changed them).
     let listener = worker.shared.config.load().listener(&job.listener.name).cloned().unwrap_or(job.listener);
@@ -174,7 +180,9 @@ impl Session {
         peer: SocketAddr,
     ) -> Session {
         let (max_lag, max_history) = match listener.router {
-            RouterOptions::ReadWriteSplit { max_replication_lag, max_session_history } => (max_replication_lag, max_session_history),
+            RouterOptions::ReadWriteSplit { max_replication_lag, max_session_history } => {
+                (max_replication_lag, max_session_history)
+            }
             RouterOptions::ReadConnRoute { .. } => (Duration::ZERO, 1),
         };
         let db = login.database.as_deref().map(Arc::from);
@@ -407,7 +415,8 @@ impl Session {
 
     /// Sends a cached result, with this session's transaction state in its status flags.
     async fn serve_cached(&mut self, seq: u8, result: &CachedResult) -> Result<(), End> {
-        let deprecate_eof = self.login.capabilities & selkie_protocol::constants::capabilities::CLIENT_DEPRECATE_EOF != 0;
+        let deprecate_eof =
+            self.login.capabilities & selkie_protocol::constants::capabilities::CLIENT_DEPRECATE_EOF != 0;
         let status = self.local_status();
         self.client_w.set_sequence(seq);
         for p in captured_packets(&result.packets) {

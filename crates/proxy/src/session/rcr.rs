@@ -39,8 +39,8 @@ pub fn response_kind(cmd: &[u8]) -> Option<ResponseKind> {
 pub fn refused_command(cmd: u8) -> Option<ErrPacket> {
     match cmd {
         COM_PROCESS_KILL => Some(errors::kill_unsupported()),
-        COM_BINLOG_DUMP | COM_REGISTER_SLAVE | COM_TABLE_DUMP | COM_CONNECT_OUT | COM_DELAYED_INSERT | COM_CONNECT | COM_TIME
-        | COM_SLEEP | COM_DAEMON => Some(errors::unsupported_command(cmd)),
+        COM_BINLOG_DUMP | COM_REGISTER_SLAVE | COM_TABLE_DUMP | COM_CONNECT_OUT | COM_DELAYED_INSERT | COM_CONNECT
+        | COM_TIME | COM_SLEEP | COM_DAEMON => Some(errors::unsupported_command(cmd)),
         c if c > COM_RESET_CONNECTION => Some(errors::unsupported_command(cmd)),
         _ => None,
     }
@@ -56,7 +56,9 @@ impl Session {
         };
         loop {
             let w = self.w.clone();
-            let Some(server) = readconnroute::pick(&cluster, role, |slot| w.connections_to(slot), &self.avoid, Instant::now()) else {
+            let Some(server) =
+                readconnroute::pick(&cluster, role, |slot| w.connections_to(slot), &self.avoid, Instant::now())
+            else {
                 return Err(errors::no_server_with_role(role_name));
             };
             match self.connect(server).await {
@@ -220,7 +222,9 @@ mod tests {
         assert!(refused_command(COM_BINLOG_DUMP).is_some());
         assert_eq!(refused_command(COM_PROCESS_KILL).unwrap().code, selkie_protocol::error::codes::UNKNOWN_COM_ERROR);
         assert!(refused_command(0x30).is_some());
-        for ok in [COM_QUERY, COM_PING, COM_STMT_EXECUTE, COM_RESET_CONNECTION, COM_SET_OPTION, COM_STATISTICS, COM_INIT_DB] {
+        for ok in
+            [COM_QUERY, COM_PING, COM_STMT_EXECUTE, COM_RESET_CONNECTION, COM_SET_OPTION, COM_STATISTICS, COM_INIT_DB]
+        {
             assert!(refused_command(ok).is_none(), "{ok:#x}");
         }
     }

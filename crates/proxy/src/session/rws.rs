@@ -21,7 +21,9 @@ use crate::cache::{CacheKey, CachedResult, Lookup, SelectsPolicy};
 use crate::classifier::{classify, classify_with_hint, Cacheability, Classification, Route, RoutingHint, TxnEffect};
 use crate::cluster::Cluster;
 use crate::history::Recorded;
-use crate::ps_map::{normalized_params, parse_execute, rewrite_execute, BackendStatement, PreparedStatement, EXECUTE_HEADER_LEN};
+use crate::ps_map::{
+    normalized_params, parse_execute, rewrite_execute, BackendStatement, PreparedStatement, EXECUTE_HEADER_LEN,
+};
 use crate::router::least_connections;
 use crate::router::readwritesplit::{decide, is_write, Availability, RanOn, Target, Txn};
 use crate::stats::RouteEvent;
@@ -169,7 +171,10 @@ impl Session {
             warn!(server = %server.name, error = %why, "session command replay failed; the server does not join the session");
             self.avoid.add(server.slot, Instant::now());
             conn.quit().await;
-            return Err(errors::cannot_connect(&server.name, &format!("replaying the session's commands failed: {why}")));
+            return Err(errors::cannot_connect(
+                &server.name,
+                &format!("replaying the session's commands failed: {why}"),
+            ));
         }
         Ok(self.register(server, conn))
     }
@@ -196,10 +201,9 @@ impl Session {
         loop {
             let w = self.w.clone();
             let candidate = least_connections(
-                cluster
-                    .servers
-                    .iter()
-                    .filter(|s| s.usable_replica(max_lag) && !self.avoid.contains(s.slot, now) && self.open_index(s.slot).is_none()),
+                cluster.servers.iter().filter(|s| {
+                    s.usable_replica(max_lag) && !self.avoid.contains(s.slot, now) && self.open_index(s.slot).is_none()
+                }),
                 |slot| w.connections_to(slot),
             );
             let Some(server) = candidate else { return Err(last_err) };
@@ -214,14 +218,23 @@ impl Session {
     }
 
     /// The backend for `target` (opened if needed) and how to count the decision.
-    async fn backend_for(&mut self, target: Target, cluster: &Cluster, now: Instant) -> Result<(usize, RouteEvent), ErrPacket> {
+    async fn backend_for(
+        &mut self,
+        target: Target,
+        cluster: &Cluster,
+        now: Instant,
+    ) -> Result<(usize, RouteEvent), ErrPacket> {
         match target {
             Target::Primary => self.ensure_primary(cluster, now).await.map(|i| (i, RouteEvent::Primary)),
-            Target::FallbackPrimary => self.ensure_primary(cluster, now).await.map(|i| (i, RouteEvent::FallbackPrimary)),
+            Target::FallbackPrimary => {
+                self.ensure_primary(cluster, now).await.map(|i| (i, RouteEvent::FallbackPrimary))
+            }
             Target::Replica => match self.ensure_replica(cluster, now).await {
                 Ok(i) => Ok((i, RouteEvent::Replica)),
                 // No replica could be used after all: reads fall back to the primary.
-                Err(e) => self.ensure_primary(cluster, now).await.map(|i| (i, RouteEvent::FallbackPrimary)).map_err(|_| e),
+                Err(e) => {
+                    self.ensure_primary(cluster, now).await.map(|i| (i, RouteEvent::FallbackPrimary)).map_err(|_| e)
+                }
             },
             Target::TxnBackend => match self.rws.txn_backend.and_then(|s| self.find_serial(s)) {
                 Some(i) => Ok((i, if self.is_primary(cluster, i) { RouteEvent::Primary } else { RouteEvent::Replica })),
@@ -242,7 +255,13 @@ impl Session {
     fn cache_key_for(&self, c: &Classification, cmd: &[u8], stmt: &Stmt) -> Option<CacheKey> {
         let lc = self.listener.cache.as_ref()?;
         // A pinned session may have temporary tables shadowing the ones cached entries read.
-        if c.route != Route::Read || c.locking_read || c.multi_statement || c.pins_primary || self.rws.pinned || !self.rws.cache_allowed() {
+        if c.route != Route::Read
+            || c.locking_read
+            || c.multi_statement
+            || c.pins_primary
+            || self.rws.pinned
+            || !self.rws.cache_allowed()
+        {
             return None;
         }
         match (c.cacheable, lc.config.selects) {
@@ -320,8 +339,12 @@ impl Session {
         loop {
             let chosen = match forced {
                 Some(serial) => match self.find_serial(serial) {
-                    Some(i) => Ok((i, if self.is_primary(&cluster, i) { RouteEvent::Primary } else { RouteEvent::Replica })),
-                    None => Err(errors::lost_backend("(closed)", "the backend holding the statement's long data is gone")),
+                    Some(i) => {
+                        Ok((i, if self.is_primary(&cluster, i) { RouteEvent::Primary } else { RouteEvent::Replica }))
+                    }
+                    None => {
+                        Err(errors::lost_backend("(closed)", "the backend holding the statement's long data is gone"))
+                    }
                 },
                 None => self.backend_for(target, &cluster, now).await,
             };
@@ -379,7 +402,14 @@ impl Session {
 
     /// Sends the statement to backend `idx` and streams its answer to the client.
     /// The answer's last packet is left unflushed (see `after_statement`).
-    async fn attempt(&mut self, cmd: &[u8], seq: u8, stmt: &Stmt, idx: usize, capture_limit: Option<usize>) -> Result<Attempt, End> {
+    async fn attempt(
+        &mut self,
+        cmd: &[u8],
+        seq: u8,
+        stmt: &Stmt,
+        idx: usize,
+        capture_limit: Option<usize>,
+    ) -> Result<Attempt, End> {
         let serial = self.backends[idx].serial;
         let mut sends_types = false;
         let kind = match stmt {
@@ -431,11 +461,14 @@ impl Session {
         }
         let mut capture = capture_limit.map(Capture::new);
         self.client_w.set_sequence(seq);
-        let mut out = Out { client: Some(&mut self.client_w), capture: capture.as_mut(), prepare_id: None, flush_at_end: false };
+        let mut out =
+            Out { client: Some(&mut self.client_w), capture: capture.as_mut(), prepare_id: None, flush_at_end: false };
         match b.conn.forward_response(kind, &mut out).await {
             Ok(summary) => Ok(Attempt::Done { idx, summary, capture }),
             Err(ForwardError::Client(e)) => Err(End::Client(e.to_string())),
-            Err(ForwardError::Backend { error, forwarded }) => Ok(Attempt::Failed { idx, forwarded, error: error.to_string() }),
+            Err(ForwardError::Backend { error, forwarded }) => {
+                Ok(Attempt::Failed { idx, forwarded, error: error.to_string() })
+            }
         }
     }
 
@@ -478,7 +511,10 @@ impl Session {
         match hint? {
             RoutingHint::LastUsed => self.last_used.filter(|&serial| self.find_serial(serial).is_some()),
             RoutingHint::Server(name) if !is_write(c) => {
-                let server = cluster.servers.iter().find(|s| s.name.as_ref() == name && s.is_up() && !self.avoid.contains(s.slot, now))?;
+                let server = cluster
+                    .servers
+                    .iter()
+                    .find(|s| s.name.as_ref() == name && s.is_up() && !self.avoid.contains(s.slot, now))?;
                 let idx = match self.open_index(server.slot) {
                     Some(i) => i,
                     None => self.open(server).await.ok()?,
@@ -552,10 +588,16 @@ impl Session {
                 None => {
                     self.client_w.set_sequence(seq);
                     match b.conn.forward_response(kind, &mut Out::client(&mut self.client_w)).await {
-                        Ok(s) => answer = Some(FanAnswer { serial: b.serial, slot: b.slot, is_err: s.is_err(), status: s.status }),
+                        Ok(s) => {
+                            answer =
+                                Some(FanAnswer { serial: b.serial, slot: b.slot, is_err: s.is_err(), status: s.status })
+                        }
                         Err(ForwardError::Client(e)) => return Err(End::Client(e.to_string())),
                         Err(ForwardError::Backend { error, forwarded: true }) => {
-                            return Err(End::Fatal(format!("backend {} failed in the middle of an answer: {error}", b.name)));
+                            return Err(End::Fatal(format!(
+                                "backend {} failed in the middle of an answer: {error}",
+                                b.name
+                            )));
                         }
                         Err(ForwardError::Backend { .. }) => failed.push(idx),
                     }
@@ -615,7 +657,8 @@ impl Session {
         if self.history.is_full() && self.history.can_join() {
             // This command overflows the history; bring the primary in while it still can join,
             // so that writes keep working in this session.
-            if cluster.primary().is_some_and(|p| self.open_index(p.slot).is_none() && !self.avoid.contains(p.slot, now)) {
+            if cluster.primary().is_some_and(|p| self.open_index(p.slot).is_none() && !self.avoid.contains(p.slot, now))
+            {
                 let _ = self.ensure_primary(&cluster, now).await;
             }
         }
@@ -673,7 +716,9 @@ impl Session {
             let target = match decide(&self.rws, &c, avail) {
                 Target::All | Target::FailWrite if avail.primary => Target::Primary,
                 Target::All | Target::FailWrite if avail.replica => Target::Replica,
-                Target::All | Target::FailWrite | Target::NoServer => return self.reply_err(seq, &errors::no_server()).await,
+                Target::All | Target::FailWrite | Target::NoServer => {
+                    return self.reply_err(seq, &errors::no_server()).await
+                }
                 t => t,
             };
             let idx = match self.backend_for(target, &cluster, now).await {
@@ -707,7 +752,11 @@ impl Session {
                                 params,
                                 columns,
                                 bound_types: None,
-                                backends: smallvec::smallvec![BackendStatement { backend: b.serial, id: statement_id, types_bound: false }],
+                                backends: smallvec::smallvec![BackendStatement {
+                                    backend: b.serial,
+                                    id: statement_id,
+                                    types_bound: false
+                                }],
                                 long_data_on: None,
                                 last_exec_on: None,
                             },
@@ -880,7 +929,8 @@ impl Session {
 
     async fn rws_reset_connection(&mut self, cmd: &[u8], seq: u8) -> Result<(), End> {
         let targets: SmallVec<[(usize, Option<u32>); 4]> = (0..self.backends.len()).map(|i| (i, None)).collect();
-        let answer = if targets.is_empty() { None } else { self.fan_out(cmd, seq, ResponseKind::Single, &targets).await? };
+        let answer =
+            if targets.is_empty() { None } else { self.fan_out(cmd, seq, ResponseKind::Single, &targets).await? };
         self.reset_session_state();
         match answer {
             Some(_) => Ok(()),

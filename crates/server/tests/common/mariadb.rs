@@ -24,7 +24,8 @@ pub struct MariaDb {
 
 impl MariaDb {
     pub async fn find_or_start() -> Option<MariaDb> {
-        let shared = std::env::var("SELKIE_TEST_MARIADB_PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(DEFAULT_SHARED_PORT);
+        let shared =
+            std::env::var("SELKIE_TEST_MARIADB_PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(DEFAULT_SHARED_PORT);
         if connect(shared).await.is_some() {
             return Some(MariaDb { port: shared, child: None, _dir: None });
         }

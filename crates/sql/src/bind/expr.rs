@@ -47,10 +47,7 @@ fn parse_number(s: &str) -> Value {
 
 fn decode_hex(h: &str) -> Option<Vec<u8>> {
     let padded = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
-    (0..padded.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
-        .collect()
+    (0..padded.len()).step_by(2).map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok()).collect()
 }
 
 /// `b'0101'`: the bits as a big-endian byte string.
@@ -121,7 +118,12 @@ impl Binder<'_> {
                 let hi = self.bind_expr(high)?;
                 let nullable = x.nullable || lo.nullable || hi.nullable;
                 Ok(Bound::new(
-                    Expr::Between { expr: x.expr.boxed(), low: lo.expr.boxed(), high: hi.expr.boxed(), negated: *negated },
+                    Expr::Between {
+                        expr: x.expr.boxed(),
+                        low: lo.expr.boxed(),
+                        high: hi.expr.boxed(),
+                        negated: *negated,
+                    },
                     bool_type(),
                     nullable,
                 ))
@@ -133,7 +135,9 @@ impl Binder<'_> {
                 let call = self.bind_named_function("REGEXP", &[(**expr).clone(), (**pattern).clone()])?;
                 Ok(if *negated { Bound::new(Expr::Not(call.expr.boxed()), bool_type(), call.nullable) } else { call })
             }
-            E::Case { operand, conditions, else_result, .. } => self.bind_case(operand.as_deref(), conditions, else_result.as_deref()),
+            E::Case { operand, conditions, else_result, .. } => {
+                self.bind_case(operand.as_deref(), conditions, else_result.as_deref())
+            }
             E::Cast { kind: ast::CastKind::Cast, expr, data_type, format: None } => {
                 let target = types::cast_target(data_type)?;
                 self.bind_cast(expr, target)
@@ -243,7 +247,9 @@ impl Binder<'_> {
             let scope = match first.value[2..].to_ascii_lowercase().as_str() {
                 "global" => VarScope::Global,
                 "session" | "local" => VarScope::Session,
-                _ => return Err(error::syntax(&parts.iter().map(|p| p.value.as_str()).collect::<Vec<_>>().join("."), 1)),
+                _ => {
+                    return Err(error::syntax(&parts.iter().map(|p| p.value.as_str()).collect::<Vec<_>>().join("."), 1))
+                }
             };
             return Ok(self.sysvar(&parts[1].value, scope));
         }
@@ -256,7 +262,10 @@ impl Binder<'_> {
 
     fn sysvar(&self, name: &str, scope: VarScope) -> Bound {
         let ty = match self.env.vars {
-            Some((s, g)) => s.get(g, name, scope).map(|v| SqlType::of_value(&v)).unwrap_or(SqlType::Text { max_chars: 1024, lob: false }),
+            Some((s, g)) => s
+                .get(g, name, scope)
+                .map(|v| SqlType::of_value(&v))
+                .unwrap_or(SqlType::Text { max_chars: 1024, lob: false }),
             None => SqlType::Text { max_chars: 1024, lob: false },
         };
         Bound::new(Expr::SysVar { name: Arc::from(name), scope }, ty, true)
@@ -329,12 +338,19 @@ impl Binder<'_> {
                 }
             },
             U::Not | U::BangNot => Bound::new(Expr::Not(x.expr.boxed()), bool_type(), x.nullable),
-            U::BitwiseNot => Bound::new(Expr::BitNot(x.expr.boxed()), SqlType::Int { bits: 64, unsigned: true }, x.nullable),
+            U::BitwiseNot => {
+                Bound::new(Expr::BitNot(x.expr.boxed()), SqlType::Int { bits: 64, unsigned: true }, x.nullable)
+            }
             other => return Err(error::not_supported(&format!("operator {other}"))),
         })
     }
 
-    fn bind_binary(&mut self, left: &ast::Expr, op: &ast::BinaryOperator, right: &ast::Expr) -> Result<Bound, SqlError> {
+    fn bind_binary(
+        &mut self,
+        left: &ast::Expr,
+        op: &ast::BinaryOperator,
+        right: &ast::Expr,
+    ) -> Result<Bound, SqlError> {
         use ast::BinaryOperator as B;
         if let Some(c) = cmp_op(op) {
             return self.bind_comparison(c, left, right);
@@ -405,7 +421,9 @@ impl Binder<'_> {
             }
             B::Assignment => {
                 let name = match left {
-                    ast::Expr::Identifier(id) if id.quote_style.is_none() && id.value.starts_with('@') && !id.value.starts_with("@@") => {
+                    ast::Expr::Identifier(id)
+                        if id.quote_style.is_none() && id.value.starts_with('@') && !id.value.starts_with("@@") =>
+                    {
                         id.value[1..].to_string()
                     }
                     ast::Expr::Value(v) => match &v.value {
@@ -415,7 +433,11 @@ impl Binder<'_> {
                     _ => return Err(error::syntax(":=", 1)),
                 };
                 let r = self.bind_expr(right)?;
-                Ok(Bound::new(Expr::SetUserVar { name: Arc::from(name.as_str()), expr: r.expr.boxed() }, r.ty, r.nullable))
+                Ok(Bound::new(
+                    Expr::SetUserVar { name: Arc::from(name.as_str()), expr: r.expr.boxed() },
+                    r.ty,
+                    r.nullable,
+                ))
             }
             B::Regexp => self.bind_named_function("REGEXP", &[left.clone(), right.clone()]),
             other => Err(error::not_supported(&format!("operator {other}"))),
@@ -499,7 +521,13 @@ impl Binder<'_> {
         Ok(Bound::new(Expr::IsBool { expr: b.expr.boxed(), value, negated }, bool_type(), false))
     }
 
-    fn bind_like(&mut self, expr: &ast::Expr, pattern: &ast::Expr, escape: Option<&ast::Expr>, negated: bool) -> Result<Bound, SqlError> {
+    fn bind_like(
+        &mut self,
+        expr: &ast::Expr,
+        pattern: &ast::Expr,
+        escape: Option<&ast::Expr>,
+        negated: bool,
+    ) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
         let p = self.bind_expr(pattern)?;
         let escape = match escape {
@@ -519,10 +547,19 @@ impl Binder<'_> {
             _ => None,
         };
         let nullable = x.nullable || p.nullable;
-        Ok(Bound::new(Expr::Like { expr: x.expr.boxed(), pattern: p.expr.boxed(), escape, negated, compiled }, bool_type(), nullable))
+        Ok(Bound::new(
+            Expr::Like { expr: x.expr.boxed(), pattern: p.expr.boxed(), escape, negated, compiled },
+            bool_type(),
+            nullable,
+        ))
     }
 
-    fn bind_case(&mut self, operand: Option<&ast::Expr>, conditions: &[ast::CaseWhen], otherwise: Option<&ast::Expr>) -> Result<Bound, SqlError> {
+    fn bind_case(
+        &mut self,
+        operand: Option<&ast::Expr>,
+        conditions: &[ast::CaseWhen],
+        otherwise: Option<&ast::Expr>,
+    ) -> Result<Bound, SqlError> {
         let operand = operand.map(|o| self.bind_expr(o)).transpose()?;
         let mut whens = Vec::with_capacity(conditions.len());
         let mut ty: Option<SqlType> = None;
@@ -686,9 +723,8 @@ impl Binder<'_> {
                 let mut it = bound.into_iter().rev();
                 let last = it.next().map(|b| b.expr).unwrap_or(Expr::Literal(Value::Null));
                 // COALESCE(a, b, c) = CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b ELSE c
-                let mut whens: Vec<(Expr, Expr)> = it
-                    .map(|b| (Expr::IsNull { expr: b.expr.clone().boxed(), negated: true }, b.expr))
-                    .collect();
+                let mut whens: Vec<(Expr, Expr)> =
+                    it.map(|b| (Expr::IsNull { expr: b.expr.clone().boxed(), negated: true }, b.expr)).collect();
                 whens.reverse();
                 if whens.is_empty() {
                     return Ok(Bound::new(last, ty, nullable));
@@ -704,7 +740,11 @@ impl Binder<'_> {
                 let ty = a.ty.clone();
                 let cond = Expr::Cmp { op: CmpOp::Eq, left: a.expr.clone().boxed(), right: b.expr.boxed() };
                 Ok(Bound::new(
-                    Expr::Case { operand: None, whens: vec![(cond, Expr::Literal(Value::Null))], otherwise: Some(a.expr.boxed()) },
+                    Expr::Case {
+                        operand: None,
+                        whens: vec![(cond, Expr::Literal(Value::Null))],
+                        otherwise: Some(a.expr.boxed()),
+                    },
                     ty,
                     true,
                 ))
@@ -732,7 +772,12 @@ impl Binder<'_> {
                         let amount = self.bind_expr(days)?;
                         let ty = date_add_type(&b.ty, IntervalUnit::Day);
                         Ok(Bound::new(
-                            Expr::DateAdd { base: b.expr.boxed(), amount: amount.expr.boxed(), unit: IntervalUnit::Day, negate },
+                            Expr::DateAdd {
+                                base: b.expr.boxed(),
+                                amount: amount.expr.boxed(),
+                                unit: IntervalUnit::Day,
+                                negate,
+                            },
                             ty,
                             true,
                         ))
@@ -744,12 +789,18 @@ impl Binder<'_> {
                 // The unit is a keyword (TIMESTAMPDIFF(SECOND, a, b)); the function takes its
                 // name as a string first argument.
                 let unit = match args.first() {
-                    Some(ast::Expr::Identifier(i)) if i.quote_style.is_none() && value::parse_interval_unit(i.value.as_bytes()).is_some() => {
+                    Some(ast::Expr::Identifier(i))
+                        if i.quote_style.is_none() && value::parse_interval_unit(i.value.as_bytes()).is_some() =>
+                    {
                         i.value.to_ascii_uppercase()
                     }
                     _ => return Err(error::syntax(&f.to_string(), 1)),
                 };
-                let mut bound = vec![Bound::new(Expr::Literal(Value::Bytes(unit.into_bytes())), SqlType::Text { max_chars: 16, lob: false }, false)];
+                let mut bound = vec![Bound::new(
+                    Expr::Literal(Value::Bytes(unit.into_bytes())),
+                    SqlType::Text { max_chars: 16, lob: false },
+                    false,
+                )];
                 for a in &args[1..] {
                     bound.push(self.bind_expr(a)?);
                 }
@@ -768,7 +819,12 @@ impl Binder<'_> {
         }
     }
 
-    fn bind_aggregate(&mut self, func: AggFunc, name: &str, list: &ast::FunctionArgumentList) -> Result<Bound, SqlError> {
+    fn bind_aggregate(
+        &mut self,
+        func: AggFunc,
+        name: &str,
+        list: &ast::FunctionArgumentList,
+    ) -> Result<Bound, SqlError> {
         {
             let scope = self.scope();
             if !scope.allow_aggs || scope.in_agg {
@@ -781,7 +837,9 @@ impl Binder<'_> {
         for a in &list.args {
             match a {
                 ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => arg_asts.push(e),
-                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard) if func == AggFunc::Count && !distinct && list.args.len() == 1 => {
+                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)
+                    if func == AggFunc::Count && !distinct && list.args.len() == 1 =>
+                {
                     func = AggFunc::CountStar;
                 }
                 _ => return Err(error::syntax(name, 1)),
@@ -815,7 +873,9 @@ impl Binder<'_> {
                         }
                     }
                     ast::FunctionArgumentClause::Separator(v) if func == AggFunc::GroupConcat => match &v.value {
-                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => separator = s.as_bytes().to_vec(),
+                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                            separator = s.as_bytes().to_vec()
+                        }
                         _ => clause_result = Err(error::syntax("SEPARATOR", 1)),
                     },
                     _ => clause_result = Err(error::syntax(name, 1)),
@@ -828,7 +888,8 @@ impl Binder<'_> {
         let arg_type = bound.first().map(|b| b.ty.clone()).unwrap_or(SqlType::Int { bits: 64, unsigned: false });
         let ty = value::aggregate_type(func, &arg_type);
         let nullable = !matches!(func, AggFunc::Count | AggFunc::CountStar);
-        let spec = AggSpec { func, args: bound.into_iter().map(|b| b.expr).collect(), arg_type, distinct, separator, order };
+        let spec =
+            AggSpec { func, args: bound.into_iter().map(|b| b.expr).collect(), arg_type, distinct, separator, order };
         let scope = self.scope_mut();
         // The same aggregate written twice is computed once.
         let idx = match scope.aggs.iter().position(|a| *a == spec) {
@@ -852,7 +913,10 @@ fn strip_nested(e: &ast::Expr) -> &ast::Expr {
 /// DATE_ADD's result type: a DATE stays a DATE for day-or-larger units, anything else becomes
 /// a DATETIME (with microseconds when the unit or the base has them).
 fn date_add_type(base: &SqlType, unit: IntervalUnit) -> SqlType {
-    let day_or_more = matches!(unit, IntervalUnit::Day | IntervalUnit::Week | IntervalUnit::Month | IntervalUnit::Quarter | IntervalUnit::Year);
+    let day_or_more = matches!(
+        unit,
+        IntervalUnit::Day | IntervalUnit::Week | IntervalUnit::Month | IntervalUnit::Quarter | IntervalUnit::Year
+    );
     match base {
         SqlType::Date if day_or_more => SqlType::Date,
         SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => {
@@ -873,7 +937,10 @@ mod tests {
         assert_eq!(parse_number("1.50"), Value::Decimal(Decimal::new(150, 2)));
         assert_eq!(parse_number(".5"), Value::Decimal(Decimal::new(5, 1)));
         assert_eq!(parse_number("1e3"), Value::Double(1000.0));
-        assert_eq!(parse_number("123456789012345678901234567890"), Value::Decimal(Decimal::new(123456789012345678901234567890, 0)));
+        assert_eq!(
+            parse_number("123456789012345678901234567890"),
+            Value::Decimal(Decimal::new(123456789012345678901234567890, 0))
+        );
     }
 
     #[test]

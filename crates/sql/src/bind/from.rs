@@ -12,7 +12,9 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use super::ast_hints::Hints;
-use super::{computed_meta, object_name_parts, table_column_meta, Binder, ColumnInfo, Source, SourceKind, INFORMATION_SCHEMA};
+use super::{
+    computed_meta, object_name_parts, table_column_meta, Binder, ColumnInfo, Source, SourceKind, INFORMATION_SCHEMA,
+};
 use crate::api::{column_flags, SqlError};
 use crate::error::{self, Clause};
 use crate::expr::{CmpOp, Expr};
@@ -69,7 +71,9 @@ impl Binder<'_> {
             let t = self.bind_table_with_joins(twj)?;
             tree = Some(match tree {
                 None => t,
-                Some(prev) => FromTree::Join { left: Box::new(prev), right: Box::new(t), kind: JoinKind::Inner, on: Vec::new() },
+                Some(prev) => {
+                    FromTree::Join { left: Box::new(prev), right: Box::new(t), kind: JoinKind::Inner, on: Vec::new() }
+                }
             });
         }
         Ok(tree)
@@ -149,7 +153,13 @@ impl Binder<'_> {
 
     /// `USING (col)`: `left.col = right.col`, and the copy on the non-preserved side is hidden
     /// from `*` and unqualified names.
-    fn using_equality(&mut self, col: &str, left: Range<usize>, right: Range<usize>, kind: JoinKind) -> Result<Expr, SqlError> {
+    fn using_equality(
+        &mut self,
+        col: &str,
+        left: Range<usize>,
+        right: Range<usize>,
+        kind: JoinKind,
+    ) -> Result<Expr, SqlError> {
         let find = |scope: &super::Scope, r: Range<usize>| -> Result<(usize, usize), SqlError> {
             let mut found = None;
             for si in r {
@@ -210,7 +220,11 @@ impl Binder<'_> {
                 if is_info {
                     self.uses_info_schema = true;
                     let Some(cols) = crate::show::info_schema_columns(&table_name) else {
-                        return Err(SqlError::new(1109, "42S02", format!("Unknown table '{table_name}' in information_schema")));
+                        return Err(SqlError::new(
+                            1109,
+                            "42S02",
+                            format!("Unknown table '{table_name}' in information_schema"),
+                        ));
                     };
                     let shown = alias_name.clone().unwrap_or_else(|| table_name.clone());
                     let columns = cols
@@ -273,13 +287,21 @@ impl Binder<'_> {
                 let plan = self.isolated(|b| b.with_scope(|b| b.bind_query(subquery)).map(|(p, _)| p))?;
                 self.add_derived(plan, a.name.value.clone(), Some(a))
             }
-            ast::TableFactor::NestedJoin { table_with_joins, alias: None } => self.bind_table_with_joins(table_with_joins),
+            ast::TableFactor::NestedJoin { table_with_joins, alias: None } => {
+                self.bind_table_with_joins(table_with_joins)
+            }
             other => Err(error::not_supported(&format!("FROM item {other}"))),
         }
     }
 
-    fn add_derived(&mut self, plan: QueryPlan, name: String, alias: Option<&ast::TableAlias>) -> Result<FromTree, SqlError> {
-        let renames: Vec<String> = alias.map(|a| a.columns.iter().map(|c| c.name.value.clone()).collect()).unwrap_or_default();
+    fn add_derived(
+        &mut self,
+        plan: QueryPlan,
+        name: String,
+        alias: Option<&ast::TableAlias>,
+    ) -> Result<FromTree, SqlError> {
+        let renames: Vec<String> =
+            alias.map(|a| a.columns.iter().map(|c| c.name.value.clone()).collect()).unwrap_or_default();
         if !renames.is_empty() && renames.len() != plan.columns.len() {
             return Err(SqlError::new(1353, "HY000", "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts"));
         }
@@ -297,7 +319,14 @@ impl Binder<'_> {
             let nullable = c.meta.flags & column_flags::NOT_NULL == 0;
             columns.push(ColumnInfo { name: cname, ty: c.ty.clone(), nullable, meta, hidden: false });
         }
-        self.add_source(Source { name, db: None, kind: SourceKind::Derived(Arc::new(plan)), columns, offset: 0, nullable: false })
+        self.add_source(Source {
+            name,
+            db: None,
+            kind: SourceKind::Derived(Arc::new(plan)),
+            columns,
+            offset: 0,
+            nullable: false,
+        })
     }
 
     /// The index hints of a table resolved to index numbers (1176 for an unknown name).
@@ -316,7 +345,12 @@ impl Binder<'_> {
 
     /// Plans the FROM clause with the WHERE conjuncts. Returns the plan (rows in FROM layout)
     /// and whether it delivers `order` (only a single-table FROM can).
-    pub fn plan_from(&mut self, tree: Option<&FromTree>, conjuncts: Vec<Expr>, order: Option<&OrderRequest>) -> Result<(Plan, bool), SqlError> {
+    pub fn plan_from(
+        &mut self,
+        tree: Option<&FromTree>,
+        conjuncts: Vec<Expr>,
+        order: Option<&OrderRequest>,
+    ) -> Result<(Plan, bool), SqlError> {
         let Some(tree) = tree else {
             let plan = match Expr::conjunction(conjuncts) {
                 Some(p) => Plan::Filter { input: Box::new(Plan::Dual), predicate: p },
@@ -363,7 +397,14 @@ impl Binder<'_> {
         ok && !has_correlated_subquery(e)
     }
 
-    fn plan_join(&mut self, left: &FromTree, right: &FromTree, kind: JoinKind, on: &[Expr], pushed: Vec<Expr>) -> Result<Plan, SqlError> {
+    fn plan_join(
+        &mut self,
+        left: &FromTree,
+        right: &FromTree,
+        kind: JoinKind,
+        on: &[Expr],
+        pushed: Vec<Expr>,
+    ) -> Result<Plan, SqlError> {
         let lr = left.sources();
         let rr = right.sources();
         let base = self.offset_of_source(lr.start);
@@ -415,8 +456,11 @@ impl Binder<'_> {
                 }
             }
         }
-        let (driver_tree, inner_tree, driver_push, inner_push) =
-            if kind == JoinKind::Right { (right, left, right_push, left_push) } else { (left, right, left_push, right_push) };
+        let (driver_tree, inner_tree, driver_push, inner_push) = if kind == JoinKind::Right {
+            (right, left, right_push, left_push)
+        } else {
+            (left, right, left_push, right_push)
+        };
         let driver_range = driver_tree.sources();
         let inner_range = inner_tree.sources();
         let driver_base = self.offset_of_source(driver_range.start);
@@ -427,9 +471,17 @@ impl Binder<'_> {
         let mut pairs: Vec<(Expr, Expr)> = Vec::new();
         for c in &conds {
             if let Expr::Cmp { op: CmpOp::Eq, left: a, right: b } = c {
-                if self.refs_within(a, &driver_range) && self.refs_within(b, &inner_range) && !is_const(a) && !is_const(b) {
+                if self.refs_within(a, &driver_range)
+                    && self.refs_within(b, &inner_range)
+                    && !is_const(a)
+                    && !is_const(b)
+                {
                     pairs.push(((**a).clone(), (**b).clone()));
-                } else if self.refs_within(b, &driver_range) && self.refs_within(a, &inner_range) && !is_const(a) && !is_const(b) {
+                } else if self.refs_within(b, &driver_range)
+                    && self.refs_within(a, &inner_range)
+                    && !is_const(a)
+                    && !is_const(b)
+                {
                     pairs.push(((**b).clone(), (**a).clone()));
                 }
             }
@@ -447,14 +499,18 @@ impl Binder<'_> {
                     _ => None,
                 };
                 let constant = |e: &Expr| (e.is_row_independent() && !e.has_subquery()).then(|| e.clone());
-                let mut sargs: Vec<Sarg> = local.iter().filter_map(|c| extract_sarg(c, &column_of, &constant)).collect();
+                let mut sargs: Vec<Sarg> =
+                    local.iter().filter_map(|c| extract_sarg(c, &column_of, &constant)).collect();
                 for (d, i) in &pairs {
                     let inner_col = match i {
                         Expr::Column(c) if *c >= inner_base && *c < inner_base + width => Some(*c - inner_base),
                         _ => None,
                     };
                     if let Some(col) = inner_col {
-                        sargs.push(Sarg { column: col, kind: crate::plan::access::SargKind::Eq(d.clone().shift_columns(driver_base)) });
+                        sargs.push(Sarg {
+                            column: col,
+                            kind: crate::plan::access::SargKind::Eq(d.clone().shift_columns(driver_base)),
+                        });
                     }
                 }
                 let choice = choose_access(&table, &sargs, &hints, None);
@@ -526,7 +582,12 @@ impl Binder<'_> {
         Some(s.columns[*c - s.offset].ty.clone())
     }
 
-    fn plan_leaf(&mut self, i: usize, pushed: Vec<Expr>, order: Option<&OrderRequest>) -> Result<(Plan, bool), SqlError> {
+    fn plan_leaf(
+        &mut self,
+        i: usize,
+        pushed: Vec<Expr>,
+        order: Option<&OrderRequest>,
+    ) -> Result<(Plan, bool), SqlError> {
         let (base, kind, width) = {
             let s = &self.scope().sources[i];
             (s.offset, s.kind.clone(), s.width())
@@ -547,7 +608,11 @@ impl Binder<'_> {
     }
 
     /// Access path of a single-table statement (UPDATE/DELETE): the table is source 0.
-    pub fn plan_target_access(&mut self, conjuncts: Vec<Expr>, order: Option<&OrderRequest>) -> Result<(TableAccess, bool), SqlError> {
+    pub fn plan_target_access(
+        &mut self,
+        conjuncts: Vec<Expr>,
+        order: Option<&OrderRequest>,
+    ) -> Result<(TableAccess, bool), SqlError> {
         let SourceKind::Table { table, hints } = self.scope().sources[0].kind.clone() else {
             return Err(error::internal("DML target is not a base table"));
         };

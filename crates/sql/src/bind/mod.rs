@@ -304,7 +304,11 @@ impl<'a> Binder<'a> {
             let mut meta = col.meta.clone();
             meta.name = name.to_string();
             let bound = Bound {
-                expr: if level + 1 == depth { Expr::Column(index) } else { Expr::Outer { up: depth - 1 - level, index } },
+                expr: if level + 1 == depth {
+                    Expr::Column(index)
+                } else {
+                    Expr::Outer { up: depth - 1 - level, index }
+                },
                 ty: col.ty.clone(),
                 nullable: col.nullable || s.nullable,
                 origin: Some(Box::new(meta)),
@@ -336,7 +340,10 @@ fn source_matches(s: &Source, qualifier: &[String]) -> bool {
     match qualifier {
         [] => true,
         [t] => s.name == *t,
-        [db, t] => s.name == *t && s.db.as_deref().is_some_and(|d| d == db || (d == INFORMATION_SCHEMA && db.eq_ignore_ascii_case(d))),
+        [db, t] => {
+            s.name == *t
+                && s.db.as_deref().is_some_and(|d| d == db || (d == INFORMATION_SCHEMA && db.eq_ignore_ascii_case(d)))
+        }
         _ => false,
     }
 }

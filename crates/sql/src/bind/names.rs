@@ -142,10 +142,7 @@ impl<'a> SourceText<'a> {
         if items.len() != select.projection.len() {
             return None;
         }
-        items
-            .into_iter()
-            .map(|r| r.map(|(s, e)| original.get(s..e).unwrap_or(&sub[s..e]).to_string()))
-            .collect()
+        items.into_iter().map(|r| r.map(|(s, e)| original.get(s..e).unwrap_or(&sub[s..e]).to_string())).collect()
     }
 
     fn new_plain(text: &'a str) -> SourceText<'a> {
@@ -173,8 +170,21 @@ fn is_select_modifier(w: &str) -> bool {
 }
 
 fn ends_select_list(w: &str) -> bool {
-    const ENDS: &[&str] =
-        &["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "INTO", "UNION", "EXCEPT", "INTERSECT", "FOR", "LOCK", "WINDOW"];
+    const ENDS: &[&str] = &[
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "INTO",
+        "UNION",
+        "EXCEPT",
+        "INTERSECT",
+        "FOR",
+        "LOCK",
+        "WINDOW",
+    ];
     ENDS.iter().any(|m| m.eq_ignore_ascii_case(w))
 }
 
@@ -246,16 +256,15 @@ mod tests {
             names("SELECT ID, t.c, count(*),  1 +  1 , 'abc', NULL, -1, (1), (id), (1+1), COUNT( DISTINCT  a ) FROM t"),
             vec!["ID", "c", "count(*)", "1 +  1", "abc", "NULL", "-1", "1", "id", "(1+1)", "COUNT( DISTINCT  a )"]
         );
-        assert_eq!(names("SELECT DISTINCT SUM(k), x AS y, @@version_comment\nFROM t WHERE a = (SELECT 1, 2)"), vec![
-            "SUM(k)",
-            "y",
-            "@@version_comment"
-        ]);
+        assert_eq!(
+            names("SELECT DISTINCT SUM(k), x AS y, @@version_comment\nFROM t WHERE a = (SELECT 1, 2)"),
+            vec!["SUM(k)", "y", "@@version_comment"]
+        );
         assert_eq!(names("SELECT CAST(id AS CHAR), 1.5e3, 'it''s'"), vec!["CAST(id AS CHAR)", "1.5e3", "it's"]);
-        assert_eq!(names("SELECT (SELECT a FROM t LIMIT 1), NOW() + INTERVAL 1 DAY"), vec![
-            "(SELECT a FROM t LIMIT 1)",
-            "NOW() + INTERVAL 1 DAY"
-        ]);
+        assert_eq!(
+            names("SELECT (SELECT a FROM t LIMIT 1), NOW() + INTERVAL 1 DAY"),
+            vec!["(SELECT a FROM t LIMIT 1)", "NOW() + INTERVAL 1 DAY"]
+        );
     }
 
     #[test]

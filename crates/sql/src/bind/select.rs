@@ -53,7 +53,12 @@ impl Binder<'_> {
     }
 
     fn bind_query_body(&mut self, q: &ast::Query) -> Result<QueryPlan, SqlError> {
-        if q.fetch.is_some() || q.for_clause.is_some() || q.settings.is_some() || q.format_clause.is_some() || !q.pipe_operators.is_empty() {
+        if q.fetch.is_some()
+            || q.for_clause.is_some()
+            || q.settings.is_some()
+            || q.format_clause.is_some()
+            || !q.pipe_operators.is_empty()
+        {
             return Err(error::not_supported(&q.to_string()));
         }
         let lock = lock_mode(&q.locks)?;
@@ -129,7 +134,12 @@ impl Binder<'_> {
 
     /// ORDER BY / LIMIT applied to the result of a UNION or parenthesized query: positions and
     /// result column names only.
-    fn order_limit_on_result(&mut self, plan: QueryPlan, order_by: Option<&[ast::OrderByExpr]>, limit: Option<LimitSpec>) -> Result<QueryPlan, SqlError> {
+    fn order_limit_on_result(
+        &mut self,
+        plan: QueryPlan,
+        order_by: Option<&[ast::OrderByExpr]>,
+        limit: Option<LimitSpec>,
+    ) -> Result<QueryPlan, SqlError> {
         let QueryPlan { mut root, columns, lock, calc_found_rows, .. } = plan;
         if let Some(items) = order_by {
             let mut keys = Vec::new();
@@ -290,7 +300,8 @@ impl Binder<'_> {
         if let Some(w) = where_bound {
             w.expr.into_conjuncts(&mut conjuncts);
         }
-        let order_req = if !is_agg && !sort_keys.is_empty() { self.order_request(&order_columns, limit.is_some()) } else { None };
+        let order_req =
+            if !is_agg && !sort_keys.is_empty() { self.order_request(&order_columns, limit.is_some()) } else { None };
         let (mut plan, ordered) = self.plan_from(tree.as_ref(), conjuncts, order_req.as_ref())?;
 
         let mut select_exprs: Vec<Expr> = items.iter().map(|i| i.bound.expr.clone()).collect();
@@ -337,7 +348,8 @@ impl Binder<'_> {
         if distinct {
             plan = Plan::Distinct { input: Box::new(plan), key_width: visible };
         }
-        let found_rows_limit = if calc_found_rows { Some(limit.clone().unwrap_or(LimitSpec { count: None, offset: None })) } else { None };
+        let found_rows_limit =
+            if calc_found_rows { Some(limit.clone().unwrap_or(LimitSpec { count: None, offset: None })) } else { None };
         let applied_limit = if calc_found_rows { None } else { limit };
         if !sort_keys.is_empty() && !ordered {
             plan = Plan::Sort { input: Box::new(plan), keys: sort_keys, limit: applied_limit.clone() };
@@ -374,7 +386,10 @@ impl Binder<'_> {
                     let bound = self.bind_expr(e)?;
                     let needs_text = !matches!(e, ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_));
                     let raw = if needs_text {
-                        raw_texts.get_or_insert_with(|| self.text.select_item_texts(sel)).as_ref().and_then(|t| t.get(pos).cloned())
+                        raw_texts
+                            .get_or_insert_with(|| self.text.select_item_texts(sel))
+                            .as_ref()
+                            .and_then(|t| t.get(pos).cloned())
                     } else {
                         None
                     };
@@ -402,7 +417,11 @@ impl Binder<'_> {
         Ok(items)
     }
 
-    fn expand_wildcard(&mut self, qualifier: Option<&ast::ObjectName>, items: &mut Vec<SelectItem>) -> Result<(), SqlError> {
+    fn expand_wildcard(
+        &mut self,
+        qualifier: Option<&ast::ObjectName>,
+        items: &mut Vec<SelectItem>,
+    ) -> Result<(), SqlError> {
         let q = qualifier.map(super::object_name_parts).transpose()?;
         let scope = self.scope();
         let mut matched = false;
@@ -527,7 +546,12 @@ fn lock_mode(locks: &[ast::LockClause]) -> Result<Option<LockMode>, SqlError> {
 }
 
 fn reject_wildcard_options(o: &ast::WildcardAdditionalOptions) -> Result<(), SqlError> {
-    if o.opt_ilike.is_some() || o.opt_exclude.is_some() || o.opt_except.is_some() || o.opt_replace.is_some() || o.opt_rename.is_some() {
+    if o.opt_ilike.is_some()
+        || o.opt_exclude.is_some()
+        || o.opt_except.is_some()
+        || o.opt_replace.is_some()
+        || o.opt_rename.is_some()
+    {
         return Err(error::not_supported("wildcard modifiers"));
     }
     Ok(())

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use selkie_storage::{Catalog, ColumnDef, ColumnDefault, ColumnType, DatabaseDef, IndexColumn, IndexDef, IntWidth, TableDef, TableOptions};
+use selkie_storage::{
+    Catalog, ColumnDef, ColumnDefault, ColumnType, DatabaseDef, IndexColumn, IndexDef, IntWidth, TableDef, TableOptions,
+};
 use sqlparser::ast;
 
 use super::{BindEnv, Binder, Scope};
@@ -42,7 +44,10 @@ fn index(id: u32, name: &str, cols: &[usize], unique: bool, primary: bool) -> In
 /// and nokey(a, b) without a primary key.
 fn catalog() -> Catalog {
     let mut cat = Catalog::default();
-    cat.databases.insert("d".into(), DatabaseDef { name: "d".into(), charset: "utf8mb4".into(), collation: "utf8mb4_general_ci".into() });
+    cat.databases.insert(
+        "d".into(),
+        DatabaseDef { name: "d".into(), charset: "utf8mb4".into(), collation: "utf8mb4_general_ci".into() },
+    );
     let sbtest = TableDef {
         id: 1,
         db: "d".into(),
@@ -87,7 +92,14 @@ fn plan(sql: &str) -> QueryPlan {
 
 fn try_plan(sql: &str) -> Result<QueryPlan, crate::api::SqlError> {
     let cat = catalog();
-    let env = BindEnv { catalog: &cat, current_db: Some("d"), vars: None, user_vars: None, pipes_as_concat: false, only_full_group_by: false };
+    let env = BindEnv {
+        catalog: &cat,
+        current_db: Some("d"),
+        vars: None,
+        user_vars: None,
+        pipes_as_concat: false,
+        only_full_group_by: false,
+    };
     let mut b = Binder::new(env, sql);
     b.scopes.push(Scope::default());
     let Stmt::Ast(stmt) = parse_statement(sql).map_err(|e| e.0)? else { panic!("not an AST statement") };
@@ -127,9 +139,11 @@ fn accesses(p: &Plan) -> Vec<&TableAccess> {
 fn has_sort(p: &Plan) -> bool {
     match p {
         Plan::Sort { .. } => true,
-        Plan::Filter { input, .. } | Plan::Project { input, .. } | Plan::Distinct { input, .. } | Plan::Limit { input, .. } | Plan::Trim { input, .. } => {
-            has_sort(input)
-        }
+        Plan::Filter { input, .. }
+        | Plan::Project { input, .. }
+        | Plan::Distinct { input, .. }
+        | Plan::Limit { input, .. }
+        | Plan::Trim { input, .. } => has_sort(input),
         Plan::Aggregate(a) => has_sort(&a.input),
         _ => false,
     }
@@ -138,9 +152,12 @@ fn has_sort(p: &Plan) -> bool {
 fn join(p: &Plan) -> Option<&crate::plan::JoinPlan> {
     match p {
         Plan::Join(j) => Some(j),
-        Plan::Filter { input, .. } | Plan::Project { input, .. } | Plan::Distinct { input, .. } | Plan::Sort { input, .. } | Plan::Limit { input, .. } | Plan::Trim { input, .. } => {
-            join(input)
-        }
+        Plan::Filter { input, .. }
+        | Plan::Project { input, .. }
+        | Plan::Distinct { input, .. }
+        | Plan::Sort { input, .. }
+        | Plan::Limit { input, .. }
+        | Plan::Trim { input, .. } => join(input),
         Plan::Aggregate(a) => join(&a.input),
         _ => None,
     }
@@ -252,7 +269,9 @@ fn left_join_keeps_where_above_the_join() {
     let p = plan("SELECT * FROM sbtest1 s LEFT JOIN orders o ON o.cust = s.id WHERE o.oid IS NULL");
     // The IS NULL test must see the NULL-extended rows: it is a filter over the join.
     match &p.root {
-        Plan::Project { input, .. } => assert!(matches!(&**input, Plan::Filter { input, .. } if matches!(&**input, Plan::Join(_)))),
+        Plan::Project { input, .. } => {
+            assert!(matches!(&**input, Plan::Filter { input, .. } if matches!(&**input, Plan::Join(_))))
+        }
         other => panic!("unexpected plan {other:?}"),
     }
 }

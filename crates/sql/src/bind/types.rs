@@ -90,9 +90,12 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
                 ColumnType::Float
             }
         }
-        D::Double(_) | D::DoubleUnsigned(_) | D::DoublePrecision | D::DoublePrecisionUnsigned | D::Float8 | D::Float64 => {
-            ColumnType::Double
-        }
+        D::Double(_)
+        | D::DoubleUnsigned(_)
+        | D::DoublePrecision
+        | D::DoublePrecisionUnsigned
+        | D::Float8
+        | D::Float64 => ColumnType::Double,
         D::Char(l) | D::Character(l) => {
             let n = char_len(l, 1);
             if n > MAX_CHAR_LEN {
@@ -220,7 +223,10 @@ mod tests {
             column_type(&parse_type("BIGINT UNSIGNED"), "c").unwrap(),
             ColumnType::Int { width: IntWidth::Big, unsigned: true, display_width: None }
         );
-        assert_eq!(column_type(&parse_type("DECIMAL(10,2)"), "c").unwrap(), ColumnType::Decimal { precision: 10, scale: 2 });
+        assert_eq!(
+            column_type(&parse_type("DECIMAL(10,2)"), "c").unwrap(),
+            ColumnType::Decimal { precision: 10, scale: 2 }
+        );
         assert_eq!(column_type(&parse_type("DATETIME(6)"), "c").unwrap(), ColumnType::DateTime { fsp: 6 });
         assert_eq!(column_type(&parse_type("MEDIUMTEXT"), "c").unwrap(), ColumnType::Text { size: LobSize::Medium });
         assert_eq!(column_type(&parse_type("VARBINARY(5)"), "c").unwrap(), ColumnType::VarBinary { len: 5 });

@@ -83,7 +83,8 @@ impl<'p> AccessCursor<'p> {
                         return Ok(None);
                     };
                     let mode = cx.read_mode;
-                    let scan = cx.trx()?.scan(&self.access.table, self.access.index, range, self.access.reverse, mode)?;
+                    let scan =
+                        cx.trx()?.scan(&self.access.table, self.access.index, range, self.access.reverse, mode)?;
                     self.scan = Some(scan);
                     self.source = Source::Ranges(ranges);
                 }

@@ -93,7 +93,10 @@ pub enum SubResult {
     Exists(bool),
     /// First-column values of every row; `ints` holds them as a set when they are all
     /// integers (or NULL), so `int IN (SELECT ...)` probes in O(1).
-    Values { values: Arc<Vec<Value>>, ints: Option<Arc<std::collections::HashSet<i128>>> },
+    Values {
+        values: Arc<Vec<Value>>,
+        ints: Option<Arc<std::collections::HashSet<i128>>>,
+    },
     /// The first-column values outgrew min(tmp_table_size, max_heap_table_size): they are in a
     /// sorted temporary file.
     Spilled(Arc<super::value_set::ValueSet>),
@@ -178,7 +181,12 @@ impl<'a> ExecCtx<'a> {
     /// Locks a row for the statement (`Transaction::lock_row`), giving up with 1317 as soon as
     /// KILL QUERY interrupts the statement while it waits. Dropping the engine's wait future
     /// withdraws the wait; the statement is then rolled back like any failed statement.
-    pub async fn lock_row(&mut self, table: &Arc<TableDef>, pk_key: &[u8], mode: LockMode) -> Result<Option<ScanRow>, SqlError> {
+    pub async fn lock_row(
+        &mut self,
+        table: &Arc<TableDef>,
+        pk_key: &[u8],
+        mode: LockMode,
+    ) -> Result<Option<ScanRow>, SqlError> {
         let interrupt = self.env.interrupt;
         let trx = self.trx()?;
         tokio::select! {
@@ -294,7 +302,9 @@ impl<'a> ExecCtx<'a> {
     pub fn system_variable(&self, name: &str, scope: VarScope) -> Result<Value, SqlError> {
         // LAST_INSERT_ID(expr) earlier in this statement changes it before the session's copy
         // is updated at the statement's end.
-        if scope != VarScope::Global && (name.eq_ignore_ascii_case("last_insert_id") || name.eq_ignore_ascii_case("identity")) {
+        if scope != VarScope::Global
+            && (name.eq_ignore_ascii_case("last_insert_id") || name.eq_ignore_ascii_case("identity"))
+        {
             return Ok(Value::UInt(self.last_insert_id.get()));
         }
         self.env.vars.get(&self.env.server.globals, name, scope)

@@ -35,8 +35,8 @@ use crate::plan::{LimitSpec, Plan, QueryPlan};
 use crate::value;
 
 use self::access::AccessCursor;
-use self::ctx::{ExecCtx, SubResult};
 use self::aggregate::AggregateOp;
+use self::ctx::{ExecCtx, SubResult};
 use self::distinct::DistinctOp;
 use self::join::open_join;
 use self::sort::Sorter;
@@ -94,12 +94,12 @@ pub fn open<'p>(plan: &'p Plan, cx: &mut ExecCtx) -> Result<Box<dyn Operator + '
             Box::new(Buffered::new(rows))
         }
         Plan::Filter { input, predicate } => Box::new(FilterOp { input: open(input, cx)?, predicate }),
-        Plan::Project { input, exprs } => Box::new(ProjectOp { input: open(input, cx)?, exprs, moves: distinct_columns(exprs) }),
+        Plan::Project { input, exprs } => {
+            Box::new(ProjectOp { input: open(input, cx)?, exprs, moves: distinct_columns(exprs) })
+        }
         Plan::Join(j) => open_join(j, cx)?,
         Plan::Aggregate(a) => Box::new(AggregateOp::new(a, open(&a.input, cx)?, cx)),
-        Plan::Distinct { input, key_width } => {
-            Box::new(DistinctOp::new(open(input, cx)?, *key_width, cx))
-        }
+        Plan::Distinct { input, key_width } => Box::new(DistinctOp::new(open(input, cx)?, *key_width, cx)),
         Plan::Sort { input, keys, limit } => {
             let keep = match limit {
                 Some(l) => {
@@ -135,7 +135,11 @@ pub async fn collect_rows(plan: &QueryPlan, cx: &mut ExecCtx<'_>) -> Result<Vec<
 /// Streams a query's rows to `sink`, pausing when its time slice is used up. Returns (rows
 /// sent, FOUND_ROWS()): with SQL_CALC_FOUND_ROWS the LIMIT is applied here and every row is
 /// counted.
-pub async fn stream_rows(plan: &QueryPlan, cx: &mut ExecCtx<'_>, sink: &mut dyn ResultSink) -> Result<(u64, u64), SqlError> {
+pub async fn stream_rows(
+    plan: &QueryPlan,
+    cx: &mut ExecCtx<'_>,
+    sink: &mut dyn ResultSink,
+) -> Result<(u64, u64), SqlError> {
     let mut op = open(&plan.root, cx)?;
     let window = match &plan.calc_found_rows {
         None => None,

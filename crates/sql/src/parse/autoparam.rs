@@ -106,8 +106,10 @@ pub fn parameterize(text: &str) -> Option<Parameterized> {
             Tok::Sym(')') => depth -= 1,
             Tok::Word(w) => {
                 let u = w.to_ascii_uppercase();
-                if matches!(u.as_str(), "ORDER" | "GROUP" | "HAVING" | "LIMIT" | "PROCEDURE" | "UNION" | "SELECT" | "WINDOW")
-                    && idx > 0
+                if matches!(
+                    u.as_str(),
+                    "ORDER" | "GROUP" | "HAVING" | "LIMIT" | "PROCEDURE" | "UNION" | "SELECT" | "WINDOW"
+                ) && idx > 0
                 {
                     // Positions, LIMIT counts, and nested queries' own clauses stay literal.
                     break;
@@ -118,7 +120,8 @@ pub fn parameterize(text: &str) -> Option<Parameterized> {
             }
             Tok::Num(n) if active => {
                 // A number glued to a word or a dot (`t1.5`, `1e`) is not a plain constant.
-                let glued = *off > 0 && (src[off - 1].is_ascii_alphanumeric() || src[off - 1] == b'.' || src[off - 1] == b'_');
+                let glued =
+                    *off > 0 && (src[off - 1].is_ascii_alphanumeric() || src[off - 1] == b'.' || src[off - 1] == b'_');
                 let v = number(n).filter(|_| !glued)?;
                 replace.push((*off, off + n.len(), v));
             }
@@ -129,7 +132,8 @@ pub fn parameterize(text: &str) -> Option<Parameterized> {
                 let after_like = prev.is_some_and(|p| p.is_word("LIKE") || p.is_word("ESCAPE"));
                 // Only plain '...' strings: no escapes, no introducer or x'..'/b'..' prefix.
                 let introduced = *off > 0 && (src[off - 1].is_ascii_alphanumeric() || src[off - 1] == b'_');
-                if raw.starts_with('\'') && !raw[1..raw.len() - 1].contains(['\\', '\'']) && !after_like && !introduced {
+                if raw.starts_with('\'') && !raw[1..raw.len() - 1].contains(['\\', '\'']) && !after_like && !introduced
+                {
                     replace.push((*off, end, Value::Bytes(s.as_bytes().to_vec())));
                 }
             }
@@ -183,18 +187,27 @@ mod tests {
 
     #[test]
     fn replaces_where_set_and_values_constants() {
-        assert_eq!(p("SELECT c FROM sbtest1 WHERE id=5"), Some(("SELECT c FROM sbtest1 WHERE id=?".into(), vec![Value::Int(5)])));
+        assert_eq!(
+            p("SELECT c FROM sbtest1 WHERE id=5"),
+            Some(("SELECT c FROM sbtest1 WHERE id=?".into(), vec![Value::Int(5)]))
+        );
         assert_eq!(
             p("UPDATE sbtest1 SET c='07-123' WHERE id=5"),
             Some(("UPDATE sbtest1 SET c=? WHERE id=?".into(), vec![Value::Bytes(b"07-123".to_vec()), Value::Int(5)]))
         );
         assert_eq!(
             p("INSERT INTO t (id, k) VALUES (-5, 1.50)"),
-            Some(("INSERT INTO t (id, k) VALUES (-?, ?)".into(), vec![Value::Int(5), Value::Decimal(Decimal::new(150, 2))]))
+            Some((
+                "INSERT INTO t (id, k) VALUES (-?, ?)".into(),
+                vec![Value::Int(5), Value::Decimal(Decimal::new(150, 2))]
+            ))
         );
         assert_eq!(
             p("SELECT id FROM t WHERE k IN (1, 2) AND d > 1e3"),
-            Some(("SELECT id FROM t WHERE k IN (?, ?) AND d > ?".into(), vec![Value::Int(1), Value::Int(2), Value::Double(1000.0)]))
+            Some((
+                "SELECT id FROM t WHERE k IN (?, ?) AND d > ?".into(),
+                vec![Value::Int(1), Value::Int(2), Value::Double(1000.0)]
+            ))
         );
         assert_eq!(p("DELETE FROM t WHERE id = 18446744073709551615").unwrap().1, vec![Value::UInt(u64::MAX)]);
     }
@@ -202,9 +215,15 @@ mod tests {
     #[test]
     fn keeps_constants_whose_role_is_not_a_value() {
         // Select list, ORDER BY position, LIMIT, LIKE pattern, escapes, hex and introducers.
-        assert_eq!(p("SELECT 1, 'a' FROM t WHERE id = 2 ORDER BY 1 LIMIT 5").unwrap().0, "SELECT 1, 'a' FROM t WHERE id = ? ORDER BY 1 LIMIT 5");
+        assert_eq!(
+            p("SELECT 1, 'a' FROM t WHERE id = 2 ORDER BY 1 LIMIT 5").unwrap().0,
+            "SELECT 1, 'a' FROM t WHERE id = ? ORDER BY 1 LIMIT 5"
+        );
         assert!(p("SELECT id FROM t WHERE c LIKE 'a%'").is_none());
-        assert_eq!(p("SELECT id FROM t WHERE c = 'it''s' AND id = 1").unwrap().0, "SELECT id FROM t WHERE c = 'it''s' AND id = ?");
+        assert_eq!(
+            p("SELECT id FROM t WHERE c = 'it''s' AND id = 1").unwrap().0,
+            "SELECT id FROM t WHERE c = 'it''s' AND id = ?"
+        );
         assert!(p("SELECT id FROM t WHERE c = 'a\\'b'").is_none());
         assert!(p("SELECT id FROM t WHERE c = x'41'").is_none());
         assert!(p("SELECT id FROM t WHERE c = _utf8mb4'a'").is_none());

@@ -419,12 +419,10 @@ mod tests {
 
     #[test]
     fn splits_at_top_level_semicolons_only() {
-        assert_eq!(stmts("select 1; select ';' ; select \"a;b\"; -- x;\n select `c;d`"), vec![
-            "select 1",
-            "select ';'",
-            "select \"a;b\"",
-            "-- x;\n select `c;d`"
-        ]);
+        assert_eq!(
+            stmts("select 1; select ';' ; select \"a;b\"; -- x;\n select `c;d`"),
+            vec!["select 1", "select ';'", "select \"a;b\"", "-- x;\n select `c;d`"]
+        );
         assert_eq!(stmts("select 1;;  ; /* c; */ "), vec!["select 1"]);
         assert_eq!(stmts("select 'it''s;' ; select 'a\\';'"), vec!["select 'it''s;'", "select 'a\\';'"]);
     }
@@ -476,16 +474,20 @@ mod tests {
 
     #[test]
     fn tokenizes_words_strings_and_variables() {
-        let toks: Vec<Tok> = tokenize("PREPARE s1 FROM 'SELECT \\'a\\'' -- c\n@x, @`y z`").unwrap().into_iter().map(|t| t.0).collect();
-        assert_eq!(toks, vec![
-            Tok::Word("PREPARE".into()),
-            Tok::Word("s1".into()),
-            Tok::Word("FROM".into()),
-            Tok::Str("SELECT 'a'".into()),
-            Tok::UserVar("x".into()),
-            Tok::Sym(','),
-            Tok::UserVar("y z".into()),
-        ]);
+        let toks: Vec<Tok> =
+            tokenize("PREPARE s1 FROM 'SELECT \\'a\\'' -- c\n@x, @`y z`").unwrap().into_iter().map(|t| t.0).collect();
+        assert_eq!(
+            toks,
+            vec![
+                Tok::Word("PREPARE".into()),
+                Tok::Word("s1".into()),
+                Tok::Word("FROM".into()),
+                Tok::Str("SELECT 'a'".into()),
+                Tok::UserVar("x".into()),
+                Tok::Sym(','),
+                Tok::UserVar("y z".into()),
+            ]
+        );
         assert!(tokenize("SELECT 'unterminated").is_none());
     }
 

@@ -55,28 +55,61 @@ impl AdminOp {
 #[derive(Clone, Debug)]
 pub enum Stmt {
     Ast(Box<ast::Statement>),
-    Begin { read_only: Option<bool>, consistent_snapshot: bool },
-    Commit { chain: bool, release: bool },
-    Rollback { chain: bool, release: bool },
+    Begin {
+        read_only: Option<bool>,
+        consistent_snapshot: bool,
+    },
+    Commit {
+        chain: bool,
+        release: bool,
+    },
+    Rollback {
+        chain: bool,
+        release: bool,
+    },
     Savepoint(String),
     RollbackToSavepoint(String),
     ReleaseSavepoint(String),
-    SetTransaction { scope: TrxScope, isolation: Option<IsolationLevel>, read_only: Option<bool> },
+    SetTransaction {
+        scope: TrxScope,
+        isolation: Option<IsolationLevel>,
+        read_only: Option<bool>,
+    },
     /// SET CHARACTER SET x / SET CHARSET x: every connection speaks utf8mb4; accepted.
     SetCharset,
     /// DO expr, ...: the equivalent SELECT text (its rows are discarded).
     Do(String),
-    Prepare { name: String, source: PrepareSource },
-    Execute { name: String, using: Vec<String> },
-    Deallocate { name: String },
-    AdminTable { op: AdminOp, tables: Vec<(Option<String>, String)> },
+    Prepare {
+        name: String,
+        source: PrepareSource,
+    },
+    Execute {
+        name: String,
+        using: Vec<String>,
+    },
+    Deallocate {
+        name: String,
+    },
+    AdminTable {
+        op: AdminOp,
+        tables: Vec<(Option<String>, String)>,
+    },
     /// LOCK TABLES / UNLOCK TABLES: row locks make them unnecessary; accepted as no-ops.
     TableLocks,
     /// CREATE {DATABASE|SCHEMA} (sqlparser lacks the options of CREATE SCHEMA).
-    CreateDatabase { name: String, if_not_exists: bool, charset: Option<String>, collation: Option<String> },
+    CreateDatabase {
+        name: String,
+        if_not_exists: bool,
+        charset: Option<String>,
+        collation: Option<String>,
+    },
     /// ALTER TABLE t {DISABLE|ENABLE} KEYS (mysqldump wraps every table's rows in them):
     /// index maintenance cannot be deferred in Selkie, as in InnoDB, so it only checks the table.
-    TableKeys { db: Option<String>, table: String, enable: bool },
+    TableKeys {
+        db: Option<String>,
+        table: String,
+        enable: bool,
+    },
 }
 
 /// A statement sqlparser rejected: the 1064 error, and the text for SHOW fallbacks.
@@ -140,7 +173,10 @@ fn parse_with_sqlparser(text: &str) -> Result<Stmt, SyntaxError> {
             sqlparser::tokenizer::Token::EOF => break,
             sqlparser::tokenizer::Token::SemiColon => continue,
             _ => {
-                let e = ParserError::ParserError(format!("Expected: end of statement, found: {} at {}", t.token, t.span.start));
+                let e = ParserError::ParserError(format!(
+                    "Expected: end of statement, found: {} at {}",
+                    t.token, t.span.start
+                ));
                 return Err(SyntaxError(syntax_error(text, &e)));
             }
         }
@@ -160,7 +196,9 @@ fn set_assignments_with_equals(text: &str) -> String {
                 Tok::Sym(')') => depth -= 1,
                 _ => {}
             }
-            let (Some((target, _)), Some((Tok::Sym(':'), colon)), Some((Tok::Sym('='), eq))) = (toks.get(i), toks.get(i + 1), toks.get(i + 2)) else {
+            let (Some((target, _)), Some((Tok::Sym(':'), colon)), Some((Tok::Sym('='), eq))) =
+                (toks.get(i), toks.get(i + 1), toks.get(i + 2))
+            else {
                 continue;
             };
             // A SET target directly follows SET, a scope word, a comma, or the first '@' of '@@'.
@@ -171,7 +209,11 @@ fn set_assignments_with_equals(text: &str) -> String {
                     Tok::UserVar(v) => v.is_empty(),
                     _ => false,
                 };
-            if depth == 0 && starts_target && *eq == colon + 1 && matches!(target, Tok::UserVar(_) | Tok::Word(_) | Tok::Quoted(_)) {
+            if depth == 0
+                && starts_target
+                && *eq == colon + 1
+                && matches!(target, Tok::UserVar(_) | Tok::Word(_) | Tok::Quoted(_))
+            {
                 out[*colon] = b'=';
                 out[*eq] = b' ';
             }
@@ -341,10 +383,31 @@ impl Cursor<'_> {
 
 fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
     const SPECIAL: &[&str] = &[
-        "BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SET", "DO", "PREPARE", "EXECUTE", "DEALLOCATE",
-        "DROP", "OPTIMIZE", "CHECK", "REPAIR", "ANALYZE", "LOCK", "UNLOCK", "XA", "CREATE", "ALTER",
+        "BEGIN",
+        "START",
+        "COMMIT",
+        "ROLLBACK",
+        "SAVEPOINT",
+        "RELEASE",
+        "SET",
+        "DO",
+        "PREPARE",
+        "EXECUTE",
+        "DEALLOCATE",
+        "DROP",
+        "OPTIMIZE",
+        "CHECK",
+        "REPAIR",
+        "ANALYZE",
+        "LOCK",
+        "UNLOCK",
+        "XA",
+        "CREATE",
+        "ALTER",
     ];
-    if word == "CREATE" && !(first_words_are(text, &["CREATE", "DATABASE"]) || first_words_are(text, &["CREATE", "SCHEMA"])) {
+    if word == "CREATE"
+        && !(first_words_are(text, &["CREATE", "DATABASE"]) || first_words_are(text, &["CREATE", "SCHEMA"]))
+    {
         return None;
     }
     if !SPECIAL.contains(&word) {
@@ -385,7 +448,13 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
             } else if c.eat_word("RELEASE") {
                 release = true;
             }
-            c.end().map(|_| if word == "COMMIT" { Stmt::Commit { chain, release } } else { Stmt::Rollback { chain, release } })
+            c.end().map(|_| {
+                if word == "COMMIT" {
+                    Stmt::Commit { chain, release }
+                } else {
+                    Stmt::Rollback { chain, release }
+                }
+            })
         }
         "SAVEPOINT" => c.ident().and_then(|n| c.end().map(|_| Stmt::Savepoint(n))),
         "RELEASE" => {
@@ -702,7 +771,10 @@ mod tests {
         ));
         assert!(matches!(parse("COMMIT WORK"), Stmt::Commit { chain: false, release: false }));
         assert!(matches!(parse("COMMIT AND CHAIN"), Stmt::Commit { chain: true, release: false }));
-        assert!(matches!(parse("ROLLBACK WORK AND NO CHAIN NO RELEASE"), Stmt::Rollback { chain: false, release: false }));
+        assert!(matches!(
+            parse("ROLLBACK WORK AND NO CHAIN NO RELEASE"),
+            Stmt::Rollback { chain: false, release: false }
+        ));
         assert!(matches!(parse("ROLLBACK TO SAVEPOINT s1"), Stmt::RollbackToSavepoint(n) if n == "s1"));
         assert!(matches!(parse("ROLLBACK WORK TO s1"), Stmt::RollbackToSavepoint(n) if n == "s1"));
         assert!(matches!(parse("SAVEPOINT `a b`"), Stmt::Savepoint(n) if n == "a b"));
@@ -727,7 +799,10 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(parse("SET GLOBAL TRANSACTION ISOLATION LEVEL REPEATABLE READ"), Stmt::SetTransaction { scope: TrxScope::Global, .. }));
+        assert!(matches!(
+            parse("SET GLOBAL TRANSACTION ISOLATION LEVEL REPEATABLE READ"),
+            Stmt::SetTransaction { scope: TrxScope::Global, .. }
+        ));
         assert!(matches!(parse("SET CHARACTER SET utf8"), Stmt::SetCharset));
         assert!(matches!(parse("SET autocommit = 0"), Stmt::Ast(_)));
         assert!(matches!(parse("SET NAMES utf8mb4"), Stmt::Ast(_)));
@@ -737,9 +812,15 @@ mod tests {
 
     #[test]
     fn prepare_execute_deallocate_do() {
-        assert!(matches!(parse("PREPARE s FROM 'SELECT ?'"), Stmt::Prepare { name, source: PrepareSource::Text(t) } if name == "s" && t == "SELECT ?"));
-        assert!(matches!(parse("PREPARE s FROM @q"), Stmt::Prepare { source: PrepareSource::UserVar(v), .. } if v == "q"));
-        assert!(matches!(parse("EXECUTE s USING @a, @b"), Stmt::Execute { using, .. } if using == vec!["a".to_string(), "b".to_string()]));
+        assert!(
+            matches!(parse("PREPARE s FROM 'SELECT ?'"), Stmt::Prepare { name, source: PrepareSource::Text(t) } if name == "s" && t == "SELECT ?")
+        );
+        assert!(
+            matches!(parse("PREPARE s FROM @q"), Stmt::Prepare { source: PrepareSource::UserVar(v), .. } if v == "q")
+        );
+        assert!(
+            matches!(parse("EXECUTE s USING @a, @b"), Stmt::Execute { using, .. } if using == vec!["a".to_string(), "b".to_string()])
+        );
         assert!(matches!(parse("DEALLOCATE PREPARE s"), Stmt::Deallocate { name } if name == "s"));
         assert!(matches!(parse("DROP PREPARE s"), Stmt::Deallocate { .. }));
         assert!(matches!(parse("DO 1 + 1, @a := 2"), Stmt::Do(s) if s == "SELECT 1 + 1, @a := 2"));
@@ -760,7 +841,10 @@ mod tests {
         assert!(matches!(parse("CREATE DATABASE d"), Stmt::CreateDatabase { if_not_exists: false, charset: None, .. }));
         assert!(matches!(parse("CREATE TABLE t (a INT)"), Stmt::Ast(_)));
         assert!(matches!(parse("ALTER TABLE t DROP KEY k, ADD KEY j (a)"), Stmt::Ast(_)));
-        assert_eq!(drop_key_as_drop_index("ALTER TABLE t DROP KEY k, DROP  key j").as_deref(), Some("ALTER TABLE t DROP INDEX k, DROP  INDEX j"));
+        assert_eq!(
+            drop_key_as_drop_index("ALTER TABLE t DROP KEY k, DROP  key j").as_deref(),
+            Some("ALTER TABLE t DROP INDEX k, DROP  INDEX j")
+        );
         assert_eq!(err("CREATE DATABASE d CHARACTER utf8").code, 1064);
     }
 

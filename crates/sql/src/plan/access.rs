@@ -68,11 +68,7 @@ pub fn extract_sarg(
         Expr::InList { expr, list, negated: false } => {
             let column = column_of(expr)?;
             let values: Vec<Expr> = list.iter().map(value_of).collect::<Option<_>>()?;
-            let kind = if values.len() == 1 {
-                SargKind::Eq(values.into_iter().next()?)
-            } else {
-                SargKind::In(values)
-            };
+            let kind = if values.len() == 1 { SargKind::Eq(values.into_iter().next()?) } else { SargKind::In(values) };
             Some(Sarg { column, kind })
         }
         Expr::Between { expr, low, high, negated: false } => {
@@ -92,7 +88,9 @@ pub fn extract_sarg(
                 }
                 match s.kind {
                     SargKind::Eq(v) => intervals.push((Some(incl(v.clone())), Some(incl(v)))),
-                    SargKind::In(vs) => intervals.extend(vs.into_iter().map(|v| (Some(incl(v.clone())), Some(incl(v))))),
+                    SargKind::In(vs) => {
+                        intervals.extend(vs.into_iter().map(|v| (Some(incl(v.clone())), Some(incl(v)))))
+                    }
                     SargKind::Between(lo, hi) => intervals.push((Some(lo), Some(hi))),
                     SargKind::Lower(lo) => intervals.push((Some(lo), None)),
                     SargKind::Upper(hi) => intervals.push((None, Some(hi))),
@@ -258,7 +256,12 @@ fn delivers_order(table: &TableDef, index: usize, eq: &[KeyPart], order: &OrderR
 }
 
 /// Chooses how to read `table` given its sargs, the index hints and an ORDER BY to deliver.
-pub fn choose_access(table: &TableDef, sargs: &[Sarg], hints: &IndexHints, order: Option<&OrderRequest>) -> AccessChoice {
+pub fn choose_access(
+    table: &TableDef,
+    sargs: &[Sarg],
+    hints: &IndexHints,
+    order: Option<&OrderRequest>,
+) -> AccessChoice {
     let index_count = 1 + table.secondary.len();
     let mut best: Option<Candidate> = None;
     let rank = |c: &Candidate| (c.unique_point, c.eq.len(), c.tail.is_some(), c.index == 0);
@@ -369,7 +372,13 @@ mod tests {
     #[test]
     fn equality_beats_range_and_range_is_used_when_alone() {
         let t = table();
-        let range = Sarg { column: 0, kind: SargKind::Between(KeyBound { value: lit(1), inclusive: true }, KeyBound { value: lit(9), inclusive: true }) };
+        let range = Sarg {
+            column: 0,
+            kind: SargKind::Between(
+                KeyBound { value: lit(1), inclusive: true },
+                KeyBound { value: lit(9), inclusive: true },
+            ),
+        };
         let c = choose_access(&t, &[range.clone(), eq(1, 3)], &IndexHints::default(), None);
         assert_eq!((c.index, c.eq.len()), (1, 1));
         let c = choose_access(&t, &[range], &IndexHints::default(), None);
@@ -380,10 +389,20 @@ mod tests {
     #[test]
     fn in_list_becomes_key_part_and_or_becomes_multi_range() {
         let t = table();
-        let c = choose_access(&t, &[Sarg { column: 1, kind: SargKind::In(vec![lit(3), lit(1)]) }], &IndexHints::default(), None);
+        let c = choose_access(
+            &t,
+            &[Sarg { column: 1, kind: SargKind::In(vec![lit(3), lit(1)]) }],
+            &IndexHints::default(),
+            None,
+        );
         assert_eq!(c.index, 1);
         assert_eq!(c.eq, vec![KeyPart::In(vec![lit(3), lit(1)])]);
-        let between = |a, b| Expr::Between { expr: Expr::Column(1).boxed(), low: lit(a).boxed(), high: lit(b).boxed(), negated: false };
+        let between = |a, b| Expr::Between {
+            expr: Expr::Column(1).boxed(),
+            low: lit(a).boxed(),
+            high: lit(b).boxed(),
+            negated: false,
+        };
         let or = Expr::Or(between(1, 2).boxed(), between(5, 6).boxed());
         let column_of = |e: &Expr| match e {
             Expr::Column(i) => Some(*i),
@@ -397,7 +416,11 @@ mod tests {
         assert_eq!(c.index, 1);
         assert!(matches!(c.tail, Some(TailRange::Multi(_))));
         // An OR across two columns is not a sarg.
-        let mixed = Expr::Or(between(1, 2).boxed(), Expr::Between { expr: Expr::Column(2).boxed(), low: lit(1).boxed(), high: lit(2).boxed(), negated: false }.boxed());
+        let mixed = Expr::Or(
+            between(1, 2).boxed(),
+            Expr::Between { expr: Expr::Column(2).boxed(), low: lit(1).boxed(), high: lit(2).boxed(), negated: false }
+                .boxed(),
+        );
         assert!(extract_sarg(&mixed, &column_of, &value_of).is_none());
     }
 

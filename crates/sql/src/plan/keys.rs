@@ -78,14 +78,12 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
             };
             match r.cmp(&d) {
                 Ordering::Equal => KeyConv::Exact(Datum::Decimal(r)),
-                Ordering::Greater => KeyConv::Approx {
-                    lo: Datum::Decimal(Decimal::new(r.mantissa - 1, *scale)),
-                    hi: Datum::Decimal(r),
-                },
-                Ordering::Less => KeyConv::Approx {
-                    lo: Datum::Decimal(r),
-                    hi: Datum::Decimal(Decimal::new(r.mantissa + 1, *scale)),
-                },
+                Ordering::Greater => {
+                    KeyConv::Approx { lo: Datum::Decimal(Decimal::new(r.mantissa - 1, *scale)), hi: Datum::Decimal(r) }
+                }
+                Ordering::Less => {
+                    KeyConv::Approx { lo: Datum::Decimal(r), hi: Datum::Decimal(Decimal::new(r.mantissa + 1, *scale)) }
+                }
             }
         }
         ColumnType::Double => match v {

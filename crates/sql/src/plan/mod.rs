@@ -31,7 +31,12 @@ pub struct QueryPlan {
 }
 
 impl QueryPlan {
-    pub fn new(root: Plan, columns: Vec<OutputColumn>, lock: Option<LockMode>, calc_found_rows: Option<LimitSpec>) -> QueryPlan {
+    pub fn new(
+        root: Plan,
+        columns: Vec<OutputColumn>,
+        lock: Option<LockMode>,
+        calc_found_rows: Option<LimitSpec>,
+    ) -> QueryPlan {
         let metas = columns.iter().map(|c| c.meta.clone()).collect();
         QueryPlan { root, columns, metas, lock, calc_found_rows }
     }
@@ -48,27 +53,51 @@ pub enum Plan {
     /// One row with no columns: SELECT without FROM, FROM DUAL.
     Dual,
     /// No rows (a WHERE that is constant FALSE); `width` values per row.
-    Empty { width: usize },
+    Empty {
+        width: usize,
+    },
     /// A base table; rows are the table's columns in table order.
     Access(Box<TableAccess>),
     /// A derived table or view body, executed once per opening and buffered.
     Derived(Arc<QueryPlan>),
     /// An information_schema table, materialized from the catalog when opened.
-    InfoSchema { table: String, width: usize },
-    Filter { input: Box<Plan>, predicate: Expr },
+    InfoSchema {
+        table: String,
+        width: usize,
+    },
+    Filter {
+        input: Box<Plan>,
+        predicate: Expr,
+    },
     /// Rows become the expressions' values (evaluated on the input row).
-    Project { input: Box<Plan>, exprs: Vec<Expr> },
+    Project {
+        input: Box<Plan>,
+        exprs: Vec<Expr>,
+    },
     Join(Box<JoinPlan>),
     Aggregate(Box<AggregatePlan>),
     /// Keeps the first row of each distinct value of the first `key_width` columns.
-    Distinct { input: Box<Plan>, key_width: usize },
+    Distinct {
+        input: Box<Plan>,
+        key_width: usize,
+    },
     /// Sorts by `keys`; with `limit` only the first offset+count rows are kept (top-N).
-    Sort { input: Box<Plan>, keys: Vec<SortKey>, limit: Option<LimitSpec> },
-    Limit { input: Box<Plan>, limit: LimitSpec },
+    Sort {
+        input: Box<Plan>,
+        keys: Vec<SortKey>,
+        limit: Option<LimitSpec>,
+    },
+    Limit {
+        input: Box<Plan>,
+        limit: LimitSpec,
+    },
     /// Rows of each input in turn (UNION ALL); all inputs have the same width.
     Concat(Vec<Plan>),
     /// Truncates rows to `width` values (drops hidden ORDER BY columns).
-    Trim { input: Box<Plan>, width: usize },
+    Trim {
+        input: Box<Plan>,
+        width: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -332,7 +332,14 @@ impl Core {
     }
 
     /// Binds and plans a statement (queries and DML); other statements keep their parsed form.
-    pub(crate) fn compile(&self, catalog: &Catalog, stmt: Stmt, text: &str, original: &str, db: Option<&str>) -> Result<CompiledStmt, SqlError> {
+    pub(crate) fn compile(
+        &self,
+        catalog: &Catalog,
+        stmt: Stmt,
+        text: &str,
+        original: &str,
+        db: Option<&str>,
+    ) -> Result<CompiledStmt, SqlError> {
         self.compile_with_param_types(catalog, stmt, text, original, db, None)
     }
 
@@ -362,7 +369,8 @@ impl Core {
         Ok(CompiledStmt {
             param_count: b.param_count,
             catalog_version: catalog.version,
-            uses_tables: b.uses_tables || matches!(compiled, Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_)),
+            uses_tables: b.uses_tables
+                || matches!(compiled, Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_)),
             uses_info_schema: b.uses_info_schema,
             result_types_follow_params: b.params_in_select_list,
             compiled,
@@ -404,7 +412,13 @@ impl Core {
         Ok(())
     }
 
-    async fn run_text_statement(&mut self, text: &str, original: &str, sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    async fn run_text_statement(
+        &mut self,
+        text: &str,
+        original: &str,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         self.counters.bump(Counter::Questions);
         self.interrupt.clear();
         // SHOW / DESCRIBE go to the SHOW parser first: sqlparser reads several of their forms
@@ -448,7 +462,12 @@ impl Core {
     /// A cache hit takes no catalog snapshot: the plan is valid while the catalog version it
     /// was bound at is current (`Engine::catalog_version` writes no shared memory, while
     /// taking a snapshot bumps a shared reference count).
-    async fn run_parameterized(&mut self, p: &autoparam::Parameterized, sink: &mut dyn ResultSink, more: bool) -> Option<Result<(), SqlError>> {
+    async fn run_parameterized(
+        &mut self,
+        p: &autoparam::Parameterized,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Option<Result<(), SqlError>> {
         for _ in 0..MAX_REBINDS {
             match self.run_parameterized_once(p, sink, more).await? {
                 Ok(Ran::Stale) => continue,
@@ -458,10 +477,19 @@ impl Core {
         Some(Err(error::table_definition_changed()))
     }
 
-    async fn run_parameterized_once(&mut self, p: &autoparam::Parameterized, sink: &mut dyn ResultSink, more: bool) -> Option<Result<Ran, SqlError>> {
+    async fn run_parameterized_once(
+        &mut self,
+        p: &autoparam::Parameterized,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Option<Result<Ran, SqlError>> {
         let version = self.server.engine.catalog_version();
         let mode = self.vars.sql_mode();
-        let binding = text_cache::BindingRef { db: self.current_db.as_deref(), pipes_as_concat: mode.pipes_as_concat, only_full_group_by: mode.only_full_group_by };
+        let binding = text_cache::BindingRef {
+            db: self.current_db.as_deref(),
+            pipes_as_concat: mode.pipes_as_concat,
+            only_full_group_by: mode.only_full_group_by,
+        };
         let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, version) {
             text_cache::Lookup::Hit(c) => (c, None),
             text_cache::Lookup::Uncacheable => return None,
@@ -469,7 +497,9 @@ impl Core {
                 let binding = binding.to_owned();
                 let catalog = self.server.engine.catalog();
                 let compiled = match parse::parse_statement(&p.skeleton) {
-                    Ok(stmt @ Stmt::Ast(_)) => self.compile(&catalog, stmt, &p.skeleton, &p.skeleton, binding.db.as_deref()).ok(),
+                    Ok(stmt @ Stmt::Ast(_)) => {
+                        self.compile(&catalog, stmt, &p.skeleton, &p.skeleton, binding.db.as_deref()).ok()
+                    }
                     _ => None,
                 }
                 .filter(|c| c.is_plan() && c.param_count == p.params.len());
@@ -499,7 +529,13 @@ impl Core {
     }
 
     /// Sends a materialized result. Diagnostics statements (SHOW WARNINGS) keep the warnings.
-    fn send_result_set(&mut self, rs: show::ResultSet, sink: &mut dyn ResultSink, more: bool, keep_warnings: bool) -> Result<(), SqlError> {
+    fn send_result_set(
+        &mut self,
+        rs: show::ResultSet,
+        sink: &mut dyn ResultSink,
+        more: bool,
+        keep_warnings: bool,
+    ) -> Result<(), SqlError> {
         sink.columns(&rs.columns);
         for r in &rs.rows {
             sink.row(r);
@@ -529,7 +565,9 @@ impl Core {
                 self.counters.bump(Counter::ComSelect);
                 self.run_select(c, catalog, plan, params, sink, more).await
             }
-            Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_) => self.run_dml(c, catalog, params, sink, more).await,
+            Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_) => {
+                self.run_dml(c, catalog, params, sink, more).await
+            }
             Compiled::Other(stmt) => self.run_other(stmt, text, params, sink, more).await.map(|_| Ran::Done),
         }
     }
@@ -571,7 +609,14 @@ impl Core {
 
     // ---- INSERT / UPDATE / DELETE ----
 
-    async fn run_dml(&mut self, c: &CompiledStmt, catalog: Option<Arc<Catalog>>, params: &[Value], sink: &mut dyn ResultSink, more: bool) -> Result<Ran, SqlError> {
+    async fn run_dml(
+        &mut self,
+        c: &CompiledStmt,
+        catalog: Option<Arc<Catalog>>,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<Ran, SqlError> {
         self.counters.bump(match &c.compiled {
             Compiled::Insert(p) if p.mode == dml::InsertMode::Replace => Counter::ComReplace,
             Compiled::Insert(p) if matches!(p.source, dml::InsertSource::Query(_)) => Counter::ComInsertSelect,
@@ -625,7 +670,14 @@ impl Core {
     }
 
     /// Completes a statement that returns OK with its warnings and row count.
-    fn send_ok(&mut self, sink: &mut dyn ResultSink, more: bool, affected: u64, info: String, warnings: (Vec<Warning>, usize)) {
+    fn send_ok(
+        &mut self,
+        sink: &mut dyn ResultSink,
+        more: bool,
+        affected: u64,
+        info: String,
+        warnings: (Vec<Warning>, usize),
+    ) {
         self.set_warnings(warnings.0, warnings.1);
         self.row_count = affected as i64;
         sink.ok(&OkInfo { affected_rows: affected, last_insert_id: 0, warnings: self.warning_count(), info }, more);
@@ -633,7 +685,14 @@ impl Core {
 
     // ---- everything else ----
 
-    async fn run_other(&mut self, stmt: &Stmt, text: &str, params: &[Value], sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    async fn run_other(
+        &mut self,
+        stmt: &Stmt,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         match stmt {
             Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
             Stmt::Begin { read_only, consistent_snapshot } => {
@@ -725,7 +784,15 @@ impl Core {
                 let (affected, warnings) = {
                     let env = stmt_env!(self, Some(catalog), &[]);
                     let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
-                    let r = crate::ddl::create_database(&engine, &mut cx, name, *if_not_exists, charset.clone(), collation.clone()).await;
+                    let r = crate::ddl::create_database(
+                        &engine,
+                        &mut cx,
+                        name,
+                        *if_not_exists,
+                        charset.clone(),
+                        collation.clone(),
+                    )
+                    .await;
                     (r, cx.take_warnings())
                 };
                 self.send_ok(sink, more, affected?, String::new(), warnings);
@@ -743,7 +810,8 @@ impl Core {
                 }
                 // MariaDB notes that InnoDB cannot defer index maintenance (on ENABLE only).
                 let note = if *enable {
-                    let message = format!("Storage engine InnoDB of the table `{db}`.`{table}` doesn't have this option");
+                    let message =
+                        format!("Storage engine InnoDB of the table `{db}`.`{table}` doesn't have this option");
                     (vec![Warning { level: WarnLevel::Note, code: 1031, message }], 1)
                 } else {
                     (Vec::new(), 0)
@@ -774,7 +842,14 @@ impl Core {
         }
     }
 
-    async fn run_ast(&mut self, s: &ast::Statement, text: &str, params: &[Value], sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    async fn run_ast(
+        &mut self,
+        s: &ast::Statement,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         use ast::Statement as S;
         match s {
             S::Set(set) => {
@@ -784,7 +859,9 @@ impl Core {
             S::Use(u) => {
                 self.counters.bump(Counter::ComChangeDb);
                 let name = match u {
-                    ast::Use::Object(n) | ast::Use::Database(n) | ast::Use::Schema(n) => crate::bind::object_name_parts(n)?.1,
+                    ast::Use::Object(n) | ast::Use::Database(n) | ast::Use::Schema(n) => {
+                        crate::bind::object_name_parts(n)?.1
+                    }
                     _ => return Err(error::not_supported(&s.to_string())),
                 };
                 self.use_database(&name)?;
@@ -858,7 +935,6 @@ impl Core {
             }
         }
     }
-
 }
 
 /// Byte offset of the first `?` placeholder outside strings and comments.
@@ -882,7 +958,11 @@ fn is_diagnostics(s: &ast::Statement) -> bool {
 }
 
 /// Runs a SELECT: locking reads first lock every row they would return, then read again.
-async fn select_body(plan: &QueryPlan, cx: &mut ExecCtx<'_>, sink: &mut dyn ResultSink) -> Result<(u64, u64), SqlError> {
+async fn select_body(
+    plan: &QueryPlan,
+    cx: &mut ExecCtx<'_>,
+    sink: &mut dyn ResultSink,
+) -> Result<(u64, u64), SqlError> {
     if let Some(mode) = plan.lock {
         if cx.has_trx() {
             cx.read_mode = ReadMode::Latest;

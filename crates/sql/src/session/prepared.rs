@@ -95,7 +95,11 @@ impl Core {
         let id = self.next_statement_id;
         self.next_statement_id = self.next_statement_id.wrapping_add(1).max(1);
         self.prepared.insert(id, Prepared { text, original, stmt, db, compiled, typed: None });
-        let p = self.prepared.get(&id).map(|p| &*p.compiled).ok_or_else(|| error::internal("prepared statement vanished"))?;
+        let p = self
+            .prepared
+            .get(&id)
+            .map(|p| &*p.compiled)
+            .ok_or_else(|| error::internal("prepared statement vanished"))?;
         Ok((id, p))
     }
 
@@ -174,14 +178,20 @@ impl Core {
             Some(c) => c,
             None => self.server.engine.catalog(),
         };
-        let typed = Arc::new(self.compile_with_param_types(&snapshot, stmt, &text, &original, db.as_deref(), Some(&types))?);
+        let typed =
+            Arc::new(self.compile_with_param_types(&snapshot, stmt, &text, &original, db.as_deref(), Some(&types))?);
         if let Some(p) = self.prepared.get_mut(&statement_id) {
             p.typed = Some((types, typed.clone()));
         }
         Ok((typed, text, Some(snapshot)))
     }
 
-    pub async fn execute_prepared(&mut self, statement_id: u32, params: &[Value], sink: &mut dyn ResultSink) -> Result<(), SqlError> {
+    pub async fn execute_prepared(
+        &mut self,
+        statement_id: u32,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+    ) -> Result<(), SqlError> {
         self.counters.bump(Counter::Questions);
         self.counters.bump(Counter::ComStmtExecute);
         self.interrupt.clear();
@@ -207,7 +217,13 @@ impl Core {
     }
 
     /// PREPARE name FROM 'text' | @var.
-    pub(super) fn sql_prepare(&mut self, name: &str, source: &PrepareSource, sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    pub(super) fn sql_prepare(
+        &mut self,
+        name: &str,
+        source: &PrepareSource,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         let text = match source {
             PrepareSource::Text(t) => t.clone(),
             PrepareSource::UserVar(v) => {
@@ -231,15 +247,19 @@ impl Core {
     }
 
     /// EXECUTE name [USING @a, ...]: parameters come from user variables.
-    pub(super) async fn sql_execute(&mut self, name: &str, using: &[String], sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    pub(super) async fn sql_execute(
+        &mut self,
+        name: &str,
+        using: &[String],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         self.counters.bump(Counter::ComStmtExecute);
         let Some(&id) = self.prepared_names.get(&name.to_ascii_lowercase()) else {
             return Err(error::unknown_prepared(name, "EXECUTE"));
         };
-        let params: Vec<Value> = using
-            .iter()
-            .map(|v| self.user_vars.get(&v.to_ascii_lowercase()).cloned().unwrap_or(Value::Null))
-            .collect();
+        let params: Vec<Value> =
+            using.iter().map(|v| self.user_vars.get(&v.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)).collect();
         for _ in 0..MAX_REBINDS {
             let (compiled, text, catalog) = self.current_plan(id, &params, "EXECUTE")?;
             if using.len() != compiled.param_count {

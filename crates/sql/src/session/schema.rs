@@ -17,7 +17,13 @@ use crate::show::{WarnLevel, Warning};
 impl Core {
     /// CREATE TABLE ... SELECT: the table from the query's columns, then the rows as an
     /// INSERT ... SELECT; if the rows cannot be stored the table is dropped again.
-    pub(super) async fn create_table_as_select(&mut self, ct: &ast::CreateTable, text: &str, sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    pub(super) async fn create_table_as_select(
+        &mut self,
+        ct: &ast::CreateTable,
+        text: &str,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         self.counters.bump(Counter::ComCreateTable);
         if ct.temporary || ct.or_replace || ct.like.is_some() {
             return Err(error::not_supported("this form of CREATE TABLE ... SELECT"));
@@ -37,7 +43,14 @@ impl Core {
         };
         let (tdb, tname) = (new_table.db.clone(), new_table.name.clone());
         if !engine.create_table(new_table, ct.if_not_exists).await? {
-            let note = (vec![Warning { level: WarnLevel::Note, code: 1050, message: format!("Table '{tname}' already exists") }], 1);
+            let note = (
+                vec![Warning {
+                    level: WarnLevel::Note,
+                    code: 1050,
+                    message: format!("Table '{tname}' already exists"),
+                }],
+                1,
+            );
             self.send_ok(sink, more, 0, String::new(), note);
             return Ok(());
         }
@@ -95,7 +108,13 @@ impl Core {
         r
     }
 
-    pub(super) async fn run_ddl(&mut self, s: &ast::Statement, text: &str, sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    pub(super) async fn run_ddl(
+        &mut self,
+        s: &ast::Statement,
+        text: &str,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         use ast::Statement as S;
         self.counters.bump(match s {
             S::CreateTable(_) => Counter::ComCreateTable,
@@ -130,13 +149,17 @@ impl Core {
             let current = db.as_deref();
             let r: Result<u64, SqlError> = match s {
                 S::CreateTable(ct) => crate::ddl::create_table(&mut b, &mut cx, &engine, ct).await.map(|_| 0),
-                S::CreateIndex(ci) => crate::ddl::create_index(&engine, &mut cx, &catalog, ci, current).await.map(|_| 0),
+                S::CreateIndex(ci) => {
+                    crate::ddl::create_index(&engine, &mut cx, &catalog, ci, current).await.map(|_| 0)
+                }
                 S::Drop { object_type, if_exists, names, table, temporary, .. } => {
                     if *temporary {
                         Err(error::not_supported("DROP TEMPORARY TABLE"))
                     } else {
                         match object_type {
-                            ast::ObjectType::Table => crate::ddl::drop_tables(&engine, &mut cx, names, *if_exists, current).await.map(|_| 0),
+                            ast::ObjectType::Table => {
+                                crate::ddl::drop_tables(&engine, &mut cx, names, *if_exists, current).await.map(|_| 0)
+                            }
                             ast::ObjectType::Index => match (names.as_slice(), table) {
                                 ([idx], Some(t)) => {
                                     let idx = crate::bind::object_name_parts(idx)?.1;

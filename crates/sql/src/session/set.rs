@@ -45,7 +45,9 @@ fn target_of(name: &ast::ObjectName, modifier: Option<&ast::ContextModifier>) ->
         [one] if one.quote_style.is_none() && one.value.starts_with("@@") => {
             Ok(Target::System { name: one.value[2..].to_string(), scope: default_scope })
         }
-        [one] if one.quote_style.is_none() && one.value.starts_with('@') => Ok(Target::User(one.value[1..].to_string())),
+        [one] if one.quote_style.is_none() && one.value.starts_with('@') => {
+            Ok(Target::User(one.value[1..].to_string()))
+        }
         [one] => Ok(Target::System { name: one.value.clone(), scope: default_scope }),
         [scope, var] if scope.quote_style.is_none() && scope.value.starts_with("@@") => {
             let s = match scope.value[2..].to_ascii_lowercase().as_str() {
@@ -81,7 +83,12 @@ fn classify(e: &ast::Expr, system: bool) -> SetValue<'_> {
 }
 
 impl Core {
-    pub(super) fn set_transaction(&mut self, scope: TrxScope, isolation: Option<IsolationLevel>, read_only: Option<bool>) -> Result<(), SqlError> {
+    pub(super) fn set_transaction(
+        &mut self,
+        scope: TrxScope,
+        isolation: Option<IsolationLevel>,
+        read_only: Option<bool>,
+    ) -> Result<(), SqlError> {
         let vscope = match scope {
             TrxScope::Next => {
                 if self.trx.is_some() && self.explicit_trx {
@@ -94,7 +101,12 @@ impl Core {
             TrxScope::Global => VarScope::Global,
         };
         if let Some(i) = isolation {
-            let effect = self.vars.set(&self.server.globals, "tx_isolation", vscope, Value::Bytes(isolation_name(i).as_bytes().to_vec()))?;
+            let effect = self.vars.set(
+                &self.server.globals,
+                "tx_isolation",
+                vscope,
+                Value::Bytes(isolation_name(i).as_bytes().to_vec()),
+            )?;
             self.apply_effect(effect);
         }
         if let Some(r) = read_only {
@@ -118,7 +130,14 @@ impl Core {
         }
     }
 
-    pub(super) async fn run_set(&mut self, set: &ast::Set, text: &str, params: &[Value], sink: &mut dyn ResultSink, more: bool) -> Result<(), SqlError> {
+    pub(super) async fn run_set(
+        &mut self,
+        set: &ast::Set,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         let assignments: Vec<(Target, &ast::Expr)> = match set {
             ast::Set::SingleAssignment { scope, hivevar: false, variable, values } => {
                 let [value] = values.as_slice() else {
@@ -140,7 +159,9 @@ impl Core {
                 self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
                 return Ok(());
             }
-            ast::Set::SetTimeZone { value, .. } => vec![(Target::System { name: "time_zone".into(), scope: VarScope::Session }, value)],
+            ast::Set::SetTimeZone { value, .. } => {
+                vec![(Target::System { name: "time_zone".into(), scope: VarScope::Session }, value)]
+            }
             other => return Err(error::not_supported(&other.to_string())),
         };
 
@@ -221,7 +242,12 @@ impl Core {
             self.vars.set(&self.server.globals, var, VarScope::Session, v())?;
         }
         if let Some(c) = collation {
-            self.vars.set(&self.server.globals, "collation_connection", VarScope::Session, Value::Bytes(c.as_bytes().to_vec()))?;
+            self.vars.set(
+                &self.server.globals,
+                "collation_connection",
+                VarScope::Session,
+                Value::Bytes(c.as_bytes().to_vec()),
+            )?;
         }
         Ok(())
     }

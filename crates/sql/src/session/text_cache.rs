@@ -29,11 +29,17 @@ pub struct BindingRef<'a> {
 
 impl BindingRef<'_> {
     pub fn to_owned(self) -> Binding {
-        Binding { db: self.db.map(str::to_string), pipes_as_concat: self.pipes_as_concat, only_full_group_by: self.only_full_group_by }
+        Binding {
+            db: self.db.map(str::to_string),
+            pipes_as_concat: self.pipes_as_concat,
+            only_full_group_by: self.only_full_group_by,
+        }
     }
 
     fn matches(&self, b: &Binding) -> bool {
-        self.db == b.db.as_deref() && self.pipes_as_concat == b.pipes_as_concat && self.only_full_group_by == b.only_full_group_by
+        self.db == b.db.as_deref()
+            && self.pipes_as_concat == b.pipes_as_concat
+            && self.only_full_group_by == b.only_full_group_by
     }
 }
 

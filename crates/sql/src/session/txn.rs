@@ -69,7 +69,11 @@ impl Core {
     }
 
     /// Ends a statement: commits an autocommit transaction, or rolls back what failed.
-    pub(super) async fn stmt_end(&mut self, guard: Option<StatementGuard>, err: Option<&SqlError>) -> Result<(), SqlError> {
+    pub(super) async fn stmt_end(
+        &mut self,
+        guard: Option<StatementGuard>,
+        err: Option<&SqlError>,
+    ) -> Result<(), SqlError> {
         drop(guard);
         match err {
             None => {

@@ -49,17 +49,33 @@ pub use types::column_field_meta;
 pub enum SqlType {
     Null,
     /// `bits` = 8/16/24/32/64 (the declared width; 64 for computed integers).
-    Int { bits: u32, unsigned: bool },
-    Decimal { precision: u8, scale: u8 },
+    Int {
+        bits: u32,
+        unsigned: bool,
+    },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     Float,
     Double,
     /// Character data (utf8mb4). `max_chars` = declared length; `lob` for TEXT types.
-    Text { max_chars: u32, lob: bool },
+    Text {
+        max_chars: u32,
+        lob: bool,
+    },
     /// Binary data (BINARY/VARBINARY/BLOB).
-    Bytes { max_len: u32, lob: bool },
+    Bytes {
+        max_len: u32,
+        lob: bool,
+    },
     Date,
-    DateTime { fsp: u8 },
-    Timestamp { fsp: u8 },
+    DateTime {
+        fsp: u8,
+    },
+    Timestamp {
+        fsp: u8,
+    },
 }
 
 /// Wire metadata of a result column of type `SqlType`.
@@ -280,7 +296,13 @@ pub enum IntervalUnit {
 }
 
 /// DATE_ADD/DATE_SUB/`+ INTERVAL`: `amount` units added (subtracted if `negate`).
-pub fn date_add(base: &Value, amount: &Value, unit: IntervalUnit, negate: bool, ctx: &dyn FnContext) -> Result<Value, SqlError> {
+pub fn date_add(
+    base: &Value,
+    amount: &Value,
+    unit: IntervalUnit,
+    negate: bool,
+    ctx: &dyn FnContext,
+) -> Result<Value, SqlError> {
     datetime::date_add(base, amount, unit, negate, ctx)
 }
 

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use selkie_sql::value::{self, SqlType};
 use selkie_sql::{
-    ColumnMeta, Interrupt, OkInfo, ProcessInfo, ResultSink, ServerHooks, Session, SessionInfo, SqlError, SqlServer, SqlServerConfig,
-    Value,
+    ColumnMeta, Interrupt, OkInfo, ProcessInfo, ResultSink, ServerHooks, Session, SessionInfo, SqlError, SqlServer,
+    SqlServerConfig, Value,
 };
 use selkie_storage::{Engine, EngineConfig, FlushMode};
 
@@ -71,8 +71,11 @@ impl TestDb {
 
     pub fn session(&self) -> Session {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        let s = Session::new(self.server.clone(), SessionInfo { connection_id: id, user: "root".into(), host: "localhost".into() })
-            .expect("session");
+        let s = Session::new(
+            self.server.clone(),
+            SessionInfo { connection_id: id, user: "root".into(), host: "localhost".into() },
+        )
+        .expect("session");
         self.hooks.flags.lock().unwrap().insert(id, s.interrupt_flag());
         s
     }

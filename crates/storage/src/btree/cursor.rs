@@ -50,10 +50,15 @@ fn as_ref(b: &Bound<Vec<u8>>) -> Option<(&[u8], bool)> {
 /// The leaf at `pid`, the right sibling of `prev` when `prev` was at page LSN `prev_lsn`, if
 /// `prev` is still unchanged and `pid` a leaf (None: seek from the root instead). `pid` is read
 /// before `prev` is validated, so it was `prev`'s sibling when its version was taken.
-fn hinted_leaf(shared: &Shared, (prev, prev_lsn): (PageId, Lsn), pid: PageId) -> ReadResult<Option<(OptPage<'_>, NodeHeader)>> {
+fn hinted_leaf(
+    shared: &Shared,
+    (prev, prev_lsn): (PageId, Lsn),
+    pid: PageId,
+) -> ReadResult<Option<(OptPage<'_>, NodeHeader)>> {
     let before = shared.read_page(prev)?;
     let view = before.view();
-    let unchanged = view.page_lsn() == Ok(prev_lsn) && matches!(node::header(&view), Ok(h) if h.is_leaf() && h.link == pid);
+    let unchanged =
+        view.page_lsn() == Ok(prev_lsn) && matches!(node::header(&view), Ok(h) if h.is_leaf() && h.link == pid);
     if !unchanged {
         return Ok(None);
     }

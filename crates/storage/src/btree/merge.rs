@@ -24,7 +24,7 @@ use crate::buffer::{PageId, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 
-use super::node::{self, NodeHeader, NodeError, MERGE_LIMIT, MERGE_THRESHOLD, NODE_CAPACITY, OFF_LINK};
+use super::node::{self, NodeError, NodeHeader, MERGE_LIMIT, MERGE_THRESHOLD, NODE_CAPACITY, OFF_LINK};
 use super::BTree;
 
 fn corrupt(pid: PageId) -> StorageError {
@@ -118,7 +118,10 @@ fn rebalance_with_sibling(
     freed: &mut Vec<PageId>,
 ) -> Result<Outcome> {
     let ph = header_of(mtr, parent)?;
-    if ph.is_leaf() || ci > ph.n_slots || node::inner_child(mtr.page(parent), &ph, ci).map_err(|_| corrupt(parent))? != pid {
+    if ph.is_leaf()
+        || ci > ph.n_slots
+        || node::inner_child(mtr.page(parent), &ph, ci).map_err(|_| corrupt(parent))? != pid
+    {
         return Err(corrupt(parent));
     }
     if ph.n_slots == 0 {
@@ -188,7 +191,10 @@ fn rebalance_leaves(
         // The right leaf's records move to the end of the left one, which takes its link.
         let n = left_entries.len();
         for (i, e) in right_entries.iter().enumerate() {
-            mtr.apply(left, &PageRecord::LeafInsert { slot: (n + i) as u16, key: &e.key, flags: e.flags, value: &e.value })?;
+            mtr.apply(
+                left,
+                &PageRecord::LeafInsert { slot: (n + i) as u16, key: &e.key, flags: e.flags, value: &e.value },
+            )?;
         }
         mtr.apply(left, &PageRecord::SetU64 { offset: OFF_LINK as u16, value: right_link })?;
         mtr.apply(parent, &PageRecord::InnerDelete { slot: j as u16 })?;
@@ -289,7 +295,10 @@ fn shrink_root(mtr: &mut Mtr, root: PageId, h: &NodeHeader, freed: &mut Vec<Page
         let e = node::inner_entries(mtr.page(child)).map_err(node_err(child))?;
         node::build_inner(&mut image, root, e.level, e.first_child, &e.entries).map_err(node_err(root))?;
     }
-    debug_assert!(matches!(crate::buffer::page::PageBytes::page_type(&image[..]), Ok(PageType::Leaf | PageType::Inner)));
+    debug_assert!(matches!(
+        crate::buffer::page::PageBytes::page_type(&image[..]),
+        Ok(PageType::Leaf | PageType::Inner)
+    ));
     mtr.apply_image(root, &image)?;
     freed.push(child);
     Ok(())

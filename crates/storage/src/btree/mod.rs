@@ -70,10 +70,16 @@ pub(crate) enum VersionedChange {
     Keep,
     /// Put a new value. With `keep_old_chain`, the previous value's overflow chain is not freed:
     /// the caller took it over (an undo record owns the previous version).
-    Put { value: Vec<u8>, keep_old_chain: bool },
+    Put {
+        value: Vec<u8>,
+        keep_old_chain: bool,
+    },
     /// Put back a value in its stored form (`Existing::stored` of an earlier version): with
     /// `chain`, the reference of an overflow chain the caller owned, which the tree owns again.
-    PutStored { chain: bool, stored: Vec<u8> },
+    PutStored {
+        chain: bool,
+        stored: Vec<u8>,
+    },
     Remove,
 }
 

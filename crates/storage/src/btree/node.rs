@@ -29,7 +29,9 @@
 use std::cmp::Ordering;
 
 use crate::btree::MAX_KEY_LEN;
-use crate::buffer::page::{put_u16, put_u32, put_u64, PageBytes, PageType, Torn, HEADER_SIZE, OFF_LEVEL, OFF_PAGE_ID, OFF_TYPE};
+use crate::buffer::page::{
+    put_u16, put_u32, put_u64, PageBytes, PageType, Torn, HEADER_SIZE, OFF_LEVEL, OFF_PAGE_ID, OFF_TYPE,
+};
 use crate::buffer::{PageId, PAGE_SIZE};
 
 const OFF_N_SLOTS: usize = 24;
@@ -189,7 +191,13 @@ pub(crate) fn leaf_record<P: PageBytes + ?Sized>(p: &P, h: &NodeHeader, i: usize
     let key_len = p.u16_at(off)? as usize;
     let val_len = p.u16_at(off + 2)? as usize;
     let flags = p.u8_at(off + 4)?;
-    let rec = LeafRecord { key_off: off + LEAF_REC_HEADER, key_len, flags, val_off: off + LEAF_REC_HEADER + key_len, val_len };
+    let rec = LeafRecord {
+        key_off: off + LEAF_REC_HEADER,
+        key_len,
+        flags,
+        val_off: off + LEAF_REC_HEADER + key_len,
+        val_len,
+    };
     if off + rec.size() > PAGE_SIZE || flags & !FLAG_OVERFLOW != 0 {
         return Err(Torn);
     }
@@ -228,7 +236,12 @@ fn key_of<P: PageBytes + ?Sized>(p: &P, h: &NodeHeader, i: usize) -> Result<(usi
 
 /// Number of slots whose key is `< key` (or `<= key` if `inclusive`): the binary-search
 /// partition point. Bounded: at most log2(MAX_SLOTS) + 1 probes.
-pub(crate) fn partition<P: PageBytes + ?Sized>(p: &P, h: &NodeHeader, key: &[u8], inclusive: bool) -> Result<usize, Torn> {
+pub(crate) fn partition<P: PageBytes + ?Sized>(
+    p: &P,
+    h: &NodeHeader,
+    key: &[u8],
+    inclusive: bool,
+) -> Result<usize, Torn> {
     let head = key_head(key);
     let (mut lo, mut hi) = (0usize, h.n_slots);
     while lo < hi {
@@ -268,7 +281,12 @@ pub(crate) fn leaf_search<P: PageBytes + ?Sized>(p: &P, h: &NodeHeader, key: &[u
 
 /// Inner search: the index (0..=n_slots) of the child whose range holds `key`; with `strictly_below`
 /// the child holding the greatest keys `< key` instead.
-pub(crate) fn inner_search<P: PageBytes + ?Sized>(p: &P, h: &NodeHeader, key: &[u8], strictly_below: bool) -> Result<usize, Torn> {
+pub(crate) fn inner_search<P: PageBytes + ?Sized>(
+    p: &P,
+    h: &NodeHeader,
+    key: &[u8],
+    strictly_below: bool,
+) -> Result<usize, Torn> {
     partition(p, h, key, !strictly_below)
 }
 
@@ -536,7 +554,12 @@ pub(crate) fn inner_entries(page: &[u8]) -> Result<InnerEntries, NodeError> {
     Ok(InnerEntries { first_child: h.link, entries: out, level: h.level })
 }
 
-pub(crate) fn build_leaf(page: &mut [u8], pid: PageId, entries: &[LeafEntry], right_sibling: PageId) -> Result<(), NodeError> {
+pub(crate) fn build_leaf(
+    page: &mut [u8],
+    pid: PageId,
+    entries: &[LeafEntry],
+    right_sibling: PageId,
+) -> Result<(), NodeError> {
     init(page, pid, PageType::Leaf, 0, right_sibling);
     for (i, e) in entries.iter().enumerate() {
         leaf_insert(page, i, &e.key, e.flags, &e.value)?;
@@ -544,7 +567,13 @@ pub(crate) fn build_leaf(page: &mut [u8], pid: PageId, entries: &[LeafEntry], ri
     Ok(())
 }
 
-pub(crate) fn build_inner(page: &mut [u8], pid: PageId, level: u8, first_child: PageId, entries: &[(Vec<u8>, PageId)]) -> Result<(), NodeError> {
+pub(crate) fn build_inner(
+    page: &mut [u8],
+    pid: PageId,
+    level: u8,
+    first_child: PageId,
+    entries: &[(Vec<u8>, PageId)],
+) -> Result<(), NodeError> {
     init(page, pid, PageType::Inner, level, first_child);
     for (i, (k, c)) in entries.iter().enumerate() {
         inner_insert(page, i, k, *c)?;
@@ -637,7 +666,10 @@ mod tests {
         for k in [b"m".as_ref(), b"c", b"x", b"a", b"mm", b""] {
             insert(&mut p, k, &[k.len() as u8; 3]).unwrap();
         }
-        assert_eq!(keys(&p), vec![b"".to_vec(), b"a".to_vec(), b"c".to_vec(), b"m".to_vec(), b"mm".to_vec(), b"x".to_vec()]);
+        assert_eq!(
+            keys(&p),
+            vec![b"".to_vec(), b"a".to_vec(), b"c".to_vec(), b"m".to_vec(), b"mm".to_vec(), b"x".to_vec()]
+        );
         assert_eq!(get(&p, b"mm"), Some(vec![2, 2, 2]));
         assert_eq!(get(&p, b"b"), None);
         let h = header(&p[..]).unwrap();
@@ -647,7 +679,21 @@ mod tests {
 
     #[test]
     fn heads_with_zero_padding_order_like_keys() {
-        let ordered: Vec<&[u8]> = vec![b"", b"\0", b"\0\0\0\0", b"\0\0\0\0\x01", b"a", b"a\0", b"a\0\0\0\0", b"ab", b"abcd", b"abcd\0", b"abcde", b"abce", b"\xff\xff\xff\xff\xff"];
+        let ordered: Vec<&[u8]> = vec![
+            b"",
+            b"\0",
+            b"\0\0\0\0",
+            b"\0\0\0\0\x01",
+            b"a",
+            b"a\0",
+            b"a\0\0\0\0",
+            b"ab",
+            b"abcd",
+            b"abcd\0",
+            b"abcde",
+            b"abce",
+            b"\xff\xff\xff\xff\xff",
+        ];
         for w in ordered.windows(2) {
             assert!(w[0] < w[1]);
             assert!(key_head(w[0]) <= key_head(w[1]), "heads must not invert the order of {:?} and {:?}", w[0], w[1]);
@@ -726,7 +772,8 @@ mod tests {
         inner_insert(&mut p, 0, b"d", 101).unwrap();
         inner_insert(&mut p, 1, b"k", 102).unwrap();
         let h = header(&p[..]).unwrap();
-        let child = |k: &[u8], below: bool| inner_child(&p[..], &h, inner_search(&p[..], &h, k, below).unwrap()).unwrap();
+        let child =
+            |k: &[u8], below: bool| inner_child(&p[..], &h, inner_search(&p[..], &h, k, below).unwrap()).unwrap();
         assert_eq!(child(b"a", false), 100);
         assert_eq!(child(b"d", false), 101);
         assert_eq!(child(b"e", false), 101);
@@ -741,7 +788,11 @@ mod tests {
     #[test]
     fn split_of_a_full_leaf_fits_both_halves() {
         // Worst case: maximum-size records.
-        let big = |i: u8| LeafEntry { key: vec![i; MAX_KEY_LEN], flags: 0, value: vec![i; MAX_INLINE_RECORD - LEAF_REC_HEADER - MAX_KEY_LEN] };
+        let big = |i: u8| LeafEntry {
+            key: vec![i; MAX_KEY_LEN],
+            flags: 0,
+            value: vec![i; MAX_INLINE_RECORD - LEAF_REC_HEADER - MAX_KEY_LEN],
+        };
         let entries: Vec<LeafEntry> = (0..4).map(big).collect();
         let m = leaf_split_point(&entries, false).unwrap();
         let mut l = vec![0u8; PAGE_SIZE];

@@ -82,7 +82,12 @@ pub(crate) struct ChainPage {
 
 /// One overflow page read consistently: (next page, share count), its data appended to `out`;
 /// None if it is no overflow page of a chain with `remaining` bytes left.
-fn read_chain_page(shared: &Shared, pid: PageId, remaining: usize, out: &mut Vec<u8>) -> Result<Option<(PageId, u64)>, ChainError> {
+fn read_chain_page(
+    shared: &Shared,
+    pid: PageId,
+    remaining: usize,
+    out: &mut Vec<u8>,
+) -> Result<Option<(PageId, u64)>, ChainError> {
     loop {
         let p = shared.read_page(pid).map_err(ChainError::Fail)?;
         let view = p.view();
@@ -216,7 +221,10 @@ pub(crate) fn drop_reference(mtr: &mut Mtr, pages: &[ChainPage]) -> Result<usize
         mtr.latch(p.pid)?;
         let shares = get_u64(mtr.page(p.pid), OFF_OVERFLOW_SHARES);
         if mtr.page(p.pid).page_type() != Ok(PageType::Overflow) {
-            return Err(StorageError::Corruption(format!("page {} of an overflow chain is not an overflow page", p.pid)));
+            return Err(StorageError::Corruption(format!(
+                "page {} of an overflow chain is not an overflow page",
+                p.pid
+            )));
         }
         if shares > 0 {
             mtr.apply(p.pid, &PageRecord::SetU64 { offset: OFF_OVERFLOW_SHARES as u16, value: shares - 1 })?;
@@ -271,7 +279,9 @@ pub(crate) fn write_chain(store: &PageStore, value: &[u8]) -> Result<OverflowRef
 /// NO_PAGE). The caller counts the new reference to `tail` in the mtr that stores the result.
 pub(crate) fn write_chain_onto(store: &PageStore, head: &[u8], total: usize, tail: PageId) -> Result<OverflowRef> {
     assert!(!head.is_empty() && total <= MAX_VALUE_LEN && head.len() <= total);
-    assert!((tail == NO_PAGE) == (head.len() == total) && (tail == NO_PAGE || head.len().is_multiple_of(OVERFLOW_CAPACITY)));
+    assert!(
+        (tail == NO_PAGE) == (head.len() == total) && (tail == NO_PAGE || head.len().is_multiple_of(OVERFLOW_CAPACITY))
+    );
     // Bounded by the pool (latched pages) and by the log's largest entry (one image per page).
     let max_payload = store.wal().max_payload();
     let per_mtr = store.shared().overflow_pages_per_mtr.min((max_payload / (PAGE_SIZE + 64)).max(1));

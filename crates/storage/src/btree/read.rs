@@ -90,7 +90,13 @@ pub(crate) struct Descent<'a> {
 /// Descends from `root` to the leaf for `key`. Lock coupling: a child is reached before its
 /// parent is validated, and the parent is validated again after the child's version was taken,
 /// so the path is one that existed at a single moment.
-pub(crate) fn descend<'a>(shared: &'a Shared, root: PageId, key: &[u8], target: Target, want_fence: bool) -> ReadResult<Descent<'a>> {
+pub(crate) fn descend<'a>(
+    shared: &'a Shared,
+    root: PageId,
+    key: &[u8],
+    target: Target,
+    want_fence: bool,
+) -> ReadResult<Descent<'a>> {
     let mut page = shared.read_page(root)?;
     let mut path: SmallVec<[PathNode<'a>; 8]> = SmallVec::new();
     let mut expected_level: Option<u8> = None;
@@ -119,7 +125,10 @@ pub(crate) fn descend<'a>(shared: &'a Shared, root: PageId, key: &[u8], target: 
             return Err(ReadError::Restart);
         }
         if child == NO_PAGE || child >= MAX_PAGE_COUNT {
-            return Err(ReadError::Fail(StorageError::Corruption(format!("page {}: child {child} out of range", page.pid()))));
+            return Err(ReadError::Fail(StorageError::Corruption(format!(
+                "page {}: child {child} out of range",
+                page.pid()
+            ))));
         }
         let next = shared.read_page(child)?;
         if !page.validate() {
@@ -137,7 +146,10 @@ enum Found {
     Overflow(OverflowRef),
 }
 
-fn copy_value<V: crate::buffer::page::PageBytes + ?Sized>(view: &V, rec: &node::LeafRecord) -> std::result::Result<Found, Torn> {
+fn copy_value<V: crate::buffer::page::PageBytes + ?Sized>(
+    view: &V,
+    rec: &node::LeafRecord,
+) -> std::result::Result<Found, Torn> {
     let mut bytes = Vec::with_capacity(rec.val_len);
     view.copy_at(rec.val_off, rec.val_len, &mut bytes)?;
     if rec.is_overflow() {
@@ -172,7 +184,10 @@ fn resolve(shared: &Shared, leaf: &OptPage, lsn: Lsn, found: Found) -> ReadResul
                 Err(ChainError::Fail(e)) => return Err(ReadError::Fail(e)),
                 Err(ChainError::Inconsistent) => {
                     return Err(if leaf_unchanged(shared, leaf, lsn)? {
-                        ReadError::Fail(StorageError::Corruption(format!("overflow chain at page {} is broken", r.first)))
+                        ReadError::Fail(StorageError::Corruption(format!(
+                            "overflow chain at page {} is broken",
+                            r.first
+                        )))
                     } else {
                         ReadError::Restart
                     })

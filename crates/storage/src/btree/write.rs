@@ -89,13 +89,14 @@ fn latch_for_write<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> Result<W
             first = first.min(s);
         }
         let mut guards: SmallVec<[XGuard<'a>; 4]> = SmallVec::new();
-        let upgraded = d.path[first..].iter().map(|n| &n.page).chain(std::iter::once(&d.leaf)).all(|p| match shared.upgrade(p) {
-            Some(g) => {
-                guards.push(g);
-                true
-            }
-            None => false,
-        });
+        let upgraded =
+            d.path[first..].iter().map(|n| &n.page).chain(std::iter::once(&d.leaf)).all(|p| match shared.upgrade(p) {
+                Some(g) => {
+                    guards.push(g);
+                    true
+                }
+                None => false,
+            });
         if upgraded {
             let child_index = d.path[first..].iter().map(|n| n.child_index).collect();
             return Ok(WritePath { guards, child_index });
@@ -142,7 +143,12 @@ fn latch_for_write_waiting<'a>(shared: &'a Shared, root: PageId, key: &[u8]) -> 
     }
 }
 
-pub(crate) fn modify<R>(tree: &BTree, mtr: &mut Mtr, key: &[u8], f: impl FnOnce(Option<&[u8]>) -> (Change, R)) -> Result<R> {
+pub(crate) fn modify<R>(
+    tree: &BTree,
+    mtr: &mut Mtr,
+    key: &[u8],
+    f: impl FnOnce(Option<&[u8]>) -> (Change, R),
+) -> Result<R> {
     modify_versioned(tree, mtr, key, |cur| {
         let (change, out) = f(cur.map(|c| c.value));
         let change = match change {
@@ -202,7 +208,9 @@ fn change_leaf<R>(
     let current = if found {
         let rec = node::leaf_record(page, &h, slot).map_err(|_| corrupt(leaf))?;
         if rec.is_overflow() {
-            Current::Overflow(OverflowRef::decode(&page[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(leaf))?)
+            Current::Overflow(
+                OverflowRef::decode(&page[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(leaf))?,
+            )
         } else {
             Current::Inline
         }
@@ -247,14 +255,18 @@ fn change_leaf<R>(
     // A new value that ends like the old one (same length, equal chunks from some index on)
     // shares the old chain's pages from there (btree/overflow.rs).
     let shared_tail = match (&change, &overflow_value) {
-        (VersionedChange::Put { value, .. }, Some(old)) if node::leaf_record_size(key.len(), value.len()) > MAX_INLINE_RECORD => {
+        (VersionedChange::Put { value, .. }, Some(old))
+            if node::leaf_record_size(key.len(), value.len()) > MAX_INLINE_RECORD =>
+        {
             overflow::shared_tail_from(old, value)
         }
         _ => None,
     };
     // Walk the old chain before changing anything, so that a broken chain fails the change.
     let old_chain = match current {
-        Current::Overflow(r) if frees_old_chain || shared_tail.is_some() => Some(overflow::walk_chain(mtr.shared(), r)?),
+        Current::Overflow(r) if frees_old_chain || shared_tail.is_some() => {
+            Some(overflow::walk_chain(mtr.shared(), r)?)
+        }
         _ => None,
     };
     let junction = shared_tail.map(|k| (k, old_chain.as_ref().expect("walked above")[k].pid));
@@ -289,7 +301,10 @@ fn change_leaf<R>(
                 node::leaf_record_size(key.len(), stored.len()) <= MAX_INLINE_RECORD
             };
             if !valid {
-                return Err(StorageError::Corruption(format!("stored value of {} bytes cannot be put back", stored.len())));
+                return Err(StorageError::Corruption(format!(
+                    "stored value of {} bytes cannot be put back",
+                    stored.len()
+                )));
             }
             let flags = if chain { FLAG_OVERFLOW } else { 0 };
             put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)? == Put::InPlace && found
@@ -321,7 +336,17 @@ enum Put {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn put(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot: usize, found: bool, key: &[u8], flags: u8, value: &[u8]) -> Result<Put> {
+fn put(
+    tree: &BTree,
+    mtr: &mut Mtr,
+    pids: &[PageId],
+    child_index: &[usize],
+    slot: usize,
+    found: bool,
+    key: &[u8],
+    flags: u8,
+    value: &[u8],
+) -> Result<Put> {
     let leaf = *pids.last().expect("leaf");
     let page = mtr.page(leaf);
     let h = node::header(page).map_err(|_| corrupt(leaf))?;
@@ -353,7 +378,15 @@ struct SplitPlan {
 
 /// Splits the leaf (last of `pids`) while putting `new` at `slot` (replacing the record there if
 /// `replace`).
-fn split_leaf(tree: &BTree, mtr: &mut Mtr, pids: &[PageId], child_index: &[usize], slot: usize, replace: bool, new: LeafEntry) -> Result<()> {
+fn split_leaf(
+    tree: &BTree,
+    mtr: &mut Mtr,
+    pids: &[PageId],
+    child_index: &[usize],
+    slot: usize,
+    replace: bool,
+    new: LeafEntry,
+) -> Result<()> {
     let leaf = *pids.last().expect("leaf");
     let (mut entries, right_sibling) = node::leaf_entries(mtr.page(leaf)).map_err(node_err(leaf))?;
     if slot > entries.len() || (replace && slot == entries.len()) {
@@ -419,7 +452,8 @@ fn plan_separator(
         plan.insert = Some((pid, slot, key, child));
         return Ok(());
     }
-    let node::InnerEntries { first_child, mut entries, level } = node::inner_entries(mtr.page(pid)).map_err(node_err(pid))?;
+    let node::InnerEntries { first_child, mut entries, level } =
+        node::inner_entries(mtr.page(pid)).map_err(node_err(pid))?;
     if slot > entries.len() {
         return Err(corrupt(pid));
     }
@@ -443,7 +477,9 @@ fn plan_separator(
     }
     if at == 0 {
         // The write path keeps every ancestor that might split; the top one had room.
-        return Err(StorageError::Corruption(format!("page {pid}: split reached a full node whose parent is not latched")));
+        return Err(StorageError::Corruption(format!(
+            "page {pid}: split reached a full node whose parent is not latched"
+        )));
     }
     let r = mtr.alloc_page()?;
     node::build_inner(&mut right, r, level, up_child, &entries[m + 1..]).map_err(node_err(r))?;
@@ -506,7 +542,8 @@ fn strip_order(shared: &Shared, root: PageId) -> Result<(Vec<StripPage>, Vec<Vec
             for i in 0..h.n_slots {
                 let rec = node::leaf_record(&copy[..], &h, i).map_err(|_| corrupt(pid))?;
                 if rec.is_overflow() {
-                    let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(pid))?;
+                    let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len])
+                        .ok_or_else(|| corrupt(pid))?;
                     chains.push(overflow::walk_chain(shared, r)?);
                 }
             }
@@ -554,7 +591,11 @@ fn push_private(mtr: &mut Mtr, anchor: &mut (PageId, PageId), first: PageId, las
 /// from the root is either untouched or freed as a whole subtree, and no freed page is reusable
 /// before `free_stripped_root` hands the chain to the free list. A strip interrupted by a crash
 /// continues where it stopped. `between_mtrs` runs after each mtr (test crash points).
-pub(crate) fn strip(tree: BTree, store: &crate::buffer::PageStore, between_mtrs: &mut dyn FnMut() -> Result<()>) -> Result<()> {
+pub(crate) fn strip(
+    tree: BTree,
+    store: &crate::buffer::PageStore,
+    between_mtrs: &mut dyn FnMut() -> Result<()>,
+) -> Result<()> {
     let shared = store.shared();
     let root = tree.root;
     let (order, root_chains) = strip_order(shared, root)?;
@@ -651,7 +692,8 @@ pub(crate) fn tree_pages(shared: &Shared, root: PageId, mut census: Option<&mut 
             for i in 0..h.n_slots {
                 let rec = node::leaf_record(&copy[..], &h, i).map_err(|_| corrupt(pid))?;
                 if rec.is_overflow() {
-                    let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len]).ok_or_else(|| corrupt(pid))?;
+                    let r = OverflowRef::decode(&copy[rec.val_off..rec.val_off + rec.val_len])
+                        .ok_or_else(|| corrupt(pid))?;
                     match census.as_deref_mut() {
                         Some(c) => pages.extend(c.pages(shared, r)?),
                         None => pages.extend(overflow::chain_pages(shared, r)?),

@@ -298,14 +298,8 @@ impl Shared {
         if flush_all {
             self.flush_all_below(ready)?;
         }
-        let oldest_dirty = self
-            .pool
-            .frames
-            .iter()
-            .map(|f| f.oldest_unwritten_lsn())
-            .filter(|&lsn| lsn != 0)
-            .min()
-            .unwrap_or(Lsn::MAX);
+        let oldest_dirty =
+            self.pool.frames.iter().map(|f| f.oldest_unwritten_lsn()).filter(|&lsn| lsn != 0).min().unwrap_or(Lsn::MAX);
         // `ready` was read before the scan: every mtr that ends below it has stamped its pages
         // (rec_lsn set), so the scan sees them; mtrs starting at or after it are not covered
         // anyway. Everything below the checkpoint must be in the log on disk: recovery starts

@@ -42,8 +42,8 @@ use crate::wal::{LogEntry, Lsn, Wal, FIRST_LSN};
 
 use self::cleaner::Signal;
 use self::flush::PageWriter;
-pub use self::page::{PageType, FORMAT_VERSION, NO_PAGE};
 use self::page::{get_u64, put_u32, put_u64, PageBytes};
+pub use self::page::{PageType, FORMAT_VERSION, NO_PAGE};
 pub use self::page_table::MAX_PAGE_COUNT;
 use self::pool::Pool;
 use self::stats::StatsRegistry;
@@ -242,7 +242,10 @@ impl PageStore {
             }
             Some(c) => {
                 if c.format != FORMAT_VERSION {
-                    return Err(StorageError::Corruption(format!("data directory format {} (expected {FORMAT_VERSION})", c.format)));
+                    return Err(StorageError::Corruption(format!(
+                        "data directory format {} (expected {FORMAT_VERSION})",
+                        c.format
+                    )));
                 }
                 if config.read_only {
                     salvage_images = flush::doublewrite_repairs(&doublewrite, &data)?.into_iter().collect();
@@ -334,7 +337,8 @@ impl PageStore {
         let mut threads = self.threads.lock();
         if !self.shared.config.read_only {
             let shared = self.shared.clone();
-            threads.push(std::thread::Builder::new().name("selkie-cleaner".into()).spawn(move || cleaner::run(shared))?);
+            threads
+                .push(std::thread::Builder::new().name("selkie-cleaner".into()).spawn(move || cleaner::run(shared))?);
         }
         let shared = self.shared.clone();
         threads.push(std::thread::Builder::new().name("selkie-evictor".into()).spawn(move || evictor::run(shared))?);

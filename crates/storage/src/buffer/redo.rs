@@ -23,8 +23,8 @@
 //! | UNDO_APPEND | len u16, bytes |
 //! | LOGICAL | len u32, bytes (no page id) |
 
-use crate::btree::node::{self, NodeError};
 use super::undo_page as undo;
+use crate::btree::node::{self, NodeError};
 use crate::error::{Result, StorageError};
 
 use super::page::{get_u64, put_u64, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE};
@@ -50,24 +50,61 @@ pub(crate) const OFF_OVERFLOW_LEN: usize = 32;
 pub(crate) enum PageRecord<'a> {
     /// Formats an empty page. `link`: right sibling (leaf), leftmost child (inner), next page
     /// (free, overflow).
-    Init { page_type: PageType, level: u8, link: PageId },
-    LeafInsert { slot: u16, key: &'a [u8], flags: u8, value: &'a [u8] },
-    LeafDelete { slot: u16 },
-    LeafUpdate { slot: u16, flags: u8, value: &'a [u8] },
-    InnerInsert { slot: u16, key: &'a [u8], child: PageId },
+    Init {
+        page_type: PageType,
+        level: u8,
+        link: PageId,
+    },
+    LeafInsert {
+        slot: u16,
+        key: &'a [u8],
+        flags: u8,
+        value: &'a [u8],
+    },
+    LeafDelete {
+        slot: u16,
+    },
+    LeafUpdate {
+        slot: u16,
+        flags: u8,
+        value: &'a [u8],
+    },
+    InnerInsert {
+        slot: u16,
+        key: &'a [u8],
+        child: PageId,
+    },
     /// Removes separator `slot` and the child right of it (a merge).
-    InnerDelete { slot: u16 },
+    InnerDelete {
+        slot: u16,
+    },
     /// The whole page: `low` is its prefix, `high` its suffix from `high_off`, zeros between.
-    Image { low: &'a [u8], high_off: u16, high: &'a [u8] },
+    Image {
+        low: &'a [u8],
+        high_off: u16,
+        high: &'a [u8],
+    },
     /// Sets a u64 field of the type-specific header or body (page 0 fields, chain links).
-    SetU64 { offset: u16, value: u64 },
+    SetU64 {
+        offset: u16,
+        value: u64,
+    },
     /// Sets one byte of the type-specific header or body (undo log state, undo record flags).
-    SetU8 { offset: u16, value: u8 },
+    SetU8 {
+        offset: u16,
+        value: u8,
+    },
     /// Formats an empty undo page of transaction `trx_id` after `prev` in its log; `state` != 0
     /// makes it the first page of a log, in that state (trx/undo.rs has the layout).
-    UndoInit { trx_id: u64, prev: PageId, state: u8 },
+    UndoInit {
+        trx_id: u64,
+        prev: PageId,
+        state: u8,
+    },
     /// Appends one undo record to an undo page.
-    UndoAppend { data: &'a [u8] },
+    UndoAppend {
+        data: &'a [u8],
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,10 +174,16 @@ pub(crate) fn apply(page: &mut [u8], pid: PageId, rec: &PageRecord) -> Result<()
             PageType::Free | PageType::Overflow if level == 0 => init_linked_page(page, pid, page_type, link),
             _ => return Err(corrupt(format!("page {pid}: cannot init as {page_type:?}"))),
         },
-        PageRecord::LeafInsert { slot, key, flags, value } => node::leaf_insert(page, slot as usize, key, flags, value).map_err(ne)?,
+        PageRecord::LeafInsert { slot, key, flags, value } => {
+            node::leaf_insert(page, slot as usize, key, flags, value).map_err(ne)?
+        }
         PageRecord::LeafDelete { slot } => node::leaf_delete(page, slot as usize).map_err(ne)?,
-        PageRecord::LeafUpdate { slot, flags, value } => node::leaf_update(page, slot as usize, flags, value).map_err(ne)?,
-        PageRecord::InnerInsert { slot, key, child } => node::inner_insert(page, slot as usize, key, child).map_err(ne)?,
+        PageRecord::LeafUpdate { slot, flags, value } => {
+            node::leaf_update(page, slot as usize, flags, value).map_err(ne)?
+        }
+        PageRecord::InnerInsert { slot, key, child } => {
+            node::inner_insert(page, slot as usize, key, child).map_err(ne)?
+        }
         PageRecord::InnerDelete { slot } => node::inner_delete(page, slot as usize).map_err(ne)?,
         PageRecord::Image { low, high_off, high } => {
             let high_off = high_off as usize;
@@ -212,7 +255,9 @@ pub(crate) fn encode_page(pid: PageId, rec: &PageRecord, out: &mut Vec<u8>) {
             out.extend_from_slice(key);
             out.extend_from_slice(value);
         }
-        PageRecord::LeafDelete { slot } | PageRecord::InnerDelete { slot } => out.extend_from_slice(&slot.to_le_bytes()),
+        PageRecord::LeafDelete { slot } | PageRecord::InnerDelete { slot } => {
+            out.extend_from_slice(&slot.to_le_bytes())
+        }
         PageRecord::LeafUpdate { slot, flags, value } => {
             out.extend_from_slice(&slot.to_le_bytes());
             out.push(flags);
@@ -418,7 +463,12 @@ mod tests {
         assert_eq!(a, b, "an image reproduces the page exactly, gap included");
         assert!(apply(&mut b, 4, &image_of(&a)).is_err(), "image of another page");
         assert!(apply(&mut a, 3, &PageRecord::LeafDelete { slot: 5 }).is_err());
-        assert!(apply(&mut a, 3, &PageRecord::SetU64 { offset: 16, value: 1 }).is_err(), "page_lsn is not a settable field");
-        assert!(apply(&mut a, 3, &PageRecord::Init { page_type: PageType::TablespaceHeader, level: 0, link: 0 }).is_err());
+        assert!(
+            apply(&mut a, 3, &PageRecord::SetU64 { offset: 16, value: 1 }).is_err(),
+            "page_lsn is not a settable field"
+        );
+        assert!(
+            apply(&mut a, 3, &PageRecord::Init { page_type: PageType::TablespaceHeader, level: 0, link: 0 }).is_err()
+        );
     }
 }

@@ -43,19 +43,31 @@ pub enum LogRecord {
     /// These trees are garbage unless a later `TreesSettled` names them: logged with the mtr
     /// that creates a tree for a DDL (until the DDL commits) and in the commit of a DDL that
     /// drops trees (until purge frees them). See crate::pending_trees.
-    TreesToFree { roots: Vec<PageId> },
+    TreesToFree {
+        roots: Vec<PageId>,
+    },
     /// These trees are no longer pending: freed, or adopted by the committed DDL they were
     /// created for.
-    TreesSettled { roots: Vec<PageId> },
+    TreesSettled {
+        roots: Vec<PageId>,
+    },
     /// The complete set of pending trees at this point of the log (checkpoints re-log it, so a
     /// recovery scan that starts after the records above still finds them).
-    PendingTrees { roots: Vec<PageId> },
+    PendingTrees {
+        roots: Vec<PageId>,
+    },
     /// An undo log was created with its first page here (trx/undo.rs).
-    UndoLogCreated { first: PageId },
+    UndoLogCreated {
+        first: PageId,
+    },
     /// The undo log that started here was freed.
-    UndoLogFreed { first: PageId },
+    UndoLogFreed {
+        first: PageId,
+    },
     /// Every undo log that existed at this point (at least; checkpoints re-log it).
-    UndoLogs { firsts: Vec<PageId> },
+    UndoLogs {
+        firsts: Vec<PageId>,
+    },
     /// Logged by each checkpoint; the control file names its end, which a log must reach to be
     /// trusted (recovery.rs).
     CheckpointMarker,

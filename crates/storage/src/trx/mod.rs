@@ -628,7 +628,8 @@ mod tests {
     #[test]
     fn purge_horizon_follows_views_not_writers() {
         let sys = TrxSys::new(4, 1);
-        let (idle, a, reader) = (sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap());
+        let (idle, a, reader) =
+            (sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap());
         sys.assign_trx_id(idle).unwrap(); // open forever, never reads
         let done = |slot| {
             let id = sys.assign_trx_id(slot).unwrap();

@@ -72,7 +72,14 @@ pub struct PurgeQueues {
 
 impl PurgeQueues {
     pub fn new(pending: Arc<PendingTrees>, crash_points: Arc<CrashPoints>) -> PurgeQueues {
-        PurgeQueues { leftovers: Mutex::default(), frees: Mutex::default(), retry: Mutex::default(), in_progress: AtomicUsize::new(0), pending, crash_points }
+        PurgeQueues {
+            leftovers: Mutex::default(),
+            frees: Mutex::default(),
+            retry: Mutex::default(),
+            in_progress: AtomicUsize::new(0),
+            pending,
+            crash_points,
+        }
     }
 
     pub fn report_leftover(&self, l: Leftover) {
@@ -180,7 +187,8 @@ pub fn purge_pass(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues) -> Resu
     // Every transaction from before the restart is visible to every view.
     let before_restart = sys.startup_trx_id;
     for l in leftovers {
-        if l.trx_id < before_restart && remove_if_delete_marked(store, l.root, &l.key, l.trx_id, Some(before_restart))? {
+        if l.trx_id < before_restart && remove_if_delete_marked(store, l.root, &l.key, l.trx_id, Some(before_restart))?
+        {
             res.records_removed += 1;
         }
     }

@@ -435,7 +435,9 @@ impl TrxState {
         // then the change must not reach the log at all: stop the process before the mtr commits
         // (its drop would log the change), and recovery starts from a log without it.
         if let Err(e) = undo.append(&mut mtr, at, &rec) {
-            tracing::error!("cannot write the undo record of a change already made ({e}); stopping to protect the data");
+            tracing::error!(
+                "cannot write the undo record of a change already made ({e}); stopping to protect the data"
+            );
             std::process::abort();
         }
         log_auto_inc(&mut self.pending_auto_inc, &mut mtr);

@@ -284,7 +284,9 @@ fn lookup(store: &PageStore, trx_id: u64, rp: u64) -> Result<Lookup> {
         return match rec {
             None => Ok(Lookup::Gone),
             Some(Ok(r)) => Ok(Lookup::Record(r)),
-            Some(Err(Torn)) => Err(corrupt(format!("no valid record at {rp:#x} in page {pid} of transaction {trx_id}"))),
+            Some(Err(Torn)) => {
+                Err(corrupt(format!("no valid record at {rp:#x} in page {pid} of transaction {trx_id}")))
+            }
         };
     }
 }
@@ -360,7 +362,10 @@ impl Iterator for LiveRecords<'_> {
         let r = read_record(self.store, self.trx_id, self.next);
         match &r {
             Ok(rec) => {
-                if rec.prev != NO_ROLL_PTR && rec.prev >= rec.roll_ptr && split_roll_ptr(rec.prev).0 == split_roll_ptr(rec.roll_ptr).0 {
+                if rec.prev != NO_ROLL_PTR
+                    && rec.prev >= rec.roll_ptr
+                    && split_roll_ptr(rec.prev).0 == split_roll_ptr(rec.roll_ptr).0
+                {
                     return Some(Err(corrupt(format!("record {:#x} links forward", rec.roll_ptr))));
                 }
                 self.next = rec.prev;
@@ -715,12 +720,23 @@ mod tests {
         let a = encode_record(NO_ROLL_PTR, 5, 3, b"key-a", None, false, true);
         let chain = OverflowRef { len: 70_000, first: 40 }.encode();
         let b = encode_record(roll_ptr(9, UNDO_DATA_START), 6, 4, b"key-b", Some((true, &chain[..])), true, false);
-        let c = encode_record(roll_ptr(9, UNDO_DATA_START + a.len()), 6, 4, b"k", Some((false, b"old value")), false, false);
+        let c = encode_record(
+            roll_ptr(9, UNDO_DATA_START + a.len()),
+            6,
+            4,
+            b"k",
+            Some((false, b"old value")),
+            false,
+            false,
+        );
         for r in [&a, &b, &c] {
             crate::buffer::undo_page::append_to_page(&mut page, r).unwrap();
         }
         let ra = decode_at(&page[..], 9, UNDO_DATA_START).unwrap();
-        assert_eq!((ra.prev, ra.index_id, ra.root, ra.key.as_slice(), &ra.before), (NO_ROLL_PTR, 5, 3, &b"key-a"[..], &Before::Absent));
+        assert_eq!(
+            (ra.prev, ra.index_id, ra.root, ra.key.as_slice(), &ra.before),
+            (NO_ROLL_PTR, 5, 3, &b"key-a"[..], &Before::Absent)
+        );
         assert!(ra.clustered);
         let rb = decode_at(&page[..], 9, UNDO_DATA_START + a.len()).unwrap();
         assert_eq!(rb.before, Before::Chain(OverflowRef { len: 70_000, first: 40 }));

@@ -461,15 +461,12 @@ fn new_shared(io: &Io, redo_dir: PathBuf, config: &WalConfig, start_lsn: Lsn, pr
     })
 }
 
-
 impl Wal {
     /// Starts the log at `start_lsn` (the end of the recovered log; 0... for a new database, see
     /// `FIRST_LSN`). Discards anything in the segment files at or past `start_lsn` and starts the
     /// log writer thread.
     pub fn open(io: &Io, dir: &Path, config: WalConfig, start_lsn: Lsn) -> Result<Arc<Wal>> {
-        if !config.ring_bytes.is_power_of_two()
-            || !(MIN_RING_BYTES..=MAX_RING_BYTES).contains(&config.ring_bytes)
-        {
+        if !config.ring_bytes.is_power_of_two() || !(MIN_RING_BYTES..=MAX_RING_BYTES).contains(&config.ring_bytes) {
             return Err(invalid_input("ring_bytes must be a power of two between MIN_RING_BYTES and MAX_RING_BYTES"));
         }
         if config.segment_bytes < MIN_SEGMENT_BYTES {
@@ -527,8 +524,8 @@ impl Wal {
         let start = shared.reserve_lsn.fetch_add(framed as u64, Ordering::Relaxed);
         let end = start + framed as u64;
         // Acquire: the writer has finished reading the ring bytes it released.
-        let fits = end - shared.written_lsn.load(Ordering::Acquire) <= shared.buffer.size()
-            || shared.wait_for_space(end);
+        let fits =
+            end - shared.written_lsn.load(Ordering::Acquire) <= shared.buffer.size() || shared.wait_for_space(end);
         let completion = CompleteOnDrop { buffer: &shared.buffer, start, framed: framed as u32 };
         if fits {
             let len = (ENTRY_HEADER + payload.len()) as u32;

@@ -1,8 +1,8 @@
 //! Unit tests that need the log's private state (waiter list, writer state).
 
+use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
-use std::future::Future;
 use std::task::{Context, Waker};
 use std::time::{Duration, Instant};
 
@@ -48,7 +48,8 @@ fn dropped_wait_deregisters() {
         });
         let end = stalled_rx.recv().unwrap();
         let mut cx = Context::from_waker(Waker::noop());
-        let mut futures: Vec<_> = (0..10).map(|_| Box::pin(CommitWait::new(&wal.shared, end, WaitKind::Durable))).collect();
+        let mut futures: Vec<_> =
+            (0..10).map(|_| Box::pin(CommitWait::new(&wal.shared, end, WaitKind::Durable))).collect();
         for f in &mut futures {
             assert!(f.as_mut().poll(&mut cx).is_pending());
             assert!(f.as_mut().poll(&mut cx).is_pending(), "re-polling keeps one registration");

@@ -197,8 +197,7 @@ impl Writer<'_> {
         // link store followed by its SeqCst load of the state.
         shared.writer_state.store(state, Ordering::SeqCst);
         let entry_waiting = shared.buffer.is_complete(self.ready)
-            && (urgent
-                || shared.reserve_lsn.load(Ordering::SeqCst) - self.written > shared.buffer.size() / 2);
+            && (urgent || shared.reserve_lsn.load(Ordering::SeqCst) - self.written > shared.buffer.size() / 2);
         let request_waiting = shared.wake_requests.load(Ordering::SeqCst) != requests_seen;
         if !entry_waiting && !request_waiting {
             shared.wake_cv.wait_until(&mut guard, self.next_tick);

@@ -138,7 +138,13 @@ pub fn remove(store: &PageStore, tree: &BTree, key: &[u8]) -> (bool, (Lsn, Lsn))
     (existed, mtr.commit())
 }
 
-pub fn scan(store: &PageStore, tree: &BTree, lower: Bound<Vec<u8>>, upper: Bound<Vec<u8>>, reverse: bool) -> Vec<(Vec<u8>, Vec<u8>)> {
+pub fn scan(
+    store: &PageStore,
+    tree: &BTree,
+    lower: Bound<Vec<u8>>,
+    upper: Bound<Vec<u8>>,
+    reverse: bool,
+) -> Vec<(Vec<u8>, Vec<u8>)> {
     let mut c = tree.cursor(lower, upper, reverse);
     let mut out = Vec::new();
     while let Some(r) = c.next(store).unwrap() {
@@ -147,7 +153,12 @@ pub fn scan(store: &PageStore, tree: &BTree, lower: Bound<Vec<u8>>, upper: Bound
     out
 }
 
-pub fn model_range(model: &BTreeMap<Vec<u8>, Vec<u8>>, lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>, reverse: bool) -> Vec<(Vec<u8>, Vec<u8>)> {
+pub fn model_range(
+    model: &BTreeMap<Vec<u8>, Vec<u8>>,
+    lower: &Bound<Vec<u8>>,
+    upper: &Bound<Vec<u8>>,
+    reverse: bool,
+) -> Vec<(Vec<u8>, Vec<u8>)> {
     let valid = match (lower, upper) {
         (Bound::Included(l) | Bound::Excluded(l), Bound::Included(u) | Bound::Excluded(u)) => {
             l < u || (l == u && matches!((lower, upper), (Bound::Included(_), Bound::Included(_))))
