@@ -25,6 +25,8 @@ use crate::convert::{put_binary_row, put_column_definition, put_text_row, Column
 
 /// Buffered output beyond which rows are pushed to the socket without waiting.
 pub const FLUSH_THRESHOLD: usize = 1 << 20;
+/// Buffered output beyond which a statement waits for the client to read (`wait_for_client`).
+pub const MAX_BUFFERED_RESULT: usize = 16 << 20;
 
 /// OK/EOF status flags for a session state.
 pub fn status_flags(s: SessionStatus) -> u16 {
@@ -126,9 +128,33 @@ impl<'a, W: AsyncWrite + Unpin> WireSink<'a, W> {
             self.writer.discard_pending();
             return;
         }
+        if self.writer.pending() >= MAX_BUFFERED_RESULT && self.wait_for_client().is_err() {
+            return;
+        }
         // If the client is not keeping up, wait for another threshold's worth before trying
         // again, so a stalled client costs one syscall per megabyte rather than per row.
         self.next_flush_at = self.writer.pending() + FLUSH_THRESHOLD;
+    }
+
+    /// A client that reads slower than the query produces rows (or not at all) must not make the
+    /// server hold the whole result: past `MAX_BUFFERED_RESULT` the statement waits until the
+    /// client has taken what is buffered, as MariaDB's thread blocks in its network write. The
+    /// sink cannot await, so on the server's multi-thread runtime it blocks this task in place
+    /// (the worker's other connections move to another thread); elsewhere (tests on a
+    /// current-thread runtime) it keeps buffering.
+    fn wait_for_client(&mut self) -> Result<(), ()> {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        let Ok(handle) = Handle::try_current() else { return Ok(()) };
+        if handle.runtime_flavor() != RuntimeFlavor::MultiThread {
+            return Ok(());
+        }
+        let writer = &mut *self.writer;
+        if let Err(e) = tokio::task::block_in_place(|| handle.block_on(writer.flush())) {
+            self.write_error = Some(e);
+            self.writer.discard_pending();
+            return Err(());
+        }
+        Ok(())
     }
 
     /// Completes the command: writes the deferred final result with `final_status` (the

@@ -48,11 +48,13 @@ pub struct Mtr<'s> {
     use_reserve: bool,
     /// Pages allocated past the end of the tablespace so far.
     extended: u32,
+    /// Nobody waits for this mtr's log entry now (`unhurried`).
+    unhurried: bool,
 }
 
 impl<'s> Mtr<'s> {
     pub fn new(store: &'s PageStore) -> Mtr<'s> {
-        Mtr { store, pages: SmallVec::new(), log: Vec::new(), use_reserve: false, extended: 0 }
+        Mtr { store, pages: SmallVec::new(), log: Vec::new(), use_reserve: false, extended: 0, unhurried: false }
     }
 
     /// An mtr that may use the data file's space reserve: for rollback and recovery, which
@@ -78,6 +80,13 @@ impl<'s> Mtr<'s> {
         self.commit_inner()
     }
 
+    /// Marks the mtr's log entry as one nobody will wait for soon (undo log setup, a row change
+    /// before its commit, purge): committing it does not wake the log writer
+    /// (`Wal::append_unhurried`). A later commit's entry, or a wait for this LSN, gets it written.
+    pub(crate) fn unhurried(&mut self) {
+        self.unhurried = true;
+    }
+
     fn commit_inner(&mut self) -> (Lsn, Lsn) {
         if self.log.is_empty() {
             debug_assert!(self.pages.iter().all(|p| !p.modified), "page changed without a redo record");
@@ -86,13 +95,14 @@ impl<'s> Mtr<'s> {
         }
         let wal = self.store.shared().wal.get().expect("Mtr::commit before PageStore::start: no log attached");
         let pages = &mut self.pages;
-        let lsns = wal.append(&self.log, |start, end| {
+        let stamp = |start, end| {
             for held in pages.iter_mut().filter(|p| p.modified) {
                 set_page_lsn(held.guard.page_mut(), end);
                 // rec_lsn stays if the page was already dirty (an older change is unwritten).
                 let _ = held.guard.frame().rec_lsn.compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst);
             }
-        });
+        };
+        let lsns = if self.unhurried { wal.append_unhurried(&self.log, stamp) } else { wal.append(&self.log, stamp) };
         self.log.clear();
         self.pages.clear(); // releases the latches, after the stamp
         lsns

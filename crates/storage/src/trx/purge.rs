@@ -153,6 +153,7 @@ pub fn remove_if_delete_marked(
         _ => return Ok(false),
     }
     let mut mtr = Mtr::new(store);
+    mtr.unhurried();
     let removed = tree.modify(&mut mtr, key, |cur| match cur {
         Some(v) if matches(v) => (Change::Remove, true),
         _ => (Change::Keep, false),

@@ -393,6 +393,7 @@ impl TrxState {
         let undo = self.undo_for_write()?;
         let prev = undo.last;
         let mut mtr = Mtr::new(store);
+        mtr.unhurried();
         undo.latch_pages(&mut mtr)?;
         let outcome = BTree::open(root).modify_versioned(&mut mtr, key, |cur| {
             let live = match &cur {

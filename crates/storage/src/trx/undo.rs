@@ -41,7 +41,7 @@ use std::collections::BTreeSet;
 use parking_lot::Mutex;
 
 use crate::btree::overflow::{self, OverflowRef};
-use crate::buffer::page::{get_u64, PageBytes, PageType, Torn, OFF_NEXT};
+use crate::buffer::page::{PageBytes, PageType, Torn, OFF_NEXT};
 use crate::buffer::redo::PageRecord;
 use crate::buffer::undo_page::{
     OFF_LOG_LAST_PAGE, OFF_LOG_STATE, OFF_UNDO_LAST, OFF_UNDO_PREV, OFF_UNDO_TRX, OFF_UNDO_USED, UNDO_DATA_START,
@@ -473,6 +473,7 @@ impl UndoWriter {
     /// (registering the log in `set` before its creation is logged).
     pub fn create(store: &PageStore, set: &UndoLogSet, trx_id: u64, cached: Option<CachedLog>) -> Result<UndoWriter> {
         let mut mtr = Mtr::new(store);
+        mtr.unhurried();
         let (first, second) = match cached {
             Some(c) => {
                 mtr.latch(c.first)?;
@@ -510,6 +511,7 @@ impl UndoWriter {
             return Ok(());
         }
         let mut mtr = Mtr::new(store);
+        mtr.unhurried();
         // Latch order: page 0 and the new page first (alloc), then our own undo pages, which no
         // other thread ever latches exclusively.
         let new = mtr.alloc_page()?;
@@ -589,14 +591,12 @@ pub fn inspect(store: &PageStore, first: PageId) -> Result<Option<LogInfo>> {
     if first == NO_PAGE || first >= MAX_PAGE_COUNT {
         return Ok(None);
     }
-    let mut page = vec![0u8; PAGE_SIZE];
-    store.shared().read_copy(first, &mut page)?;
-    if page.page_type() != Ok(PageType::Undo) {
+    let head = read_head(store, first)?;
+    if !head.is_undo {
         return Ok(None);
     }
-    let Some(state) = LogState::from_u8(page[OFF_LOG_STATE]) else { return Ok(None) };
-    let trx_id = get_u64(&page, OFF_UNDO_TRX);
-    let last_page = get_u64(&page, OFF_LOG_LAST_PAGE);
+    let Some(state) = LogState::from_u8(head.state) else { return Ok(None) };
+    let (trx_id, last_page) = (head.trx, head.last_page);
     // The newest record is in the last page that has one, walking back from the log's end.
     let mut pid = last_page;
     let mut newest = NO_ROLL_PTR;
@@ -606,37 +606,69 @@ pub fn inspect(store: &PageStore, first: PageId) -> Result<Option<LogInfo>> {
         if pid >= MAX_PAGE_COUNT || steps > MAX_PAGE_COUNT {
             return Err(corrupt(format!("log at page {first}: broken page chain at {pid}")));
         }
-        store.shared().read_copy(pid, &mut page)?;
-        if page.page_type() != Ok(PageType::Undo) || get_u64(&page, OFF_UNDO_TRX) != trx_id {
+        let head = read_head(store, pid)?;
+        if !head.is_undo || head.trx != trx_id {
             return Err(corrupt(format!("log at page {first}: page {pid} is not a page of transaction {trx_id}")));
         }
-        let last = page.u16_at(OFF_UNDO_LAST).map_err(|_| corrupt(format!("page {pid}")))? as usize;
-        if last != 0 {
-            newest = roll_ptr(pid, last);
+        if head.last != 0 {
+            newest = roll_ptr(pid, head.last as usize);
             break;
         }
-        pid = get_u64(&page, OFF_UNDO_PREV);
+        pid = head.prev;
     }
     Ok(Some(LogInfo { first, trx_id, state, newest, last_page }))
+}
+
+/// The header fields of an undo page that walks over a log need.
+struct PageHead {
+    is_undo: bool,
+    trx: u64,
+    next: PageId,
+    prev: PageId,
+    last: u16,
+    state: u8,
+    last_page: PageId,
+}
+
+/// Reads an undo page's header fields in place: purge walks every finished log, and copying
+/// whole pages for a few bytes was a tenth of a busy server's CPU.
+fn read_head(store: &PageStore, pid: PageId) -> Result<PageHead> {
+    let shared = store.shared();
+    loop {
+        let p = shared.read_page(pid)?;
+        let v = p.view();
+        let head = (|| -> std::result::Result<PageHead, Torn> {
+            Ok(PageHead {
+                is_undo: v.page_type() == Ok(PageType::Undo),
+                trx: v.u64_at(OFF_UNDO_TRX)?,
+                next: v.u64_at(OFF_NEXT)?,
+                prev: v.u64_at(OFF_UNDO_PREV)?,
+                last: v.u16_at(OFF_UNDO_LAST)?,
+                state: v.u8_at(OFF_LOG_STATE)?,
+                last_page: v.u64_at(OFF_LOG_LAST_PAGE)?,
+            })
+        })();
+        if p.validate() {
+            return head.map_err(|_| corrupt(format!("undo page {pid}: header out of bounds")));
+        }
+    }
 }
 
 /// Every page of a log, first to last (space accounting, and freeing).
 pub fn log_pages(store: &PageStore, first: PageId) -> Result<Vec<PageId>> {
     let mut out = Vec::new();
-    let mut page = vec![0u8; PAGE_SIZE];
     let mut pid = first;
     let mut trx = None;
     while pid != NO_PAGE {
         if pid >= MAX_PAGE_COUNT || out.len() as u64 >= MAX_PAGE_COUNT {
             return Err(corrupt(format!("log at page {first}: broken page chain at {pid}")));
         }
-        store.shared().read_copy(pid, &mut page)?;
-        let owner = get_u64(&page, OFF_UNDO_TRX);
-        if page.page_type() != Ok(PageType::Undo) || *trx.get_or_insert(owner) != owner {
+        let head = read_head(store, pid)?;
+        if !head.is_undo || *trx.get_or_insert(head.trx) != head.trx {
             return Err(corrupt(format!("log at page {first}: page {pid} does not belong to it")));
         }
         out.push(pid);
-        pid = get_u64(&page, OFF_NEXT);
+        pid = head.next;
     }
     Ok(out)
 }
@@ -668,6 +700,7 @@ pub fn free_before_chain(store: &PageStore, rec: &UndoRecord) -> Result<()> {
     // Only the pages no newer version shares go (btree/overflow.rs).
     let pages = overflow::walk_chain(store.shared(), r)?;
     let mut mtr = Mtr::new(store);
+    mtr.unhurried();
     overflow::release_chain(&mut mtr, &pages)?;
     let mut marked = rec.clone();
     marked.chain_freed = true;
@@ -682,6 +715,7 @@ pub fn free_before_chain(store: &PageStore, rec: &UndoRecord) -> Result<()> {
 pub fn release(store: &PageStore, set: &UndoLogSet, first: PageId, keep: bool) -> Result<Option<CachedLog>> {
     let pages = log_pages(store, first)?;
     let mut mtr = Mtr::new(store);
+    mtr.unhurried();
     if keep && pages.len() >= 2 {
         let (second, rest) = (pages[1], &pages[2..]);
         if let (Some(&third), Some(&last)) = (rest.first(), rest.last()) {

@@ -347,6 +347,17 @@ impl Shared {
     /// for entries (or for ring pressure and this append created it). The SeqCst load pairs with
     /// the writer's SeqCst store of its state followed by its SeqCst look at the link buffer:
     /// either it sees our link or we see it asleep.
+    /// After an unhurried append: wakes a sleeping writer only if the ring is filling up.
+    fn wake_writer_for_pressure(&self, end: Lsn) {
+        if end.saturating_sub(self.written_lsn.load(Ordering::Relaxed)) <= self.buffer.size() / 2 {
+            return;
+        }
+        if self.writer_state.swap(WRITER_AWAKE, Ordering::SeqCst) != WRITER_AWAKE {
+            let _guard = self.wake_lock.lock();
+            self.wake_cv.notify_one();
+        }
+    }
+
     fn wake_writer_for_append(&self, end: Lsn) {
         let state = self.writer_state.load(Ordering::SeqCst);
         if state == WRITER_AWAKE {
@@ -511,6 +522,18 @@ impl Wal {
     /// only then marks the range complete, so `ready_lsn() >= end` implies the stamp happened.
     /// Waits only if the ring is full.
     pub fn append(&self, payload: &[u8], stamp: impl FnOnce(Lsn, Lsn)) -> (Lsn, Lsn) {
+        self.append_entry(payload, true, stamp)
+    }
+
+    /// `append` for an entry nobody waits for now (an undo log's setup, a row change before its
+    /// commit, purge): it does not wake a sleeping writer unless the ring fills past half. The
+    /// next entry that does wake it (a commit), or a wait for this one's LSN, gets it written;
+    /// a change costs no futex wake and no separate write of the log.
+    pub fn append_unhurried(&self, payload: &[u8], stamp: impl FnOnce(Lsn, Lsn)) -> (Lsn, Lsn) {
+        self.append_entry(payload, false, stamp)
+    }
+
+    fn append_entry(&self, payload: &[u8], wake: bool, stamp: impl FnOnce(Lsn, Lsn)) -> (Lsn, Lsn) {
         let shared = &*self.shared;
         let framed = framed_len(payload.len());
         assert!(
@@ -541,7 +564,11 @@ impl Wal {
         }
         stamp(start, end);
         drop(completion);
-        shared.wake_writer_for_append(end);
+        if wake {
+            shared.wake_writer_for_append(end);
+        } else {
+            shared.wake_writer_for_pressure(end);
+        }
         (start, end)
     }
 

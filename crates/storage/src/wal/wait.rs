@@ -17,7 +17,7 @@ use std::thread::Thread;
 
 use crate::error::Result;
 
-use super::{Lsn, Shared, WRITER_RUNNING, WRITER_SLEEPS_FOR_PRESSURE};
+use super::{Lsn, Shared, WRITER_AWAKE, WRITER_RUNNING};
 
 /// Which position a waiter needs to reach its LSN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,9 +151,11 @@ impl Future for CommitWait<'_> {
         }
         this.token = Some(list.register(this.token, this.lsn, this.kind, cx.waker()));
         drop(list);
-        // A writer asleep in mode 0 would only wake on its tick; this covers a mode change racing
-        // with the wait (a committer that read mode 1 or 2 while the writer still ran mode 0).
-        if shared.writer_state.load(Ordering::SeqCst) == WRITER_SLEEPS_FOR_PRESSURE {
+        // A sleeping writer may not have been woken for this LSN: in mode 0, or a mode change
+        // racing with the wait (a committer that read mode 1 or 2 while the writer still ran
+        // mode 0), or an unhurried entry (`Wal::append_unhurried`). (A writer that is awake
+        // now writes every complete entry before it sleeps again.)
+        if shared.writer_state.load(Ordering::SeqCst) != WRITER_AWAKE {
             shared.wake_writer();
         }
         Poll::Pending
