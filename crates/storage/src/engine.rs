@@ -463,6 +463,18 @@ fn validate_index(columns: &[ColumnDef], name: &str, cols: &[IndexColumn]) -> Re
     Ok(())
 }
 
+/// `t` with every index in a new tree (`roots`, primary first) under a new index id (TRUNCATE,
+/// OPTIMIZE).
+fn with_new_trees(t: &TableDef, roots: &[PageId], counters: &mut IdCounters) -> Arc<TableDef> {
+    let mut def = TableDef::clone(t);
+    for (ix, &root) in std::iter::once(&mut def.primary).chain(def.secondary.iter_mut()).zip(roots) {
+        ix.id = counters.next_index_id;
+        counters.next_index_id += 1;
+        ix.root = root;
+    }
+    Arc::new(def)
+}
+
 fn all_roots(t: &TableDef) -> Vec<PageId> {
     t.indexes().map(|i| i.root).collect()
 }
@@ -1218,13 +1230,7 @@ impl Engine {
         let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + t.secondary.len())?;
         // New index ids too: undo records of the old trees (of a transaction that wrote before
         // the truncate and is rolled back by recovery) must not land in the new ones.
-        let mut def = TableDef::clone(&t);
-        for (ix, &root) in std::iter::once(&mut def.primary).chain(def.secondary.iter_mut()).zip(&roots) {
-            ix.id = counters.next_index_id;
-            counters.next_index_id += 1;
-            ix.root = root;
-        }
-        let def = Arc::new(def);
+        let def = with_new_trees(&t, &roots, &mut counters);
         let mut trx = self.ddl_trx(ddl.slot);
         let written = self
             .catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&def), false, Expect::Live)
@@ -1273,13 +1279,7 @@ impl Engine {
         let _writes = self.block_writes(t.id, ddl.slot).await?;
         let mut counters = ddl.counters;
         let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + t.secondary.len())?;
-        let mut def = TableDef::clone(&t);
-        for (ix, &root) in std::iter::once(&mut def.primary).chain(def.secondary.iter_mut()).zip(&roots) {
-            ix.id = counters.next_index_id;
-            counters.next_index_id += 1;
-            ix.root = root;
-        }
-        let def = Arc::new(def);
+        let def = with_new_trees(&t, &roots, &mut counters);
         let old_roots = all_roots(&t);
         let copied = blocking::run(|| {
             old_roots.iter().zip(&roots).try_for_each(|(&from, &to)| self.copy_latest_versions(from, to))
