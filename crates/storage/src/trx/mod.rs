@@ -185,18 +185,7 @@ pub struct TrxSys {
     pub startup_trx_id: u64,
     /// Recovery holds the checkpoint's scan start here until its loser rollback is durable.
     pub recovery_hold_lsn: AtomicU64,
-    /// Emptied undo logs purge kept when their slot's cache was full (a slot's transactions
-    /// commit faster than purge releases their logs under load): a transaction whose slot has
-    /// none takes one here before allocating pages, so undo space is recycled without the
-    /// tablespace header's latch, which every allocation and free takes. At most
-    /// `MAX_SPARE_UNDO_LOGS`.
-    spare_undo_logs: Mutex<Vec<CachedLog>>,
 }
-
-/// Emptied undo logs kept for reuse beyond the one per slot (two pages each: 32 MiB of the
-/// tablespace at most). Enough for the transactions a busy server finishes while purge catches
-/// up; past it, purge frees logs to the tablespace.
-const MAX_SPARE_UNDO_LOGS: usize = 1024;
 
 impl TrxSys {
     pub fn new(max_sessions: usize, next_trx_id: u64) -> TrxSys {
@@ -212,7 +201,6 @@ impl TrxSys {
             undo_logs: UndoLogSet::default(),
             startup_trx_id: next_trx_id,
             recovery_hold_lsn: AtomicU64::new(Lsn::MAX),
-            spare_undo_logs: Mutex::new(Vec::new()),
         }
     }
 
@@ -391,34 +379,24 @@ impl TrxSys {
         limit
     }
 
-    /// An emptied undo log for slot `i`'s next transaction: the one the slot keeps, else a
-    /// spare one, if any.
+    /// The undo log slot `i` keeps for reuse, if any.
     pub fn take_cached_log(&self, i: usize) -> Option<CachedLog> {
-        self.slots[i].undo_cache.lock().take().or_else(|| self.spare_undo_logs.lock().pop())
+        self.slots[i].undo_cache.lock().take()
     }
 
-    /// Keeps an emptied undo log for reuse: for slot `i`'s next transaction, else as a spare;
-    /// false if both are full (the caller frees it).
+    /// Keeps an emptied undo log for slot `i`'s next transaction; false if it keeps one already.
     pub fn put_cached_log(&self, i: usize, log: CachedLog) -> bool {
-        if let Some(slot) = self.slots.get(i) {
-            let mut c = slot.undo_cache.lock();
-            if c.is_none() {
-                *c = Some(log);
-                return true;
-            }
-        }
-        let mut spare = self.spare_undo_logs.lock();
-        if spare.len() >= MAX_SPARE_UNDO_LOGS {
+        let mut c = self.slots[i].undo_cache.lock();
+        if c.is_some() {
             return false;
         }
-        spare.push(log);
+        *c = Some(log);
         true
     }
 
-    /// Whether a log released for slot `i` would be kept for reuse.
+    /// Whether slot `i` has room for a log to keep.
     pub fn wants_cached_log(&self, i: usize) -> bool {
         self.slots.get(i).is_some_and(|s| s.undo_cache.lock().is_none())
-            || self.spare_undo_logs.lock().len() < MAX_SPARE_UNDO_LOGS
     }
 
     /// Every transaction id below the returned limit is finished and visible to every current
