@@ -58,6 +58,13 @@ fn refused(dir: &Path) -> StorageError {
     }
 }
 
+/// Opening `dir` is refused for a short log, and no file changes.
+fn assert_refused_touching_nothing(dir: &Path) {
+    let before = snapshot(dir);
+    assert_log_too_short(&refused(dir));
+    assert!(snapshot(dir) == before, "a refused recovery changed files");
+}
+
 fn assert_log_too_short(e: &StorageError) {
     match e {
         StorageError::LogTooShort { end, checkpoint, marker } => {
@@ -77,12 +84,9 @@ async fn an_emptied_log_is_refused_and_nothing_is_touched() {
     for seg in segments(dir.path()) {
         std::fs::OpenOptions::new().write(true).open(&seg).unwrap().set_len(0).unwrap();
     }
-    let before = snapshot(dir.path());
-    assert_log_too_short(&refused(dir.path()));
-    assert!(snapshot(dir.path()) == before, "a refused recovery changed files");
+    assert_refused_touching_nothing(dir.path());
     // Refusing again changes nothing either.
-    assert_log_too_short(&refused(dir.path()));
-    assert!(snapshot(dir.path()) == before);
+    assert_refused_touching_nothing(dir.path());
 }
 
 #[tokio::test]
@@ -92,9 +96,7 @@ async fn a_deleted_log_is_refused() {
     for seg in segments(dir.path()) {
         std::fs::remove_file(seg).unwrap();
     }
-    let before = snapshot(dir.path());
-    assert_log_too_short(&refused(dir.path()));
-    assert!(snapshot(dir.path()) == before, "a refused recovery changed files");
+    assert_refused_touching_nothing(dir.path());
 }
 
 /// A data directory put together from files of different times (a copy taken while the server
@@ -131,9 +133,7 @@ async fn an_older_log_is_refused() {
         let seg = seg.unwrap().path();
         std::fs::copy(&seg, dir.path().join("redo").join(seg.file_name().unwrap())).unwrap();
     }
-    let before = snapshot(dir.path());
-    assert_log_too_short(&refused(dir.path()));
-    assert!(snapshot(dir.path()) == before, "a refused recovery changed files");
+    assert_refused_touching_nothing(dir.path());
 }
 
 /// The usual cases still open: a crash with the whole log, and a clean shutdown (where the log
