@@ -68,6 +68,9 @@ pub struct PurgeQueues {
     /// Every tree in `frees` is pending there (its freeing is logged).
     pub pending: Arc<PendingTrees>,
     pub crash_points: Arc<CrashPoints>,
+    /// Held for the whole of each pass: a diagnostic that reads every page's owner (the space
+    /// audit) takes it so that it never meets a log or tree half freed.
+    pass: Mutex<()>,
 }
 
 impl PurgeQueues {
@@ -79,7 +82,13 @@ impl PurgeQueues {
             in_progress: AtomicUsize::new(0),
             pending,
             crash_points,
+            pass: Mutex::new(()),
         }
+    }
+
+    /// Keeps purge passes out while the guard lives (for diagnostics that need still pages).
+    pub fn hold_passes(&self) -> parking_lot::MutexGuard<'_, ()> {
+        self.pass.lock()
     }
 
     pub fn report_leftover(&self, l: Leftover) {
@@ -250,7 +259,10 @@ impl PurgeThread {
             .spawn(move || {
                 let mut pause = PURGE_INTERVAL;
                 while !stop2.load(Ordering::Acquire) {
-                    match purge_pass(&store, &sys, &queues) {
+                    let pass = queues.pass.lock();
+                    let result = purge_pass(&store, &sys, &queues);
+                    drop(pass);
+                    match result {
                         Ok(r) if r.trx_purged > 0 || r.records_removed > 0 => pause = PURGE_INTERVAL,
                         Ok(_) => std::thread::park_timeout(PURGE_INTERVAL),
                         Err(e) => {
