@@ -626,7 +626,6 @@ impl Engine {
                 trx_id: l.trx_id,
                 log: Some(FinishedLog { first: l.first, last: l.newest }),
                 committed,
-                end_lsn: 0,
                 slot: usize::MAX,
                 commit_seq: 0,
             });
@@ -1354,6 +1353,12 @@ impl Engine {
     #[doc(hidden)]
     pub fn hold_index_builds_for_test(&self, held: bool) {
         self.sh.index_builds_held.store(held, Ordering::SeqCst);
+    }
+
+    /// Test hook: while `paused`, the purge thread does no work (as if it lagged far behind).
+    #[doc(hidden)]
+    pub fn pause_purge_thread_for_test(&self, paused: bool) {
+        self.sh.purge_queues.thread_paused.store(paused, Ordering::SeqCst);
     }
 
     /// Test hook: whether the armed crash point was reached (the simulated power cut happened).

@@ -29,9 +29,13 @@ pub(crate) const OFF_LOG_LAST_PAGE: usize = HEADER_SIZE + 8;
 /// Where records start on every page.
 pub(crate) const UNDO_DATA_START: usize = HEADER_SIZE + 32;
 
-/// Formats an empty undo page (the UndoInit redo record).
+/// Formats an empty undo page (the UndoInit redo record). Only the headers are cleared: nothing
+/// reads a page beyond its `used` end, and every transaction's first write formats two pages,
+/// where zeroing 32 KiB of cold memory was 6% of a write-heavy server's CPU. (The bytes past
+/// `used` are whatever the page held before, in memory and on disk alike; like InnoDB, freed
+/// space is not scrubbed.)
 pub(crate) fn format_page(page: &mut [u8], pid: PageId, trx_id: u64, prev: PageId, state: u8) {
-    page.fill(0);
+    page[..UNDO_DATA_START].fill(0);
     page[OFF_TYPE] = PageType::Undo as u8;
     put_u64(page, OFF_PAGE_ID, pid);
     put_u64(page, OFF_NEXT, NO_PAGE);

@@ -158,9 +158,6 @@ pub struct FinishedTrx {
     /// None if it wrote nothing (its log was never created).
     pub log: Option<FinishedLog>,
     pub committed: bool,
-    /// The end LSN of its Commit/Abort record: until it is durable, a crash would make recovery
-    /// roll the transaction back from its undo log, so purge must leave the log alone.
-    pub end_lsn: Lsn,
     /// The session slot that ran it (purge gives the emptied log back to it for reuse).
     pub slot: usize,
     pub commit_seq: u64,
@@ -445,9 +442,9 @@ impl TrxSys {
     }
 
     /// Removes and returns the finished transactions purge may process now (numbered below
-    /// `limit_seq`, outcome durable), counting each in `taken` before it leaves its list (so that
-    /// the history length never misses it).
-    pub fn take_purgeable(&self, limit_seq: u64, flushed: Lsn, taken: &AtomicUsize) -> Vec<FinishedTrx> {
+    /// `limit_seq`), counting each in `taken` before it leaves its list (so that the history
+    /// length never misses it).
+    pub fn take_purgeable(&self, limit_seq: u64, taken: &AtomicUsize) -> Vec<FinishedTrx> {
         let hwm = self.hwm.load(SeqCst);
         let mut out = Vec::new();
         for s in &self.slots[..hwm] {
@@ -457,7 +454,7 @@ impl TrxSys {
             }
             let mut i = 0;
             while i < h.len() {
-                if h[i].commit_seq < limit_seq && h[i].end_lsn <= flushed {
+                if h[i].commit_seq < limit_seq {
                     taken.fetch_add(1, SeqCst);
                     out.push(h.swap_remove(i));
                 } else {
@@ -466,6 +463,32 @@ impl TrxSys {
             }
         }
         out
+    }
+
+    /// Removes and returns slot `i`'s oldest finished transaction that has an undo log and that
+    /// purge may process now (see `take_purgeable`), counted in `taken` like there. Looks at the
+    /// other slots' views only when the slot has history.
+    pub fn take_own_purgeable(&self, i: usize, taken: &AtomicUsize) -> Option<FinishedTrx> {
+        let oldest = |h: &[FinishedTrx]| {
+            h.iter()
+                .enumerate()
+                .filter(|(_, f)| f.log.is_some())
+                .min_by_key(|(_, f)| f.commit_seq)
+                .map(|(at, f)| (at, f.commit_seq))
+        };
+        let (_, seq) = oldest(&self.slots[i].history.lock())?;
+        if seq >= self.purge_limit_seq() {
+            return None;
+        }
+        // Only this slot's owner (here) and purge remove entries: if purge took it meanwhile,
+        // the next oldest is younger and may not be purgeable; look again.
+        let mut h = self.slots[i].history.lock();
+        let (at, seq_now) = oldest(&h)?;
+        if seq_now != seq {
+            return None;
+        }
+        taken.fetch_add(1, SeqCst);
+        Some(h.swap_remove(at))
     }
 
     /// Smallest trx id in the history lists (u64::MAX if empty).
@@ -633,30 +656,45 @@ mod tests {
         sys.assign_trx_id(idle).unwrap(); // open forever, never reads
         let done = |slot| {
             let id = sys.assign_trx_id(slot).unwrap();
-            sys.finish(slot, FinishedTrx { trx_id: id, log: None, committed: true, end_lsn: 0, slot, commit_seq: 0 });
+            sys.finish(slot, FinishedTrx { trx_id: id, log: None, committed: true, slot, commit_seq: 0 });
         };
         done(a);
         let taken = AtomicUsize::new(0);
-        assert_eq!(sys.take_purgeable(sys.purge_limit_seq(), 0, &taken).len(), 1, "the idle writer holds nothing back");
+        assert_eq!(sys.take_purgeable(sys.purge_limit_seq(), &taken).len(), 1, "the idle writer holds nothing back");
         let view = sys.open_view(reader, None);
         done(a);
-        assert!(sys.take_purgeable(sys.purge_limit_seq(), 0, &taken).is_empty(), "finished after the view was built");
+        assert!(sys.take_purgeable(sys.purge_limit_seq(), &taken).is_empty(), "finished after the view was built");
         sys.close_view(reader);
         drop(view);
-        assert_eq!(sys.take_purgeable(sys.purge_limit_seq(), 0, &taken).len(), 1);
+        assert_eq!(sys.take_purgeable(sys.purge_limit_seq(), &taken).len(), 1);
     }
 
+    /// A session takes its own oldest finished transaction with a log, and only once every view
+    /// sees it; others' history and transactions that wrote nothing stay for the purge thread.
     #[test]
-    fn purge_waits_for_the_outcome_to_be_durable() {
-        let sys = TrxSys::new(2, 1);
-        let a = sys.claim_session_slot().unwrap();
-        let id = sys.assign_trx_id(a).unwrap();
-        let log = Some(FinishedLog { first: 9, last: 0 });
-        sys.finish(a, FinishedTrx { trx_id: id, log, committed: true, end_lsn: 900, slot: a, commit_seq: 0 });
+    fn a_session_takes_its_own_oldest_purgeable_log() {
+        let sys = TrxSys::new(4, 1);
+        let (a, b, reader) =
+            (sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap(), sys.claim_session_slot().unwrap());
+        let done = |slot, first: Option<PageId>| {
+            let id = sys.assign_trx_id(slot).unwrap();
+            let log = first.map(|first| FinishedLog { first, last: 0 });
+            sys.finish(slot, FinishedTrx { trx_id: id, log, committed: true, slot, commit_seq: 0 });
+        };
         let taken = AtomicUsize::new(0);
-        assert!(sys.take_purgeable(u64::MAX, 899, &taken).is_empty());
-        assert_eq!(sys.take_purgeable(u64::MAX, 900, &taken).len(), 1);
-        assert_eq!(taken.load(SeqCst), 1);
+        done(b, Some(5));
+        assert!(sys.take_own_purgeable(a, &taken).is_none(), "another slot's history");
+        done(a, None);
+        assert!(sys.take_own_purgeable(a, &taken).is_none(), "wrote nothing: no log to reuse");
+        done(a, Some(7));
+        let view = sys.open_view(reader, None);
+        done(a, Some(9));
+        assert_eq!(sys.take_own_purgeable(a, &taken).and_then(|f| f.log).map(|l| l.first), Some(7));
+        assert!(sys.take_own_purgeable(a, &taken).is_none(), "finished after the reader's view");
+        sys.close_view(reader);
+        drop(view);
+        assert_eq!(sys.take_own_purgeable(a, &taken).and_then(|f| f.log).map(|l| l.first), Some(9));
+        assert_eq!(taken.load(SeqCst), 2);
     }
 
     /// The read-view scan follows the writers active now, not the sessions ever connected: after

@@ -3,15 +3,27 @@
 //!
 //! A finished transaction T is purgeable when it finished before the oldest read view was built
 //! (`commit_seq < purge_limit_seq()`: every current and future view sees T, so nobody follows a
-//! roll pointer into T's log; an open transaction without a view holds nothing back) and its
-//! Commit/Abort record is durable (until then a crash would make recovery roll T back from its
-//! log). For a committed T,
+//! roll pointer into T's log; an open transaction without a view holds nothing back). Its
+//! Commit/Abort record need not be durable yet: everything purge does is logged after that
+//! record, and no page change reaches the disk before the log that describes it (the WAL rule),
+//! so a crash that loses T's outcome loses every trace of T's purge with it, and recovery finds
+//! T's log as T left it. (Waiting for the flush held every log back a second under
+//! `--flush-at-commit 2`, long enough for its pages to be written back before their reuse.)
+//! For a committed T,
 //! each record T delete-marked that still carries T's delete mark is visible-to-all as deleted
 //! and is removed with a plain B+tree change (no undo), and the overflow chains its undo records
 //! own (previous versions of big values) are freed. Then the log's pages are freed, or kept for
 //! reuse by the session slot that wrote it.
 //!
 //! A purge error is logged and the work is retried later; it never stops the purge thread.
+//!
+//! Sessions purge too: a transaction's first write, when its session slot kept no emptied log,
+//! purges the slot's own oldest purgeable transaction and takes its log (`reclaim_own_log`).
+//! One purge thread cannot keep up with dozens of writers on few cores (the history grew to
+//! ~11,000 transactions at 64 sysbench threads, and every new transaction then allocated fresh
+//! undo pages through the tablespace header that purge was freeing pages into); with each
+//! writer paying for the log it reuses, the history per slot stays bounded by how long views
+//! and the log flush hold it, and steady writers never touch the tablespace header for undo.
 //!
 //! Purge also frees the trees of dropped indexes once no transaction that could still touch them
 //! (rollback of an older writer, an older history entry) remains (crash-safely, through
@@ -23,7 +35,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use parking_lot::Mutex;
+use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
 
 use crate::btree::{BTree, Change};
 use crate::buffer::{PageId, PageStore};
@@ -32,7 +44,7 @@ use crate::mtr::Mtr;
 use crate::pending_trees::PendingTrees;
 use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::record::RecHeader;
-use crate::trx::undo::{self, LiveRecords};
+use crate::trx::undo::{self, CachedLog, LiveRecords};
 use crate::trx::{FinishedTrx, TrxSys};
 
 /// How often purge looks for work when the last pass found none.
@@ -68,9 +80,12 @@ pub struct PurgeQueues {
     /// Every tree in `frees` is pending there (its freeing is logged).
     pub pending: Arc<PendingTrees>,
     pub crash_points: Arc<CrashPoints>,
-    /// Held for the whole of each pass: a diagnostic that reads every page's owner (the space
-    /// audit) takes it so that it never meets a log or tree half freed.
-    pass: Mutex<()>,
+    /// Shared by whoever purges transactions (the purge thread's passes, sessions reclaiming a
+    /// log); exclusive for freeing dropped trees (no purge of an older transaction may be half
+    /// done then) and for the space audit (it must never meet a log or tree half freed).
+    pass: RwLock<()>,
+    /// Test hook: the purge thread does nothing while set (sessions still purge for their logs).
+    pub thread_paused: AtomicBool,
 }
 
 impl PurgeQueues {
@@ -82,13 +97,19 @@ impl PurgeQueues {
             in_progress: AtomicUsize::new(0),
             pending,
             crash_points,
-            pass: Mutex::new(()),
+            pass: RwLock::new(()),
+            thread_paused: AtomicBool::new(false),
         }
     }
 
-    /// Keeps purge passes out while the guard lives (for diagnostics that need still pages).
-    pub fn hold_passes(&self) -> parking_lot::MutexGuard<'_, ()> {
-        self.pass.lock()
+    /// Keeps all purging out while the guard lives (for diagnostics that need still pages).
+    pub fn hold_passes(&self) -> RwLockWriteGuard<'_, ()> {
+        self.pass.write()
+    }
+
+    /// Smallest trx id among the transactions waiting for a retry (u64::MAX if none).
+    fn min_retry_trx_id(&self) -> u64 {
+        self.retry.lock().iter().map(|f| f.trx_id).min().unwrap_or(u64::MAX)
     }
 
     pub fn report_leftover(&self, l: Leftover) {
@@ -121,18 +142,7 @@ impl PurgeQueues {
 /// (records already removed, chains marked freed), so a failure is retried from the start.
 fn purge_trx(store: &PageStore, sys: &TrxSys, f: &FinishedTrx, res: &mut PassResult) -> Result<()> {
     let Some(log) = f.log else { return Ok(()) };
-    if f.committed {
-        for rec in LiveRecords::new(store, f.trx_id, log.last) {
-            let rec = rec?;
-            if rec.undone {
-                continue;
-            }
-            if rec.marks_deleted && remove_if_delete_marked(store, rec.root, &rec.key, f.trx_id, None)? {
-                res.records_removed += 1;
-            }
-            undo::free_before_chain(store, &rec)?;
-        }
-    }
+    purge_records(store, f, res)?;
     let keep = sys.wants_cached_log(f.slot);
     if let Some(cached) = undo::release(store, &sys.undo_logs, log.first, keep)? {
         if !sys.put_cached_log(f.slot, cached) {
@@ -140,6 +150,53 @@ fn purge_trx(store: &PageStore, sys: &TrxSys, f: &FinishedTrx, res: &mut PassRes
         }
     }
     Ok(())
+}
+
+/// What a finished transaction left in the trees: for a committed one, removes the records it
+/// delete-marked and frees the before-image chains its log owns (nothing for a rolled-back one,
+/// whose records are all undone).
+fn purge_records(store: &PageStore, f: &FinishedTrx, res: &mut PassResult) -> Result<()> {
+    let Some(log) = f.log else { return Ok(()) };
+    if !f.committed {
+        return Ok(());
+    }
+    for rec in LiveRecords::new(store, f.trx_id, log.last) {
+        let rec = rec?;
+        if rec.undone {
+            continue;
+        }
+        if rec.marks_deleted && remove_if_delete_marked(store, rec.root, &rec.key, f.trx_id, None)? {
+            res.records_removed += 1;
+        }
+        undo::free_before_chain(store, &rec)?;
+    }
+    Ok(())
+}
+
+/// For slot `slot`'s transaction about to write its first record, with no log kept for it:
+/// purges the slot's oldest purgeable finished transaction here and returns its emptied log (see
+/// the module doc). None if there is none yet, or if purging it failed (it then waits for the
+/// purge thread's retry, and the caller allocates a log as before).
+pub fn reclaim_own_log(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues, slot: usize) -> Option<CachedLog> {
+    let _shared = queues.pass.try_read()?;
+    let f = sys.take_own_purgeable(slot, &queues.in_progress)?;
+    let mut res = PassResult::default();
+    let reclaimed = purge_records(store, &f, &mut res).and_then(|_| {
+        let first = f.log.expect("take_own_purgeable takes logged transactions only").first;
+        undo::release(store, &sys.undo_logs, first, true)
+    });
+    match reclaimed {
+        Ok(log) => {
+            queues.in_progress.fetch_sub(1, Ordering::SeqCst);
+            log
+        }
+        Err(e) => {
+            tracing::warn!("purging transaction {} for its log failed, left to the purge thread: {e}", f.trx_id);
+            queues.retry.lock().push(f);
+            queues.in_progress.fetch_sub(1, Ordering::SeqCst);
+            None
+        }
+    }
 }
 
 /// Removes the record under `key` if it is still delete-marked by `trx_id` (or, with
@@ -182,9 +239,9 @@ pub struct PassResult {
 /// One purge pass over everything purgeable now.
 pub fn purge_pass(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues) -> Result<PassResult> {
     let mut res = PassResult::default();
+    let shared = queues.pass.read();
     sys.refresh_active_floor();
     let limit_seq = sys.purge_limit_seq();
-    let flushed = store.wal().flushed_lsn();
     // Candidate frees are taken before the leftovers are drained: a leftover in a tree being
     // dropped was reported before the DDL registered the free, so it is drained below first.
     let candidates: Vec<DeferredFree> = {
@@ -208,7 +265,7 @@ pub fn purge_pass(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues) -> Resu
         // Counted before the retry lock is released: the backlog never looks empty meanwhile.
         queues.in_progress.fetch_add(work.len(), Ordering::SeqCst);
         drop(retry);
-        work.extend(sys.take_purgeable(limit_seq, flushed, &queues.in_progress));
+        work.extend(sys.take_purgeable(limit_seq, &queues.in_progress));
         work.into_iter()
     };
     while let Some(f) = work.next() {
@@ -222,10 +279,14 @@ pub fn purge_pass(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues) -> Resu
         queues.in_progress.fetch_sub(1, Ordering::SeqCst);
         res.trx_purged += 1;
     }
+    drop(shared);
     if candidates.is_empty() {
         return Ok(res);
     }
-    let min_history = sys.min_history_trx_id();
+    // No session is half way through purging a transaction it took from a history list, and one
+    // whose purge failed is in the retry queue: both count as history here.
+    let _exclusive = queues.pass.write();
+    let min_history = sys.min_history_trx_id().min(queues.min_retry_trx_id());
     let mut not_yet = Vec::new();
     for d in candidates {
         if min_history < d.after {
@@ -259,10 +320,11 @@ impl PurgeThread {
             .spawn(move || {
                 let mut pause = PURGE_INTERVAL;
                 while !stop2.load(Ordering::Acquire) {
-                    let pass = queues.pass.lock();
-                    let result = purge_pass(&store, &sys, &queues);
-                    drop(pass);
-                    match result {
+                    if queues.thread_paused.load(Ordering::Relaxed) {
+                        std::thread::park_timeout(PURGE_INTERVAL);
+                        continue;
+                    }
+                    match purge_pass(&store, &sys, &queues) {
                         Ok(r) if r.trx_purged > 0 || r.records_removed > 0 => pause = PURGE_INTERVAL,
                         Ok(_) => std::thread::park_timeout(PURGE_INTERVAL),
                         Err(e) => {

@@ -15,6 +15,7 @@ use crate::lock::{LockError, LockKey, LockOwner};
 use crate::mtr::Mtr;
 use crate::testpoint::CrashPoint;
 use crate::trx::logrec::LogRecord;
+use crate::trx::purge;
 use crate::trx::record::{self, with_header, RecHeader, Resolved, NO_ROLL_PTR};
 use crate::trx::undo::{self, LiveRecords, LogState, UndoRecord, UndoWriter};
 use crate::trx::{FinishedLog, FinishedTrx, ReadView, SessionStats};
@@ -357,7 +358,10 @@ impl TrxState {
         let id = self.id.expect("prepare_write runs before every write");
         if self.undo.is_none() {
             let sys = &self.sess.sh.trx;
-            let cached = sys.take_cached_log(self.slot);
+            let sh = &self.sess.sh;
+            let cached = sys
+                .take_cached_log(self.slot)
+                .or_else(|| purge::reclaim_own_log(&sh.store, sys, &sh.purge_queues, self.slot));
             match UndoWriter::create(&self.sess.sh.store, &sys.undo_logs, id, cached) {
                 Ok(w) => self.undo = Some(w),
                 Err(e) => {
@@ -368,9 +372,7 @@ impl TrxState {
                 }
             }
         }
-        let undo = self.undo.as_mut().expect("created above");
-        undo.ensure_spare(&self.sess.sh.store)?;
-        Ok(undo)
+        Ok(self.undo.as_mut().expect("created above"))
     }
 
     /// Writes a new version of one index record as ONE mtr: under the leaf latch, check `expect`,
@@ -392,42 +394,52 @@ impl TrxState {
         let store = &sess.sh.store;
         let undo = self.undo_for_write()?;
         let prev = undo.last;
-        let mut mtr = Mtr::new(store);
-        mtr.unhurried();
-        undo.latch_pages(&mut mtr)?;
-        let outcome = BTree::open(root).modify_versioned(&mut mtr, key, |cur| {
-            let live = match &cur {
-                None => None,
-                Some(c) => match RecHeader::parse(c.value) {
-                    Ok(h) => Some(!h.deleted),
-                    Err(e) => return (VersionedChange::Keep, Err(e)),
-                },
-            };
-            let ok = match expect {
-                Expect::Free => live != Some(true),
-                Expect::Live => live == Some(true),
-                Expect::Any => true,
-            };
-            if !ok {
-                return (VersionedChange::Keep, Ok(None));
-            }
-            let before = cur.as_ref().map(|c| (c.chain, c.stored));
-            let rec = undo::encode_record(prev, index_id, root, key, before, deleted, clustered);
-            let at = undo.place(rec.len());
-            let value = with_header(RecHeader { trx_id: id, roll_ptr: at.roll_ptr, deleted }, payload);
-            // An overflow chain of the previous version now belongs to the undo record.
-            let keep_old_chain = cur.as_ref().is_some_and(|c| c.chain);
-            (VersionedChange::Put { value, keep_old_chain }, Ok(Some((rec, at))))
-        });
-        let (rec, at) = match outcome {
-            Ok(Ok(Some(placed))) => placed,
-            Ok(Ok(None)) => {
-                mtr.commit();
-                return Err(on_unexpected());
-            }
-            Ok(Err(e)) | Err(e) => {
-                mtr.commit();
-                return Err(e);
+        // Usually once; twice when the undo record does not fit in the log's current page: the
+        // first try changes nothing and a spare page is linked in between (trx/undo.rs).
+        let (mut mtr, rec, at) = loop {
+            let mut mtr = Mtr::new(store);
+            mtr.unhurried();
+            undo.latch_pages(&mut mtr)?;
+            let outcome = BTree::open(root).modify_versioned(&mut mtr, key, |cur| {
+                let live = match &cur {
+                    None => None,
+                    Some(c) => match RecHeader::parse(c.value) {
+                        Ok(h) => Some(!h.deleted),
+                        Err(e) => return (VersionedChange::Keep, Err(e)),
+                    },
+                };
+                let ok = match expect {
+                    Expect::Free => live != Some(true),
+                    Expect::Live => live == Some(true),
+                    Expect::Any => true,
+                };
+                if !ok {
+                    return (VersionedChange::Keep, Ok(Placed::Unexpected));
+                }
+                let before = cur.as_ref().map(|c| (c.chain, c.stored));
+                let rec = undo::encode_record(prev, index_id, root, key, before, deleted, clustered);
+                let Some(at) = undo.place(rec.len()) else {
+                    return (VersionedChange::Keep, Ok(Placed::NeedsSpare));
+                };
+                let value = with_header(RecHeader { trx_id: id, roll_ptr: at.roll_ptr, deleted }, payload);
+                // An overflow chain of the previous version now belongs to the undo record.
+                let keep_old_chain = cur.as_ref().is_some_and(|c| c.chain);
+                (VersionedChange::Put { value, keep_old_chain }, Ok(Placed::At(rec, at)))
+            });
+            match outcome {
+                Ok(Ok(Placed::At(rec, at))) => break (mtr, rec, at),
+                Ok(Ok(Placed::NeedsSpare)) => {
+                    mtr.commit();
+                    undo.ensure_spare(store)?;
+                }
+                Ok(Ok(Placed::Unexpected)) => {
+                    mtr.commit();
+                    return Err(on_unexpected());
+                }
+                Ok(Err(e)) | Err(e) => {
+                    mtr.commit();
+                    return Err(e);
+                }
             }
         };
         // The tree has changed in this mtr: its undo record must be in the same log entry, or a
@@ -650,7 +662,7 @@ impl TrxState {
         }
         mtr.log_logical(&LogRecord::Commit { trx_id: id }.encode());
         let (_, end) = mtr.commit();
-        self.finish(id, true, end);
+        self.finish(id, true);
         for (t, d) in std::mem::take(&mut self.stmt_row_deltas) {
             add_delta(&mut self.trx_row_deltas, t, d);
         }
@@ -666,9 +678,9 @@ impl TrxState {
     }
 
     /// Hands the undo log to purge and makes the transaction's outcome visible.
-    fn finish(&mut self, id: u64, committed: bool, end: Lsn) {
+    fn finish(&mut self, id: u64, committed: bool) {
         let log = self.undo.take().map(|u| FinishedLog { first: u.first, last: u.last });
-        let finished = FinishedTrx { trx_id: id, log, committed, end_lsn: end, slot: self.slot, commit_seq: 0 };
+        let finished = FinishedTrx { trx_id: id, log, committed, slot: self.slot, commit_seq: 0 };
         let converted = self.sess.sh.trx.finish(self.slot, finished);
         // Released with the rest at the end (`release_locks`): same owner.
         self.failed_waits.extend(converted);
@@ -738,8 +750,8 @@ impl TrxState {
         }
         log_auto_inc(&mut self.pending_auto_inc, &mut mtr);
         mtr.log_logical(&LogRecord::Abort { trx_id: id }.encode());
-        let (_, end) = mtr.commit();
-        self.finish(id, false, end);
+        mtr.commit();
+        self.finish(id, false);
         self.end_common();
         Ok(())
     }
@@ -782,4 +794,14 @@ impl Drop for TrxState {
             }
         }
     }
+}
+
+/// What `write_version`'s try under the leaf latch came to.
+enum Placed {
+    /// The change is made; its undo record goes at the placement.
+    At(Vec<u8>, undo::Placement),
+    /// Nothing changed: the undo record needs a spare page first.
+    NeedsSpare,
+    /// Nothing changed: the record is not as the caller expected.
+    Unexpected,
 }

@@ -21,12 +21,13 @@
 //! has a consistent record. Every undo page names its transaction, so a roll pointer into a page
 //! that was freed and reused is detected (the record is then gone for good: see `prior_version`).
 //!
-//! Writes never allocate inside the mtr of the change they record: the writer keeps one empty
-//! page linked after its current one (the *spare*), so the roll pointer of a record that does not
-//! fit in the current page is known before the change is made (it must be stamped into the new
-//! record version), and a new spare is allocated in an mtr of its own afterwards. Logs of short
-//! transactions are kept for reuse by the session slot that wrote them (two pages), so most
-//! transactions never touch the tablespace header to get undo space.
+//! Writes never allocate inside the mtr of the change they record: the roll pointer of the record
+//! must be stamped into the new record version, so its place is known before the change is made.
+//! When a record does not fit in the current page, the change is given up before anything is
+//! changed, an empty page (the *spare*) is linked after the current one in an mtr of its own, and
+//! the change is tried again. A log starts as one page; emptied logs are trimmed back to that page
+//! and kept for reuse by the session slot that wrote them, so most transactions never touch the
+//! tablespace header to get undo space and dirty one undo page each.
 //!
 //! The set of undo logs that exist (their first pages) is kept in memory and re-logged by every
 //! checkpoint (`UndoLogs`), next to the records that create (`UndoLogCreated`) and free
@@ -438,11 +439,10 @@ impl UndoLogSet {
     }
 }
 
-/// A log kept for reuse: its first page and its (empty) second page.
+/// A log kept for reuse: its (empty) only page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CachedLog {
     pub first: PageId,
-    pub second: PageId,
 }
 
 /// A transaction's undo log as its writer sees it: where the next record goes.
@@ -453,7 +453,7 @@ pub struct UndoWriter {
     /// The page records are appended to, and the end of its records.
     cur: PageId,
     cur_used: usize,
-    /// The empty page linked after `cur`, if one could be allocated (see the module doc).
+    /// The empty page linked after `cur`, once a record did not fit in `cur` (see the module doc).
     spare: Option<PageId>,
     /// Roll pointer of the newest live record (NO_ROLL_PTR if none).
     pub last: u64,
@@ -469,43 +469,38 @@ pub struct Placement {
 }
 
 impl UndoWriter {
-    /// Starts the log of transaction `trx_id`: reuses `cached` if given, else allocates two pages
+    /// Starts the log of transaction `trx_id`: reuses `cached` if given, else allocates a page
     /// (registering the log in `set` before its creation is logged).
     pub fn create(store: &PageStore, set: &UndoLogSet, trx_id: u64, cached: Option<CachedLog>) -> Result<UndoWriter> {
         let mut mtr = Mtr::new(store);
         mtr.unhurried();
-        let (first, second) = match cached {
+        let first = match cached {
             Some(c) => {
                 mtr.latch(c.first)?;
-                mtr.latch(c.second)?;
-                (c.first, c.second)
+                c.first
             }
             None => {
                 let first = mtr.alloc_page()?;
-                let second = mtr.alloc_page()?;
                 set.register(first);
                 mtr.log_logical(&LogRecord::UndoLogCreated { first }.encode());
-                (first, second)
+                first
             }
         };
         mtr.apply(first, &PageRecord::UndoInit { trx_id, prev: NO_PAGE, state: LogState::Active as u8 })?;
-        mtr.apply(second, &PageRecord::UndoInit { trx_id, prev: first, state: 0 })?;
-        mtr.apply(first, &PageRecord::SetU64 { offset: OFF_NEXT as u16, value: second })?;
-        mtr.apply(first, &PageRecord::SetU64 { offset: OFF_LOG_LAST_PAGE as u16, value: second })?;
         mtr.commit();
         Ok(UndoWriter {
             trx_id,
             first,
             cur: first,
             cur_used: UNDO_DATA_START,
-            spare: Some(second),
+            spare: None,
             last: NO_ROLL_PTR,
-            pages: 2,
+            pages: 1,
         })
     }
 
-    /// Makes sure a spare page exists (allocating one in an mtr of its own): every record then
-    /// has a place, and `place` cannot fail.
+    /// Links an empty page after the current one (allocating it in an mtr of its own), for the
+    /// record that did not fit (`place` returned None).
     pub fn ensure_spare(&mut self, store: &PageStore) -> Result<()> {
         if self.spare.is_some() {
             return Ok(());
@@ -537,14 +532,14 @@ impl UndoWriter {
         Ok(())
     }
 
-    /// Where a record of `len` bytes goes (call `ensure_spare` first).
-    pub fn place(&self, len: usize) -> Placement {
+    /// Where a record of `len` bytes goes; None if it needs a spare page first (`ensure_spare`,
+    /// outside the change's mtr).
+    pub fn place(&self, len: usize) -> Option<Placement> {
         assert!(UNDO_DATA_START + len <= PAGE_SIZE, "undo record of {len} bytes does not fit a page");
         if self.cur_used + len <= PAGE_SIZE {
-            Placement { roll_ptr: roll_ptr(self.cur, self.cur_used), in_spare: false }
+            Some(Placement { roll_ptr: roll_ptr(self.cur, self.cur_used), in_spare: false })
         } else {
-            let spare = self.spare.expect("ensure_spare runs before place");
-            Placement { roll_ptr: roll_ptr(spare, UNDO_DATA_START), in_spare: true }
+            self.spare.map(|spare| Placement { roll_ptr: roll_ptr(spare, UNDO_DATA_START), in_spare: true })
         }
     }
 
@@ -709,26 +704,22 @@ pub fn free_before_chain(store: &PageStore, rec: &UndoRecord) -> Result<()> {
     Ok(())
 }
 
-/// Disposes of a finished log whose records need nothing more: keeps it for reuse if `keep` is
-/// Some (an empty cache slot) and it can be trimmed to two pages, else frees every page.
-/// Returns the log kept for reuse, if any.
+/// Disposes of a finished log whose records need nothing more: keeps it for reuse if `keep`
+/// (an empty cache slot), trimmed to its first page, else frees every page. Returns the log kept
+/// for reuse, if any.
 pub fn release(store: &PageStore, set: &UndoLogSet, first: PageId, keep: bool) -> Result<Option<CachedLog>> {
     let pages = log_pages(store, first)?;
     let mut mtr = Mtr::new(store);
     mtr.unhurried();
-    if keep && pages.len() >= 2 {
-        let (second, rest) = (pages[1], &pages[2..]);
-        if let (Some(&third), Some(&last)) = (rest.first(), rest.last()) {
-            mtr.free_chain(third, last)?;
+    if keep {
+        let rest = &pages[1..];
+        if let (Some(&second), Some(&last)) = (rest.first(), rest.last()) {
+            mtr.free_chain(second, last)?;
         }
         mtr.latch(first)?;
-        mtr.latch(second)?;
         mtr.apply(first, &PageRecord::UndoInit { trx_id: 0, prev: NO_PAGE, state: LogState::Cached as u8 })?;
-        mtr.apply(first, &PageRecord::SetU64 { offset: OFF_NEXT as u16, value: second })?;
-        mtr.apply(first, &PageRecord::SetU64 { offset: OFF_LOG_LAST_PAGE as u16, value: second })?;
-        mtr.apply(second, &PageRecord::UndoInit { trx_id: 0, prev: first, state: 0 })?;
         mtr.commit();
-        return Ok(Some(CachedLog { first, second }));
+        return Ok(Some(CachedLog { first }));
     }
     // The first page stops being a log (a free page still linked to the rest), then the whole
     // chain joins the free list; both in the mtr that logs the log freed.
