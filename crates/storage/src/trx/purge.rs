@@ -174,21 +174,20 @@ fn purge_records(store: &PageStore, f: &FinishedTrx, res: &mut PassResult) -> Re
 }
 
 /// For slot `slot`'s transaction about to write its first record, with no log kept for it:
-/// purges the slot's oldest purgeable finished transaction here and returns its emptied log (see
-/// the module doc). None if there is none yet, or if purging it failed (it then waits for the
+/// purges the slot's oldest purgeable finished transaction here and returns its log, records
+/// purged (see the module doc). None if there is none yet, or if purging it failed (it then waits for the
 /// purge thread's retry, and the caller allocates a log as before).
 pub fn reclaim_own_log(store: &PageStore, sys: &TrxSys, queues: &PurgeQueues, slot: usize) -> Option<CachedLog> {
     let _shared = queues.pass.try_read()?;
     let f = sys.take_own_purgeable(slot, &queues.in_progress)?;
     let mut res = PassResult::default();
-    let reclaimed = purge_records(store, &f, &mut res).and_then(|_| {
-        let first = f.log.expect("take_own_purgeable takes logged transactions only").first;
-        undo::release(store, &sys.undo_logs, first, true)
-    });
-    match reclaimed {
-        Ok(log) => {
+    let first = f.log.expect("take_own_purgeable takes logged transactions only").first;
+    // The log is reformatted for its new transaction in one mtr (`UndoWriter::create`), not
+    // emptied here first.
+    match purge_records(store, &f, &mut res) {
+        Ok(()) => {
             queues.in_progress.fetch_sub(1, Ordering::SeqCst);
-            log
+            Some(CachedLog { first, trimmed: false })
         }
         Err(e) => {
             tracing::warn!("purging transaction {} for its log failed, left to the purge thread: {e}", f.trx_id);

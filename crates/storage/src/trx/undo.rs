@@ -439,10 +439,12 @@ impl UndoLogSet {
     }
 }
 
-/// A log kept for reuse: its (empty) only page.
+/// A log whose records need nothing more, kept for reuse: `trimmed` (by `release`) to its empty
+/// first page, or as its transaction left it (a session's own purge), trimmed by `create`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CachedLog {
     pub first: PageId,
+    pub trimmed: bool,
 }
 
 /// A transaction's undo log as its writer sees it: where the next record goes.
@@ -476,6 +478,12 @@ impl UndoWriter {
         mtr.unhurried();
         let first = match cached {
             Some(c) => {
+                if !c.trimmed {
+                    let pages = log_pages(store, c.first)?;
+                    if let (Some(&second), Some(&last)) = (pages.get(1), pages.last()) {
+                        mtr.free_chain(second, last)?;
+                    }
+                }
                 mtr.latch(c.first)?;
                 c.first
             }
@@ -719,7 +727,7 @@ pub fn release(store: &PageStore, set: &UndoLogSet, first: PageId, keep: bool) -
         mtr.latch(first)?;
         mtr.apply(first, &PageRecord::UndoInit { trx_id: 0, prev: NO_PAGE, state: LogState::Cached as u8 })?;
         mtr.commit();
-        return Ok(Some(CachedLog { first }));
+        return Ok(Some(CachedLog { first, trimmed: true }));
     }
     // The first page stops being a log (a free page still linked to the rest), then the whole
     // chain joins the free list; both in the mtr that logs the log freed.
