@@ -357,12 +357,12 @@ impl TrxState {
     fn undo_for_write(&mut self) -> Result<&mut UndoWriter> {
         let id = self.id.expect("prepare_write runs before every write");
         if self.undo.is_none() {
-            let sys = &self.sess.sh.trx;
             let sh = &self.sess.sh;
+            let sys = &sh.trx;
             let cached = sys
                 .take_cached_log(self.slot)
                 .or_else(|| purge::reclaim_own_log(&sh.store, sys, &sh.purge_queues, self.slot));
-            match UndoWriter::create(&self.sess.sh.store, &sys.undo_logs, id, cached) {
+            match UndoWriter::create(&sh.store, &sys.undo_logs, id, cached) {
                 Ok(w) => self.undo = Some(w),
                 Err(e) => {
                     if let Some(c) = cached {
