@@ -24,7 +24,6 @@ use parking_lot::Mutex;
 
 use crate::btree::{BTree, Change};
 use crate::buffer::PageStore;
-use crate::engine::Catalog;
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 use crate::rowcodec::{put_bytes, put_varint, unzigzag, zigzag, Reader};

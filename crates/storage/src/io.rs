@@ -57,7 +57,7 @@ use std::sync::{Arc, Weak};
 use parking_lot::Mutex;
 use rand::Rng;
 
-use crate::engine::FaultInjection;
+use crate::types::FaultInjection;
 
 /// Smallest write that may be torn: one 4 KiB block (page-sized writes are what tear).
 pub const TORN_WRITE_MIN: usize = 4096;

@@ -29,6 +29,7 @@ pub mod mtr;
 pub mod pending_trees;
 pub mod recovery;
 pub mod rowcodec;
+mod shared;
 pub mod table;
 mod table_write_block;
 pub mod testpoint;

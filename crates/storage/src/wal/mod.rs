@@ -43,9 +43,9 @@ use std::thread::JoinHandle;
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex};
 
-use crate::engine::FlushMode;
 use crate::error::{Result, StorageError};
 use crate::io::{Io, IoFile};
+use crate::types::FlushMode;
 
 use admit::{AdmitWaiters, HALT_NONE};
 use entry::{framed_len, Header};

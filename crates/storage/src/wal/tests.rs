@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::wait::{CommitWait, WaitKind};
 use super::*;
-use crate::engine::FaultInjection;
+use crate::types::FaultInjection;
 
 fn small_wal(dir: &Path, mode: FlushMode) -> Arc<Wal> {
     let io = Io::new(FaultInjection::default());

@@ -29,8 +29,8 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::{Duration, Instant};
 
-use crate::engine::FlushMode;
 use crate::io::is_no_space;
+use crate::types::FlushMode;
 
 use super::admit::Halt;
 use super::segment::SegmentFiles;
