@@ -26,6 +26,7 @@ pub mod io;
 pub mod keycodec;
 pub mod lock;
 pub mod mtr;
+pub mod page;
 pub mod pending_trees;
 pub mod recovery;
 pub mod rowcodec;

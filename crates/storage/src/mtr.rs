@@ -24,12 +24,12 @@ use std::sync::atomic::Ordering;
 
 use smallvec::SmallVec;
 
-use crate::buffer::page::{get_u64, set_page_lsn, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT, OFF_PAGE_COUNT};
 use crate::buffer::pool::XGuard;
 use crate::buffer::redo::{self, PageRecord};
 use crate::buffer::space::ALLOC_HEADROOM;
 use crate::buffer::{PageId, PageStore, Shared, HEADER_PAGE, MAX_PAGE_COUNT, NO_PAGE};
 use crate::error::{Result, StorageError};
+use crate::page::{get_u64, set_page_lsn, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT, OFF_PAGE_COUNT};
 use crate::wal::Lsn;
 
 struct HeldPage<'s> {

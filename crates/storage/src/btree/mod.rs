@@ -13,7 +13,6 @@
 
 mod cursor;
 mod merge;
-pub(crate) mod node;
 pub(crate) mod overflow;
 mod read;
 mod write;
@@ -30,7 +29,7 @@ pub use overflow::ChainCensus;
 /// A node (other than the root) whose records and slots fill fewer bytes than this after a
 /// removal is merged with a sibling or takes records from it (the reason for a quarter page is
 /// at `node::MERGE_THRESHOLD`).
-pub const MERGE_THRESHOLD: usize = node::MERGE_THRESHOLD;
+pub const MERGE_THRESHOLD: usize = crate::page::node::MERGE_THRESHOLD;
 
 /// One node of a tree as `BTree::nodes` reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +43,7 @@ pub struct NodeFill {
     pub used_bytes: usize,
 }
 
-/// Longest key accepted (MariaDB's InnoDB limit).
-pub const MAX_KEY_LEN: usize = 3072;
+pub use crate::page::node::MAX_KEY_LEN;
 /// Longest value accepted (values beyond ~1/4 page go to overflow pages).
 pub const MAX_VALUE_LEN: usize = 64 << 20;
 

@@ -13,18 +13,20 @@
 use smallvec::SmallVec;
 
 use crate::buffer::latch::Backoff;
-use crate::buffer::page::{get_u64, PageBytes, PageType, Torn, OFF_FREE_HEAD, OFF_NEXT};
 use crate::buffer::pool::XGuard;
 use crate::buffer::redo::PageRecord;
 use crate::buffer::{PageId, Shared, HEADER_PAGE, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
+use crate::page::{get_u64, PageBytes, PageType, Torn, OFF_FREE_HEAD, OFF_NEXT};
 
 use super::merge;
-use super::node::{self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD};
 use super::overflow::{self, ChainCensus, ChainPage, OverflowRef};
 use super::read::{descend, ReadError, Target, MAX_DEPTH};
 use super::{BTree, Change, Existing, VersionedChange, MAX_KEY_LEN, MAX_VALUE_LEN};
+use crate::page::node::{
+    self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD,
+};
 
 /// Optimistic write attempts (CAS upgrades) before falling back to waiting latches.
 const MAX_OPTIMISTIC_ATTEMPTS: usize = 16;

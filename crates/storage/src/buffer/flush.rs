@@ -24,12 +24,12 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::frame::FREE_FRAME;
-use super::page::{self, get_u64, OFF_PAGE_ID, OFF_PAGE_LSN};
 use super::page_table::MAX_PAGE_COUNT;
 use super::stats::bump;
 use super::{PageId, Shared, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::io::{is_no_space, IoFile};
+use crate::page::{self, get_u64, OFF_PAGE_ID, OFF_PAGE_LSN};
 use crate::wal::Halt;
 
 /// Pages per write-back batch (and the size of the doublewrite area): 2 MiB. A batch costs
@@ -246,8 +246,8 @@ pub(crate) fn doublewrite_repairs(doublewrite: &IoFile, data: &IoFile) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::buffer::page::{put_u64, seal};
     use crate::io::Io;
+    use crate::page::{put_u64, seal};
 
     fn page_image(pid: PageId, lsn: u64) -> Vec<u8> {
         let mut p = vec![0u8; PAGE_SIZE];

@@ -16,14 +16,12 @@ mod evictor;
 pub(crate) mod flush;
 pub(crate) mod frame;
 pub(crate) mod latch;
-pub mod page;
 pub(crate) mod page_table;
 pub(crate) mod pool;
 mod recovery;
 pub(crate) mod redo;
 pub(crate) mod space;
 mod stats;
-pub(crate) mod undo_page;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -34,7 +32,6 @@ use std::time::Duration;
 
 use parking_lot::Mutex;
 
-use crate::btree::node;
 use crate::error::{Result, StorageError};
 use crate::io::{FileKind, Io, IoFile};
 use crate::wal::control::{ControlData, ControlFile};
@@ -42,17 +39,13 @@ use crate::wal::{LogEntry, Lsn, Wal, FIRST_LSN};
 
 use self::cleaner::Signal;
 use self::flush::PageWriter;
-use self::page::{get_u64, put_u32, put_u64, PageBytes};
-pub use self::page::{PageType, FORMAT_VERSION, NO_PAGE};
+use crate::page::node;
+use crate::page::{self, get_u64, put_u32, put_u64, PageBytes};
+// Re-exported: callers above the pool name pages through it, as they did when the formats lived here.
 pub use self::page_table::MAX_PAGE_COUNT;
 use self::pool::Pool;
 use self::stats::StatsRegistry;
-
-pub type PageId = u64;
-pub const PAGE_SIZE: usize = 16 * 1024;
-
-/// Number of system B+trees whose roots live in the tablespace header (created with the database).
-pub const SYSTEM_TREES: usize = 8;
+pub use crate::page::{PageId, PageType, FORMAT_VERSION, NO_PAGE, PAGE_SIZE, SYSTEM_TREES};
 
 /// The tablespace header page.
 pub const HEADER_PAGE: PageId = 0;

@@ -14,11 +14,11 @@ use smallvec::SmallVec;
 
 use super::frame::{Frame, FrameMemory, PageView, FREE_FRAME};
 use super::latch::Backoff;
-use super::page::{self, PageBytes};
 use super::page_table::{PageTable, EMPTY, LOADING, MAX_PAGE_COUNT};
 use super::stats::bump;
 use super::{PageId, Shared, PAGE_SIZE};
 use crate::error::{Result, StorageError};
+use crate::page::{self, PageBytes};
 
 /// How long a thread keeps trying to get a frame before reporting the pool as exhausted (every
 /// frame latched or being written: the pool is far too small for the concurrency).

@@ -21,10 +21,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use parking_lot::Mutex;
 
 use super::flush::BATCH_PAGES;
-use super::page::{self, get_u64};
 use super::{Shared, HEADER_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::io::is_no_space;
+use crate::page::{self, get_u64};
 
 /// Fixed part of the space reserve: 2 MiB (two of InnoDB's 1 MiB extents).
 const RESERVE_BASE_PAGES: u64 = 128;
