@@ -18,7 +18,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::latch::HybridLatch;
-use super::{PageId, PAGE_SIZE};
+use crate::page::{PageId, PAGE_SIZE};
 use crate::page::{PageBytes, Torn};
 
 /// Frame metadata. One cache line, apart from the page memory, so that readers checking the

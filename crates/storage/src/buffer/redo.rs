@@ -27,7 +27,7 @@ use crate::error::{Result, StorageError};
 use crate::page::node::{self, NodeError};
 use crate::page::undo;
 
-use super::{PageId, PAGE_SIZE};
+use crate::page::{PageId, PAGE_SIZE};
 use crate::page::{get_u64, put_u64, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE};
 
 const KIND_INIT: u8 = 1;
