@@ -1,7 +1,11 @@
 //! The engine's public API: what the SQL layer calls.
 //!
-//! INTERFACE CONTRACT (frozen; the SQL layer is written against these signatures). Bodies are
-//! implemented by the transactional layer (crate::trx, crate::lock, crate::table, crate::catalog).
+//! The top of the crate's floor plan: this module uses every layer below (table, trx, catalog,
+//! recovery, the page store, the log) and nothing below imports it. It is a facade: the bodies
+//! delegate to those layers, and what they share is not here but in `types` (the API's
+//! vocabulary: FlushMode, KeyRange, ScanRow, TrxOptions, ...) and `shared` (EngineConfig and the
+//! state behind an `Engine`). The SQL layer is written against these signatures, so changing one
+//! means changing the SQL layer with it.
 //!
 //! Concurrency model: `Engine` is shared (`Arc`). A `Transaction` belongs to one session and is
 //! used by one task at a time (`Send`, not `Sync`). Methods that may wait for a row lock are
@@ -104,8 +108,8 @@ pub struct Savepoint {
 }
 
 // ------------------------------------------------------------------------------------------
-// Implementation. The public types above are the contract; everything below is how the
-// transactional layer provides it (architecture §3, §4.7-4.9).
+// Implementation. The public types above are what the SQL layer sees; everything below is how
+// the transactional layer provides it (architecture §3, §4.7-4.9).
 
 type CatalogTables = HashMap<(String, String), Arc<TableDef>>;
 type BarrierGuards = Vec<tokio::sync::OwnedRwLockWriteGuard<()>>;

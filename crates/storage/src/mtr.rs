@@ -1,6 +1,7 @@
 //! Mini-transactions: the atomic unit of page change and of logging.
 //!
-//! INTERFACE CONTRACT (frozen; owner: page-store helper). An mtr X-latches the pages it modifies
+//! Above the buffer pool and the log, below `btree` and the transactional layer, which make every
+//! page change through one. An mtr X-latches the pages it modifies
 //! and collects their redo records (plus opaque logical records from the transactional layer) in
 //! a private buffer; `commit` appends them as ONE log entry (one atomic add), stamps the pages'
 //! LSN and releases the latches. Rule: at most one `BTree::modify` per mtr (latches are then

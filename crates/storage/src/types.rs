@@ -1,4 +1,5 @@
-//! Value and schema types shared by the engine and the SQL layer.
+//! Value and schema types, and the vocabulary of the engine's API, shared by every layer of the
+//! engine and by the SQL layer.
 //!
 //! A leaf module: it imports nothing from the crate, so any layer may use it.
 //!

@@ -1,9 +1,10 @@
 //! B+tree over memcomparable byte keys and opaque byte values, on the page store.
 //!
-//! INTERFACE CONTRACT (frozen; owner: page-store helper). See docs/architecture.md §4.3.
+//! Built on `mtr` and the buffer pool; the node page format it changes is `crate::page::node`,
+//! below the pool, because redo applies the same changes (docs/architecture.md §4.3).
 //! Reads are optimistic (no shared write); results are copied out and validated before return.
 //!
-//! Module map: `node` (slotted page format and its changes), `read` (optimistic descent, get,
+//! Module map: `read` (optimistic descent, get,
 //! leaf copies), `write` (modify, latching for writes, splits, create, destroy), `merge` (merges
 //! and rebalancing after removals), `overflow` (chains for large values), `cursor` (range scans).
 //!

@@ -2,14 +2,21 @@
 //! page cleaner (free-frame reserve, write-back through the doublewrite area, checkpoints) and
 //! the physical half of recovery (doublewrite repair, redo of page records).
 //!
-//! INTERFACE CONTRACT (frozen; owner: page-store helper). See docs/architecture.md §4.1-4.4, 4.8.
+//! Sits on `io`, `wal` and the page formats (`crate::page`), below `mtr` and `btree`: it moves
+//! pages between file and memory and knows the formats only to verify, bootstrap and redo them
+//! (docs/architecture.md §4.1-4.4, 4.8).
 //!
-//! Module map: `page` (header format, checksums), `latch` (hybrid latch), `frame` (frame memory;
+//! Module map: `latch` (hybrid latch), `frame` (frame memory;
 //! the only raw-pointer reads), `page_table`, `pool` (residency, loading, eviction), `flush`
 //! (write-back, doublewrite, what a write-back error means), `cleaner` (background write-back,
 //! checkpoints), `evictor` (background producer of free frames), `space` (preallocation of the
 //! data file, the space reserve), `redo` (redo record format and application), `recovery`
 //! (redo of log entries), `stats` (per-thread counters).
+//!
+//! `pool`, `flush`, `cleaner`, `evictor`, `space` and `recovery` work on this module's `Shared`
+//! (several add `impl Shared` blocks): one struct whose implementation is split by job, so they
+//! and this file form one layer. `latch`, `frame`, `page_table`, `redo` and `stats` sit below that
+//! layer and import nothing from this file.
 
 mod cleaner;
 mod evictor;

@@ -27,8 +27,8 @@ use crate::error::{Result, StorageError};
 use crate::page::node::{self, NodeError};
 use crate::page::undo;
 
-use crate::page::{PageId, PAGE_SIZE};
 use crate::page::{get_u64, put_u64, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE};
+use crate::page::{PageId, PAGE_SIZE};
 
 const KIND_INIT: u8 = 1;
 const KIND_LEAF_INSERT: u8 = 2;

@@ -1,7 +1,10 @@
 //! Write-ahead log: LSN reservation, lock-free copy into a ring buffer, group commit, segment
 //! files, the control file and the recovery scan.
 //!
-//! INTERFACE CONTRACT (frozen; owner: WAL/IO helper). See docs/architecture.md §4.5.
+//! Sits on `io` and below the page store: the buffer pool, mtrs and recovery append to it and read
+//! it, and it knows nothing of pages, so that the log's format and its durability rules stay in
+//! one place (docs/architecture.md §4.5). Recovery depends on the entry format below staying
+//! readable across versions.
 //!
 //! An *entry* is what one mini-transaction logs: `len u32 | crc32c u32 | start_lsn u64 | payload`,
 //! padded to 8 bytes. `append` frames the payload; the reader checks CRC and LSN and stops at the
