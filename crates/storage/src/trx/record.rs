@@ -7,8 +7,8 @@
 
 use crate::buffer::PageStore;
 use crate::error::{Result, StorageError};
+use crate::trx::read_view::ReadView;
 use crate::trx::undo::{self, PriorVersion};
-use crate::trx::ReadView;
 use crate::types::IndexId;
 
 pub const HEADER_LEN: usize = 17;

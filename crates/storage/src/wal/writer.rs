@@ -32,11 +32,12 @@ use std::time::{Duration, Instant};
 use crate::io::is_no_space;
 use crate::types::FlushMode;
 
-use super::admit::Halt;
+use super::config::{Lsn, BACKGROUND_SYNC_INTERVAL};
+use super::halt::Halt;
 use super::segment::SegmentFiles;
-use super::{
-    Lsn, Shared, BACKGROUND_SYNC_INTERVAL, WRITER_AWAKE, WRITER_FAILED, WRITER_RUNNING, WRITER_SLEEPS_FOR_ANY,
-    WRITER_SLEEPS_FOR_PRESSURE, WRITER_STOPPED,
+use super::shared::{
+    Shared, WRITER_AWAKE, WRITER_FAILED, WRITER_RUNNING, WRITER_SLEEPS_FOR_ANY, WRITER_SLEEPS_FOR_PRESSURE,
+    WRITER_STOPPED,
 };
 
 /// First pause after a failure for lack of disk space; it doubles up to `SPACE_RETRY_MAX`.
