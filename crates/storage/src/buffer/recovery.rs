@@ -11,8 +11,9 @@ use smallvec::SmallVec;
 
 use super::pool::XGuard;
 use super::redo::{self, LogRecord, RecordReader};
-use super::{PageId, Shared};
+use super::shared::Shared;
 use crate::error::{Result, StorageError};
+use crate::page::PageId;
 use crate::page::{set_page_lsn, PageBytes};
 use crate::wal::{LogEntry, Lsn};
 

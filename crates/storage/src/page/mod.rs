@@ -81,6 +81,9 @@ impl PageType {
     }
 }
 
+/// The tablespace header page.
+pub const HEADER_PAGE: PageId = 0;
+
 // Page 0 (tablespace header), type-specific fields and the system tree roots after the header.
 pub(crate) const OFF_MAGIC: usize = 24;
 pub(crate) const OFF_FORMAT: usize = 32;
