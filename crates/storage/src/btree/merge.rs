@@ -24,7 +24,7 @@ use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 use crate::page::PageType;
 
-use super::BTree;
+use super::types::BTree;
 use crate::page::node::{self, NodeError, NodeHeader, MERGE_LIMIT, MERGE_THRESHOLD, NODE_CAPACITY, OFF_LINK};
 
 fn corrupt(pid: PageId) -> StorageError {

@@ -28,7 +28,7 @@ use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 use crate::page::{get_u64, put_u32, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_OVERFLOW_SHARES};
 
-use super::MAX_VALUE_LEN;
+use super::types::MAX_VALUE_LEN;
 use crate::page::node::OVERFLOW_REF_LEN;
 
 /// Data bytes per overflow page.
