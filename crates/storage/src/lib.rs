@@ -9,15 +9,25 @@
 //! - `io`: files, with power-failure simulation for crash tests.
 //! - `testpoint`: crash points and hold points for tests.
 //! - `wal`: the redo log (reservation by atomic add, group commit, segments, control file).
+//!   Inside, bottom up: `config` (Lsn, limits), `entry`, `halt`, `waiters`, `ring`, `segment`,
+//!   `control`, `scan`; `shared` (appenders' and writer's state); `wait`, `writer`; `log` (`Wal`);
+//!   `admit`. `wal/mod.rs` only re-exports.
 //! - `page`: on-disk page formats: the common header and checksums, B+tree nodes (`page::node`),
 //!   undo pages (`page::undo`). Below the pool, whose redo and bootstrap write them.
 //! - `buffer`: tablespace, buffer pool with optimistic latches, page cleaner, checkpoints.
+//!   Inside, bottom up: leaves (`latch`, `frame`, `page_table`, `stats`, `redo`, `config`,
+//!   `signal`, `space`, `doublewrite`, `pool`); `shared` (`Shared`, made of them); the jobs that
+//!   each add an `impl Shared` (`residency`, `flush`, `prealloc`, `recovery`, `cleaner`,
+//!   `evictor`); `buffer/mod.rs` with `PageStore` on top.
 //! - `mtr`: mini-transactions, the atomic unit of page change and logging.
-//! - `btree`: B+trees over memcomparable keys.
+//! - `btree`: B+trees over memcomparable keys. Inside, bottom up: `types` (the `BTree` handle and
+//!   the `modify` vocabulary), `overflow`, `read`, `cursor`, `merge`, `write`; `btree/mod.rs` is
+//!   the facade of `BTree`'s methods.
 //! - `keycodec`, `rowcodec`: byte formats of keys and rows.
 //! - `lock`: row locks, waits, deadlock detection.
-//! - `trx`: transaction ids and read views (`trx` itself), then `trx::logrec` (logical log
-//!   records), `trx::undo` (undo logs), `trx::record` (MVCC record versions).
+//! - `trx`: `trx::read_view` (snapshots, a leaf), `trx::rw_slots`, `trx::logrec` (logical log
+//!   records), `trx::undo` (undo logs), `trx::record` (MVCC record versions), then `trx` itself
+//!   (transaction ids, session slots, the history lists).
 //! - `catalog`: persisted schema and its immutable in-memory snapshot.
 //! - `pending_trees`: trees of dropped or unfinished DDL, freed crash-safely by purge.
 //! - `trx::purge`: removal of what committed transactions left behind.
