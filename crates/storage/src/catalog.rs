@@ -10,7 +10,7 @@
 //! System tree 1 holds per-table counters outside MVCC (key: table id u32 BE): the
 //! AUTO_INCREMENT counter and the approximate row count, written at checkpoints.
 //!
-//! The in-memory `Catalog` (engine.rs) is built from these records at open and replaced as a
+//! The in-memory `Catalog` (types.rs) is built from these records at open and replaced as a
 //! whole when a DDL commits. Next to it, a `Registry` of `TableRuntime`s holds the counters of
 //! each table (AUTO_INCREMENT, hidden row ids, row count base).
 
@@ -24,7 +24,6 @@ use parking_lot::Mutex;
 
 use crate::btree::{BTree, Change};
 use crate::buffer::PageStore;
-use crate::engine::Catalog;
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 use crate::rowcodec::{put_bytes, put_varint, unzigzag, zigzag, Reader};

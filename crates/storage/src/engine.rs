@@ -1,7 +1,11 @@
 //! The engine's public API: what the SQL layer calls.
 //!
-//! INTERFACE CONTRACT (frozen; the SQL layer is written against these signatures). Bodies are
-//! implemented by the transactional layer (crate::trx, crate::lock, crate::table, crate::catalog).
+//! The top of the crate's floor plan: this module uses every layer below (table, trx, catalog,
+//! recovery, the page store, the log) and nothing below imports it. It is a facade: the bodies
+//! delegate to those layers, and what they share is not here but in `types` (the API's
+//! vocabulary: FlushMode, KeyRange, ScanRow, TrxOptions, ...) and `shared` (EngineConfig and the
+//! state behind an `Engine`). The SQL layer is written against these signatures, so changing one
+//! means changing the SQL layer with it.
 //!
 //! Concurrency model: `Engine` is shared (`Arc`). A `Transaction` belongs to one session and is
 //! used by one task at a time (`Send`, not `Sync`). Methods that may wait for a row lock are
@@ -9,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
-use std::path::PathBuf;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -30,169 +34,19 @@ use crate::pending_trees::PendingTrees;
 use crate::recovery;
 use crate::rowcodec;
 use crate::table::{self, ScanState};
-use crate::table_write_block::{TableWriteBlock, TableWriteBlocks};
+use crate::table_write_block::TableWriteBlock;
 use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::logrec::LogRecord;
 use crate::trx::purge::{DeferredFree, PurgeQueues, PurgeThread};
 use crate::trx::record::{RecHeader, HEADER_LEN, NO_ROLL_PTR, VISIBLE_TO_ALL_TRX_ID};
 use crate::trx::txn::{Expect, Target, TrxSavepoint, TrxState};
-use crate::trx::{FinishedLog, FinishedTrx, ReadView, TrxSys};
+use crate::trx::{FinishedLog, FinishedTrx, TrxSys};
 use crate::types::*;
 use crate::wal::control::ControlFile;
 use crate::wal::{Lsn, Wal, WalConfig};
 
-/// `--flush-at-commit`, equivalent to innodb_flush_log_at_trx_commit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FlushMode {
-    /// 0: the log is written and synced about once a second.
-    Lazy = 0,
-    /// 1: durable at commit (group commit shares each fsync).
-    Durable = 1,
-    /// 2: written to the OS at commit, synced about once a second.
-    WriteOnly = 2,
-}
-
-/// Fault injection for crash tests: simulates what a power failure does to unsynced writes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FaultInjection {
-    /// Writes are kept in process memory until the file is synced; SIGKILL then loses them,
-    /// exactly like a power failure loses the OS page cache.
-    pub lose_unsynced_writes: bool,
-    /// Some page writes are made durable only halfway before the sync (a torn write), so a crash
-    /// between write and sync leaves a torn page on disk.
-    pub torn_page_writes: bool,
-}
-
-#[derive(Clone, Debug)]
-pub struct EngineConfig {
-    pub datadir: PathBuf,
-    /// Buffer pool size in bytes (default 512 MiB).
-    pub buffer_pool_bytes: u64,
-    pub flush_mode: FlushMode,
-    /// Default lock wait timeout for new transactions (default 50 s).
-    pub lock_wait_timeout: Duration,
-    /// Upper bound of concurrently registered sessions (sizes the active-transaction slots).
-    pub max_sessions: usize,
-    pub fault: FaultInjection,
-    /// Redo log capacity, like innodb_log_file_size (default 1 GiB): row writes wait at 7/8 of
-    /// it for the checkpoint (docs §4.5).
-    pub log_capacity: u64,
-    /// Like innodb_force_recovery: when recovery would refuse a log it cannot trust, start
-    /// read-only instead, to salvage what the files hold (docs §4.8). Off by default.
-    pub force_recovery: bool,
-}
-
-impl EngineConfig {
-    pub fn new(datadir: impl Into<PathBuf>) -> EngineConfig {
-        EngineConfig {
-            datadir: datadir.into(),
-            buffer_pool_bytes: 512 << 20,
-            flush_mode: FlushMode::Durable,
-            lock_wait_timeout: Duration::from_secs(50),
-            max_sessions: 4096 + 64,
-            fault: FaultInjection::default(),
-            log_capacity: crate::wal::DEFAULT_LOG_CAPACITY,
-            force_recovery: false,
-        }
-    }
-}
-
-/// An immutable snapshot of all schema objects. Replaced as a whole when a DDL commits, so a
-/// statement sees one consistent catalog without taking any lock.
-#[derive(Debug, Default)]
-pub struct Catalog {
-    /// Incremented by every DDL; prepared statements re-plan when it changed.
-    pub version: u64,
-    pub databases: std::collections::BTreeMap<String, DatabaseDef>,
-    /// Keyed by (database, table name); names are case-sensitive as on MariaDB/Linux.
-    pub tables: std::collections::HashMap<(String, String), Arc<TableDef>>,
-}
-
-impl Catalog {
-    pub fn table(&self, db: &str, name: &str) -> Option<&Arc<TableDef>> {
-        self.tables.get(&(db.to_string(), name.to_string()))
-    }
-    pub fn database(&self, name: &str) -> Option<&DatabaseDef> {
-        self.databases.get(name)
-    }
-    /// Tables of one database, sorted by name.
-    pub fn tables_in(&self, db: &str) -> Vec<&Arc<TableDef>> {
-        let mut v: Vec<_> = self.tables.values().filter(|t| t.db == db).collect();
-        v.sort_by(|a, b| a.name.cmp(&b.name));
-        v
-    }
-}
-
-/// A range over a prefix of an index's columns. `Included(vec![5])` on an index (a, b) as a lower
-/// bound means "a >= 5"; as an upper bound "a <= 5" (all b). NULL sorts first, as in MariaDB.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KeyRange {
-    pub lower: Bound<Vec<Datum>>,
-    pub upper: Bound<Vec<Datum>>,
-}
-
-impl KeyRange {
-    pub fn all() -> KeyRange {
-        KeyRange { lower: Bound::Unbounded, upper: Bound::Unbounded }
-    }
-    pub fn point(key: Vec<Datum>) -> KeyRange {
-        KeyRange { lower: Bound::Included(key.clone()), upper: Bound::Included(key) }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReadMode {
-    /// MVCC snapshot read (plain SELECT).
-    Consistent,
-    /// The latest version of every record, including other transactions' uncommitted changes
-    /// (UPDATE/DELETE/locking reads collect candidates this way, then `lock_row` each one and
-    /// re-check the row it returns).
-    Latest,
-}
-
-/// One row produced by a scan. `pk_key` identifies the row for `lock_row`, `update`, `delete`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScanRow {
-    pub pk_key: Vec<u8>,
-    pub row: Vec<Datum>,
-}
-
-/// What `insert` does when a unique key (primary or secondary) already holds the value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnDuplicate {
-    /// Fail with `StorageError::DuplicateKey` (1062).
-    Error,
-    /// Do not insert; return `InsertOutcome::Duplicate` (INSERT IGNORE, ON DUPLICATE KEY UPDATE).
-    /// The conflicting row is X-locked so the caller may update it.
-    Report,
-    /// Delete every conflicting row, then insert (REPLACE).
-    Replace,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum InsertOutcome {
-    Inserted {
-        pk_key: Vec<u8>,
-    },
-    /// `index` is 0 for the primary key, i+1 for `secondary[i]`.
-    Duplicate {
-        index: usize,
-        pk_key: Vec<u8>,
-        existing: Vec<Datum>,
-    },
-    /// REPLACE: inserted after deleting `deleted` conflicting rows.
-    Replaced {
-        pk_key: Vec<u8>,
-        deleted: usize,
-    },
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct TrxOptions {
-    pub isolation: IsolationLevel,
-    pub read_only: bool,
-    pub lock_wait_timeout: Duration,
-}
+pub use crate::shared::EngineConfig;
+use crate::shared::{DdlState, Shared, SlotLease};
 
 /// Where the pages of the tablespace are (`Engine::space_report`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -254,8 +108,8 @@ pub struct Savepoint {
 }
 
 // ------------------------------------------------------------------------------------------
-// Implementation. The public types above are the contract; everything below is how the
-// transactional layer provides it (architecture §3, §4.7-4.9).
+// Implementation. The public types above are what the SQL layer sees; everything below is how
+// the transactional layer provides it (architecture §3, §4.7-4.9).
 
 type CatalogTables = HashMap<(String, String), Arc<TableDef>>;
 type BarrierGuards = Vec<tokio::sync::OwnedRwLockWriteGuard<()>>;
@@ -280,123 +134,6 @@ const OVERFLOW_CHECK_BYTES: usize = crate::buffer::PAGE_SIZE / 4;
 const LONG_ROLLBACK_RECORDS: u64 = 1000;
 /// Name of the clustered index of a table without a primary key (as InnoDB calls it).
 pub const HIDDEN_PRIMARY_NAME: &str = "GEN_CLUST_INDEX";
-
-/// State shared by the engine, its transactions and its background work.
-pub(crate) struct Shared {
-    pub config: EngineConfig,
-    pub io: Io,
-    pub store: Arc<PageStore>,
-    pub trx: Arc<TrxSys>,
-    pub locks: LockTable,
-    pub catalog: ArcSwap<Catalog>,
-    pub registry: Arc<Registry>,
-    /// Indexes whose tree a DDL of this process created (CREATE TABLE, TRUNCATE, CREATE INDEX):
-    /// the DDL's transaction id. A consistent read whose view does not see that transaction
-    /// cannot use the tree (it holds no versions from before the DDL): TableDefinitionChanged.
-    /// Trees from before the last restart are not listed: every view sees their creators.
-    pub index_created_by: ArcSwap<HashMap<IndexId, u64>>,
-    /// The largest id in `index_created_by` (0: none). DDL transactions commit one at a time,
-    /// so a view that sees this one sees them all: the common case is one load, no map lookup.
-    pub newest_index_ddl: AtomicU64,
-    pub purge_queues: Arc<PurgeQueues>,
-    /// Trees of DDL not yet committed and dropped trees not yet freed (crash-safe freeing).
-    pub pending_trees: Arc<PendingTrees>,
-    pub crash_points: Arc<CrashPoints>,
-    barrier: Box<[Arc<tokio::sync::RwLock<()>>]>,
-    /// Tables a DDL is rebuilding: statements that would write them wait (architecture §4.9).
-    write_blocks: Arc<TableWriteBlocks>,
-    /// Test hook (`hold_index_builds_for_test`): index builds pause while it is set.
-    index_builds_held: AtomicBool,
-    ddl: tokio::sync::Mutex<DdlState>,
-    closed: AtomicBool,
-}
-
-impl Shared {
-    pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
-    }
-
-    pub fn check_open(&self) -> Result<()> {
-        if self.is_closed() {
-            return Err(StorageError::ShuttingDown);
-        }
-        Ok(())
-    }
-
-    fn no_table(table: TableId) -> StorageError {
-        StorageError::NoSuchTable { db: String::new(), name: format!("#{table}") }
-    }
-
-    pub fn next_row_id(&self, table: TableId) -> Result<u64> {
-        self.registry.with(table, |rt| rt.next_row_id()).ok_or_else(|| Shared::no_table(table))
-    }
-
-    /// Whether consistent reads with `view` may use the tree of `index` (see `index_created_by`).
-    pub fn index_usable_by(&self, index: IndexId, view: &ReadView) -> bool {
-        let newest = self.newest_index_ddl.load(Ordering::SeqCst);
-        if newest == 0 || view.sees(newest) {
-            return true;
-        }
-        self.index_created_by.load().get(&index).is_none_or(|&ddl| view.sees(ddl))
-    }
-
-    /// Records that the DDL transaction `ddl_trx` created the trees of `indexes`. Runs after the
-    /// DDL committed and before the catalog that names the trees is published. Entries every
-    /// view sees are dropped.
-    fn note_indexes_created(&self, ddl_trx: u64, indexes: impl IntoIterator<Item = IndexId>) {
-        let visible_to_all = self.trx.purge_limit();
-        let mut m = HashMap::clone(&self.index_created_by.load());
-        m.retain(|_, &mut ddl| ddl >= visible_to_all);
-        for ix in indexes {
-            m.insert(ix, ddl_trx);
-        }
-        self.index_created_by.store(Arc::new(m));
-        self.newest_index_ddl.fetch_max(ddl_trx, Ordering::SeqCst);
-    }
-}
-
-impl Drop for Shared {
-    fn drop(&mut self) {
-        // The last reference is gone without `shutdown` (or `crash_for_test`): shut down here,
-        // on this thread, so the page cleaner (whose checkpoint hook briefly holds the page
-        // store) is stopped before the store is released.
-        if !self.closed.swap(true, Ordering::AcqRel) {
-            if let Err(e) = self.store.shutdown().and_then(|_| self.store.wal().shutdown()) {
-                tracing::error!("implicit shutdown failed: {e}");
-            }
-        }
-    }
-}
-
-struct DdlState {
-    counters: IdCounters,
-    /// The internal slot DDL transactions run in (DDL is serialized by the mutex around this).
-    slot: usize,
-}
-
-/// Ownership of one slot of the active-transaction array, and the session's handle on the
-/// engine. The slot is freed when the session and its last transaction are both gone.
-pub(crate) struct SlotLease {
-    pub sh: Arc<Shared>,
-    pub index: usize,
-    /// False for the engine's internal slots, which live as long as the engine.
-    release: bool,
-}
-
-impl Drop for SlotLease {
-    fn drop(&mut self) {
-        if !self.release {
-            return;
-        }
-        if self.sh.trx.slot_is_idle(self.index) {
-            self.sh.trx.release_slot(self.index);
-        } else {
-            // Only a transaction whose rollback failed leaves its slot active: keeping the slot
-            // keeps its changes invisible until the restart rolls them back.
-            tracing::error!(slot = self.index, "session slot kept: its transaction could not be rolled back");
-        }
-    }
-}
 
 /// What the page cleaner asks the transactional layer at each checkpoint.
 struct Hooks {

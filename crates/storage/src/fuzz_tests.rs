@@ -2,8 +2,8 @@
 //! an error, never panic, never loop for ever, never allocate beyond what its input bounds
 //! (docs/architecture.md §4.11). In-crate so that it reaches the private decoders.
 //!
-//! Covered: B+tree node headers, records, searches and changes (btree/node.rs); page checksums
-//! (buffer/page.rs); redo records and their application (buffer/redo.rs); log entries through
+//! Covered: B+tree node headers, records, searches and changes (page/node.rs); page checksums
+//! (page/mod.rs); redo records and their application (buffer/redo.rs); log entries through
 //! `LogScan` over garbage and mutated segment files (wal/scan.rs, wal/entry.rs); control file
 //! slots (wal/control.rs); logical log records (trx/logrec.rs); MVCC headers (trx/record.rs);
 //! rows (rowcodec.rs); keys (keycodec.rs); catalog records (catalog.rs); and whole trees whose
@@ -23,19 +23,19 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::btree::node;
 use crate::btree::{BTree, Change};
-use crate::buffer::page::{self, PageType, HEADER_SIZE};
 use crate::buffer::redo::{self, PageRecord, RecordReader};
 use crate::buffer::{CheckpointHooks, PageId, PageStore, PageStoreConfig, PAGE_SIZE};
 use crate::catalog;
-use crate::engine::FaultInjection;
 use crate::io::Io;
 use crate::keycodec;
 use crate::mtr::Mtr;
+use crate::page::node;
+use crate::page::{self, PageType, HEADER_SIZE};
 use crate::rowcodec;
 use crate::trx::logrec::LogRecord;
 use crate::trx::record::RecHeader;
+use crate::types::FaultInjection;
 use crate::types::*;
 use crate::wal::control::{ControlData, ControlFile, CONTROL_FILE_NAME, SLOT_BYTES};
 use crate::wal::{LogScan, Lsn, Wal, WalConfig, FIRST_LSN};

@@ -1,7 +1,7 @@
 //! File I/O for every engine file, with optional power-failure simulation.
 //!
-//! INTERFACE CONTRACT (frozen; owner: WAL/IO helper). All engine files (data, doublewrite, control,
-//! redo segments) go through `IoFile`, so the fault injection of `FaultInjection` applies to all of
+//! The bottom of the crate's floor plan (only `error` and `types` are below it): every engine file
+//! (data, doublewrite, control, redo segments) goes through `IoFile`, so the fault injection of `FaultInjection` applies to all of
 //! them: with `lose_unsynced_writes`, writes stay in process memory until `sync_data`, so a SIGKILL
 //! loses exactly what a power failure would lose; with `torn_page_writes`, some writes of a full
 //! page are made durable halfway at write time, leaving a torn page if the process dies before the
@@ -57,7 +57,7 @@ use std::sync::{Arc, Weak};
 use parking_lot::Mutex;
 use rand::Rng;
 
-use crate::engine::FaultInjection;
+use crate::types::FaultInjection;
 
 /// Smallest write that may be torn: one 4 KiB block (page-sized writes are what tear).
 pub const TORN_WRITE_MIN: usize = 4096;

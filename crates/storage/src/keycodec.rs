@@ -25,7 +25,6 @@
 
 use std::ops::Bound;
 
-use crate::engine::KeyRange;
 use crate::error::{Result, StorageError};
 use crate::types::*;
 

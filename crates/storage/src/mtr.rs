@@ -1,6 +1,7 @@
 //! Mini-transactions: the atomic unit of page change and of logging.
 //!
-//! INTERFACE CONTRACT (frozen; owner: page-store helper). An mtr X-latches the pages it modifies
+//! Above the buffer pool and the log, below `btree` and the transactional layer, which make every
+//! page change through one. An mtr X-latches the pages it modifies
 //! and collects their redo records (plus opaque logical records from the transactional layer) in
 //! a private buffer; `commit` appends them as ONE log entry (one atomic add), stamps the pages'
 //! LSN and releases the latches. Rule: at most one `BTree::modify` per mtr (latches are then
@@ -24,12 +25,12 @@ use std::sync::atomic::Ordering;
 
 use smallvec::SmallVec;
 
-use crate::buffer::page::{get_u64, set_page_lsn, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT, OFF_PAGE_COUNT};
 use crate::buffer::pool::XGuard;
 use crate::buffer::redo::{self, PageRecord};
 use crate::buffer::space::ALLOC_HEADROOM;
 use crate::buffer::{PageId, PageStore, Shared, HEADER_PAGE, MAX_PAGE_COUNT, NO_PAGE};
 use crate::error::{Result, StorageError};
+use crate::page::{get_u64, set_page_lsn, PageBytes, PageType, OFF_FREE_HEAD, OFF_NEXT, OFF_PAGE_COUNT};
 use crate::wal::Lsn;
 
 struct HeldPage<'s> {

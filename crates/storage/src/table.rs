@@ -27,7 +27,6 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use crate::btree::{BTree, BTreeCursor, MAX_KEY_LEN};
-use crate::engine::{InsertOutcome, KeyRange, OnDuplicate, ReadMode, ScanRow};
 use crate::error::{Result, StorageError};
 use crate::keycodec::{self, encode_index_columns};
 use crate::lock::LockKey;

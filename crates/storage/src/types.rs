@@ -1,10 +1,17 @@
-//! Value and schema types shared by the engine and the SQL layer.
+//! Value and schema types, and the vocabulary of the engine's API, shared by every layer of the
+//! engine and by the SQL layer.
+//!
+//! A leaf module: it imports nothing from the crate, so any layer may use it.
 //!
 //! A `Datum` is one stored column value. The SQL layer computes with the same type (it depends on
 //! this crate), so rows pass between the layers without conversion.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::ops::Bound;
+use std::sync::Arc;
+use std::time::Duration;
 
 pub type TableId = u32;
 pub type IndexId = u32;
@@ -523,6 +530,131 @@ pub enum IsolationLevel {
 pub enum LockMode {
     Shared,
     Exclusive,
+}
+
+// ------------------------------------------------------------------------------------------
+// The vocabulary of the engine's API: configuration switches, the catalog snapshot, and what
+// reads and writes take and return. These live here, below every module, rather than in
+// engine.rs, because the layers that implement the API (io, wal, keycodec, table, trx) speak
+// them too, and engine.rs sits above all of those.
+
+/// `--flush-at-commit`, equivalent to innodb_flush_log_at_trx_commit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlushMode {
+    /// 0: the log is written and synced about once a second.
+    Lazy = 0,
+    /// 1: durable at commit (group commit shares each fsync).
+    Durable = 1,
+    /// 2: written to the OS at commit, synced about once a second.
+    WriteOnly = 2,
+}
+
+/// Fault injection for crash tests: simulates what a power failure does to unsynced writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FaultInjection {
+    /// Writes are kept in process memory until the file is synced; SIGKILL then loses them,
+    /// exactly like a power failure loses the OS page cache.
+    pub lose_unsynced_writes: bool,
+    /// Some page writes are made durable only halfway before the sync (a torn write), so a crash
+    /// between write and sync leaves a torn page on disk.
+    pub torn_page_writes: bool,
+}
+
+/// An immutable snapshot of all schema objects. Replaced as a whole when a DDL commits, so a
+/// statement sees one consistent catalog without taking any lock.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    /// Incremented by every DDL; prepared statements re-plan when it changed.
+    pub version: u64,
+    pub databases: BTreeMap<String, DatabaseDef>,
+    /// Keyed by (database, table name); names are case-sensitive as on MariaDB/Linux.
+    pub tables: HashMap<(String, String), Arc<TableDef>>,
+}
+
+impl Catalog {
+    pub fn table(&self, db: &str, name: &str) -> Option<&Arc<TableDef>> {
+        self.tables.get(&(db.to_string(), name.to_string()))
+    }
+    pub fn database(&self, name: &str) -> Option<&DatabaseDef> {
+        self.databases.get(name)
+    }
+    /// Tables of one database, sorted by name.
+    pub fn tables_in(&self, db: &str) -> Vec<&Arc<TableDef>> {
+        let mut v: Vec<_> = self.tables.values().filter(|t| t.db == db).collect();
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        v
+    }
+}
+
+/// A range over a prefix of an index's columns. `Included(vec![5])` on an index (a, b) as a lower
+/// bound means "a >= 5"; as an upper bound "a <= 5" (all b). NULL sorts first, as in MariaDB.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyRange {
+    pub lower: Bound<Vec<Datum>>,
+    pub upper: Bound<Vec<Datum>>,
+}
+
+impl KeyRange {
+    pub fn all() -> KeyRange {
+        KeyRange { lower: Bound::Unbounded, upper: Bound::Unbounded }
+    }
+    pub fn point(key: Vec<Datum>) -> KeyRange {
+        KeyRange { lower: Bound::Included(key.clone()), upper: Bound::Included(key) }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadMode {
+    /// MVCC snapshot read (plain SELECT).
+    Consistent,
+    /// The latest version of every record, including other transactions' uncommitted changes
+    /// (UPDATE/DELETE/locking reads collect candidates this way, then `lock_row` each one and
+    /// re-check the row it returns).
+    Latest,
+}
+
+/// One row produced by a scan. `pk_key` identifies the row for `lock_row`, `update`, `delete`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScanRow {
+    pub pk_key: Vec<u8>,
+    pub row: Vec<Datum>,
+}
+
+/// What `insert` does when a unique key (primary or secondary) already holds the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnDuplicate {
+    /// Fail with `StorageError::DuplicateKey` (1062).
+    Error,
+    /// Do not insert; return `InsertOutcome::Duplicate` (INSERT IGNORE, ON DUPLICATE KEY UPDATE).
+    /// The conflicting row is X-locked so the caller may update it.
+    Report,
+    /// Delete every conflicting row, then insert (REPLACE).
+    Replace,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum InsertOutcome {
+    Inserted {
+        pk_key: Vec<u8>,
+    },
+    /// `index` is 0 for the primary key, i+1 for `secondary[i]`.
+    Duplicate {
+        index: usize,
+        pk_key: Vec<u8>,
+        existing: Vec<Datum>,
+    },
+    /// REPLACE: inserted after deleting `deleted` conflicting rows.
+    Replaced {
+        pk_key: Vec<u8>,
+        deleted: usize,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct TrxOptions {
+    pub isolation: IsolationLevel,
+    pub read_only: bool,
+    pub lock_wait_timeout: Duration,
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ const PAGE: usize = 16 * 1024;
 /// Page header fields (docs §4.1): the page type byte and the page's own id.
 const OFF_TYPE: usize = 4;
 const OFF_PAGE_ID: usize = 8;
-/// Page types of B+tree nodes and overflow pages (buffer/page.rs `PageType`).
+/// Page types of B+tree nodes and overflow pages (page/mod.rs `PageType`).
 const LEAF: u8 = 3;
 const INNER: u8 = 4;
 const OVERFLOW: u8 = 5;

@@ -1684,7 +1684,7 @@ async fn engine_survives_random_operations_and_crashes() {
 fn chain_pages_nothing_accounts_for(dir: &std::path::Path) -> usize {
     use selkie_storage::btree::BTree;
     use selkie_storage::buffer::{PageStore, PageStoreConfig, PageType, PAGE_SIZE, SYSTEM_TREES};
-    /// Overflow and free pages: the next page of the chain (docs §4.1, buffer/page.rs).
+    /// Overflow and free pages: the next page of the chain (docs §4.1, page/mod.rs).
     const OFF_NEXT: usize = 24;
     let io = selkie_storage::io::Io::new(FaultInjection::default());
     let store = PageStore::open(&io, dir, PageStoreConfig::new(16 << 20)).unwrap();

@@ -9,14 +9,14 @@
 use std::collections::{HashSet, VecDeque};
 use std::ops::Bound;
 
-use crate::buffer::page::{PageBytes, Torn};
 use crate::buffer::pool::OptPage;
 use crate::buffer::{PageId, PageStore, Shared, NO_PAGE};
 use crate::error::{Result, StorageError};
+use crate::page::{PageBytes, Torn};
 use crate::wal::Lsn;
 
-use super::node::{self, NodeHeader};
 use super::read::{copy_leaf, descend, inconsistent, retry, CopyRange, ReadError, ReadResult, Target};
+use crate::page::node::{self, NodeHeader};
 
 pub struct BTreeCursor {
     root: PageId,

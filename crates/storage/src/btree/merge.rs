@@ -18,14 +18,14 @@
 //! Everything a merge writes is computed from the latched pages before the first change, and
 //! each step is logged in the writer's mtr: a crash keeps all of it or none.
 
-use crate::buffer::page::PageType;
 use crate::buffer::redo::PageRecord;
 use crate::buffer::{PageId, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
+use crate::page::PageType;
 
-use super::node::{self, NodeError, NodeHeader, MERGE_LIMIT, MERGE_THRESHOLD, NODE_CAPACITY, OFF_LINK};
-use super::BTree;
+use super::types::BTree;
+use crate::page::node::{self, NodeError, NodeHeader, MERGE_LIMIT, MERGE_THRESHOLD, NODE_CAPACITY, OFF_LINK};
 
 fn corrupt(pid: PageId) -> StorageError {
     StorageError::Corruption(format!("page {pid} is inconsistent"))
@@ -44,11 +44,11 @@ fn header_of(mtr: &Mtr, pid: PageId) -> Result<NodeHeader> {
 
 /// Whether a leaf could fall below MERGE_THRESHOLD when the record under `key` is removed or
 /// shrinks (exact: a put of a new key only grows the leaf).
-pub(super) fn leaf_may_underflow<P: crate::buffer::page::PageBytes + ?Sized>(
+pub(super) fn leaf_may_underflow<P: crate::page::PageBytes + ?Sized>(
     page: &P,
     h: &NodeHeader,
     key: &[u8],
-) -> std::result::Result<bool, crate::buffer::page::Torn> {
+) -> std::result::Result<bool, crate::page::Torn> {
     if h.used() >= MERGE_THRESHOLD + node::LEAF_WORST_CASE {
         return Ok(false);
     }
@@ -295,10 +295,7 @@ fn shrink_root(mtr: &mut Mtr, root: PageId, h: &NodeHeader, freed: &mut Vec<Page
         let e = node::inner_entries(mtr.page(child)).map_err(node_err(child))?;
         node::build_inner(&mut image, root, e.level, e.first_child, &e.entries).map_err(node_err(root))?;
     }
-    debug_assert!(matches!(
-        crate::buffer::page::PageBytes::page_type(&image[..]),
-        Ok(PageType::Leaf | PageType::Inner)
-    ));
+    debug_assert!(matches!(crate::page::PageBytes::page_type(&image[..]), Ok(PageType::Leaf | PageType::Inner)));
     mtr.apply_image(root, &image)?;
     freed.push(child);
     Ok(())

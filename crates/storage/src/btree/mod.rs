@@ -1,11 +1,14 @@
 //! B+tree over memcomparable byte keys and opaque byte values, on the page store.
 //!
-//! INTERFACE CONTRACT (frozen; owner: page-store helper). See docs/architecture.md §4.3.
+//! Built on `mtr` and the buffer pool; the node page format it changes is `crate::page::node`,
+//! below the pool, because redo applies the same changes (docs/architecture.md §4.3).
 //! Reads are optimistic (no shared write); results are copied out and validated before return.
 //!
-//! Module map: `node` (slotted page format and its changes), `read` (optimistic descent, get,
-//! leaf copies), `write` (modify, latching for writes, splits, create, destroy), `merge` (merges
-//! and rebalancing after removals), `overflow` (chains for large values), `cursor` (range scans).
+//! Module map, bottom to top (each names only modules before it): `types` (the `BTree` handle,
+//! `Change`, `NodeFill`, value limit), `overflow` (chains for large values), `read` (optimistic
+//! descent, get, leaf copies), `cursor` (range scans), `merge` (merges and rebalancing after
+//! removals), `write` (modify, latching for writes, splits, create, destroy). This file is the
+//! facade: `BTree`'s methods, each a call into `read`, `write` or `cursor`.
 //!
 //! `merge` keeps every node but the root at least MERGE_THRESHOLD full after removals (merging
 //! or rebalancing with a sibling, freeing the emptied page, lowering the tree when the root is
@@ -13,9 +16,9 @@
 
 mod cursor;
 mod merge;
-pub(crate) mod node;
 pub(crate) mod overflow;
 mod read;
+mod types;
 mod write;
 
 use std::ops::Bound;
@@ -26,67 +29,15 @@ use crate::mtr::Mtr;
 
 pub use cursor::BTreeCursor;
 pub use overflow::ChainCensus;
+pub use types::{BTree, Change, NodeFill, MAX_VALUE_LEN};
+pub(crate) use types::{Existing, VersionedChange};
 
 /// A node (other than the root) whose records and slots fill fewer bytes than this after a
 /// removal is merged with a sibling or takes records from it (the reason for a quarter page is
 /// at `node::MERGE_THRESHOLD`).
-pub const MERGE_THRESHOLD: usize = node::MERGE_THRESHOLD;
+pub const MERGE_THRESHOLD: usize = crate::page::node::MERGE_THRESHOLD;
 
-/// One node of a tree as `BTree::nodes` reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NodeFill {
-    pub page: PageId,
-    /// 0 for leaves.
-    pub level: u8,
-    /// Records (leaves) or separators (inner nodes).
-    pub records: usize,
-    /// Bytes of records and slots (out of `PAGE_SIZE - 64`).
-    pub used_bytes: usize,
-}
-
-/// Longest key accepted (MariaDB's InnoDB limit).
-pub const MAX_KEY_LEN: usize = 3072;
-/// Longest value accepted (values beyond ~1/4 page go to overflow pages).
-pub const MAX_VALUE_LEN: usize = 64 << 20;
-
-/// What a `modify` closure decides for the record under the key.
-pub enum Change {
-    Keep,
-    Put(Vec<u8>),
-    Remove,
-}
-
-/// The record under the key, as `modify_versioned`'s closure sees it: the whole value, and the
-/// bytes the leaf stores for it (the value itself, or the 16-byte reference of its overflow chain
-/// when `chain`).
-pub(crate) struct Existing<'a> {
-    pub value: &'a [u8],
-    pub stored: &'a [u8],
-    pub chain: bool,
-}
-
-/// What a `modify_versioned` closure decides for the record under the key.
-pub(crate) enum VersionedChange {
-    Keep,
-    /// Put a new value. With `keep_old_chain`, the previous value's overflow chain is not freed:
-    /// the caller took it over (an undo record owns the previous version).
-    Put {
-        value: Vec<u8>,
-        keep_old_chain: bool,
-    },
-    /// Put back a value in its stored form (`Existing::stored` of an earlier version): with
-    /// `chain`, the reference of an overflow chain the caller owned, which the tree owns again.
-    PutStored {
-        chain: bool,
-        stored: Vec<u8>,
-    },
-    Remove,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BTree {
-    pub root: PageId,
-}
+pub use crate::page::node::MAX_KEY_LEN;
 
 impl BTree {
     /// Allocates an empty tree (its root page) inside `mtr`.

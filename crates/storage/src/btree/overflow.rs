@@ -22,14 +22,14 @@
 
 use std::collections::HashMap;
 
-use crate::buffer::page::{get_u64, put_u32, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_OVERFLOW_SHARES};
 use crate::buffer::redo::{init_linked_page, PageRecord, OFF_OVERFLOW_LEN};
 use crate::buffer::{PageId, PageStore, Shared, HEADER_PAGE, MAX_PAGE_COUNT, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
+use crate::page::{get_u64, put_u32, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_OVERFLOW_SHARES};
 
-use super::node::OVERFLOW_REF_LEN;
-use super::MAX_VALUE_LEN;
+use super::types::MAX_VALUE_LEN;
+use crate::page::node::OVERFLOW_REF_LEN;
 
 /// Data bytes per overflow page.
 pub(crate) const OVERFLOW_CAPACITY: usize = PAGE_SIZE - HEADER_SIZE;
@@ -94,13 +94,13 @@ fn read_chain_page(
         let before = out.len();
         let read = (|| {
             if view.page_type()? != PageType::Overflow {
-                return Err(crate::buffer::page::Torn);
+                return Err(crate::page::Torn);
             }
             let next = view.u64_at(OFF_NEXT)?;
             let shares = view.u64_at(OFF_OVERFLOW_SHARES)?;
             let len = view.u32_at(OFF_OVERFLOW_LEN)? as usize;
             if len == 0 || len > OVERFLOW_CAPACITY || len > remaining {
-                return Err(crate::buffer::page::Torn);
+                return Err(crate::page::Torn);
             }
             view.copy_at(HEADER_SIZE, len, out)?;
             Ok((next, shares))

@@ -5,14 +5,14 @@
 use smallvec::SmallVec;
 
 use crate::buffer::latch::Backoff;
-use crate::buffer::page::{PageBytes, Torn};
 use crate::buffer::pool::OptPage;
 use crate::buffer::{PageId, Shared, MAX_PAGE_COUNT, NO_PAGE};
 use crate::error::{Result, StorageError};
+use crate::page::{PageBytes, Torn};
 use crate::wal::Lsn;
 
-use super::node::{self, NodeHeader};
 use super::overflow::{self, ChainError, OverflowRef};
+use crate::page::node::{self, NodeHeader};
 
 /// Deepest tree accepted: far beyond any real tree (fan-out >= 4 even with maximal keys); a
 /// deeper path can only come from a corrupt page, and bounds every descent loop.
@@ -118,7 +118,7 @@ pub(crate) fn descend<'a>(
         if want_fence && ci > 0 {
             let r = check(node::inner_record(&view, &h, ci - 1), &page)?;
             let mut fence = Vec::with_capacity(r.key_len);
-            check(crate::buffer::page::PageBytes::copy_at(&view, r.key_off, r.key_len, &mut fence), &page)?;
+            check(crate::page::PageBytes::copy_at(&view, r.key_off, r.key_len, &mut fence), &page)?;
             low_fence = Some(fence);
         }
         if !page.validate() {
@@ -146,7 +146,7 @@ enum Found {
     Overflow(OverflowRef),
 }
 
-fn copy_value<V: crate::buffer::page::PageBytes + ?Sized>(
+fn copy_value<V: crate::page::PageBytes + ?Sized>(
     view: &V,
     rec: &node::LeafRecord,
 ) -> std::result::Result<Found, Torn> {
@@ -266,7 +266,7 @@ pub(crate) fn copy_leaf(shared: &Shared, leaf: &OptPage, h: &NodeHeader, range: 
     for i in lo..hi {
         let rec = check(node::leaf_record(&view, h, i), leaf)?;
         let mut key = Vec::with_capacity(rec.key_len);
-        check(crate::buffer::page::PageBytes::copy_at(&view, rec.key_off, rec.key_len, &mut key), leaf)?;
+        check(crate::page::PageBytes::copy_at(&view, rec.key_off, rec.key_len, &mut key), leaf)?;
         let value = check(copy_value(&view, &rec), leaf)?;
         records.push((key, value));
     }

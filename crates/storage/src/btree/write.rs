@@ -13,18 +13,20 @@
 use smallvec::SmallVec;
 
 use crate::buffer::latch::Backoff;
-use crate::buffer::page::{get_u64, PageBytes, PageType, Torn, OFF_FREE_HEAD, OFF_NEXT};
 use crate::buffer::pool::XGuard;
 use crate::buffer::redo::PageRecord;
 use crate::buffer::{PageId, Shared, HEADER_PAGE, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
+use crate::page::{get_u64, PageBytes, PageType, Torn, OFF_FREE_HEAD, OFF_NEXT};
 
 use super::merge;
-use super::node::{self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD};
 use super::overflow::{self, ChainCensus, ChainPage, OverflowRef};
 use super::read::{descend, ReadError, Target, MAX_DEPTH};
-use super::{BTree, Change, Existing, VersionedChange, MAX_KEY_LEN, MAX_VALUE_LEN};
+use super::types::{BTree, Change, Existing, NodeFill, VersionedChange, MAX_VALUE_LEN};
+use crate::page::node::{
+    self, LeafEntry, NodeError, FLAG_OVERFLOW, INNER_WORST_CASE, LEAF_WORST_CASE, MAX_INLINE_RECORD, MAX_KEY_LEN,
+};
 
 /// Optimistic write attempts (CAS upgrades) before falling back to waiting latches.
 const MAX_OPTIMISTIC_ATTEMPTS: usize = 16;
@@ -712,7 +714,7 @@ pub(crate) fn tree_pages(shared: &Shared, root: PageId, mut census: Option<&mut 
 
 /// Every node of a tree with its fill, parents before children (diagnostics and tests; the tree
 /// must not change meanwhile).
-pub(crate) fn nodes(shared: &Shared, root: PageId) -> Result<Vec<super::NodeFill>> {
+pub(crate) fn nodes(shared: &Shared, root: PageId) -> Result<Vec<NodeFill>> {
     let mut out = Vec::new();
     let mut stack = vec![(root, None::<u8>)];
     let mut copy = scratch_page();
@@ -722,7 +724,7 @@ pub(crate) fn nodes(shared: &Shared, root: PageId) -> Result<Vec<super::NodeFill
         if expected_level.is_some_and(|l| l != h.level) || out.len() as u64 >= crate::buffer::MAX_PAGE_COUNT {
             return Err(corrupt(pid));
         }
-        out.push(super::NodeFill { page: pid, level: h.level, records: h.n_slots, used_bytes: h.used() });
+        out.push(NodeFill { page: pid, level: h.level, records: h.n_slots, used_bytes: h.used() });
         if !h.is_leaf() {
             for ci in (0..=h.n_slots).rev() {
                 let child = node::inner_child(&copy[..], &h, ci).map_err(|_| corrupt(pid))?;

@@ -10,13 +10,14 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::doublewrite::BATCH_PAGES;
 use super::pool::Sweep;
-use super::Shared;
+use super::shared::Shared;
 
 /// The evictor wakes at least this often (consumers wake it sooner when the list runs low).
 const EVICTOR_TICK: Duration = Duration::from_millis(20);
 /// Dirty victims handed to the cleaner at most (queued, not yet written): a few batches.
-pub(crate) const MAX_VICTIMS: usize = 8 * super::flush::BATCH_PAGES;
+pub(crate) const MAX_VICTIMS: usize = 8 * BATCH_PAGES;
 
 pub(crate) fn run(shared: Arc<Shared>) {
     while !shared.evictor.stopping() {

@@ -18,8 +18,8 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::latch::HybridLatch;
-use super::page::{PageBytes, Torn};
-use super::{PageId, PAGE_SIZE};
+use crate::page::{PageBytes, Torn};
+use crate::page::{PageId, PAGE_SIZE};
 
 /// Frame metadata. One cache line, apart from the page memory, so that readers checking the
 /// version and page id touch one line.

@@ -2,111 +2,74 @@
 //! page cleaner (free-frame reserve, write-back through the doublewrite area, checkpoints) and
 //! the physical half of recovery (doublewrite repair, redo of page records).
 //!
-//! INTERFACE CONTRACT (frozen; owner: page-store helper). See docs/architecture.md §4.1-4.4, 4.8.
+//! Sits on `io`, `wal` and the page formats (`crate::page`), below `mtr` and `btree`: it moves
+//! pages between file and memory and knows the formats only to verify, bootstrap and redo them
+//! (docs/architecture.md §4.1-4.4, 4.8).
 //!
-//! Module map: `page` (header format, checksums), `latch` (hybrid latch), `frame` (frame memory;
-//! the only raw-pointer reads), `page_table`, `pool` (residency, loading, eviction), `flush`
-//! (write-back, doublewrite, what a write-back error means), `cleaner` (background write-back,
-//! checkpoints), `evictor` (background producer of free frames), `space` (preallocation of the
-//! data file, the space reserve), `redo` (redo record format and application), `recovery`
-//! (redo of log entries), `stats` (per-thread counters).
+//! Module map, bottom to top (each names only modules before it in this list):
+//! - leaves: `latch` (hybrid latch), `frame` (frame memory; the only raw-pointer reads),
+//!   `page_table`, `stats` (per-thread counters), `redo` (redo record format and application),
+//!   `config` (`PageStoreConfig`, `CheckpointHooks`), `signal` (wake-ups of background threads),
+//!   `space` (the data file's allocation counters and the space reserve's numbers),
+//!   `doublewrite` (the doublewrite area, its writer, repair at open), `pool` (frames, page
+//!   table, free list, CLOCK hand, and the page handles `OptPage`/`XGuard`).
+//! - `shared`: `Shared`, the state the page store shares with its threads, made of the leaves.
+//! - the jobs, each adding an `impl Shared` block: `residency` (finding, loading, latching and
+//!   evicting pages), `flush` (write-back through the doublewrite area, what a write-back error
+//!   means), `prealloc` (growing the data file), `recovery` (redo of log entries), `cleaner`
+//!   (background write-back, checkpoints), `evictor` (background producer of free frames).
+//! - this file: `PageStore`, the entry type on top, and the tablespace format at creation.
+//!
+//! One struct whose implementation is split by job: the jobs call each other's methods on
+//! `Shared` (method calls, not paths), so none of them imports another's file except to name a
+//! leaf, and `shared.rs` names none of them.
 
 mod cleaner;
+mod config;
+mod doublewrite;
 mod evictor;
 pub(crate) mod flush;
 pub(crate) mod frame;
 pub(crate) mod latch;
-pub mod page;
 pub(crate) mod page_table;
 pub(crate) mod pool;
+mod prealloc;
 mod recovery;
 pub(crate) mod redo;
+mod residency;
+mod shared;
+mod signal;
 pub(crate) mod space;
 mod stats;
-pub(crate) mod undo_page;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use parking_lot::Mutex;
 
-use crate::btree::node;
 use crate::error::{Result, StorageError};
-use crate::io::{FileKind, Io, IoFile};
+use crate::io::{FileKind, Io};
 use crate::wal::control::{ControlData, ControlFile};
 use crate::wal::{LogEntry, Lsn, Wal, FIRST_LSN};
 
-use self::cleaner::Signal;
-use self::flush::PageWriter;
-use self::page::{get_u64, put_u32, put_u64, PageBytes};
-pub use self::page::{PageType, FORMAT_VERSION, NO_PAGE};
-pub use self::page_table::MAX_PAGE_COUNT;
+use self::doublewrite::PageWriter;
 use self::pool::Pool;
+use self::signal::Signal;
 use self::stats::StatsRegistry;
+use crate::page::node;
+use crate::page::{self, get_u64, put_u32, put_u64, PageBytes};
 
-pub type PageId = u64;
-pub const PAGE_SIZE: usize = 16 * 1024;
-
-/// Number of system B+trees whose roots live in the tablespace header (created with the database).
-pub const SYSTEM_TREES: usize = 8;
-
-/// The tablespace header page.
-pub const HEADER_PAGE: PageId = 0;
-/// Smallest pool accepted: enough frames for the pages a few concurrent mtrs latch at once.
-pub const MIN_POOL_FRAMES: usize = 32;
-/// Largest `free_reserve` accepted: a reserve beyond half the pool only evicts useful pages.
-pub const MAX_FREE_RESERVE: f64 = 0.5;
+pub use self::config::{CheckpointHooks, PageStoreConfig, MAX_FREE_RESERVE, MIN_POOL_FRAMES};
+// Re-exported: callers above the pool name pages through it, as they did when the formats lived here.
+pub use self::page_table::MAX_PAGE_COUNT;
+pub(crate) use self::shared::{ControlState, Shared};
+pub use crate::page::{PageId, PageType, FORMAT_VERSION, HEADER_PAGE, NO_PAGE, PAGE_SIZE, SYSTEM_TREES};
 
 const DATA_FILE: &str = "data.sdb";
 const DOUBLEWRITE_FILE: &str = "doublewrite.sdb";
-
-#[derive(Clone, Debug)]
-pub struct PageStoreConfig {
-    pub pool_bytes: u64,
-    /// Fraction of frames the cleaner keeps free ahead of demand (default 0.10).
-    pub free_reserve: f64,
-    /// A checkpoint is written at least this often (default 5 s); bounds recovery time.
-    pub checkpoint_interval: Duration,
-    /// The cleaner flushes oldest pages first once the log since the checkpoint exceeds this
-    /// (default 512 MiB; the engine sets the log's async point, `WalConfig::async_age`).
-    pub max_checkpoint_age: u64,
-    /// Salvage mode: open existing files only, change none of them (torn pages are served from
-    /// their doublewrite copies in memory, redo stays in the pool), run no page cleaner.
-    pub read_only: bool,
-}
-
-impl PageStoreConfig {
-    pub fn new(pool_bytes: u64) -> PageStoreConfig {
-        PageStoreConfig {
-            pool_bytes,
-            free_reserve: 0.10,
-            checkpoint_interval: Duration::from_secs(5),
-            max_checkpoint_age: 512 << 20,
-            read_only: false,
-        }
-    }
-}
-
-/// What the transactional layer tells each checkpoint.
-pub trait CheckpointHooks: Send + Sync {
-    /// The lowest LSN the recovery scan of this checkpoint may start at (`Lsn::MAX`: no limit):
-    /// the log before it is needed by what the transactional layer re-logs at checkpoints, and
-    /// is not truncated past it.
-    fn scan_start_floor(&self) -> Lsn;
-    /// Next transaction id to store in the control file.
-    fn next_trx_id(&self) -> u64;
-    /// Runs before the checkpoint LSN is taken (e.g. persist AUTO_INCREMENT counters with mtrs,
-    /// re-log state a recovery from this checkpoint needs) and returns the end LSN of what it
-    /// logged, durable when it returns (0 if nothing): the *checkpoint marker*, which recovery
-    /// requires the log to reach (`ControlData::extra` holds it).
-    fn before_checkpoint(&self) -> Lsn {
-        0
-    }
-}
 
 /// Buffer pool statistics, merged from per-thread counters when read.
 #[derive(Clone, Debug, Default)]
@@ -125,55 +88,6 @@ pub struct BufferStats {
     pub eviction_assists: u64,
     pub checkpoint_lsn: Lsn,
     pub checkpoints: u64,
-}
-
-/// The control file and the last contents written to it.
-pub(crate) struct ControlState {
-    pub(crate) file: ControlFile,
-    pub(crate) last: ControlData,
-}
-
-/// Everything the page store shares with its cleaner thread.
-pub(crate) struct Shared {
-    pub(crate) io: Io,
-    pub(crate) config: PageStoreConfig,
-    pub(crate) pool: Pool,
-    /// Frames the cleaner keeps free.
-    pub(crate) reserve_frames: usize,
-    /// How many overflow pages one mtr writes (bounded so that a huge value never latches a
-    /// large part of a small pool).
-    pub(crate) overflow_pages_per_mtr: usize,
-    pub(crate) data: Arc<IoFile>,
-    /// Serialises write-back batches (the doublewrite area holds one batch).
-    pub(crate) writer: Mutex<PageWriter>,
-    pub(crate) wal: OnceLock<Arc<Wal>>,
-    pub(crate) hooks: OnceLock<Arc<dyn CheckpointHooks>>,
-    pub(crate) control: Mutex<ControlState>,
-    pub(crate) control_at_open: ControlData,
-    pub(crate) is_new: bool,
-    repaired_at_open: usize,
-    system_roots: OnceLock<[PageId; SYSTEM_TREES]>,
-    pub(crate) stats: StatsRegistry,
-    /// Wakes the page cleaner (write-back, checkpoints).
-    pub(crate) cleaner: Signal,
-    /// Wakes the evictor (free frames).
-    pub(crate) evictor: Signal,
-    /// Set by the evictor when dirty pages keep it from its target: the cleaner writes the next
-    /// victims back before anything else.
-    pub(crate) flush_urgent: AtomicBool,
-    /// Dirty, unreferenced frames the evictor's sweep passed over (its would-be victims): the
-    /// cleaner writes them back first and frees those still untouched (`Shared::flush_victims`).
-    pub(crate) victims: Mutex<Vec<u32>>,
-    pub(crate) checkpoint_lsn: AtomicU64,
-    pub(crate) checkpoints: AtomicU64,
-    pub(crate) checkpoint_mutex: Mutex<()>,
-    /// Test hook: the next write-back batch crashes (`Io::crash`) after its home writes, before
-    /// their sync.
-    pub(crate) crash_before_home_sync: AtomicBool,
-    /// Salvage mode: torn home pages' intact doublewrite copies, served instead of the home page.
-    pub(crate) salvage_images: HashMap<PageId, Vec<u8>>,
-    /// Preallocation of the data file and its reserve.
-    pub(crate) space: space::DataSpace,
 }
 
 pub struct PageStore {
@@ -248,10 +162,10 @@ impl PageStore {
                     )));
                 }
                 if config.read_only {
-                    salvage_images = flush::doublewrite_repairs(&doublewrite, &data)?.into_iter().collect();
+                    salvage_images = doublewrite::doublewrite_repairs(&doublewrite, &data)?.into_iter().collect();
                     repaired_at_open = salvage_images.len();
                 } else {
-                    repaired_at_open = flush::repair_from_doublewrite(&doublewrite, &data)?;
+                    repaired_at_open = doublewrite::repair_from_doublewrite(&doublewrite, &data)?;
                 }
                 let mut page0 = vec![0u8; PAGE_SIZE];
                 match salvage_images.get(&HEADER_PAGE) {

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
-use super::PageId;
+use crate::page::PageId;
 
 const CHUNK_BITS: u32 = 16;
 const CHUNK_ENTRIES: usize = 1 << CHUNK_BITS;

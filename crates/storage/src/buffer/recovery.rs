@@ -9,11 +9,12 @@ use std::sync::atomic::Ordering;
 
 use smallvec::SmallVec;
 
-use super::page::{set_page_lsn, PageBytes};
 use super::pool::XGuard;
 use super::redo::{self, LogRecord, RecordReader};
-use super::{PageId, Shared};
+use super::shared::Shared;
 use crate::error::{Result, StorageError};
+use crate::page::PageId;
+use crate::page::{set_page_lsn, PageBytes};
 use crate::wal::{LogEntry, Lsn};
 
 impl Shared {

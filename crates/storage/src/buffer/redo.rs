@@ -23,12 +23,12 @@
 //! | UNDO_APPEND | len u16, bytes |
 //! | LOGICAL | len u32, bytes (no page id) |
 
-use super::undo_page as undo;
-use crate::btree::node::{self, NodeError};
 use crate::error::{Result, StorageError};
+use crate::page::node::{self, NodeError};
+use crate::page::undo;
 
-use super::page::{get_u64, put_u64, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE};
-use super::{PageId, PAGE_SIZE};
+use crate::page::{get_u64, put_u64, PageBytes, PageType, HEADER_SIZE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE};
+use crate::page::{PageId, PAGE_SIZE};
 
 const KIND_INIT: u8 = 1;
 const KIND_LEAF_INSERT: u8 = 2;

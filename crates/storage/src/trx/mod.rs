@@ -10,6 +10,7 @@
 
 pub mod logrec;
 pub mod purge;
+mod read_view;
 pub mod record;
 pub(crate) mod rw_slots;
 pub(crate) mod txn;
@@ -26,6 +27,7 @@ use crate::buffer::PageId;
 use crate::lock::{LockKey, LockOwner, LockTable};
 use crate::types::TableId;
 use crate::wal::Lsn;
+pub use read_view::ReadView;
 use rw_slots::{RwSlots, NO_TRX, PENDING};
 use undo::{CachedLog, UndoLogSet};
 
@@ -112,37 +114,6 @@ struct ImplicitLocks {
     trx_id: u64,
     owner: LockOwner,
     converted: Vec<LockKey>,
-}
-
-/// A consistent-read snapshot: `{low, up, ids}` (architecture §4.7).
-#[derive(Clone, Debug)]
-pub struct ReadView {
-    /// Ids >= low started after the view: invisible.
-    pub low: u64,
-    /// Ids < up committed before the view: visible.
-    pub up: u64,
-    /// Ids active when the view was built (sorted): invisible.
-    ids: SmallVec<[u64; 8]>,
-}
-
-impl ReadView {
-    pub fn new(low: u64, mut ids: Vec<u64>) -> ReadView {
-        ids.sort_unstable();
-        ids.dedup();
-        let up = ids.first().copied().unwrap_or(low).min(low);
-        ReadView { low, up, ids: ids.into() }
-    }
-
-    #[inline]
-    pub fn sees(&self, trx_id: u64) -> bool {
-        if trx_id < self.up {
-            return true;
-        }
-        if trx_id >= self.low {
-            return false;
-        }
-        self.ids.binary_search(&trx_id).is_err()
-    }
 }
 
 /// The undo log of a finished transaction: its first page and newest live record.

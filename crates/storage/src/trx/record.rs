@@ -7,15 +7,14 @@
 
 use crate::buffer::PageStore;
 use crate::error::{Result, StorageError};
+use crate::trx::read_view::ReadView;
 use crate::trx::undo::{self, PriorVersion};
-use crate::trx::ReadView;
 use crate::types::IndexId;
 
 pub const HEADER_LEN: usize = 17;
 const FLAG_DELETED: u8 = 1;
-/// Roll pointer of a version that has no older version to reach (built by an index build, or
-/// the first record of an undo log's `prev` chain).
-pub const NO_ROLL_PTR: u64 = u64::MAX;
+/// Re-exported: a record header's roll pointer is the undo module's format.
+pub use crate::trx::undo::NO_ROLL_PTR;
 /// Trx id of records that every read view sees (index builds write their entries with it).
 pub const VISIBLE_TO_ALL_TRX_ID: u64 = 0;
 

@@ -9,10 +9,10 @@ use smallvec::SmallVec;
 
 use crate::btree::{BTree, VersionedChange};
 use crate::buffer::PageId;
-use crate::engine::{SlotLease, TrxOptions};
 use crate::error::{Result, StorageError};
 use crate::lock::{LockError, LockKey, LockOwner};
 use crate::mtr::Mtr;
+use crate::shared::SlotLease;
 use crate::testpoint::CrashPoint;
 use crate::trx::logrec::LogRecord;
 use crate::trx::purge;

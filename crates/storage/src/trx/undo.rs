@@ -1,7 +1,7 @@
 //! Undo logs in pages (docs/architecture.md §4.7).
 //!
 //! Each read-write transaction writes the before-image of every index record it changes into its
-//! *undo log*: a chain of undo pages in the tablespace (format: buffer/undo_page.rs), read and
+//! *undo log*: a chain of undo pages in the tablespace (format: page/undo.rs), read and
 //! written through the buffer pool and redo-logged like any page. A transaction of any size
 //! therefore costs a few pages of memory at a time (its undo spills to disk with the pool, as
 //! InnoDB's undo tablespaces do), and after a crash the undo of every unfinished transaction is
@@ -42,16 +42,15 @@ use std::collections::BTreeSet;
 use parking_lot::Mutex;
 
 use crate::btree::overflow::{self, OverflowRef};
-use crate::buffer::page::{PageBytes, PageType, Torn, OFF_NEXT};
 use crate::buffer::redo::PageRecord;
-use crate::buffer::undo_page::{
-    OFF_LOG_LAST_PAGE, OFF_LOG_STATE, OFF_UNDO_LAST, OFF_UNDO_PREV, OFF_UNDO_TRX, OFF_UNDO_USED, UNDO_DATA_START,
-};
 use crate::buffer::{PageId, PageStore, MAX_PAGE_COUNT, NO_PAGE, PAGE_SIZE};
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
+use crate::page::undo::{
+    OFF_LOG_LAST_PAGE, OFF_LOG_STATE, OFF_UNDO_LAST, OFF_UNDO_PREV, OFF_UNDO_TRX, OFF_UNDO_USED, UNDO_DATA_START,
+};
+use crate::page::{PageBytes, PageType, Torn, OFF_NEXT};
 use crate::trx::logrec::LogRecord;
-use crate::trx::record::NO_ROLL_PTR;
 use crate::types::IndexId;
 use crate::wal::Lsn;
 
@@ -93,6 +92,12 @@ const REC_FLAGS: usize = 8;
 /// `prev | flags | index_id | root | key_len | before_len`.
 const REC_HEADER: usize = 8 + 1 + 4 + 8 + 2 + 2;
 const _: () = assert!(UNDO_DATA_START >= 64 && UNDO_DATA_START < PAGE_SIZE);
+
+/// Roll pointer of a version that has no older version to reach (built by an index build, or
+/// the first record of an undo log's `prev` chain). Defined here, with the roll pointer format,
+/// so that `record` (which follows roll pointers into this module) and this module agree on it
+/// without importing each other.
+pub const NO_ROLL_PTR: u64 = u64::MAX;
 
 pub fn roll_ptr(page: PageId, offset: usize) -> u64 {
     debug_assert!(page < MAX_PAGE_COUNT && offset < PAGE_SIZE);
@@ -749,7 +754,7 @@ mod tests {
     #[test]
     fn records_roundtrip_through_a_page() {
         let mut page = vec![0u8; PAGE_SIZE];
-        crate::buffer::undo_page::format_page(&mut page, 9, 77, NO_PAGE, LogState::Active as u8);
+        crate::page::undo::format_page(&mut page, 9, 77, NO_PAGE, LogState::Active as u8);
         let a = encode_record(NO_ROLL_PTR, 5, 3, b"key-a", None, false, true);
         let chain = OverflowRef { len: 70_000, first: 40 }.encode();
         let b = encode_record(roll_ptr(9, UNDO_DATA_START), 6, 4, b"key-b", Some((true, &chain[..])), true, false);
@@ -763,7 +768,7 @@ mod tests {
             false,
         );
         for r in [&a, &b, &c] {
-            crate::buffer::undo_page::append_to_page(&mut page, r).unwrap();
+            crate::page::undo::append_to_page(&mut page, r).unwrap();
         }
         let ra = decode_at(&page[..], 9, UNDO_DATA_START).unwrap();
         assert_eq!(

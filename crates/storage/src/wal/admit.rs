@@ -38,33 +38,10 @@ use std::task::{Context, Poll, Waker};
 
 use crate::error::{Result, StorageError};
 
-use super::{Lsn, Shared, Wal};
-
-/// Why writes stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Halt {
-    /// A log write or fsync failed: no further commit can be acknowledged.
-    Log,
-    /// A write-back of data pages (data file, doublewrite area, control file) failed: commits
-    /// still reach the log, but the checkpoint no longer advances.
-    DataFile,
-    /// Started read-only for salvage (`--force-recovery` with a log that cannot be trusted):
-    /// nothing is ever written.
-    Salvage,
-}
-
-pub(super) const HALT_NONE: u8 = 0;
-const HALT_LOG: u8 = 1;
-const HALT_DATA: u8 = 2;
-pub(super) const HALT_SALVAGE: u8 = 3;
-
-/// Row writers waiting in `admit_write` (woken whenever the limit is recomputed).
-#[derive(Default)]
-pub(super) struct AdmitWaiters {
-    wakers: Vec<Waker>,
-    /// Waits that began (for SHOW STATUS).
-    pub(super) waits: u64,
-}
+use super::config::Lsn;
+use super::halt::{Halt, HALT_DATA, HALT_LOG, HALT_NONE, HALT_SALVAGE};
+use super::log::Wal;
+use super::shared::Shared;
 
 impl Shared {
     /// Recomputes `admit_limit` from the checkpoint, the space state and the halt state, and

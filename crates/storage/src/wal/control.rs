@@ -1,7 +1,8 @@
 //! The control file `selkie.ctl`: two 4 KiB slots written alternately, each with a CRC32C, so a
 //! torn write of one slot leaves the other valid.
 //!
-//! INTERFACE CONTRACT (frozen; owner: WAL/IO helper).
+//! Every start reads it first (it names where recovery begins), so its layout below is an
+//! on-disk format: a change must keep old files readable.
 //!
 //! Slot layout (little-endian): `magic [8] | seq u64 | crc32c u32 | body_len u32 | body`, zero
 //! padded to `SLOT_BYTES`. The CRC covers the whole slot except the CRC field itself. Body:

@@ -7,7 +7,10 @@
 //! completion (which holds back the log writer) stays short. Padding bytes are zero and are not
 //! covered; nothing reads them.
 
-use super::{Lsn, ENTRY_HEADER};
+use super::config::Lsn;
+
+/// Size of the entry header that `append` puts before each payload.
+pub const ENTRY_HEADER: usize = 16;
 
 /// Entries start at multiples of this, so the link buffer can index by `lsn / ENTRY_ALIGN`.
 pub(super) const ENTRY_ALIGN: usize = 8;

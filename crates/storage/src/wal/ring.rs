@@ -16,8 +16,8 @@
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::config::Lsn;
 use super::entry::ENTRY_ALIGN;
-use super::Lsn;
 
 pub(super) struct LogBuffer {
     bytes: Box<[UnsafeCell<u8>]>,
@@ -83,7 +83,7 @@ impl LogBuffer {
     /// Publishes that the entry at `start` (of `framed_len` bytes) is completely copied in.
     /// SeqCst: pairs with the writer's SeqCst store of its sleeping state (see `Wal::append`).
     pub fn complete(&self, start: Lsn, framed_len: u32) {
-        debug_assert!(framed_len as usize >= super::ENTRY_HEADER);
+        debug_assert!(framed_len as usize >= super::entry::ENTRY_HEADER);
         self.link(start).store(framed_len, Ordering::SeqCst);
     }
 

@@ -8,14 +8,70 @@
 //! of the file: lengths are checked before anything is allocated and LSN arithmetic is checked,
 //! so garbage ends the scan instead of panicking.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::Result;
+use crate::io::{Io, IoFile};
 
+use super::config::{invalid_input, Lsn, MAX_ENTRY};
+use super::entry::ENTRY_HEADER;
 use super::entry::{entry_crc, framed_len, payload_crc, Header};
-use super::{segment, LogEntry, LogScan, Lsn, ENTRY_HEADER, MAX_ENTRY};
+use super::segment;
 
 /// Bytes read from a segment at a time.
+/// One verified log entry found by the recovery scan.
+pub struct LogEntry {
+    pub start: Lsn,
+    /// `start` + framed length: the LSN a page modified by this entry carries.
+    pub end: Lsn,
+    pub payload: Vec<u8>,
+}
+
+/// Iterates verified entries from a start LSN to the end of the valid log.
+pub struct LogScan {
+    io: Io,
+    redo_dir: PathBuf,
+    segment_bytes: u64,
+    /// Start of the next entry to read (= end of the last verified one).
+    pos: Lsn,
+    /// Set once an entry failed to verify or the log ran out; the scan stays at `pos`.
+    at_end: bool,
+    /// Read-ahead buffer holding log bytes `[chunk_start, chunk_start + chunk.len())`.
+    chunk: Vec<u8>,
+    chunk_start: Lsn,
+    /// The segment the chunk was read from, kept open for the next chunk.
+    segment: Option<(u64, Arc<IoFile>)>,
+}
+
+impl LogScan {
+    /// Opens the segments in `dir/redo` and positions at `from` (which must be an entry start or
+    /// the end of the log).
+    pub fn open(io: &Io, dir: &Path, from: Lsn, segment_bytes: u64) -> Result<LogScan> {
+        if segment_bytes == 0 {
+            return Err(invalid_input("segment size must be positive"));
+        }
+        Ok(LogScan {
+            io: io.clone(),
+            redo_dir: segment::redo_dir(dir),
+            segment_bytes,
+            pos: from,
+            at_end: false,
+            chunk: Vec::new(),
+            chunk_start: 0,
+            segment: None,
+        })
+    }
+    /// Next verified entry, or `None` at the end of the valid log.
+    pub fn next_entry(&mut self) -> Result<Option<LogEntry>> {
+        self.read_entry()
+    }
+    /// LSN just past the last verified entry returned (where appending continues).
+    pub fn end_lsn(&self) -> Lsn {
+        self.pos
+    }
+}
+
 const READ_AHEAD: u64 = 1 << 20;
 
 impl LogScan {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::io::{FileKind, Io, IoFile};
 
-use super::Lsn;
+use super::config::{Lsn, MIN_SEGMENT_BYTES};
 
 /// Name of the segment directory inside the data directory.
 pub(super) const REDO_DIR: &str = "redo";
@@ -89,7 +89,7 @@ pub fn existing_segment_bytes(datadir: &Path) -> std::io::Result<Option<u64>> {
     let mut largest = None;
     for n in list_segments(&dir)? {
         let len = std::fs::metadata(segment_path(&dir, n))?.len();
-        if len >= super::MIN_SEGMENT_BYTES && largest.is_none_or(|l| len > l) {
+        if len >= MIN_SEGMENT_BYTES && largest.is_none_or(|l| len > l) {
             largest = Some(len);
         }
     }

@@ -6,9 +6,15 @@ use std::sync::mpsc;
 use std::task::{Context, Waker};
 use std::time::{Duration, Instant};
 
-use super::wait::{CommitWait, WaitKind};
+use std::path::Path;
+use std::sync::Arc;
+
+use super::shared::{WRITER_AWAKE, WRITER_FAILED};
+use super::wait::CommitWait;
+use super::waiters::WaitKind;
 use super::*;
-use crate::engine::FaultInjection;
+use crate::io::Io;
+use crate::types::{FaultInjection, FlushMode};
 
 fn small_wal(dir: &Path, mode: FlushMode) -> Arc<Wal> {
     let io = Io::new(FaultInjection::default());

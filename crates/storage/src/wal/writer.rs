@@ -29,14 +29,15 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::{Duration, Instant};
 
-use crate::engine::FlushMode;
 use crate::io::is_no_space;
+use crate::types::FlushMode;
 
-use super::admit::Halt;
+use super::config::{Lsn, BACKGROUND_SYNC_INTERVAL};
+use super::halt::Halt;
 use super::segment::SegmentFiles;
-use super::{
-    Lsn, Shared, BACKGROUND_SYNC_INTERVAL, WRITER_AWAKE, WRITER_FAILED, WRITER_RUNNING, WRITER_SLEEPS_FOR_ANY,
-    WRITER_SLEEPS_FOR_PRESSURE, WRITER_STOPPED,
+use super::shared::{
+    Shared, WRITER_AWAKE, WRITER_FAILED, WRITER_RUNNING, WRITER_SLEEPS_FOR_ANY, WRITER_SLEEPS_FOR_PRESSURE,
+    WRITER_STOPPED,
 };
 
 /// First pause after a failure for lack of disk space; it doubles up to `SPACE_RETRY_MAX`.

@@ -28,11 +28,14 @@
 
 use std::cmp::Ordering;
 
-use crate::btree::MAX_KEY_LEN;
-use crate::buffer::page::{
-    put_u16, put_u32, put_u64, PageBytes, PageType, Torn, HEADER_SIZE, OFF_LEVEL, OFF_PAGE_ID, OFF_TYPE,
+use crate::page::{
+    put_u16, put_u32, put_u64, PageBytes, PageId, PageType, Torn, HEADER_SIZE, OFF_LEVEL, OFF_PAGE_ID, OFF_TYPE,
+    PAGE_SIZE,
 };
-use crate::buffer::{PageId, PAGE_SIZE};
+
+/// Longest key accepted (MariaDB's InnoDB limit). Here, with the node format, because the format's
+/// worst-case record sizes are built from it; `btree` re-exports it.
+pub const MAX_KEY_LEN: usize = 3072;
 
 const OFF_N_SLOTS: usize = 24;
 const OFF_HEAP_TOP: usize = 26;

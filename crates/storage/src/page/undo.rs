@@ -15,8 +15,9 @@
 //! other page, so a first page can be told from the others) and `last_page u64` at 72. Records
 //! start at UNDO_DATA_START on every page and never span pages.
 
-use super::page::{put_u16, put_u64, HEADER_SIZE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE};
-use super::{PageId, PageType, NO_PAGE, PAGE_SIZE};
+use crate::page::{
+    put_u16, put_u64, PageId, PageType, HEADER_SIZE, NO_PAGE, OFF_NEXT, OFF_PAGE_ID, OFF_TYPE, PAGE_SIZE,
+};
 
 pub(crate) const OFF_UNDO_PREV: usize = 32;
 pub(crate) const OFF_UNDO_TRX: usize = 40;

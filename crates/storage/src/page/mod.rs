@@ -1,6 +1,11 @@
 //! The on-disk format shared by every page: the 64-byte header, page types, checksums, the layout
 //! of page 0 (the tablespace header), and bounds-checked reading of page bytes.
 //!
+//! Children: `node` (B+tree node pages) and `undo` (undo log pages). The formats sit below the
+//! buffer pool because the pool's redo application and the tablespace bootstrap write them, and
+//! below `btree` and `trx::undo` because those build their changes from them: a format imports
+//! nothing above it, and this module names none of its children.
+//!
 //! All integers are little-endian. Header layout (docs/architecture.md §4.1):
 //!
 //! | offset | field |
@@ -13,9 +18,17 @@
 //! | 16 | page_lsn u64: end LSN of the last mtr that modified the page |
 //! | 24..64 | type-specific fields |
 
+pub(crate) mod node;
+pub(crate) mod undo;
+
 use std::cmp::Ordering;
 
-use super::{PageId, PAGE_SIZE, SYSTEM_TREES};
+/// A page's number in the tablespace file (its offset is `id * PAGE_SIZE`).
+pub type PageId = u64;
+pub const PAGE_SIZE: usize = 16 * 1024;
+
+/// Number of system B+trees whose roots live in the tablespace header (created with the database).
+pub const SYSTEM_TREES: usize = 8;
 
 pub const HEADER_SIZE: usize = 64;
 
@@ -68,6 +81,9 @@ impl PageType {
     }
 }
 
+/// The tablespace header page.
+pub const HEADER_PAGE: PageId = 0;
+
 // Page 0 (tablespace header), type-specific fields and the system tree roots after the header.
 pub(crate) const OFF_MAGIC: usize = 24;
 pub(crate) const OFF_FORMAT: usize = 32;
@@ -76,7 +92,7 @@ pub(crate) const OFF_PAGE_COUNT: usize = 40;
 pub(crate) const OFF_FREE_HEAD: usize = 48;
 pub(crate) const OFF_SYSTEM_ROOTS: usize = HEADER_SIZE;
 pub(crate) const TABLESPACE_MAGIC: u64 = u64::from_le_bytes(*b"SELKIEts");
-/// Version of the page formats in this file, btree/node.rs and trx/undo.rs; also stored in the
+/// Version of the page formats in this file, page/node.rs, page/undo.rs and trx/undo.rs; also stored in the
 /// control file. 2: undo logs in pages (roll pointers name undo records), checkpoint end marker;
 /// also (same unreleased version) overflow chains that share tails (OFF_OVERFLOW_SHARES, 0 in
 /// every overflow page written before: unshared) and the INNER_DELETE redo record of merges.
