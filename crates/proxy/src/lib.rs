@@ -21,6 +21,8 @@ pub mod cache;
 pub mod classifier;
 pub mod cluster;
 pub mod config;
+#[cfg(test)]
+mod config_text;
 pub mod history;
 pub mod monitor;
 pub mod ps_map;

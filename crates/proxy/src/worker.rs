@@ -137,17 +137,14 @@ mod tests {
     use crate::auth::UserTable;
     use crate::cache::{CacheConfig, CacheStorage, SelectsPolicy};
     use crate::cluster::{Health, ServerState};
-    use crate::config::Config;
+    use crate::config_text::ConfigText;
     use crate::runtime::{RuntimeConfig, SlotRegistry};
     use std::sync::atomic::AtomicU32;
     use tokio::sync::mpsc;
     use std::time::Duration;
 
     fn shared() -> Arc<Shared> {
-        let config = Config::parse(
-            "[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\n[[servers]]\nname='s'\naddress='h'\n",
-        )
-        .unwrap();
+        let config = ConfigText::new().listener("a", 1, "readwritesplit", &[]).server("s", "h", None).parse();
         let runtime = RuntimeConfig::build(config, &mut SlotRegistry::default(), None).unwrap();
         let (monitor, _) = mpsc::unbounded_channel();
         Arc::new(Shared {
