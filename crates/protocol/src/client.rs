@@ -176,9 +176,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
             LoginVerdict::Refused(err) => Err(ProtocolError::Server(err)),
             LoginVerdict::OtherPlugin(plugin) => Err(ProtocolError::Unsupported(format!("auth plugin {plugin}"))),
             LoginVerdict::MoreData => Err(ProtocolError::Unsupported("extra authentication rounds".into())),
-            LoginVerdict::Unexpected => {
-                Err(ProtocolError::Malformed("unexpected packet during authentication".into()))
-            }
+            LoginVerdict::Unexpected => Err(ProtocolError::Malformed("unexpected packet during authentication".into())),
         }
     }
 

@@ -21,7 +21,11 @@ impl ConfigText {
     /// A `[[listeners]]` entry; `options` are further keys with their values as TOML
     /// (`("role", "'replica'")`, `("max_session_history", "3")`).
     pub fn listener(mut self, name: &str, port: u16, router: &str, options: &[(&str, &str)]) -> ConfigText {
-        self.text.push_str(&format!("[[listeners]]\nname = {}\nport = {port}\nrouter = {}\n", quote(name), quote(router)));
+        self.text.push_str(&format!(
+            "[[listeners]]\nname = {}\nport = {port}\nrouter = {}\n",
+            quote(name),
+            quote(router)
+        ));
         for (key, value) in options {
             self.text.push_str(&format!("{key} = {value}\n"));
         }

@@ -257,8 +257,7 @@ mod tests {
 
         let same = RuntimeConfig::build(config("soft_ttl=1\nhard_ttl=2\n"), &mut slots, Some(&first)).unwrap();
         assert!(Arc::ptr_eq(&same.listener("rw").unwrap().cache.as_ref().unwrap().shared, &cache));
-        let changed =
-            RuntimeConfig::build(config("soft_ttl=1\nhard_ttl=3\n"), &mut slots, Some(&first)).unwrap();
+        let changed = RuntimeConfig::build(config("soft_ttl=1\nhard_ttl=3\n"), &mut slots, Some(&first)).unwrap();
         assert!(!Arc::ptr_eq(&changed.listener("rw").unwrap().cache.as_ref().unwrap().shared, &cache));
         assert_eq!(changed.caches.len(), 1);
     }

@@ -14,13 +14,13 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
-use arc_swap::cache::Cache;
-use arc_swap::ArcSwap;
 use crate::cache::{CacheKey, CacheShared, CacheStats, CachedResult, Lookup, ResultCache};
 use crate::classifier::TableRef;
 use crate::cluster::Cluster;
 use crate::runtime::{ListenerRuntime, Shared};
 use crate::stats::WorkerStats;
+use arc_swap::cache::Cache;
+use arc_swap::ArcSwap;
 
 /// An accepted client connection on its way to a worker.
 pub struct Job {
@@ -140,8 +140,8 @@ mod tests {
     use crate::config_text::ConfigText;
     use crate::runtime::{RuntimeConfig, SlotRegistry};
     use std::sync::atomic::AtomicU32;
-    use tokio::sync::mpsc;
     use std::time::Duration;
+    use tokio::sync::mpsc;
 
     fn shared() -> Arc<Shared> {
         let config = ConfigText::new().listener("a", 1, "readwritesplit", &[]).server("s", "h", None).parse();
