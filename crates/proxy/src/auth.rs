@@ -8,6 +8,7 @@
 //! keep it for the session. `SHA1(pw)` is exactly what answering any other scramble takes:
 //! `token' = SHA1(pw) XOR SHA1(S' || SHA1(SHA1(pw)))`. The clear password is never needed, and
 //! what the proxy holds (`SHA1(pw)`) is only as sensitive as a captured native-password login.
+//! The SHA-1 arithmetic itself is `selkie_protocol::auth`'s, the same that selkied verifies with.
 
 use std::collections::HashMap;
 
