@@ -7,6 +7,7 @@ did not start.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -387,6 +388,86 @@ class MariaDBReplicationPair(ManagedServer):
     def cleanup(self) -> None:
         for server in (self.replica, self.primary):
             server.cleanup()
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    # A JSON string is a valid TOML basic string for the names, addresses and sizes used here.
+    return json.dumps(str(value))
+
+
+def _toml_table(header: str, values: dict) -> str:
+    return "\n".join([header] + [f"{key} = {_toml_value(v)}" for key, v in values.items()]) + "\n"
+
+
+class ProxyConfig:
+    """Builds a selkie-proxy configuration file (TOML text), so tests and benchmarks name only
+    what they configure:
+
+        ProxyConfig().listener("rw", port, "readwritesplit", cache="default") \
+            .server("db1", backend_port).monitor(user="root").users("backend").text()
+
+    Values are written as given; anything left out takes the proxy's default."""
+
+    def __init__(self):
+        self._listeners: list[dict] = []
+        self._servers: list[dict] = []
+        self._monitor: dict | None = None
+        self._users: tuple[str, list[tuple[str, str]]] | None = None
+        self._cache: dict | None = None
+        self._caches: list[tuple[str, dict]] = []
+        self._admin_port: int | None = None
+
+    def listener(self, name: str, port: int, router: str, **options) -> "ProxyConfig":
+        """A `[[listeners]]` entry; `options` are its other keys (role, cache, max_session_history...)."""
+        self._listeners.append({"name": name, "port": port, "router": router, **options})
+        return self
+
+    def server(self, name: str, port: int, address: str = "127.0.0.1") -> "ProxyConfig":
+        self._servers.append({"name": name, "address": address, "port": port})
+        return self
+
+    def monitor(self, **values) -> "ProxyConfig":
+        self._monitor = values
+        return self
+
+    def users(self, source: str, *accounts: tuple[str, str]) -> "ProxyConfig":
+        """`[users]` with `source`, and a `[[users.list]]` entry per (name, password)."""
+        self._users = (source, list(accounts))
+        return self
+
+    def cache(self, **values) -> "ProxyConfig":
+        """The `[cache]` section (the cache named "default")."""
+        self._cache = values
+        return self
+
+    def named_cache(self, name: str, **values) -> "ProxyConfig":
+        """A `[caches.NAME]` section."""
+        self._caches.append((name, values))
+        return self
+
+    def admin(self, port: int) -> "ProxyConfig":
+        self._admin_port = port
+        return self
+
+    def text(self) -> str:
+        parts = [_toml_table("[[listeners]]", l) for l in self._listeners]
+        parts += [_toml_table("[[servers]]", s) for s in self._servers]
+        if self._monitor is not None:
+            parts.append(_toml_table("[monitor]", self._monitor))
+        if self._users is not None:
+            source, accounts = self._users
+            parts.append(_toml_table("[users]", {"source": source}))
+            parts += [_toml_table("[[users.list]]", {"name": n, "password": pw}) for n, pw in accounts]
+        if self._cache is not None:
+            parts.append(_toml_table("[cache]", self._cache))
+        parts += [_toml_table(f"[caches.{name}]", values) for name, values in self._caches]
+        if self._admin_port is not None:
+            parts.append(_toml_table("[admin]", {"port": self._admin_port}))
+        return "\n".join(parts)
 
 
 class SelkieProxy(ManagedServer):

@@ -19,8 +19,8 @@ import time
 import pymysql
 import pytest
 
-from harness import (MariaDBReplicationPair, SelkieProxy, free_port, global_status, http_get, mariadb_cli,
-                     mariadb_query, sysbench)
+from harness import (MariaDBReplicationPair, ProxyConfig, SelkieProxy, free_port, global_status, http_get,
+                     mariadb_cli, mariadb_query, sysbench)
 
 PRIMARY_ID, REPLICA_ID = 1, 2
 # sysbench's default --mysql-ignore-errors: deadlocks, lock wait timeouts and "record changed"
@@ -33,89 +33,26 @@ SYSBENCH_THREADS = 32 if STRESS else 4
 
 
 def proxy_config(primary_port, replica_port, ports, history=50, with_replica=True):
-    replica = f"""
-[[servers]]
-name = "db2"
-address = "127.0.0.1"
-port = {replica_port}
-""" if with_replica else ""
-    return f"""
-[[listeners]]
-name = "rw"
-port = {ports['rw']}
-router = "readwritesplit"
-max_replication_lag = 30
-max_session_history = {history}
-
-[[listeners]]
-name = "rwc"
-port = {ports['rwc']}
-router = "readwritesplit"
-cache = "default"
-
-[[listeners]]
-name = "rwcs"
-port = {ports['rwcs']}
-router = "readwritesplit"
-cache = "shared"
-
-[[listeners]]
-name = "rwh"
-port = {ports['rwh']}
-router = "readwritesplit"
-max_session_history = 3
-
-[[listeners]]
-name = "rwl"
-port = {ports['rwl']}
-router = "readwritesplit"
-max_replication_lag = 1
-
-[[listeners]]
-name = "rcr_primary"
-port = {ports['rcr_primary']}
-router = "readconnroute"
-role = "primary"
-
-[[listeners]]
-name = "rcr_replica"
-port = {ports['rcr_replica']}
-router = "readconnroute"
-role = "replica"
-
-[[servers]]
-name = "db1"
-address = "127.0.0.1"
-port = {primary_port}
-
-{replica}
-[monitor]
-user = "root"
-password = ""
-interval_ms = 200
-# Generous for loaded CI machines: a killed server refuses connections at once anyway.
-connect_timeout_ms = 3000
-failcount = 2
-
-[users]
-source = "backend"
-
-[cache]
-soft_ttl = 60
-hard_ttl = 120
-max_size = "16M"
-max_resultset_size = "1M"
-selects = "verify_cacheable"
-
-[caches.shared]
-soft_ttl = 60
-hard_ttl = 120
-storage = "shared"
-selects = "assume_cacheable"
-
-[admin]
-port = {ports['admin']}
-"""
+    config = (ProxyConfig()
+              .listener("rw", ports["rw"], "readwritesplit", max_replication_lag=30, max_session_history=history)
+              .listener("rwc", ports["rwc"], "readwritesplit", cache="default")
+              .listener("rwcs", ports["rwcs"], "readwritesplit", cache="shared")
+              .listener("rwh", ports["rwh"], "readwritesplit", max_session_history=3)
+              .listener("rwl", ports["rwl"], "readwritesplit", max_replication_lag=1)
+              .listener("rcr_primary", ports["rcr_primary"], "readconnroute", role="primary")
+              .listener("rcr_replica", ports["rcr_replica"], "readconnroute", role="replica")
+              .server("db1", primary_port))
+    if with_replica:
+        config.server("db2", replica_port)
+    # connect_timeout_ms is generous for loaded CI machines: a killed server refuses connections
+    # at once anyway.
+    return (config
+            .monitor(user="root", password="", interval_ms=200, connect_timeout_ms=3000, failcount=2)
+            .users("backend")
+            .cache(soft_ttl=60, hard_ttl=120, max_size="16M", max_resultset_size="1M", selects="verify_cacheable")
+            .named_cache("shared", soft_ttl=60, hard_ttl=120, storage="shared", selects="assume_cacheable")
+            .admin(ports["admin"])
+            .text())
 
 
 class Cluster:

@@ -10,7 +10,8 @@ import json
 import pymysql
 import pytest
 
-from harness import SelkieProxy, SelkieServer, free_port, http_get, mariadb_cli, selkied_binary, sysbench
+from harness import (ProxyConfig, SelkieProxy, SelkieServer, free_port, http_get, mariadb_cli, selkied_binary,
+                     sysbench)
 
 
 @pytest.fixture(scope="module")
@@ -20,43 +21,17 @@ def setup():
     server = SelkieServer(extra_args=["--buffer-pool-size", "128M"])
     server.start()
     ports = {name: free_port() for name in ("rw", "rcr", "admin")}
-    config = f"""
-[[listeners]]
-name = "rw"
-port = {ports['rw']}
-router = "readwritesplit"
-cache = "default"
-
-[[listeners]]
-name = "rcr"
-port = {ports['rcr']}
-router = "readconnroute"
-role = "primary"
-
-[[servers]]
-name = "selkie"
-address = "127.0.0.1"
-port = {server.port}
-
-[monitor]
-user = "root"
-interval_ms = 200
-# Generous for loaded CI machines: a killed server refuses connections at once anyway.
-connect_timeout_ms = 3000
-
-[users]
-source = "config"
-[[users.list]]
-name = "root"
-password = ""
-
-[cache]
-soft_ttl = 60
-hard_ttl = 120
-
-[admin]
-port = {ports['admin']}
-"""
+    # connect_timeout_ms is generous for loaded CI machines: a killed server refuses connections
+    # at once anyway.
+    config = (ProxyConfig()
+              .listener("rw", ports["rw"], "readwritesplit", cache="default")
+              .listener("rcr", ports["rcr"], "readconnroute", role="primary")
+              .server("selkie", server.port)
+              .monitor(user="root", interval_ms=200, connect_timeout_ms=3000)
+              .users("config", ("root", ""))
+              .cache(soft_ttl=60, hard_ttl=120)
+              .admin(ports["admin"])
+              .text())
     proxy = SelkieProxy(config, workers=2)
     try:
         proxy.start()

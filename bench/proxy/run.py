@@ -39,7 +39,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from harness import (MariaDBServer, SelkieProxy, SelkieServer, free_port, mariadb_cli,  # noqa: E402
+from harness import (MariaDBServer, ProxyConfig, SelkieProxy, SelkieServer, free_port, mariadb_cli,  # noqa: E402
                      selkie_proxy_binary, sysbench)
 
 MODES = ["direct", "readconnroute", "readwritesplit", "rws_cache"]
@@ -48,51 +48,18 @@ SECTION = "## Proxy"
 
 
 def proxy_config(backend_port: int, ports: dict[str, int]) -> str:
-    return f"""
-[[listeners]]
-name = "readconnroute"
-port = {ports['readconnroute']}
-router = "readconnroute"
-role = "primary"
-
-[[listeners]]
-name = "readwritesplit"
-port = {ports['readwritesplit']}
-router = "readwritesplit"
-
-[[listeners]]
-name = "rws_cache"
-port = {ports['rws_cache']}
-router = "readwritesplit"
-cache = "default"
-
-[[servers]]
-name = "backend"
-address = "127.0.0.1"
-port = {backend_port}
-
-[monitor]
-user = "root"
-interval_ms = 1000
-# Generous: on a loaded machine a backend busy with 1,024 connections may take seconds to
-# accept one more, and a server taken out of routing would fail every proxied run after it.
-# (Sessions' backend connections use the same timeout.)
-connect_timeout_ms = 15000
-failcount = 3
-
-[users]
-source = "config"
-[[users.list]]
-name = "root"
-password = ""
-
-[cache]
-soft_ttl = 300
-hard_ttl = 600
-max_size = "256M"
-max_resultset_size = "1M"
-selects = "assume_cacheable"
-"""
+    # connect_timeout_ms is generous: on a loaded machine a backend busy with 1,024 connections
+    # may take seconds to accept one more, and a server taken out of routing would fail every
+    # proxied run after it. (Sessions' backend connections use the same timeout.)
+    return (ProxyConfig()
+            .listener("readconnroute", ports["readconnroute"], "readconnroute", role="primary")
+            .listener("readwritesplit", ports["readwritesplit"], "readwritesplit")
+            .listener("rws_cache", ports["rws_cache"], "readwritesplit", cache="default")
+            .server("backend", backend_port)
+            .monitor(user="root", interval_ms=1000, connect_timeout_ms=15000, failcount=3)
+            .users("config", ("root", ""))
+            .cache(soft_ttl=300, hard_ttl=600, max_size="256M", max_resultset_size="1M", selects="assume_cacheable")
+            .text())
 
 
 def machine() -> dict:

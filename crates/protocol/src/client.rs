@@ -7,12 +7,13 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpStream, ToSocketAddrs};
 
 use crate::auth::native_password_token;
+use crate::auth_switch::{await_login_verdict, LoginVerdict};
 use crate::command::{encode_stmt_execute, ChangeUser, Command, ParamType, PrepareOk};
 use crate::constants::{
     capabilities::*, charset, status::SERVER_MORE_RESULTS_EXISTS, ColumnType, MYSQL_NATIVE_PASSWORD,
 };
 use crate::error::{ProtocolError, Result};
-use crate::handshake::{AuthSwitchRequest, Greeting, HandshakeResponse, AUTH_MORE_DATA_HEADER, AUTH_SWITCH_HEADER};
+use crate::handshake::{Greeting, HandshakeResponse};
 use crate::packet::{PacketReader, PacketWriter, MAX_ALLOWED_PACKET_LIMIT};
 use crate::response::{is_eof_packet, parse_result_end, ErrPacket, OkPacket, ERR_HEADER, OK_HEADER};
 use crate::resultset::{parse_binary_row, parse_text_row, ColumnDefinition};
@@ -166,30 +167,16 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
 
     /// Reads the server's verdict, answering auth switch requests, until OK or ERR.
     async fn finish_auth(&mut self, password: &[u8]) -> Result<()> {
-        loop {
-            let payload = self.reader.read_packet().await?;
-            match payload.first() {
-                Some(&OK_HEADER) => {
-                    self.status = OkPacket::parse(payload)?.status;
-                    return Ok(());
-                }
-                Some(&ERR_HEADER) => return Err(ProtocolError::Server(ErrPacket::parse(payload)?)),
-                Some(&AUTH_SWITCH_HEADER) => {
-                    let switch = AuthSwitchRequest::parse(payload)?;
-                    if switch.plugin != MYSQL_NATIVE_PASSWORD {
-                        return Err(ProtocolError::Unsupported(format!("auth plugin {}", switch.plugin)));
-                    }
-                    let token = native_password_token(password, &switch.data);
-                    self.writer.set_sequence(self.reader.sequence());
-                    self.writer.write_packet(&token);
-                    self.writer.flush().await?;
-                    self.reader.set_sequence(self.writer.sequence());
-                }
-                Some(&AUTH_MORE_DATA_HEADER) => {
-                    return Err(ProtocolError::Unsupported("extra authentication rounds".into()))
-                }
-                _ => return Err(ProtocolError::Malformed("unexpected packet during authentication".into())),
+        let answer = |scramble: &[u8]| native_password_token(password, scramble);
+        match await_login_verdict(&mut self.reader, &mut self.writer, answer).await? {
+            LoginVerdict::Accepted(ok) => {
+                self.status = ok.status;
+                Ok(())
             }
+            LoginVerdict::Refused(err) => Err(ProtocolError::Server(err)),
+            LoginVerdict::OtherPlugin(plugin) => Err(ProtocolError::Unsupported(format!("auth plugin {plugin}"))),
+            LoginVerdict::MoreData => Err(ProtocolError::Unsupported("extra authentication rounds".into())),
+            LoginVerdict::Unexpected => Err(ProtocolError::Malformed("unexpected packet during authentication".into())),
         }
     }
 

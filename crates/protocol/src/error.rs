@@ -8,8 +8,6 @@ use std::io;
 
 use thiserror::Error;
 
-use crate::response::ErrPacket;
-
 #[derive(Debug, Error)]
 pub enum ProtocolError {
     #[error("I/O error: {0}")]
@@ -44,6 +42,24 @@ pub enum ProtocolError {
 }
 
 pub type Result<T, E = ProtocolError> = std::result::Result<T, E>;
+
+/// An ERR packet's contents. The type lives here, below the codec, because `ProtocolError`
+/// carries one (`Server`) and maps itself onto one (`to_err_packet`); its wire form (`encode`,
+/// `parse`) is in `response` with OK and EOF, which needs the field decoders that in turn
+/// report `ProtocolError`s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrPacket {
+    pub code: u16,
+    /// Five characters, e.g. "42000".
+    pub state: String,
+    pub message: String,
+}
+
+impl ErrPacket {
+    pub fn new(code: u16, state: &str, message: impl Into<String>) -> ErrPacket {
+        ErrPacket { code, state: state.to_string(), message: message.into() }
+    }
+}
 
 /// MySQL error numbers and SQLSTATEs the codec itself produces.
 pub mod codes {

@@ -3,6 +3,7 @@
 //! With CLIENT_DEPRECATE_EOF the EOF that ends a result set is replaced by an OK packet whose
 //! header byte is 0xFE; `encode_ok(.., header = 0xFE)` writes that form.
 
+pub use crate::error::ErrPacket;
 use crate::error::{ProtocolError, Result};
 use crate::wire::{put_lenenc_bytes, put_lenenc_int, put_u16, Decoder};
 
@@ -81,19 +82,7 @@ impl OkPacket {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ErrPacket {
-    pub code: u16,
-    /// Five characters, e.g. "42000".
-    pub state: String,
-    pub message: String,
-}
-
 impl ErrPacket {
-    pub fn new(code: u16, state: &str, message: impl Into<String>) -> ErrPacket {
-        ErrPacket { code, state: state.to_string(), message: message.into() }
-    }
-
     pub fn encode(&self, out: &mut Vec<u8>) {
         encode_err(out, self.code, &self.state, &self.message);
     }

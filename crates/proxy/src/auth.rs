@@ -8,10 +8,13 @@
 //! keep it for the session. `SHA1(pw)` is exactly what answering any other scramble takes:
 //! `token' = SHA1(pw) XOR SHA1(S' || SHA1(SHA1(pw)))`. The clear password is never needed, and
 //! what the proxy holds (`SHA1(pw)`) is only as sensitive as a captured native-password login.
+//! The SHA-1 arithmetic itself is `selkie_protocol::auth`'s, the same that selkied verifies with.
 
 use std::collections::HashMap;
 
-use sha1::{Digest, Sha1};
+use selkie_protocol::auth::{
+    native_password_answer, native_password_hash, parse_native_password_hex, recover_native_password_stage1,
+};
 
 use crate::config::{UserEntry, UsersConfig};
 
@@ -19,30 +22,6 @@ use crate::config::{UserEntry, UsersConfig};
 pub type Stage1 = [u8; 20];
 /// `SHA1(SHA1(password))`, the stored form.
 pub type Stage2 = [u8; 20];
-
-fn sha1(parts: &[&[u8]]) -> [u8; 20] {
-    let mut h = Sha1::new();
-    for p in parts {
-        h.update(p);
-    }
-    h.finalize().into()
-}
-
-/// Parses the `*HEX` form PASSWORD() prints (41 characters). Empty means "no password".
-pub fn parse_password_hash(text: &str) -> Option<Option<Stage2>> {
-    if text.is_empty() {
-        return Some(None);
-    }
-    let hex = text.strip_prefix('*')?;
-    if hex.len() != 40 {
-        return None;
-    }
-    let mut out = [0u8; 20];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(Some(out))
-}
 
 /// A user's stored credential: `None` for an account without password.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +34,7 @@ impl Credential {
         if password.is_empty() {
             Credential { stage2: None }
         } else {
-            Credential { stage2: Some(sha1(&[&sha1(&[password.as_bytes()])])) }
+            Credential { stage2: Some(native_password_hash(password.as_bytes())) }
         }
     }
 }
@@ -71,17 +50,8 @@ pub struct BackendSecret {
 pub fn verify_and_recover(stored: &Credential, scramble: &[u8], token: &[u8]) -> Option<BackendSecret> {
     match stored.stage2 {
         None => token.is_empty().then_some(BackendSecret { stage1: None }),
-        Some(stage2) => {
-            if token.len() != 20 {
-                return None;
-            }
-            let mix = sha1(&[scramble, &stage2]);
-            let mut stage1 = [0u8; 20];
-            for i in 0..20 {
-                stage1[i] = token[i] ^ mix[i];
-            }
-            (sha1(&[&stage1]) == stage2).then_some(BackendSecret { stage1: Some(stage1) })
-        }
+        Some(stage2) => recover_native_password_stage1(&stage2, scramble, token)
+            .map(|stage1| BackendSecret { stage1: Some(stage1) }),
     }
 }
 
@@ -89,11 +59,7 @@ pub fn verify_and_recover(stored: &Credential, scramble: &[u8], token: &[u8]) ->
 pub fn backend_token(secret: &BackendSecret, scramble: &[u8]) -> Vec<u8> {
     match &secret.stage1 {
         None => Vec::new(),
-        Some(stage1) => {
-            let stage2 = sha1(&[stage1]);
-            let mix = sha1(&[scramble, &stage2]);
-            stage1.iter().zip(mix.iter()).map(|(a, b)| a ^ b).collect()
-        }
+        Some(stage1) => native_password_answer(stage1, scramble),
     }
 }
 
@@ -146,7 +112,7 @@ impl UserTable {
         for u in list {
             let credential = match (&u.password, &u.password_hash) {
                 (Some(pw), _) => Credential::from_password(pw),
-                (None, Some(h)) => match parse_password_hash(h) {
+                (None, Some(h)) => match parse_native_password_hex(h) {
                     Some(stage2) => Credential { stage2 },
                     None => continue,
                 },
@@ -163,7 +129,7 @@ impl UserTable {
         let mut skipped = 0;
         for (user, password, plugin) in rows {
             let native = plugin.is_empty() || plugin.eq_ignore_ascii_case("mysql_native_password");
-            match parse_password_hash(password) {
+            match parse_native_password_hex(password) {
                 Some(stage2) if native && !user.is_empty() => self.add(user, Credential { stage2 }),
                 _ => skipped += 1,
             }
@@ -202,19 +168,6 @@ mod tests {
         assert_eq!(verify_and_recover(&empty, &s, &[]), Some(BackendSecret { stage1: None }));
         assert!(verify_and_recover(&empty, &s, &native_password_token(b"pw", &s)).is_none());
         assert!(backend_token(&BackendSecret { stage1: None }, &s).is_empty());
-    }
-
-    #[test]
-    fn password_hash_text_round_trips_with_mariadb_form() {
-        // SELECT PASSWORD('secret') on MariaDB 10.11.
-        let h = parse_password_hash("*14E65567ABDB5135D0CFD9A70B3032C179A49EE7").unwrap().unwrap();
-        assert_eq!(Some(h), Credential::from_password("secret").stage2);
-        assert_eq!(parse_password_hash(""), Some(None));
-        assert_eq!(parse_password_hash("14E65567ABDB5135D0CFD9A70B3032C179A49EE7"), None);
-        assert_eq!(parse_password_hash("*14E6"), None);
-        assert_eq!(parse_password_hash("*ZZE65567ABDB5135D0CFD9A70B3032C179A49EE7"), None);
-        // Multi-byte characters must not panic the slicing.
-        assert_eq!(parse_password_hash("*é4E65567ABDB5135D0CFD9A70B3032C179A49EE"), None);
     }
 
     #[test]

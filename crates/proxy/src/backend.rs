@@ -15,11 +15,12 @@
 use std::io;
 use std::time::Duration;
 
+use selkie_protocol::auth_switch::{await_login_verdict, LoginVerdict};
 use selkie_protocol::command::PrepareOk;
 use selkie_protocol::constants::capabilities::*;
 use selkie_protocol::constants::status::{SERVER_MORE_RESULTS_EXISTS, SERVER_STATUS_CURSOR_EXISTS};
 use selkie_protocol::constants::MYSQL_NATIVE_PASSWORD;
-use selkie_protocol::handshake::{AuthSwitchRequest, Greeting, HandshakeResponse, AUTH_SWITCH_HEADER};
+use selkie_protocol::handshake::{Greeting, HandshakeResponse};
 use selkie_protocol::packet::{PacketReader, PacketWriter, HEADER_LEN, MAX_ALLOWED_PACKET_LIMIT};
 use selkie_protocol::response::{
     is_eof_packet, parse_result_end, ErrPacket, OkPacket, EOF_HEADER, ERR_HEADER, OK_HEADER,
@@ -288,36 +289,22 @@ impl Backend {
         response.encode(&mut writer.begin_packet());
         writer.flush().await.map_err(ProtocolError::from)?;
         reader.set_sequence(writer.sequence());
-        loop {
-            let payload = reader.read_packet().await?;
-            match payload.first() {
-                Some(&OK_HEADER) => {
-                    let ok = OkPacket::parse(payload)?;
-                    return Ok(Backend {
-                        reader,
-                        writer,
-                        capabilities: caps,
-                        status: ok.status,
-                        connection_id: greeting.connection_id,
-                        server_version: greeting.server_version,
-                    });
-                }
-                Some(&ERR_HEADER) => return Err(BackendError::Refused(ErrPacket::parse(payload)?)),
-                Some(&AUTH_SWITCH_HEADER) => {
-                    let switch = AuthSwitchRequest::parse(payload)?;
-                    if switch.plugin != MYSQL_NATIVE_PASSWORD {
-                        return Err(BackendError::Incompatible(format!(
-                            "backend {endpoint} asks for auth plugin {}; the proxy supports mysql_native_password",
-                            switch.plugin
-                        )));
-                    }
-                    let token = backend_token(&login.secret, &switch.data);
-                    writer.set_sequence(reader.sequence());
-                    writer.write_packet(&token);
-                    writer.flush().await.map_err(ProtocolError::from)?;
-                    reader.set_sequence(writer.sequence());
-                }
-                _ => return Err(ProtocolError::Malformed("unexpected packet during backend login".into()).into()),
+        let answer = |scramble: &[u8]| backend_token(&login.secret, scramble);
+        match await_login_verdict(&mut reader, &mut writer, answer).await? {
+            LoginVerdict::Accepted(ok) => Ok(Backend {
+                reader,
+                writer,
+                capabilities: caps,
+                status: ok.status,
+                connection_id: greeting.connection_id,
+                server_version: greeting.server_version,
+            }),
+            LoginVerdict::Refused(err) => Err(BackendError::Refused(err)),
+            LoginVerdict::OtherPlugin(plugin) => Err(BackendError::Incompatible(format!(
+                "backend {endpoint} asks for auth plugin {plugin}; the proxy supports mysql_native_password"
+            ))),
+            LoginVerdict::MoreData | LoginVerdict::Unexpected => {
+                Err(ProtocolError::Malformed("unexpected packet during backend login".into()).into())
             }
         }
     }

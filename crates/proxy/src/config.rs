@@ -539,7 +539,7 @@ impl Config {
                         u.name
                     )))
                 }
-                (None, Some(h)) if crate::auth::parse_password_hash(h).is_none() => {
+                (None, Some(h)) if selkie_protocol::auth::parse_native_password_hex(h).is_none() => {
                     return Err(invalid(format!(
                         "users.list '{}': password_hash must be '*' and 40 hex digits",
                         u.name

@@ -8,7 +8,7 @@
 //! Modules, from the process down to the wire:
 //! - `server`: threads, listeners, signals, reload; `runtime`: the shared state they use.
 //! - `config`: the TOML file. `monitor` and `cluster`: backend health, roles, lag, users.
-//! - `worker`: a worker thread and its local state. `session`: one client session.
+//! - `worker`: a worker thread's local state. `session`: one client session.
 //! - `router`: routing decisions (pure); `history`, `ps_map`: readwritesplit session state.
 //! - `backend`: a connection to a backend, login and response streaming. `auth`: credentials.
 //! - `stats`, `admin`: per-worker counters and the HTTP endpoint that merges them.
@@ -21,6 +21,8 @@ pub mod cache;
 pub mod classifier;
 pub mod cluster;
 pub mod config;
+#[cfg(test)]
+mod config_text;
 pub mod history;
 pub mod monitor;
 pub mod ps_map;

@@ -214,15 +214,18 @@ pub struct Shared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config_text::ConfigText;
 
-    fn config(extra: &str) -> Config {
-        Config::parse(&format!(
-            "[[listeners]]\nname='rw'\nport=1\nrouter='readwritesplit'\ncache='default'\n\
-             [[listeners]]\nname='ro'\nport=2\nrouter='readconnroute'\nrole='replica'\n\
-             [[servers]]\nname='a'\naddress='h'\n[[servers]]\nname='b'\naddress='h'\nport=2\n{extra}{}",
-            if extra.contains("[cache]") { "" } else { "[cache]\n" }
-        ))
-        .unwrap()
+    /// Two listeners (one with the default cache) over two servers; `cache` is the body of the
+    /// `[cache]` section.
+    fn config(cache: &str) -> Config {
+        ConfigText::new()
+            .listener("rw", 1, "readwritesplit", &[("cache", "'default'")])
+            .listener("ro", 2, "readconnroute", &[("role", "'replica'")])
+            .server("a", "h", None)
+            .server("b", "h", Some(2))
+            .section(&format!("[cache]\n{cache}"))
+            .parse()
     }
 
     #[test]
@@ -240,7 +243,7 @@ mod tests {
     #[test]
     fn build_keeps_unchanged_caches_and_replaces_changed_ones() {
         let mut slots = SlotRegistry::default();
-        let first = RuntimeConfig::build(config("[cache]\nsoft_ttl=1\nhard_ttl=2\n"), &mut slots, None).unwrap();
+        let first = RuntimeConfig::build(config("soft_ttl=1\nhard_ttl=2\n"), &mut slots, None).unwrap();
         assert_eq!(
             first.servers.iter().map(|s| (s.slot, s.endpoint.as_str())).collect::<Vec<_>>(),
             [(0, "h:3306"), (1, "h:2")]
@@ -252,10 +255,9 @@ mod tests {
         assert!(ro.cache.is_none());
         let cache = rw.cache.as_ref().unwrap().shared.clone();
 
-        let same = RuntimeConfig::build(config("[cache]\nsoft_ttl=1\nhard_ttl=2\n"), &mut slots, Some(&first)).unwrap();
+        let same = RuntimeConfig::build(config("soft_ttl=1\nhard_ttl=2\n"), &mut slots, Some(&first)).unwrap();
         assert!(Arc::ptr_eq(&same.listener("rw").unwrap().cache.as_ref().unwrap().shared, &cache));
-        let changed =
-            RuntimeConfig::build(config("[cache]\nsoft_ttl=1\nhard_ttl=3\n"), &mut slots, Some(&first)).unwrap();
+        let changed = RuntimeConfig::build(config("soft_ttl=1\nhard_ttl=3\n"), &mut slots, Some(&first)).unwrap();
         assert!(!Arc::ptr_eq(&changed.listener("rw").unwrap().cache.as_ref().unwrap().shared, &cache));
         assert_eq!(changed.caches.len(), 1);
     }

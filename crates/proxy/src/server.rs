@@ -7,6 +7,7 @@
 //! touches the control thread again.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,7 +16,7 @@ use arc_swap::ArcSwap;
 use thiserror::Error;
 use tokio::net::{TcpListener, TcpSocket};
 use tokio::signal::unix::{signal, SignalKind};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::{self, UnboundedSender};
 use tracing::{error, info, warn};
 
 use crate::auth::UserTable;
@@ -24,7 +25,7 @@ use crate::config::Config;
 use crate::monitor::{self, MonitorCommand};
 use crate::runtime::{describe_changes, ListenerRuntime, RuntimeConfig, Shared, SlotRegistry};
 use crate::stats::WorkerStats;
-use crate::worker::{self, Job};
+use crate::worker::{Job, Worker};
 
 /// Pending connections the kernel queues while the accept loop catches up (benchmarks open
 /// 1,024 connections at once).
@@ -54,6 +55,34 @@ pub struct Options {
 
 pub fn default_workers() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+pub struct WorkerHandle {
+    pub jobs: mpsc::UnboundedSender<Job>,
+    pub thread: std::thread::JoinHandle<()>,
+}
+
+/// Starts worker `index`: a thread running a single-threaded runtime that serves every job
+/// sent to it as a session on that thread.
+pub fn spawn_worker(index: usize, shared: Arc<Shared>) -> std::io::Result<WorkerHandle> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
+    let thread = std::thread::Builder::new().name(format!("proxy-worker-{index}")).spawn(move || {
+        let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(rt) => rt,
+            Err(e) => {
+                error!(worker = index, error = %e, "cannot start a worker runtime");
+                return;
+            }
+        };
+        let local = tokio::task::LocalSet::new();
+        let worker = Rc::new(Worker::new(index, shared));
+        local.block_on(&rt, async move {
+            while let Some(job) = rx.recv().await {
+                tokio::task::spawn_local(crate::session::serve(worker.clone(), job));
+            }
+        });
+    })?;
+    Ok(WorkerHandle { jobs: tx, thread })
 }
 
 async fn bind(addr: &str, port: u16) -> Result<TcpListener, StartError> {
@@ -154,7 +183,7 @@ pub fn run(options: Options, config: Config) -> Result<(), StartError> {
     });
     let mut senders = Vec::with_capacity(workers);
     for i in 0..workers {
-        senders.push(worker::spawn(i, shared.clone()).map_err(StartError::Thread)?.jobs);
+        senders.push(spawn_worker(i, shared.clone()).map_err(StartError::Thread)?.jobs);
     }
     let senders = Arc::new(senders);
 

@@ -1,8 +1,12 @@
-//! Worker threads. Each runs a single-threaded tokio runtime; the listener hands it accepted
-//! sockets, and every session it starts (the client connection and all its backend
-//! connections) lives on it until the end. Worker-local state (result caches, the copy of the
-//! monitor's snapshot) sits behind `RefCell`s because only this thread touches it; what other
-//! threads read (statistics) is in `WorkerStats`, written by this thread alone.
+//! A worker thread's state. Each worker runs a single-threaded tokio runtime (started by
+//! `server::spawn_worker`); the listener hands it accepted sockets as `Job`s, and every session
+//! it starts (the client connection and all its backend connections) lives on it until the end.
+//! Worker-local state (result caches, the copy of the monitor's snapshot) sits behind `RefCell`s
+//! because only this thread touches it; what other threads read (statistics) is in
+//! `WorkerStats`, written by this thread alone.
+//!
+//! Sessions hold a `Worker`, so this module knows nothing of sessions: the thread that runs
+//! them is started in `server`.
 
 use std::cell::RefCell;
 use std::net::SocketAddr;
@@ -10,16 +14,13 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
-use arc_swap::cache::Cache;
-use arc_swap::ArcSwap;
-use tokio::sync::mpsc;
-use tracing::error;
-
 use crate::cache::{CacheKey, CacheShared, CacheStats, CachedResult, Lookup, ResultCache};
 use crate::classifier::TableRef;
 use crate::cluster::Cluster;
 use crate::runtime::{ListenerRuntime, Shared};
 use crate::stats::WorkerStats;
+use arc_swap::cache::Cache;
+use arc_swap::ArcSwap;
 
 /// An accepted client connection on its way to a worker.
 pub struct Job {
@@ -28,33 +29,6 @@ pub struct Job {
     /// The listener's options at accept time (a reload may have replaced them since; the
     /// session looks up the current ones by name).
     pub listener: Arc<ListenerRuntime>,
-}
-
-pub struct WorkerHandle {
-    pub jobs: mpsc::UnboundedSender<Job>,
-    pub thread: std::thread::JoinHandle<()>,
-}
-
-/// Starts worker `index`.
-pub fn spawn(index: usize, shared: Arc<Shared>) -> std::io::Result<WorkerHandle> {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
-    let thread = std::thread::Builder::new().name(format!("proxy-worker-{index}")).spawn(move || {
-        let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-            Ok(rt) => rt,
-            Err(e) => {
-                error!(worker = index, error = %e, "cannot start a worker runtime");
-                return;
-            }
-        };
-        let local = tokio::task::LocalSet::new();
-        let worker = Rc::new(Worker::new(index, shared));
-        local.block_on(&rt, async move {
-            while let Some(job) = rx.recv().await {
-                tokio::task::spawn_local(crate::session::serve(worker.clone(), job));
-            }
-        });
-    })?;
-    Ok(WorkerHandle { jobs: tx, thread })
 }
 
 /// A worker's copy of the monitor's snapshot, refreshed when the monitor publishes a new one:
@@ -163,16 +137,14 @@ mod tests {
     use crate::auth::UserTable;
     use crate::cache::{CacheConfig, CacheStorage, SelectsPolicy};
     use crate::cluster::{Health, ServerState};
-    use crate::config::Config;
+    use crate::config_text::ConfigText;
     use crate::runtime::{RuntimeConfig, SlotRegistry};
     use std::sync::atomic::AtomicU32;
     use std::time::Duration;
+    use tokio::sync::mpsc;
 
     fn shared() -> Arc<Shared> {
-        let config = Config::parse(
-            "[[listeners]]\nname='a'\nport=1\nrouter='readwritesplit'\n[[servers]]\nname='s'\naddress='h'\n",
-        )
-        .unwrap();
+        let config = ConfigText::new().listener("a", 1, "readwritesplit", &[]).server("s", "h", None).parse();
         let runtime = RuntimeConfig::build(config, &mut SlotRegistry::default(), None).unwrap();
         let (monitor, _) = mpsc::unbounded_channel();
         Arc::new(Shared {

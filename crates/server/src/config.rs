@@ -28,6 +28,8 @@ pub const MAX_LOCK_WAIT_TIMEOUT_SECS: u64 = 31_536_000;
 /// innodb_log_file_size's upper bound; the lower one is the engine's (a few segments).
 pub const MIN_LOG_FILE_SIZE: u64 = selkie_storage::wal::MIN_LOG_CAPACITY;
 pub const MAX_LOG_FILE_SIZE: u64 = 512 << 30;
+/// Longest user name accepted (MariaDB's limit).
+pub const MAX_USER_NAME_LEN: usize = 80;
 
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "selkied", version, about = "Selkie: a MariaDB-compatible OLTP database server")]
@@ -265,13 +267,13 @@ impl ServerConfig {
             None => FaultInjection::default(),
         };
         for u in &file.users {
-            if u.name.is_empty() || u.name.len() > crate::auth::MAX_USER_NAME_LEN {
+            if u.name.is_empty() || u.name.len() > MAX_USER_NAME_LEN {
                 return Err(invalid(
                     "users",
-                    format!("user name '{}' must have 1..={} characters", u.name, crate::auth::MAX_USER_NAME_LEN),
+                    format!("user name '{}' must have 1..={} characters", u.name, MAX_USER_NAME_LEN),
                 ));
             }
-            crate::auth::HostPattern::parse(&u.host).map_err(|m| invalid("users", m))?;
+            crate::host::HostPattern::parse(&u.host).map_err(|m| invalid("users", m))?;
         }
         Ok(ServerConfig {
             datadir: args.datadir.or(file.datadir).unwrap_or_else(|| PathBuf::from(DEFAULT_DATADIR)),

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use selkie_protocol::auth::new_scramble;
+use selkie_protocol::auth_switch::{answers_native_password, request_native_password};
 use selkie_protocol::command::{
     decode_execute_params, ChangeUser, Command, ParamType, PrepareOk, StmtExecute, LAST_PREPARED_STATEMENT, MAX_PARAMS,
 };
@@ -22,7 +23,7 @@ use selkie_protocol::constants::{
     MYSQL_OPTION_MULTI_STATEMENTS_OFF, MYSQL_OPTION_MULTI_STATEMENTS_ON, SCRAMBLE_LEN,
 };
 use selkie_protocol::error::codes;
-use selkie_protocol::handshake::{AuthSwitchRequest, ClientHello, Greeting, HandshakeResponse};
+use selkie_protocol::handshake::{ClientHello, Greeting, HandshakeResponse};
 use selkie_protocol::packet::{PacketReader, PacketWriter};
 use selkie_protocol::response::{encode_eof, encode_err, encode_ok, ErrPacket, EOF_HEADER, OK_HEADER};
 use selkie_protocol::value::BinaryValue;
@@ -265,17 +266,14 @@ async fn handshake(
     };
 
     // A client that names another plugin (or answers for one) is asked to switch.
-    let token = if response.auth_plugin.is_empty() || response.auth_plugin == MYSQL_NATIVE_PASSWORD {
+    let token = if answers_native_password(&response.auth_plugin) {
         response.auth_response.clone()
     } else {
-        writer.set_sequence(reader.sequence());
-        AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.to_string(), data: scramble.to_vec() }
-            .encode(&mut writer.begin_packet());
-        writer.flush().await?;
-        reader.set_sequence(writer.sequence());
-        match reader.read_packet().await {
-            Ok(p) => p.to_vec(),
+        let seq = reader.sequence();
+        match request_native_password(reader, writer, seq, &scramble).await {
+            Ok(token) => token,
             Err(e) => {
+                // A failed send is an I/O error, for which nothing is reported.
                 report_read_error(writer, reader.sequence(), &e).await;
                 return Err(e);
             }
@@ -783,8 +781,7 @@ impl Context {
         self.entry.begin(Activity::ChangeUser, None);
         // mysql_native_password answers are computed over the greeting's scramble; a client
         // using another plugin cannot be verified here and is refused.
-        let native = cu.auth_plugin.is_empty() || cu.auth_plugin == MYSQL_NATIVE_PASSWORD;
-        let verdict = if native {
+        let verdict = if answers_native_password(&cu.auth_plugin) {
             self.shared.accounts.authenticate(&cu.user, self.peer.ip(), &self.scramble, &cu.auth_response)
         } else {
             Err(crate::auth::access_denied(&cu.user, &display_host(self.peer.ip()), !cu.auth_response.is_empty()))

@@ -4,7 +4,8 @@
 //!
 //! Modules:
 //! - `config`: flags, TOML file, defaults.
-//! - `auth`: accounts, host patterns, mysql_native_password verification.
+//! - `host`: host patterns of accounts, how a client's host is shown.
+//! - `auth`: accounts and mysql_native_password verification.
 //! - `registry`: connections, activity, counters (`ServerHooks`).
 //! - `server`: listen, accept, admission (`--max-connections`), shutdown.
 //! - `connection`: handshake and command dispatch for one client.
@@ -16,6 +17,7 @@ pub mod auth;
 pub mod config;
 pub mod connection;
 pub mod convert;
+pub mod host;
 pub mod query_text;
 pub mod registry;
 pub mod server;

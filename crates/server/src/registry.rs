@@ -271,7 +271,7 @@ impl Registry {
         let id = self.next_id.fetch_add(1, Relaxed);
         let entry = Arc::new(ConnectionEntry {
             id,
-            host: format!("{}:{}", crate::auth::display_host(peer.ip()), peer.port()),
+            host: format!("{}:{}", crate::host::display_host(peer.ip()), peer.port()),
             state: Mutex::new(ActivityState {
                 activity: Activity::Connect,
                 since: Instant::now(),

@@ -31,7 +31,7 @@ fn raise_own_fd_limit(wanted: u64) {
 fn idle_connections_are_cheap() {
     let n: usize = if stress() { 4096 } else { 512 };
     raise_own_fd_limit(n as u64 + 256);
-    let server = Selkied::start(&["--max-connections", &(n + WARMUP_CONNECTIONS + 8).to_string()]);
+    let server = Selkied::builder().max_connections(n + WARMUP_CONNECTIONS + 8).start();
     runtime().block_on(async {
         let mut warm = Vec::new();
         for _ in 0..WARMUP_CONNECTIONS {

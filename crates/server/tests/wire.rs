@@ -21,14 +21,11 @@ fn rows(v: &[&[Option<&str>]]) -> Vec<Vec<Option<String>>> {
 
 #[test]
 fn handshake_authentication_and_connect_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("selkie.toml");
-    std::fs::write(
-        &config,
-        "root_password = \"rootpw\"\n[[users]]\nname = \"app\"\npassword = \"apppw\"\nhost = \"127.0.0.1\"\n[[users]]\nname = \"nopw\"\n",
-    )
-    .unwrap();
-    let server = Selkied::start(&["--config", config.to_str().unwrap()]);
+    let server = Selkied::builder()
+        .root_password("rootpw")
+        .user("app", Some("apppw"), Some("127.0.0.1"))
+        .user("nopw", None, None)
+        .start();
     runtime().block_on(async {
         let mut root = server.connect(&ClientOptions::new("root", "rootpw")).await.unwrap();
         let g = root.greeting().clone();
@@ -89,7 +86,7 @@ fn handshake_authentication_and_connect_errors() {
 
 #[test]
 fn simple_commands() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut c = server.root().await;
         c.ping().await.unwrap();
@@ -154,7 +151,7 @@ fn simple_commands() {
 
 #[test]
 fn multi_statements_and_status_flags() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut c = server.root().await;
         let results = c
@@ -241,7 +238,7 @@ const ALL_TYPES_DDL: &str =
 
 #[test]
 fn prepared_statements_with_every_parameter_type() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut c = server.root().await;
         c.execute_text("CREATE DATABASE p").await.unwrap();
@@ -330,7 +327,7 @@ fn prepared_statements_with_every_parameter_type() {
 
 #[test]
 fn long_data_accumulates_per_parameter() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut c = server.root().await;
         c.execute_text("CREATE DATABASE l").await.unwrap();
@@ -430,7 +427,7 @@ fn err_of(answer: &[u8]) -> ErrPacket {
 
 #[test]
 fn malformed_and_oversized_packets_close_only_that_connection() {
-    let server = Selkied::start(&["--max-allowed-packet", "1M"]);
+    let server = Selkied::builder().max_allowed_packet("1M").start();
     // Oversized: ERR 1153, then the connection is closed (read_to_end returned).
     let mut big = vec![0x03];
     big.extend(std::iter::repeat_n(b'x', 1_100_000));
@@ -471,7 +468,7 @@ fn malformed_and_oversized_packets_close_only_that_connection() {
 
 #[test]
 fn connections_beyond_the_limit_get_1040() {
-    let server = Selkied::start(&["--max-connections", "3"]);
+    let server = Selkied::builder().max_connections(3).start();
     runtime().block_on(async {
         let a = server.root().await;
         let _b = server.root().await;
@@ -494,7 +491,7 @@ fn connections_beyond_the_limit_get_1040() {
 
 #[test]
 fn kill_and_processlist() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut admin = server.root().await;
         let mut victim = server.root().await;
@@ -531,7 +528,7 @@ fn kill_and_processlist() {
 fn sigterm_rolls_back_open_transactions_and_exits_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let datadir = dir.path().join("data");
-    let mut server = Selkied::start_in(&datadir, &[]);
+    let mut server = Selkied::start_in(&datadir);
     runtime().block_on(async {
         let mut c = server.root().await;
         c.execute_text("CREATE DATABASE s").await.unwrap();
@@ -546,7 +543,7 @@ fn sigterm_rolls_back_open_transactions_and_exits_cleanly() {
     assert!(status.success(), "exit status {status:?}\n{}", server.log());
     assert!(server.log().contains("shutdown complete"), "{}", server.log());
 
-    let server = Selkied::start_in(&datadir, &[]);
+    let server = Selkied::start_in(&datadir);
     runtime().block_on(async {
         let mut c = server.root().await;
         assert_eq!(c.query_rows("SELECT k FROM s.t ORDER BY k").await.unwrap(), rows(&[&[Some("1")]]));
@@ -558,7 +555,7 @@ const SLOW_QUERY: &str = "SELECT COUNT(*) FROM kq.t a JOIN kq.t b JOIN kq.t c";
 
 #[test]
 fn kill_query_and_kill_connection_interrupt_running_statements() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut admin = server.root().await;
         admin.execute_text("CREATE DATABASE kq").await.unwrap();
@@ -605,7 +602,7 @@ fn kill_query_and_kill_connection_interrupt_running_statements() {
 
 #[test]
 fn status_variables_merge_open_and_closed_connections() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut observer = server.root().await;
         let status = |rows: Vec<Vec<Option<String>>>| -> std::collections::HashMap<String, u64> {
@@ -650,7 +647,7 @@ fn status_variables_merge_open_and_closed_connections() {
 /// setting the flag, which the CPU-bound case above shows working.
 #[test]
 fn kill_query_interrupts_a_row_lock_wait() {
-    let server = Selkied::start(&["--lock-wait-timeout", "5"]);
+    let server = Selkied::builder().lock_wait_timeout(5).start();
     runtime().block_on(async {
         let mut admin = server.root().await;
         admin.execute_text("CREATE DATABASE lw").await.unwrap();
@@ -695,7 +692,7 @@ const RESPONSIVE_LATENCY: Duration = Duration::from_millis(100);
 /// connection's `SELECT 1` is answered promptly (the runtime's I/O driver keeps being polled).
 #[test]
 fn a_long_statement_does_not_stall_other_connections() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut admin = server.root().await;
         admin.execute_text("CREATE DATABASE ls").await.unwrap();
@@ -744,7 +741,7 @@ fn a_long_statement_does_not_stall_other_connections() {
 /// statements; otherwise MariaDB's 1064 and nothing runs.
 #[test]
 fn single_statement_mode_follows_the_client() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let multi_error = "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near 'SELECT 2' at line 1";
         let mut c = server.root().await;
@@ -768,7 +765,7 @@ fn single_statement_mode_follows_the_client() {
 /// the value (MariaDB re-derives result metadata at execute).
 #[test]
 fn parameter_typed_columns_in_binary_results() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut c = server.root().await;
         let p = c.prepare("SELECT ?, ? + 1").await.unwrap();
@@ -797,7 +794,7 @@ fn parameter_typed_columns_in_binary_results() {
 /// SHOW GLOBAL STATUS sums the sessions' Com_* counters, including closed sessions'.
 #[test]
 fn global_status_counts_statements_of_every_session() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut observer = server.root().await;
         let com_select = |rows: Vec<Vec<Option<String>>>| -> u64 { rows[0][1].as_deref().unwrap().parse().unwrap() };

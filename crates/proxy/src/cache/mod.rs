@@ -2,7 +2,9 @@
 //! statement text, parameters of a prepared statement); soft and hard TTL; max size; storage per
 //! worker (default) or shared; invalidation of a table's entries when the proxy sees a write to it.
 //!
-//! INTERFACE CONTRACT (frozen; owner: classifier/cache engineer). The router calls these.
+//! The router is the only caller: it looks up before sending a SELECT, stores what comes back
+//! and invalidates on writes. The rules below are what keeps a cached result from outliving a
+//! write the client could have seen, so the router depends on them as much as on the signatures.
 //!
 //! Cross-worker invalidation without locks on lookups: a process-wide table of per-table
 //! generation counters (sharded atomics). An entry remembers the generations of its tables when

@@ -1,7 +1,8 @@
 //! Statement classification for routing and caching, by a hand-written lexer (no full parse).
 //!
-//! INTERFACE CONTRACT (frozen; owner: classifier/cache engineer). The router calls `classify` on
-//! every COM_QUERY / COM_STMT_PREPARE text.
+//! The router calls `classify` on every COM_QUERY / COM_STMT_PREPARE text, so it must cost one
+//! pass over the bytes; routing and cache invalidation act on its answer alone, which is why the
+//! conventions below err on the side of "may write" and "not cacheable".
 //!
 //! How it works: `lexer` turns the bytes into tokens (comments skipped, executable comments
 //! kept as code, literals as single tokens); `statement` dispatches on the leading keywords;

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use selkie_protocol::auth::new_scramble;
+use selkie_protocol::auth_switch::{answers_native_password, request_native_password};
 use selkie_protocol::constants::capabilities::SERVER_DEFAULT;
 use selkie_protocol::constants::status::SERVER_STATUS_AUTOCOMMIT;
 use selkie_protocol::constants::{charset, MYSQL_NATIVE_PASSWORD, SCRAMBLE_LEN};
 use selkie_protocol::error::codes;
-use selkie_protocol::handshake::{AuthSwitchRequest, ClientHello, Greeting, HandshakeResponse};
+use selkie_protocol::handshake::{ClientHello, Greeting, HandshakeResponse};
 use selkie_protocol::packet::{PacketReader, PacketWriter};
 use selkie_protocol::response::ErrPacket;
 use selkie_protocol::ProtocolError;
@@ -121,15 +122,11 @@ pub async fn handshake(
             return Err(e);
         }
     };
-    let token = if response.auth_plugin.is_empty() || response.auth_plugin == MYSQL_NATIVE_PASSWORD {
+    let token = if answers_native_password(&response.auth_plugin) {
         response.auth_response.clone()
     } else {
-        writer.set_sequence(reader.sequence());
-        AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.to_string(), data: scramble.to_vec() }
-            .encode(&mut writer.begin_packet());
-        writer.flush().await?;
-        reader.set_sequence(writer.sequence());
-        reader.read_packet().await?.to_vec()
+        let seq = reader.sequence();
+        request_native_password(reader, writer, seq, &scramble).await?
     };
     let Some(secret) = authenticate(worker, &response.user, &scramble, &token).await else {
         tracing::info!(%peer, user = %response.user, "login refused");

@@ -23,9 +23,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use selkie_protocol::auth::new_scramble;
+use selkie_protocol::auth_switch::{answers_native_password, request_native_password};
 use selkie_protocol::command::Command;
-use selkie_protocol::constants::MYSQL_NATIVE_PASSWORD;
-use selkie_protocol::handshake::AuthSwitchRequest;
 use selkie_protocol::packet::{PacketReader, PacketWriter, MAX_ALLOWED_PACKET_LIMIT};
 use selkie_protocol::response::{encode_ok, is_eof_packet, ErrPacket, OK_HEADER};
 use selkie_protocol::ProtocolError;
@@ -445,18 +444,13 @@ impl Session {
             }
         };
         let mut scramble = self.login.scramble;
-        let token = if cu.auth_plugin.is_empty() || cu.auth_plugin == MYSQL_NATIVE_PASSWORD {
+        let token = if answers_native_password(&cu.auth_plugin) {
             cu.auth_response.clone()
         } else {
+            // A fresh challenge: the greeting's was answered once already.
             scramble = new_scramble();
-            self.client_w.set_sequence(seq);
-            AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.to_string(), data: scramble.to_vec() }
-                .encode(&mut self.client_w.begin_packet());
-            self.client_w.flush().await.map_err(|e| End::Client(e.to_string()))?;
-            self.client_r.set_sequence(self.client_w.sequence());
-            let (payload, next) = self.client_r.read_packet_and_sequence().await?;
-            let token = payload.to_vec();
-            seq = next;
+            let token = request_native_password(&mut self.client_r, &mut self.client_w, seq, &scramble).await?;
+            seq = self.client_r.sequence();
             token
         };
         let Some(secret) = login::authenticate(&self.w, &cu.user, &scramble, &token).await else {

@@ -1,9 +1,12 @@
 //! Starts a private `selkied` for a test: its own temporary data directory, an OS-chosen free
 //! loopback port (read back from the "ready for connections" log line), killed when dropped.
+//! `Selkied::builder()` names the flags and accounts a test needs; everything else is the
+//! small default every test shares.
 #![allow(dead_code)]
 
 pub mod mariadb;
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -32,20 +35,125 @@ pub struct Selkied {
     pub datadir: PathBuf,
     log: Arc<(Mutex<LogState>, Condvar)>,
     _dir: Option<tempfile::TempDir>,
+    _config_dir: Option<tempfile::TempDir>,
 }
 
-impl Selkied {
+/// What a test's selkied is started with beyond the shared defaults: flags, and accounts, which
+/// go into a TOML file passed with `--config` (selkied takes them only from a file).
+#[derive(Clone, Debug, Default)]
+pub struct SelkiedBuilder {
+    flags: Vec<(String, String)>,
+    root_password: Option<String>,
+    users: Vec<UserEntry>,
+}
+
+#[derive(Clone, Debug)]
+struct UserEntry {
+    name: String,
+    password: Option<String>,
+    host: Option<String>,
+}
+
+impl SelkiedBuilder {
+    /// `--NAME VALUE`.
+    pub fn flag(mut self, name: &str, value: impl ToString) -> SelkiedBuilder {
+        self.flags.push((format!("--{name}"), value.to_string()));
+        self
+    }
+
+    pub fn max_connections(self, n: usize) -> SelkiedBuilder {
+        self.flag("max-connections", n)
+    }
+
+    pub fn max_allowed_packet(self, size: &str) -> SelkiedBuilder {
+        self.flag("max-allowed-packet", size)
+    }
+
+    pub fn lock_wait_timeout(self, seconds: u64) -> SelkiedBuilder {
+        self.flag("lock-wait-timeout", seconds)
+    }
+
+    pub fn root_password(mut self, password: &str) -> SelkiedBuilder {
+        self.root_password = Some(password.to_string());
+        self
+    }
+
+    /// A `[[users]]` entry; `None` leaves the key out (no password, host `%`).
+    pub fn user(mut self, name: &str, password: Option<&str>, host: Option<&str>) -> SelkiedBuilder {
+        let (password, host) = (password.map(str::to_string), host.map(str::to_string));
+        self.users.push(UserEntry { name: name.to_string(), password, host });
+        self
+    }
+
+    /// The configuration file's text, or `None` when no account is configured.
+    fn config_text(&self) -> Option<String> {
+        if self.root_password.is_none() && self.users.is_empty() {
+            return None;
+        }
+        let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+        let mut text = String::new();
+        if let Some(pw) = &self.root_password {
+            text.push_str(&format!("root_password = {}\n", quote(pw)));
+        }
+        for u in &self.users {
+            text.push_str(&format!("[[users]]\nname = {}\n", quote(&u.name)));
+            if let Some(pw) = &u.password {
+                text.push_str(&format!("password = {}\n", quote(pw)));
+            }
+            if let Some(host) = &u.host {
+                text.push_str(&format!("host = {}\n", quote(host)));
+            }
+        }
+        Some(text)
+    }
+
     /// Starts a server on a fresh temporary data directory.
-    pub fn start(extra_args: &[&str]) -> Selkied {
+    pub fn start(self) -> Selkied {
         let dir = tempfile::tempdir().unwrap();
         let datadir = dir.path().join("data");
-        let mut s = Selkied::start_in(&datadir, extra_args);
+        let mut s = self.start_in(&datadir);
         s._dir = Some(dir);
         s
     }
 
     /// Starts a server on `datadir` (which outlives it, for restart tests).
-    pub fn start_in(datadir: &Path, extra_args: &[&str]) -> Selkied {
+    pub fn start_in(self, datadir: &Path) -> Selkied {
+        let mut args: Vec<OsString> = Vec::new();
+        let mut config_dir = None;
+        if let Some(text) = self.config_text() {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("selkie.toml");
+            std::fs::write(&path, text).unwrap();
+            args.push("--config".into());
+            args.push(path.into());
+            config_dir = Some(dir);
+        }
+        for (name, value) in self.flags {
+            args.push(name.into());
+            args.push(value.into());
+        }
+        let mut s = Selkied::spawn(datadir, &args);
+        s._config_dir = config_dir;
+        s
+    }
+}
+
+impl Selkied {
+    /// Starts a server with the defaults on a fresh temporary data directory.
+    pub fn start() -> Selkied {
+        SelkiedBuilder::default().start()
+    }
+
+    /// Starts a server with the defaults on `datadir` (which outlives it, for restart tests).
+    pub fn start_in(datadir: &Path) -> Selkied {
+        SelkiedBuilder::default().start_in(datadir)
+    }
+
+    pub fn builder() -> SelkiedBuilder {
+        SelkiedBuilder::default()
+    }
+
+    fn spawn(datadir: &Path, extra_args: &[OsString]) -> Selkied {
         let mut child = Command::new(env!("CARGO_BIN_EXE_selkied"))
             .arg("--datadir")
             .arg(datadir)
@@ -89,7 +197,7 @@ impl Selkied {
                 st = cv.wait_timeout(st, Duration::from_millis(200)).unwrap().0;
             }
         };
-        Selkied { child, port, datadir: datadir.to_path_buf(), log, _dir: None }
+        Selkied { child, port, datadir: datadir.to_path_buf(), log, _dir: None, _config_dir: None }
     }
 
     pub fn pid(&self) -> u32 {

@@ -12,7 +12,7 @@ use mysql_async::{Params, Value};
 
 #[test]
 fn mysql_async_driver() {
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let pool = mysql_async::Pool::new(format!("mysql://root@127.0.0.1:{}/", server.port).as_str());
         let mut conn = pool.get_conn().await.unwrap();
@@ -92,7 +92,7 @@ fn mariadb_command_line_client() {
         eprintln!("SKIPPED: the mariadb client is not installed");
         return;
     };
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     let run = |sql: &str| {
         let out = Command::new(&mariadb)
             .args(["-h127.0.0.1", &format!("-P{}", server.port), "-uroot", "--batch", "-e", sql])
@@ -123,7 +123,7 @@ fn sysbench_read_only_runs_without_errors() {
         eprintln!("SKIPPED: sysbench is not installed");
         return;
     };
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     runtime().block_on(async {
         let mut c = server.root().await;
         c.execute_text("CREATE DATABASE sbtest").await.unwrap();
@@ -178,7 +178,7 @@ fn mysql_connector_prepared_cursor_types_select_params() {
         eprintln!("SKIPPED: mysql-connector-python is not installed");
         return;
     }
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     const SCRIPT: &str = r#"
 import datetime, sys
 import mysql.connector

@@ -87,7 +87,7 @@ fn mariadb_dump_round_trips_through_selkied_and_into_mariadb() {
         eprintln!("skipped: mariadb-dump / mariadb not installed");
         return;
     };
-    let server = Selkied::start(&[]);
+    let server = Selkied::start();
     let rt = runtime();
     let source = rt.block_on(async {
         let mut c = server.root().await;

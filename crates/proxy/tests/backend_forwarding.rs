@@ -7,11 +7,12 @@
 use std::time::Duration;
 
 use selkie_protocol::auth::{native_password_hash, new_scramble, verify_native_password};
+use selkie_protocol::auth_switch::request_native_password;
 use selkie_protocol::command::PrepareOk;
 use selkie_protocol::constants::capabilities::*;
 use selkie_protocol::constants::status::*;
 use selkie_protocol::constants::{charset, MYSQL_NATIVE_PASSWORD};
-use selkie_protocol::handshake::{AuthSwitchRequest, ClientHello, Greeting, HandshakeResponse};
+use selkie_protocol::handshake::{ClientHello, Greeting, HandshakeResponse};
 use selkie_protocol::packet::{PacketReader, PacketWriter, MAX_ALLOWED_PACKET_LIMIT};
 use selkie_protocol::response::{encode_eof, encode_ok, ErrPacket, EOF_HEADER, OK_HEADER};
 use selkie_protocol::resultset::{encode_column_count, encode_column_definition};
@@ -102,12 +103,8 @@ async fn fake_server(caps: u32, script: LoginScript) -> (String, tokio::task::Jo
             }
             LoginScript::SwitchThenAccept => {
                 let second = new_scramble();
-                writer.set_sequence(reader.sequence());
-                AuthSwitchRequest { plugin: MYSQL_NATIVE_PASSWORD.into(), data: second.to_vec() }
-                    .encode(&mut writer.begin_packet());
-                writer.flush().await.unwrap();
-                reader.set_sequence(writer.sequence());
-                Some((reader.read_packet().await.unwrap().to_vec(), second))
+                let seq = reader.sequence();
+                Some((request_native_password(&mut reader, &mut writer, seq, &second).await.unwrap(), second))
             }
         };
         if let Some((token, second)) = token {
