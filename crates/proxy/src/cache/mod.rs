@@ -34,6 +34,7 @@
 
 mod generations;
 mod store;
+mod types;
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -45,6 +46,7 @@ use parking_lot::Mutex;
 use crate::classifier::TableRef;
 use generations::{slots_of, Generations};
 use store::{Entry, HashIndex, LruStore};
+pub use types::{CacheKey, CachedResult};
 
 /// Shards of the shared storage (a power of two; the key hash picks one).
 pub const SHARED_SHARDS: usize = 16;
@@ -84,21 +86,6 @@ pub struct CacheConfig {
     pub max_resultset_size: usize,
     pub storage: CacheStorage,
     pub selects: SelectsPolicy,
-}
-
-/// The cache key. `params` is the raw parameter block of COM_STMT_EXECUTE (empty for COM_QUERY).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct CacheKey {
-    pub user: Arc<str>,
-    pub db: Option<Arc<str>>,
-    pub statement: Arc<[u8]>,
-    pub params: Vec<u8>,
-}
-
-/// A cached result: the exact bytes (packet payloads with headers) the backend sent.
-#[derive(Clone, Debug)]
-pub struct CachedResult {
-    pub packets: Arc<[u8]>,
 }
 
 /// Outcome of a lookup.

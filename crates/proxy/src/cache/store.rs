@@ -12,7 +12,7 @@ use std::time::Instant;
 use smallvec::SmallVec;
 
 use super::generations::Slot;
-use super::{CacheKey, CachedResult};
+use super::types::{CacheKey, CachedResult};
 
 /// Bytes charged per entry beyond its key and result: the entry, its map slot, its slab slot.
 pub(crate) const ENTRY_OVERHEAD: usize = 192;

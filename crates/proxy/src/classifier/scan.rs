@@ -16,8 +16,8 @@
 use smallvec::SmallVec;
 
 use super::lexer::{unquote_ident, Token, TokenKind, Tokens};
+use super::types::TableRef;
 use super::words::{self, FnFlags, Kw, NONDET, PIN, PRIMARY, SEQUENCE_WRITE, SIDE_EFFECT, VOLATILE};
-use super::TableRef;
 
 /// Deepest parenthesis nesting whose clause is tracked (one bit of `call_parens` per depth).
 const MAX_TRACKED_DEPTH: usize = 63;

@@ -6,10 +6,10 @@ use smallvec::SmallVec;
 
 use super::lexer::{Token, TokenKind, Tokens};
 use super::scan::{name_text, qualified_table, split_scope, BodyScan, Facts, FunctionCheck, ScanMode, VarScope};
+use super::types::{Cacheability, Route, TableRef, TxnEffect};
 use super::words::{
     lowercase_word, WordIndex, MAX_WORD_LEN, NONDET, PIN, PRIMARY, SEQUENCE_WRITE, SIDE_EFFECT, VOLATILE,
 };
-use super::{Cacheability, Route, TableRef, TxnEffect};
 
 /// The classification of one statement, before multi-statement merging and hints.
 #[derive(Clone, Debug)]
