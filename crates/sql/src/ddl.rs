@@ -9,11 +9,12 @@ use selkie_storage::{
 };
 use sqlparser::ast;
 
-use crate::api::{SqlError, Value};
 use crate::bind::{object_name_parts, Binder, INFORMATION_SCHEMA};
 use crate::error;
+use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
-use crate::show::WarnLevel;
+use crate::types::Value;
+use crate::types::WarnLevel;
 use crate::value;
 
 /// InnoDB's (and MariaDB's) longest index key, in bytes.
@@ -449,7 +450,7 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
         columns.push(ColumnDef {
             name: c.meta.name.clone(),
             ty: column_type_for(&c.ty),
-            nullable: c.meta.flags & crate::api::column_flags::NOT_NULL == 0,
+            nullable: c.meta.flags & crate::types::column_flags::NOT_NULL == 0,
             default: ColumnDefault::None,
             auto_increment: false,
             on_update_current_timestamp: false,

@@ -16,8 +16,8 @@ use selkie_storage::{
 };
 use sqlparser::ast;
 
-use crate::api::{SqlError, Value};
 use crate::bind::{table_column_meta, Binder, ColumnInfo, Source, SourceKind};
+use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::exec::access::AccessCursor;
 use crate::exec::ctx::ExecCtx;
@@ -26,7 +26,8 @@ use crate::exec::{self, eval_limit, Step};
 use crate::expr::{eval_predicate, Expr};
 use crate::plan::access::OrderRequest;
 use crate::plan::{LimitSpec, QueryPlan, SortKey, TableAccess};
-use crate::show::WarnLevel;
+use crate::types::Value;
+use crate::types::WarnLevel;
 use crate::value::{self, FnContext, SqlType, StoreTarget};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,10 +8,11 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
 use crate::plan::QueryPlan;
+use crate::types::Value;
 use crate::value::{self, ArithOp, CastTarget, FnContext, IntervalUnit, LikePattern, ScalarFunction};
 use crate::variables::VarScope;
 

@@ -12,7 +12,6 @@
 //! ranges), `exec` (operators), `expr` (bound expressions), `dml`, `ddl`, `session`
 //! (dispatch, transactions, prepared statements), `error` (MariaDB's messages).
 
-pub mod api;
 pub mod bind;
 pub mod ddl;
 pub mod dml;
@@ -22,9 +21,15 @@ pub mod explain;
 pub mod expr;
 pub mod parse;
 pub mod plan;
+pub mod server;
 pub mod session;
 pub mod show;
+pub mod store;
+pub mod types;
 pub mod value;
 pub mod variables;
 
-pub use api::*;
+pub use error::SqlError;
+pub use server::SqlServer;
+pub use session::Session;
+pub use types::*;

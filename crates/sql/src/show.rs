@@ -21,34 +21,14 @@ mod server;
 
 use selkie_storage::{Catalog, Engine, TableDef};
 
-use crate::api::{ColumnMeta, ServerHooks, SqlError, Value};
+use crate::error::SqlError;
+use crate::types::{ColumnMeta, ResultSet, ServerHooks, Value, Warning};
 use crate::value::SqlType;
 use crate::variables::{GlobalVariables, SessionVariables, VarScope};
 use columns::{column_meta, projected, show_columns};
 use command::{RoutineKind, ShowCommand, TableName};
 use filter::{Filter, LikeTarget};
 use schema::{text, TableTarget};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WarnLevel {
-    Note,
-    Warning,
-    Error,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    pub level: WarnLevel,
-    pub code: u16,
-    pub message: String,
-}
-
-/// A fully materialized result.
-#[derive(Clone, Debug, Default)]
-pub struct ResultSet {
-    pub columns: Vec<ColumnMeta>,
-    pub rows: Vec<Vec<Value>>,
-}
 
 /// Everything SHOW and information_schema may read.
 pub struct ShowContext<'a> {

@@ -32,8 +32,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use parking_lot::RwLock;
 use selkie_storage::{Decimal, IsolationLevel};
 
-use crate::api::{SqlError, SqlServerConfig, Value};
-use crate::show::Warning;
+use crate::error::SqlError;
+use crate::types::Warning;
+use crate::types::{SqlServerConfig, Value};
 use registry::{Access, Kind, Scope, Slot};
 
 pub(crate) use charsets::{charset as find_charset, effective_charset, effective_collation, CHARSETS, COLLATIONS};

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use selkie_sql::show::{execute_show, execute_show_fallback, info_schema_rows, ResultSet, ShowContext};
+use selkie_sql::show::{execute_show, execute_show_fallback, info_schema_rows, ShowContext};
 use selkie_sql::variables::{GlobalVariables, SessionVariables};
-use selkie_sql::{ProcessInfo, ServerHooks, SqlError, SqlServerConfig, Value};
+use selkie_sql::{ProcessInfo, ResultSet, ServerHooks, SqlError, SqlServerConfig, Value};
 use selkie_storage::{
     ColumnDef, ColumnDefault, ColumnType, DatabaseDef, Datum, Engine, EngineConfig, IndexColumn, IntWidth,
     IsolationLevel, NewIndex, NewTable, OnDuplicate, TableOptions, TrxOptions,

@@ -9,10 +9,11 @@ use selkie_storage::Decimal;
 use sqlparser::ast;
 
 use super::{types, Binder, Bound};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::expr::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::plan::AggSpec;
+use crate::types::Value;
 use crate::value::{self, AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, SqlType};
 use crate::variables::VarScope;
 

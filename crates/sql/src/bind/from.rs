@@ -15,11 +15,12 @@ use super::ast_hints::Hints;
 use super::{
     computed_meta, object_name_parts, table_column_meta, Binder, ColumnInfo, Source, SourceKind, INFORMATION_SCHEMA,
 };
-use crate::api::{column_flags, SqlError};
+use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::expr::{CmpOp, Expr};
 use crate::plan::access::{choose_access, extract_sarg, IndexHints, OrderRequest, Sarg};
 use crate::plan::{index_def, InnerSide, JoinKind, JoinPlan, KeyPart, Plan, QueryPlan, TableAccess, TailRange};
+use crate::types::column_flags;
 use crate::value::SqlType;
 
 /// The shape of the FROM clause: sources (by scope index) and the joins over them. The

@@ -20,10 +20,11 @@ use std::sync::Arc;
 use selkie_storage::{Catalog, TableDef};
 use sqlparser::ast;
 
-use crate::api::{column_flags, ColumnMeta, SqlError, Value};
+use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::expr::Expr;
 use crate::plan::{AggSpec, QueryPlan};
+use crate::types::{column_flags, ColumnMeta, Value};
 use crate::value::SqlType;
 use crate::variables::{GlobalVariables, SessionVariables};
 

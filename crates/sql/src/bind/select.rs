@@ -8,11 +8,12 @@
 use sqlparser::ast;
 
 use super::{computed_meta, names, Binder, Bound, SourceKind};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::expr::Expr;
 use crate::plan::access::OrderRequest;
 use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, SortKey};
+use crate::types::Value;
 use crate::value::SqlType;
 use selkie_storage::LockMode;
 
@@ -109,7 +110,7 @@ impl Binder<'_> {
                     .zip(&r.columns)
                     .map(|(a, b)| {
                         let ty = SqlType::unify(&a.ty, &b.ty);
-                        let not_null = crate::api::column_flags::NOT_NULL;
+                        let not_null = crate::types::column_flags::NOT_NULL;
                         let nullable = a.meta.flags & not_null == 0 || b.meta.flags & not_null == 0;
                         OutputColumn { meta: computed_meta(&a.meta.name, &ty, nullable), ty }
                     })

@@ -90,7 +90,7 @@ fn plan(sql: &str) -> QueryPlan {
     try_plan(sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
-fn try_plan(sql: &str) -> Result<QueryPlan, crate::api::SqlError> {
+fn try_plan(sql: &str) -> Result<QueryPlan, crate::error::SqlError> {
     let cat = catalog();
     let env = BindEnv {
         catalog: &cat,

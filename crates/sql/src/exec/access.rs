@@ -4,10 +4,11 @@
 
 use selkie_storage::{Datum, KeyRange, ReadMode, Scan, ScanRow};
 
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
 use crate::expr::eval_predicate;
 use crate::plan::keys::{self, convert, Interval, KeyConv, Pos};
 use crate::plan::{index_def, KeyBound, KeyPart, TableAccess, TailRange};
+use crate::types::Value;
 
 use super::ctx::ExecCtx;
 use super::Step;

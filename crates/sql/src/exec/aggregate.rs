@@ -16,9 +16,10 @@
 
 use std::collections::HashMap;
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
 use crate::plan::{AggregatePlan, SortKey};
+use crate::types::Value;
 use crate::value::{self, AggFunc, AggState};
 
 use super::ctx::ExecCtx;
@@ -236,7 +237,7 @@ fn finish_group(plan: &AggregatePlan, group: Group, concat_max_len: usize, cx: &
                     let (text, cut_at) = concat_items(&items, &spec.separator, concat_max_len);
                     if let Some(n) = cut_at {
                         cx.push_warning(
-                            crate::show::WarnLevel::Warning,
+                            crate::types::WarnLevel::Warning,
                             1260,
                             format!("Row {n} was cut by GROUP_CONCAT()"),
                         );

@@ -10,8 +10,9 @@
 
 use std::collections::HashSet;
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
+use crate::types::Value;
 
 use super::ctx::ExecCtx;
 use super::sort::{leading_keys, Sorter};

@@ -13,10 +13,11 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
 use crate::expr::{eval_predicate, Expr};
 use crate::plan::{InnerSide, JoinKind, JoinPlan};
+use crate::types::Value;
 use crate::value;
 
 use super::access::AccessCursor;

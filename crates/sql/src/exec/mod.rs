@@ -28,10 +28,13 @@ mod value_set;
 
 use std::sync::Arc;
 
-use crate::api::{ResultSink, SqlError, Value};
+use selkie_storage::ReadMode;
+
 use crate::error;
+use crate::error::SqlError;
 use crate::expr::{eval_predicate, Expr, Subquery, SubqueryKind};
 use crate::plan::{LimitSpec, Plan, QueryPlan};
+use crate::types::{ResultSink, Value};
 use crate::value;
 
 use self::access::AccessCursor;
@@ -117,6 +120,37 @@ pub fn open<'p>(plan: &'p Plan, cx: &mut ExecCtx) -> Result<Box<dyn Operator + '
         Plan::Concat(inputs) => Box::new(ConcatOp { inputs, current: None, index: 0 }),
         Plan::Trim { input, width } => Box::new(TrimOp { input: open(input, cx)?, width: *width }),
     })
+}
+
+/// Runs a query plan to the sink: columns, then the rows. Locking reads (FOR UPDATE / FOR
+/// SHARE) first lock every row they would return, then read again. Returns what
+/// `stream_rows` does.
+pub async fn run_query(
+    plan: &QueryPlan,
+    cx: &mut ExecCtx<'_>,
+    sink: &mut dyn ResultSink,
+) -> Result<(u64, u64), SqlError> {
+    if let Some(mode) = plan.lock {
+        if cx.has_trx() {
+            cx.read_mode = ReadMode::Latest;
+            cx.lock_collect = Some(Vec::new());
+            let collected = collect_rows(plan, cx).await.map(|_| ());
+            let mut keys = cx.lock_collect.take().unwrap_or_default();
+            collected?;
+            keys.sort_by(|a, b| (a.0.id, &a.1).cmp(&(b.0.id, &b.1)));
+            keys.dedup_by(|a, b| a.0.id == b.0.id && a.1 == b.1);
+            for (table, key) in keys {
+                cx.check_interrupt()?;
+                cx.lock_row(&table, &key, mode).await?;
+                if cx.tick()? {
+                    cx.pause().await?;
+                }
+            }
+            cx.check_interrupt()?;
+        }
+    }
+    sink.columns(&plan.metas);
+    stream_rows(plan, cx, sink).await
 }
 
 /// Runs a query to completion and returns its rows, pausing when its time slice is used up.

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 
-use crate::api::SqlError;
+use crate::error::SqlError;
 use crate::plan::SortKey;
 use crate::value;
 
@@ -40,7 +40,7 @@ const MIN_READ_CHUNK: usize = 4 << 10;
 /// Top-N keeps at least this many rows before cutting back, so tiny limits do not sort often.
 const TOP_N_MIN_BUFFER: usize = 64;
 
-pub fn compare_rows(a: &[crate::api::Value], b: &[crate::api::Value], keys: &[SortKey]) -> Ordering {
+pub fn compare_rows(a: &[crate::types::Value], b: &[crate::types::Value], keys: &[SortKey]) -> Ordering {
     for k in keys {
         let o = value::sort_compare(&a[k.column], &b[k.column]);
         let o = if k.desc { o.reverse() } else { o };

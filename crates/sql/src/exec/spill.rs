@@ -20,8 +20,9 @@ use std::os::unix::fs::FileExt;
 
 use selkie_storage::{Date, DateTime, Decimal};
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
+use crate::types::Value;
 
 use super::ctx::ExecCtx;
 use super::Row;

@@ -9,7 +9,8 @@
 
 use std::cmp::Ordering;
 
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::value;
 
 use super::ctx::ExecCtx;

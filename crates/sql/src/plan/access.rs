@@ -306,7 +306,7 @@ pub fn choose_access(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Value;
+    use crate::types::Value;
     use selkie_storage::{ColumnDef, ColumnDefault, ColumnType, IndexColumn, IndexDef, IntWidth, TableOptions};
 
     fn int_col(name: &str) -> ColumnDef {

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use selkie_storage::{LockMode, TableDef};
 
-use crate::api::ColumnMeta;
 use crate::expr::Expr;
+use crate::types::ColumnMeta;
 use crate::value::{AggFunc, SqlType};
 
 /// A complete SELECT (or UNION, or derived table body).

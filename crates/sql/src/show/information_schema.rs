@@ -4,7 +4,8 @@
 
 use super::columns::{conform_integers, integer_signedness, is_columns, is_table};
 use super::{schema, server, Ctx};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::variables::VarScope;
 
 pub(crate) fn rows(table: &str, ctx: &Ctx) -> Result<Vec<Vec<Value>>, SqlError> {

@@ -12,7 +12,8 @@ use selkie_storage::{ColumnType, IndexDef, TableDef};
 use super::columns::{is_table, IsTable, INFORMATION_SCHEMA, IS_TABLES};
 use super::literal;
 use super::Ctx;
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::variables::{effective_charset, effective_collation};
 
 /// The storage engine name Selkie reports for every table (SHOW ENGINES explains why).

@@ -5,8 +5,10 @@
 use std::collections::BTreeMap;
 
 use super::schema::{text, ENGINE_NAME};
-use super::{Ctx, WarnLevel, Warning};
-use crate::api::{SqlError, Value};
+use super::Ctx;
+use crate::error::SqlError;
+use crate::types::Value;
+use crate::types::{WarnLevel, Warning};
 use crate::variables::{describe_all, VarScope, CHARSETS, COLLATIONS};
 
 /// SHOW PROCESSLIST without FULL shows this many characters of each statement (MariaDB's

@@ -14,7 +14,7 @@ use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 use super::*;
-use crate::api::{column_flags, FieldType, ProcessInfo, SqlServerConfig};
+use crate::types::{column_flags, FieldType, ProcessInfo, SqlServerConfig, WarnLevel};
 
 /// Fixed engine numbers: rows per table id, next AUTO_INCREMENT per table id.
 struct FixedEngine {

@@ -22,7 +22,8 @@ use std::cmp::Ordering;
 
 use selkie_storage::{ColumnDef, ColumnType, Date, DateTime};
 
-use crate::api::{FieldType, SqlError, Value};
+use crate::error::SqlError;
+use crate::types::{FieldType, Value};
 
 mod aggregate;
 mod arith;

@@ -9,7 +9,7 @@ use selkie_storage::ColumnType;
 
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
 use super::{FieldMeta, SqlType};
-use crate::api::{column_flags as flags, FieldType, Value, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI};
+use crate::types::{column_flags as flags, FieldType, Value, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI};
 
 /// Bytes per character of utf8mb4 (display lengths are in bytes).
 pub const UTF8MB4_MAX_BYTES: u32 = 4;

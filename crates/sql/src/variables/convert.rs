@@ -5,8 +5,9 @@ use selkie_storage::{Decimal, IsolationLevel};
 
 use super::registry::{self, Init, Kind, VarDef};
 use super::{charsets, errors, SqlMode};
-use crate::api::{SqlError, Value};
-use crate::show::{WarnLevel, Warning};
+use crate::error::SqlError;
+use crate::types::Value;
+use crate::types::{WarnLevel, Warning};
 
 /// Digits after the point of DOUBLE variables: MariaDB prints them as `10.000000`.
 pub(crate) const DOUBLE_SCALE: u8 = 6;

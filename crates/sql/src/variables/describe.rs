@@ -3,7 +3,7 @@
 
 use super::registry::{self, Access, Kind, Scope};
 use super::{convert, GlobalVariables, SessionVariables};
-use crate::api::Value;
+use crate::types::Value;
 
 /// SHOW form of one variable's value (for information_schema.SYSTEM_VARIABLES).
 pub(crate) fn display_value(name: &str, value: &Value) -> String {

@@ -221,7 +221,7 @@ fn clamping_warns_like_mariadb() {
     s.set(&g, "wait_timeout", VarScope::Session, Value::Int(0)).unwrap();
     let w = s.take_warnings();
     assert_eq!(w.len(), 1);
-    assert_eq!((w[0].level, w[0].code), (crate::show::WarnLevel::Warning, 1292));
+    assert_eq!((w[0].level, w[0].code), (crate::types::WarnLevel::Warning, 1292));
     assert_eq!(w[0].message, "Truncated incorrect wait_timeout value: '0'");
     assert_eq!(s.get(&g, "wait_timeout", VarScope::Default).unwrap(), Value::UInt(1));
     s.set(&g, "wait_timeout", VarScope::Session, Value::Int(99_999_999_999)).unwrap();
