@@ -267,7 +267,7 @@ fn column_default(
     let bound = b.bind_expr(e).map_err(|_| error::invalid_default(&col.name))?;
     if !bound.expr.is_row_independent()
         || bound.expr.is_volatile()
-        || bound.expr.any(&mut |x| matches!(x, crate::expr::Expr::Param(_)))
+        || bound.expr.any(&mut |x| matches!(x, crate::plan::Expr::Param(_)))
     {
         return Err(error::not_supported("non-constant DEFAULT expressions"));
     }

@@ -21,10 +21,11 @@ use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::exec::access::AccessCursor;
 use crate::exec::ctx::ExecCtx;
+use crate::exec::eval::eval_predicate;
 use crate::exec::sort::Sorter;
 use crate::exec::{self, eval_limit, Step};
-use crate::expr::{eval_predicate, Expr};
 use crate::plan::access::OrderRequest;
+use crate::plan::Expr;
 use crate::plan::{LimitSpec, QueryPlan, SortKey, TableAccess};
 use crate::types::Value;
 use crate::types::WarnLevel;
@@ -277,7 +278,7 @@ fn default_expr(col: &ColumnDef) -> Expr {
     match &col.default {
         ColumnDefault::Value(v) => Expr::Literal(v.clone()),
         ColumnDefault::CurrentTimestamp => match value::lookup_function("NOW") {
-            Some(f) => Expr::Func { func: crate::expr::FuncRef(f), args: Vec::new() },
+            Some(f) => Expr::Func { func: crate::plan::FuncRef(f), args: Vec::new() },
             None => Expr::Literal(Value::Null),
         },
         ColumnDefault::None => {
@@ -782,7 +783,7 @@ async fn insert_select(
     table: &Arc<TableDef>,
     ncols: usize,
 ) -> Result<DmlOutcome, SqlError> {
-    let mut op = exec::open(&q.root, cx)?;
+    let mut op = q.root.open(cx)?;
     let mut source = if crate::plan::reads_table(&q.root, table.id) {
         let mut buffer = Sorter::new(Vec::new(), cx.sort_budget(), None);
         loop {

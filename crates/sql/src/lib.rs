@@ -18,7 +18,6 @@ pub mod dml;
 pub mod error;
 pub mod exec;
 pub mod explain;
-pub mod expr;
 pub mod parse;
 pub mod plan;
 pub mod server;

@@ -17,9 +17,9 @@ use super::{
 };
 use crate::error::SqlError;
 use crate::error::{self, Clause};
-use crate::expr::{CmpOp, Expr};
 use crate::plan::access::{choose_access, extract_sarg, IndexHints, OrderRequest, Sarg};
 use crate::plan::{index_def, InnerSide, JoinKind, JoinPlan, KeyPart, Plan, QueryPlan, TableAccess, TailRange};
+use crate::plan::{CmpOp, Expr};
 use crate::types::column_flags;
 use crate::value::SqlType;
 

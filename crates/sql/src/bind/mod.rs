@@ -22,7 +22,7 @@ use sqlparser::ast;
 
 use crate::error::SqlError;
 use crate::error::{self, Clause};
-use crate::expr::Expr;
+use crate::plan::Expr;
 use crate::plan::{AggSpec, QueryPlan};
 use crate::types::{column_flags, ColumnMeta, Value};
 use crate::value::SqlType;

@@ -9,8 +9,8 @@ use selkie_storage::{
 use sqlparser::ast;
 
 use super::{BindEnv, Binder, Scope};
-use crate::expr::Expr;
 use crate::parse::{parse_statement, Stmt};
+use crate::plan::Expr;
 use crate::plan::{InnerSide, KeyPart, Plan, QueryPlan, TableAccess, TailRange};
 
 fn col(name: &str, ty: ColumnType, nullable: bool) -> ColumnDef {

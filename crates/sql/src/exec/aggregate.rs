@@ -23,9 +23,10 @@ use crate::types::Value;
 use crate::value::{self, AggFunc, AggState};
 
 use super::ctx::ExecCtx;
+use super::operator::Operator;
 use super::sort::{compare_rows, leading_keys, Sorter};
 use super::spill::row_bytes;
-use super::{group_key_of, Operator, Row, Step};
+use super::step::{group_key_of, Row, Step};
 
 /// Memory of a group beyond its key and rows: its hash table entry and `Group` header.
 const GROUP_OVERHEAD: usize = 96;

@@ -27,7 +27,7 @@ use crate::value;
 
 use super::ctx::ExecCtx;
 use super::spill::{row_bytes, Segment, SegmentReader, SegmentWriter, TempFile, IO_BUFFER_BYTES};
-use super::{Row, Step};
+use super::step::{Row, Step};
 
 /// Most runs merged at once. With 64 KiB read buffers a merge holds at most 4 MiB of them; with
 /// the default 2 MiB sort_buffer_size a single final merge covers 128 MiB of rows, and one more
@@ -155,7 +155,8 @@ impl<'k> Sorter<'k> {
             self.rows.truncate(k);
         }
         if self.spilled.is_none() {
-            self.spilled = Some(Spilled { file: TempFile::create(cx)?, runs: Vec::new(), spare: None, pass: None });
+            self.spilled =
+                Some(Spilled { file: TempFile::create(&cx.tmpdir())?, runs: Vec::new(), spare: None, pass: None });
         }
         let Some(sp) = self.spilled.as_mut() else {
             unreachable!("created above");
@@ -259,7 +260,7 @@ impl Spilled {
     ) -> Result<(), SqlError> {
         if self.pass.is_none() {
             if self.spare.is_none() {
-                self.spare = Some(TempFile::create(cx)?);
+                self.spare = Some(TempFile::create(&cx.tmpdir())?);
             }
             self.pass = Some(Pass { pending: self.runs.drain(..).collect(), produced: Vec::new(), current: None });
         }

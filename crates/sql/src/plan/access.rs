@@ -10,8 +10,8 @@
 
 use selkie_storage::TableDef;
 
-use crate::expr::{CmpOp, Expr};
 use crate::plan::{index_def, KeyBound, KeyPart, TailRange};
+use crate::plan::{CmpOp, Expr};
 
 /// Most key combinations an IN-list product may expand to; beyond it later IN columns are left
 /// to the residual filter (the scan gets wider, never wrong).
