@@ -15,12 +15,10 @@ use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
 use crate::types::Value;
 use crate::types::WarnLevel;
-use crate::value;
+use crate::value::{self, prefix_bytes_per_char, MAX_BYTES_PER_CHAR};
 
 /// InnoDB's (and MariaDB's) longest index key, in bytes.
 pub const MAX_KEY_BYTES: u64 = 3072;
-/// Bytes per character of utf8mb4, for key length checks.
-pub const MAX_BYTES_PER_CHAR: u64 = 4;
 /// Longest identifier (database, table, column, index name), in characters.
 pub const MAX_IDENTIFIER_CHARS: usize = 64;
 
@@ -87,22 +85,6 @@ fn key_bytes(ty: &ColumnType, prefix: Option<u32>) -> u64 {
         ColumnType::Decimal { precision, .. } => (*precision as u64 / 2) + 1,
         _ => 8,
     }
-}
-
-/// Bytes per character of a prefix on a column of `ty`: index prefixes are declared (and
-/// shown) in characters but the engine's `IndexColumn::prefix_len` is in bytes, as MariaDB's
-/// key parts are (a utf8mb4 character takes up to 4 bytes; binary strings count bytes).
-pub fn prefix_bytes_per_char(ty: &ColumnType) -> u32 {
-    if ty.is_binary() {
-        1
-    } else {
-        MAX_BYTES_PER_CHAR as u32
-    }
-}
-
-/// A prefix length as declared (characters) from the engine's (bytes).
-pub fn prefix_chars(ty: &ColumnType, prefix_bytes: u32) -> u32 {
-    prefix_bytes / prefix_bytes_per_char(ty)
 }
 
 fn char_length(ty: &ColumnType) -> Option<u64> {

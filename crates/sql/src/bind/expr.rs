@@ -8,7 +8,8 @@ use std::sync::Arc;
 use selkie_storage::Decimal;
 use sqlparser::ast;
 
-use super::{types, Binder, Bound};
+use super::binder::{Binder, Bound};
+use super::types;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::AggSpec;

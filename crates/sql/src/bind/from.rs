@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use super::ast_hints::Hints;
-use super::{
+use super::binder::ast_hints::Hints;
+use super::binder::{
     computed_meta, object_name_parts, table_column_meta, Binder, ColumnInfo, Source, SourceKind, INFORMATION_SCHEMA,
 };
 use crate::error::SqlError;
@@ -161,7 +161,7 @@ impl Binder<'_> {
         right: Range<usize>,
         kind: JoinKind,
     ) -> Result<Expr, SqlError> {
-        let find = |scope: &super::Scope, r: Range<usize>| -> Result<(usize, usize), SqlError> {
+        let find = |scope: &super::binder::Scope, r: Range<usize>| -> Result<(usize, usize), SqlError> {
             let mut found = None;
             for si in r {
                 for (ci, c) in scope.sources[si].columns.iter().enumerate() {

@@ -7,7 +7,8 @@
 
 use sqlparser::ast;
 
-use super::{computed_meta, names, Binder, Bound, SourceKind};
+use super::binder::{computed_meta, AliasMode, Binder, Bound, SourceKind};
+use super::names;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
@@ -16,17 +17,6 @@ use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, SortK
 use crate::types::Value;
 use crate::value::SqlType;
 use selkie_storage::LockMode;
-
-/// How select-list aliases take part in name resolution while binding a clause.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AliasMode {
-    /// WHERE, ON, select list: aliases are not visible.
-    None,
-    /// ORDER BY, HAVING: an alias wins over a FROM column of the same name.
-    Prefer,
-    /// GROUP BY: FROM columns win; an alias is used only when no column matches.
-    Fallback,
-}
 
 /// One bound select-list item.
 struct SelectItem {
@@ -423,7 +413,7 @@ impl Binder<'_> {
         qualifier: Option<&ast::ObjectName>,
         items: &mut Vec<SelectItem>,
     ) -> Result<(), SqlError> {
-        let q = qualifier.map(super::object_name_parts).transpose()?;
+        let q = qualifier.map(super::binder::object_name_parts).transpose()?;
         let scope = self.scope();
         let mut matched = false;
         for s in &scope.sources {

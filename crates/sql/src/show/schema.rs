@@ -527,7 +527,7 @@ fn index_parts(t: &TableDef) -> Vec<IndexPart<'_>> {
                 continue;
             };
             // Sub_part counts characters (the engine keeps bytes).
-            let prefix_len = part.prefix_len.map(|n| crate::ddl::prefix_chars(&column.ty, n));
+            let prefix_len = part.prefix_len.map(|n| crate::value::prefix_chars(&column.ty, n));
             out.push(IndexPart { index: ix, seq: seq + 1, column, prefix_len });
         }
     }

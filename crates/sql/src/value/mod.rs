@@ -43,7 +43,7 @@ mod tests;
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;
 pub use store::{store_for_column_at, StoreTarget};
-pub use types::column_field_meta;
+pub use types::{column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
 
 /// The static type of an expression's result (drives column metadata and coercions).
 #[derive(Clone, Debug, PartialEq)]
