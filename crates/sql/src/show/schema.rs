@@ -10,8 +10,8 @@ use std::sync::Arc;
 use selkie_storage::{ColumnType, IndexDef, TableDef};
 
 use super::columns::{is_table, IsTable, INFORMATION_SCHEMA, IS_TABLES};
+use super::context::Ctx;
 use super::literal;
-use super::Ctx;
 use crate::error::SqlError;
 use crate::types::Value;
 use crate::variables::{effective_charset, effective_collation};

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use super::context::Ctx;
 use super::schema::{text, ENGINE_NAME};
-use super::Ctx;
 use crate::error::SqlError;
 use crate::types::Value;
 use crate::types::{WarnLevel, Warning};

@@ -13,8 +13,10 @@ use selkie_storage::{
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
+use super::context::EngineView;
 use super::*;
-use crate::types::{column_flags, FieldType, ProcessInfo, SqlServerConfig, WarnLevel};
+use crate::types::{column_flags, FieldType, ProcessInfo, ServerHooks, SqlServerConfig, WarnLevel, Warning};
+use crate::variables::{GlobalVariables, SessionVariables};
 
 /// Fixed engine numbers: rows per table id, next AUTO_INCREMENT per table id.
 struct FixedEngine {
