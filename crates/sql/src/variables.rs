@@ -21,7 +21,8 @@
 
 mod charsets;
 mod convert;
-mod describe;
+mod def;
+pub(crate) mod describe;
 mod errors;
 mod registry;
 mod table;
@@ -35,10 +36,10 @@ use selkie_storage::{Decimal, IsolationLevel};
 use crate::error::SqlError;
 use crate::types::Warning;
 use crate::types::{SqlServerConfig, Value};
-use registry::{Access, Kind, Scope, Slot};
+use def::{Access, Kind, Scope, Slot, VarDef};
 
 pub(crate) use charsets::{charset as find_charset, effective_charset, effective_collation, CHARSETS, COLLATIONS};
-pub(crate) use describe::{describe_all, display_value};
+pub use convert::SqlMode;
 
 /// The version Selkie reports (`@@version`, `VERSION()`): the MariaDB release whose behaviour it
 /// reproduces, so that clients enable the same features, marked as Selkie.
@@ -53,21 +54,6 @@ pub enum VarScope {
     Default,
 }
 
-/// sql_mode flags the executor cares about.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SqlMode {
-    pub strict_trans_tables: bool,
-    pub strict_all_tables: bool,
-    pub error_for_division_by_zero: bool,
-    pub no_zero_date: bool,
-    pub no_zero_in_date: bool,
-    pub only_full_group_by: bool,
-    pub no_auto_value_on_zero: bool,
-    pub pipes_as_concat: bool,
-    pub ansi_quotes: bool,
-    pub no_backslash_escapes: bool,
-}
-
 /// A side effect a SET GLOBAL has on the engine, for the caller to apply.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GlobalEffect {
@@ -76,7 +62,7 @@ pub enum GlobalEffect {
 }
 
 /// Looks up a variable by name; 1193 if unknown.
-fn lookup(name: &str) -> Result<(Slot, &'static registry::VarDef), SqlError> {
+fn lookup(name: &str) -> Result<(Slot, &'static VarDef), SqlError> {
     let slot = registry::find(name).ok_or_else(|| errors::unknown(name))?;
     Ok((slot, registry::def(slot)))
 }

@@ -1,7 +1,8 @@
 //! What information_schema.SYSTEM_VARIABLES shows about each variable: values in every scope,
 //! the compiled-in default, MariaDB's type name, range and members.
 
-use super::registry::{self, Access, Kind, Scope};
+use super::def::{Access, Kind, Scope};
+use super::registry;
 use super::{convert, GlobalVariables, SessionVariables};
 use crate::types::Value;
 

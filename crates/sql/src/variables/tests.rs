@@ -1,6 +1,7 @@
 //! Behaviour of system variables against MariaDB 10.11's (each expectation below was checked on
 //! a MariaDB 10.11.19 server: codes, messages, value types and formats).
 
+use super::describe::describe_all;
 use super::*;
 
 fn config() -> SqlServerConfig {
