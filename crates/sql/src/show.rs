@@ -1,7 +1,9 @@
 //! SHOW statements and information_schema, computed from the catalog snapshot, the variables,
 //! the engine status and the server hooks.
 //!
-//! INTERFACE CONTRACT (frozen; owner: SQL-admin engineer).
+//! Why SHOW is computed here rather than in the server: its results are result sets over the
+//! catalog, the variables and the engine status, filtered by SQL expressions, exactly like
+//! information_schema queries, which the executor reads through `info_schema_rows`.
 //!
 //! How a statement gets here: sqlparser reads most SHOW forms lossily (see `command`), so the
 //! statement text should be offered to `execute_show_fallback` first; it claims every SHOW and

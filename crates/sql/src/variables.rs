@@ -1,7 +1,9 @@
 //! System variables: the registry (names, scopes, defaults, validation), global values, and each
 //! session's values.
 //!
-//! INTERFACE CONTRACT (frozen; owner: SQL-admin engineer).
+//! What it promises: a variable reads the same through `SELECT @@x`, SHOW VARIABLES and
+//! information_schema, because all three go through this module's getters. That is why the
+//! value types below are fixed: clients and test suites compare them with MariaDB's.
 //!
 //! Values are typed as `SELECT @@x` returns them: booleans and integers as Int/UInt (so
 //! `SELECT @@autocommit` is the integer 1), DOUBLE variables as a DECIMAL with six digits

@@ -168,13 +168,11 @@ struct Fixture {
 impl Fixture {
     fn new() -> Fixture {
         let config = SqlServerConfig {
-            port: 3307,
             datadir: "/nonexistent/data".into(),
             max_connections: 4096,
             buffer_pool_bytes: 512 << 20,
-            flush_at_commit: 1,
             lock_wait_timeout_secs: 50,
-            max_allowed_packet: 16 << 20,
+            ..SqlServerConfig::for_tests()
         };
         let globals = GlobalVariables::new(&config);
         let session = SessionVariables::new(&globals);

@@ -7,12 +7,12 @@ use super::*;
 fn config() -> SqlServerConfig {
     SqlServerConfig {
         port: 3399,
-        datadir: "/nonexistent/selkie-data".into(),
         max_connections: 1000,
         buffer_pool_bytes: 1 << 30,
         flush_at_commit: 2,
         lock_wait_timeout_secs: 7,
         max_allowed_packet: 64 << 20,
+        ..SqlServerConfig::for_tests()
     }
 }
 
