@@ -79,9 +79,17 @@ pub struct DeletePlan {
 /// The info string a DML statement reports (completed with the final warning count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InfoKind {
+    /// No info string. No statement reports this kind today (they report no `InfoKind`).
+    #[allow(dead_code)]
     None,
-    Records { records: u64, duplicates: u64 },
-    Matched { matched: u64, changed: u64 },
+    Records {
+        records: u64,
+        duplicates: u64,
+    },
+    Matched {
+        matched: u64,
+        changed: u64,
+    },
 }
 
 impl InfoKind {

@@ -288,10 +288,6 @@ pub fn derived_needs_alias() -> SqlError {
     SqlError::new(1248, "42000", "Every derived table must have its own alias")
 }
 
-pub fn unknown_charset(name: &str) -> SqlError {
-    SqlError::new(1115, "42000", format!("Unknown character set: '{name}'"))
-}
-
 pub fn internal(what: &str) -> SqlError {
     SqlError::new(1815, "HY000", format!("Internal error: {what}"))
 }

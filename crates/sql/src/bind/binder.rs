@@ -429,11 +429,3 @@ pub fn computed_meta(name: &str, ty: &SqlType, nullable: bool) -> ColumnMeta {
         decimals: fm.decimals,
     }
 }
-
-/// The identifier text of a simple name expression, if it is one.
-pub fn ident_of(e: &ast::Expr) -> Option<&str> {
-    match e {
-        ast::Expr::Identifier(i) => Some(&i.value),
-        _ => None,
-    }
-}

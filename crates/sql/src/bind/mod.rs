@@ -16,7 +16,6 @@ mod tests;
 pub mod types;
 
 pub use self::binder::{
-    computed_meta, ident_of, object_name_parts, table_column_meta, BindEnv, Binder, Bound, ColumnInfo, Scope, Source,
-    SourceKind, INFORMATION_SCHEMA,
+    computed_meta, object_name_parts, table_column_meta, BindEnv, Binder, ColumnInfo, Scope, Source, SourceKind,
+    INFORMATION_SCHEMA,
 };
-pub use self::names::SourceText;

@@ -350,10 +350,6 @@ impl<'a> ExecCtx<'a> {
         }
     }
 
-    pub fn warning_count(&self) -> usize {
-        self.warning_count.get()
-    }
-
     /// The statement's warnings and their total count (which may exceed the stored list).
     pub fn take_warnings(&mut self) -> (Vec<Warning>, usize) {
         (std::mem::take(self.warnings.get_mut()), self.warning_count.replace(0))

@@ -37,5 +37,5 @@ mod value_set;
 
 pub use self::open::eval_limit;
 pub use self::operator::Operator;
-pub use self::run::{collect_rows, run_query, stream_rows};
-pub use self::step::{Row, Step};
+pub use self::run::run_query;
+pub use self::step::Step;

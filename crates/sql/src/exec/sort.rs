@@ -114,11 +114,6 @@ impl<'k> Sorter<'k> {
         }
     }
 
-    /// True once rows have gone to a temporary file.
-    pub fn has_spilled(&self) -> bool {
-        self.spilled.is_some()
-    }
-
     pub fn push(&mut self, row: Row, cx: &ExecCtx) -> Result<(), SqlError> {
         debug_assert!(matches!(self.output, Output::Filling), "row pushed into a finished sort");
         if self.limit == Some(0) {

@@ -59,17 +59,13 @@ pub struct TempFile {
 impl TempFile {
     /// An unlinked file in `dir` (the statement's context picks it: `ExecCtx::tmpdir`).
     pub fn create(dir: &str) -> Result<TempFile, SqlError> {
-        let file = tempfile::tempfile_in(&dir).map_err(|e| error::cant_create_temp_file(&format!("{dir}/#sql"), &e))?;
+        let file = tempfile::tempfile_in(dir).map_err(|e| error::cant_create_temp_file(&format!("{dir}/#sql"), &e))?;
         let name = format!("{dir}/#sql/fd={}", file.as_raw_fd());
         Ok(TempFile { file, name, len: 0 })
     }
 
     pub fn len(&self) -> u64 {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     fn append(&mut self, bytes: &[u8]) -> Result<(), SqlError> {

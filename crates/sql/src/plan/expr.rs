@@ -3,13 +3,8 @@
 
 use super::{Expr, SubqueryKind};
 use crate::error::SqlError;
-use crate::types::Value;
 
 impl Expr {
-    pub fn lit(v: Value) -> Expr {
-        Expr::Literal(v)
-    }
-
     pub fn boxed(self) -> Box<Expr> {
         Box::new(self)
     }
