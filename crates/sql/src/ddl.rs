@@ -9,17 +9,16 @@ use selkie_storage::{
 };
 use sqlparser::ast;
 
-use crate::api::{SqlError, Value};
 use crate::bind::{object_name_parts, Binder, INFORMATION_SCHEMA};
 use crate::error;
+use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
-use crate::show::WarnLevel;
-use crate::value;
+use crate::types::Value;
+use crate::types::WarnLevel;
+use crate::value::{self, prefix_bytes_per_char, MAX_BYTES_PER_CHAR};
 
 /// InnoDB's (and MariaDB's) longest index key, in bytes.
 pub const MAX_KEY_BYTES: u64 = 3072;
-/// Bytes per character of utf8mb4, for key length checks.
-pub const MAX_BYTES_PER_CHAR: u64 = 4;
 /// Longest identifier (database, table, column, index name), in characters.
 pub const MAX_IDENTIFIER_CHARS: usize = 64;
 
@@ -86,22 +85,6 @@ fn key_bytes(ty: &ColumnType, prefix: Option<u32>) -> u64 {
         ColumnType::Decimal { precision, .. } => (*precision as u64 / 2) + 1,
         _ => 8,
     }
-}
-
-/// Bytes per character of a prefix on a column of `ty`: index prefixes are declared (and
-/// shown) in characters but the engine's `IndexColumn::prefix_len` is in bytes, as MariaDB's
-/// key parts are (a utf8mb4 character takes up to 4 bytes; binary strings count bytes).
-pub fn prefix_bytes_per_char(ty: &ColumnType) -> u32 {
-    if ty.is_binary() {
-        1
-    } else {
-        MAX_BYTES_PER_CHAR as u32
-    }
-}
-
-/// A prefix length as declared (characters) from the engine's (bytes).
-pub fn prefix_chars(ty: &ColumnType, prefix_bytes: u32) -> u32 {
-    prefix_bytes / prefix_bytes_per_char(ty)
 }
 
 fn char_length(ty: &ColumnType) -> Option<u64> {
@@ -266,7 +249,7 @@ fn column_default(
     let bound = b.bind_expr(e).map_err(|_| error::invalid_default(&col.name))?;
     if !bound.expr.is_row_independent()
         || bound.expr.is_volatile()
-        || bound.expr.any(&mut |x| matches!(x, crate::expr::Expr::Param(_)))
+        || bound.expr.any(&mut |x| matches!(x, crate::plan::Expr::Param(_)))
     {
         return Err(error::not_supported("non-constant DEFAULT expressions"));
     }
@@ -449,7 +432,7 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
         columns.push(ColumnDef {
             name: c.meta.name.clone(),
             ty: column_type_for(&c.ty),
-            nullable: c.meta.flags & crate::api::column_flags::NOT_NULL == 0,
+            nullable: c.meta.flags & crate::types::column_flags::NOT_NULL == 0,
             default: ColumnDefault::None,
             auto_increment: false,
             on_update_current_timestamp: false,

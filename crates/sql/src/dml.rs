@@ -16,17 +16,19 @@ use selkie_storage::{
 };
 use sqlparser::ast;
 
-use crate::api::{SqlError, Value};
 use crate::bind::{table_column_meta, Binder, ColumnInfo, Source, SourceKind};
+use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::exec::access::AccessCursor;
 use crate::exec::ctx::ExecCtx;
+use crate::exec::eval::eval_predicate;
 use crate::exec::sort::Sorter;
 use crate::exec::{self, eval_limit, Step};
-use crate::expr::{eval_predicate, Expr};
 use crate::plan::access::OrderRequest;
+use crate::plan::Expr;
 use crate::plan::{LimitSpec, QueryPlan, SortKey, TableAccess};
-use crate::show::WarnLevel;
+use crate::types::Value;
+use crate::types::WarnLevel;
 use crate::value::{self, FnContext, SqlType, StoreTarget};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,9 +79,17 @@ pub struct DeletePlan {
 /// The info string a DML statement reports (completed with the final warning count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InfoKind {
+    /// No info string. No statement reports this kind today (they report no `InfoKind`).
+    #[allow(dead_code)]
     None,
-    Records { records: u64, duplicates: u64 },
-    Matched { matched: u64, changed: u64 },
+    Records {
+        records: u64,
+        duplicates: u64,
+    },
+    Matched {
+        matched: u64,
+        changed: u64,
+    },
 }
 
 impl InfoKind {
@@ -276,7 +286,7 @@ fn default_expr(col: &ColumnDef) -> Expr {
     match &col.default {
         ColumnDefault::Value(v) => Expr::Literal(v.clone()),
         ColumnDefault::CurrentTimestamp => match value::lookup_function("NOW") {
-            Some(f) => Expr::Func { func: crate::expr::FuncRef(f), args: Vec::new() },
+            Some(f) => Expr::Func { func: crate::plan::FuncRef(f), args: Vec::new() },
             None => Expr::Literal(Value::Null),
         },
         ColumnDefault::None => {
@@ -781,7 +791,7 @@ async fn insert_select(
     table: &Arc<TableDef>,
     ncols: usize,
 ) -> Result<DmlOutcome, SqlError> {
-    let mut op = exec::open(&q.root, cx)?;
+    let mut op = q.root.open(cx)?;
     let mut source = if crate::plan::reads_table(&q.root, table.id) {
         let mut buffer = Sorter::new(Vec::new(), cx.sort_budget(), None);
         loop {

@@ -3,7 +3,34 @@
 //! Every message here was checked against MariaDB 10.11 (`mariadbd` 10.11.19): the code, the
 //! SQLSTATE and the exact wording, because clients and test suites match on them.
 
-use crate::api::SqlError;
+/// A MySQL-style error: error number, SQLSTATE and message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqlError {
+    pub code: u16,
+    pub state: &'static str,
+    pub message: String,
+}
+
+impl std::fmt::Display for SqlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ERROR {} ({}): {}", self.code, self.state, self.message)
+    }
+}
+
+impl std::error::Error for SqlError {}
+
+impl SqlError {
+    pub fn new(code: u16, state: &'static str, message: impl Into<String>) -> SqlError {
+        SqlError { code, state, message: message.into() }
+    }
+}
+
+impl From<selkie_storage::StorageError> for SqlError {
+    fn from(e: selkie_storage::StorageError) -> SqlError {
+        let (code, state) = e.mysql_code();
+        SqlError { code, state, message: e.to_string() }
+    }
+}
 
 /// Longest piece of statement text quoted in a 1064 message, as MariaDB does ("near '...'").
 const SYNTAX_ERROR_NEAR_CHARS: usize = 80;
@@ -259,10 +286,6 @@ pub fn not_in_group_by(col: &str) -> SqlError {
 
 pub fn derived_needs_alias() -> SqlError {
     SqlError::new(1248, "42000", "Every derived table must have its own alias")
-}
-
-pub fn unknown_charset(name: &str) -> SqlError {
-    SqlError::new(1115, "42000", format!("Unknown character set: '{name}'"))
 }
 
 pub fn internal(what: &str) -> SqlError {

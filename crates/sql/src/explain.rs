@@ -3,10 +3,10 @@
 
 use selkie_storage::Engine;
 
-use crate::api::{ColumnMeta, Value};
 use crate::bind::computed_meta;
-use crate::expr::Expr;
+use crate::plan::Expr;
 use crate::plan::{index_def, InnerSide, KeyPart, Plan, QueryPlan, TableAccess};
+use crate::types::{ColumnMeta, Value};
 use crate::value::SqlType;
 
 pub const COLUMNS: [&str; 10] =

@@ -1,5 +1,5 @@
-//! Selkie's SQL layer: parse (sqlparser, MySQL dialect) → bind → plan → execute on the storage
-//! engine, with MySQL/MariaDB semantics for values, errors, variables and SHOW.
+//! Selkie's SQL layer: MySQL/MariaDB statements in, result sets out, on the storage engine,
+//! with MariaDB's semantics for values, errors, variables and SHOW.
 //!
 //! Why session state, system variables and SHOW live here rather than in the server crate:
 //! expressions read `@@variables`, `SET` evaluates expressions, and `information_schema` /
@@ -7,24 +7,53 @@
 //! interface in both directions. The server crate owns the network, the wire protocol,
 //! authentication and the connection registry, and reaches back only through `ServerHooks`.
 //!
-//! Modules of the SQL core: `parse` (pre-processing, statement recognition), `bind` (names,
-//! types, and the rule-based planner of FROM/WHERE), `plan` (plan types, access paths, key
-//! ranges), `exec` (operators), `expr` (bound expressions), `dml`, `ddl`, `session`
-//! (dispatch, transactions, prepared statements), `error` (MariaDB's messages).
+//! The stages, bottom up (a module imports only from the ones above it in this list):
+//!
+//! - `error`: `SqlError` and MariaDB's error messages.
+//! - `types`: the vocabulary shared with the server and by every stage (values, column
+//!   metadata, result sinks, warnings, hooks, configuration).
+//! - `value`: MySQL value semantics (types, comparison, arithmetic, casts, functions).
+//! - `variables`: system variables, global and per session.
+//! - `parse`: statement recognition and pre-processing before sqlparser; auto-parameterization.
+//! - `plan`: plans and bound expressions, access paths, key ranges.
+//! - `server`: the server-wide state (`SqlServer`); `store`: a session's one route to the
+//!   storage engine (engine handle, slot, open transaction).
+//! - `show`: SHOW and information_schema.
+//! - `bind`: name resolution and the rule-based planner (AST to plan).
+//! - `exec`: the statement context, expression evaluation, and the operators that run a plan.
+//! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN.
+//! - `session`: the `Session` type: dispatch, transactions, prepared statements, plan caches.
+//!
+//! A point select, top to bottom: `session::dispatch` (`execute_text` → cached plan of the
+//! auto-parameterized text → `run_select`) → `session::txn` (statement guard and transaction,
+//! through the session's `Store`) → `exec::run_query` → `exec::open` (the plan's operators) →
+//! `exec::access` (`AccessCursor`: a point read through the transaction) → rows to the
+//! `ResultSink`.
+//!
+//! Only what the server and the tests use is public: the types below, and the modules
+//! `value`, `variables`, `parse`, `show` and `session` for the items they make public.
 
-pub mod api;
-pub mod bind;
-pub mod ddl;
-pub mod dml;
-pub mod error;
-pub mod exec;
-pub mod explain;
-pub mod expr;
+mod bind;
+mod ddl;
+mod dml;
+mod error;
+mod exec;
+mod explain;
 pub mod parse;
-pub mod plan;
+mod plan;
+mod server;
 pub mod session;
 pub mod show;
+mod store;
+mod types;
 pub mod value;
 pub mod variables;
 
-pub use api::*;
+pub use error::SqlError;
+pub use server::SqlServer;
+pub use session::Session;
+pub use types::{
+    column_flags, ColumnMeta, FieldType, Interrupt, OkInfo, PreparedInfo, ProcessInfo, ResultSet, ResultSink,
+    ServerHooks, SessionInfo, SessionStatus, SqlServerConfig, Value, WarnLevel, Warning, CHARSET_BINARY,
+    CHARSET_UTF8MB4_BIN, CHARSET_UTF8MB4_GENERAL_CI,
+};

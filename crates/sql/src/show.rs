@@ -1,7 +1,9 @@
 //! SHOW statements and information_schema, computed from the catalog snapshot, the variables,
 //! the engine status and the server hooks.
 //!
-//! INTERFACE CONTRACT (frozen; owner: SQL-admin engineer).
+//! Why SHOW is computed here rather than in the server: its results are result sets over the
+//! catalog, the variables and the engine status, filtered by SQL expressions, exactly like
+//! information_schema queries, which the executor reads through `info_schema_rows`.
 //!
 //! How a statement gets here: sqlparser reads most SHOW forms lossily (see `command`), so the
 //! statement text should be offered to `execute_show_fallback` first; it claims every SHOW and
@@ -12,6 +14,7 @@
 
 mod columns;
 mod command;
+mod context;
 mod create;
 mod filter;
 mod information_schema;
@@ -19,100 +22,16 @@ mod literal;
 mod schema;
 mod server;
 
-use selkie_storage::{Catalog, Engine, TableDef};
-
-use crate::api::{ColumnMeta, ServerHooks, SqlError, Value};
+use crate::error::SqlError;
+use crate::types::{ColumnMeta, ResultSet, Value};
 use crate::value::SqlType;
-use crate::variables::{GlobalVariables, SessionVariables, VarScope};
+use crate::variables::VarScope;
 use columns::{column_meta, projected, show_columns};
 use command::{RoutineKind, ShowCommand, TableName};
+use context::Ctx;
+pub use context::ShowContext;
 use filter::{Filter, LikeTarget};
 use schema::{text, TableTarget};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WarnLevel {
-    Note,
-    Warning,
-    Error,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    pub level: WarnLevel,
-    pub code: u16,
-    pub message: String,
-}
-
-/// A fully materialized result.
-#[derive(Clone, Debug, Default)]
-pub struct ResultSet {
-    pub columns: Vec<ColumnMeta>,
-    pub rows: Vec<Vec<Value>>,
-}
-
-/// Everything SHOW and information_schema may read.
-pub struct ShowContext<'a> {
-    pub catalog: &'a Catalog,
-    pub engine: &'a Engine,
-    pub globals: &'a GlobalVariables,
-    pub session: &'a SessionVariables,
-    pub current_db: Option<&'a str>,
-    pub hooks: &'a dyn ServerHooks,
-    /// Warnings of the previous statement (SHOW WARNINGS / SHOW COUNT(*) WARNINGS).
-    pub warnings: &'a [Warning],
-    pub connection_id: u64,
-    /// Session status counters (Com_*, Questions, ...) to merge into SHOW STATUS.
-    pub session_status: &'a [(String, u64)],
-}
-
-/// What SHOW reads from the storage engine. The engine implements it; unit tests substitute
-/// fixed numbers so that catalog-driven output can be checked without opening a data directory.
-pub(crate) trait EngineView {
-    fn approx_row_count(&self, table: &TableDef) -> u64;
-    fn next_auto_increment(&self, table: &TableDef) -> u64;
-    fn status_rows(&self) -> Vec<(String, String)>;
-}
-
-impl EngineView for Engine {
-    fn approx_row_count(&self, table: &TableDef) -> u64 {
-        Engine::approx_row_count(self, table)
-    }
-    fn next_auto_increment(&self, table: &TableDef) -> u64 {
-        Engine::peek_auto_increment(self, table)
-    }
-    fn status_rows(&self) -> Vec<(String, String)> {
-        Engine::status(self).rows
-    }
-}
-
-/// `ShowContext` with the engine behind `EngineView`.
-pub(crate) struct Ctx<'a> {
-    pub catalog: &'a Catalog,
-    pub engine: &'a dyn EngineView,
-    pub globals: &'a GlobalVariables,
-    pub session: &'a SessionVariables,
-    pub current_db: Option<&'a str>,
-    pub hooks: &'a dyn ServerHooks,
-    pub warnings: &'a [Warning],
-    pub connection_id: u64,
-    pub session_status: &'a [(String, u64)],
-}
-
-impl<'a> Ctx<'a> {
-    fn new(c: &ShowContext<'a>) -> Ctx<'a> {
-        Ctx {
-            catalog: c.catalog,
-            engine: c.engine,
-            globals: c.globals,
-            session: c.session,
-            current_db: c.current_db,
-            hooks: c.hooks,
-            warnings: c.warnings,
-            connection_id: c.connection_id,
-            session_status: c.session_status,
-        }
-    }
-}
 
 /// Executes any SHOW statement sqlparser produced (SHOW DATABASES/TABLES/COLUMNS/CREATE TABLE/
 /// INDEX/VARIABLES/STATUS/PROCESSLIST/WARNINGS/ERRORS/ENGINES/COLLATION/CHARACTER SET/ENGINE

@@ -1,7 +1,9 @@
 //! System variables: the registry (names, scopes, defaults, validation), global values, and each
 //! session's values.
 //!
-//! INTERFACE CONTRACT (frozen; owner: SQL-admin engineer).
+//! What it promises: a variable reads the same through `SELECT @@x`, SHOW VARIABLES and
+//! information_schema, because all three go through this module's getters. That is why the
+//! value types below are fixed: clients and test suites compare them with MariaDB's.
 //!
 //! Values are typed as `SELECT @@x` returns them: booleans and integers as Int/UInt (so
 //! `SELECT @@autocommit` is the integer 1), DOUBLE variables as a DECIMAL with six digits
@@ -21,7 +23,8 @@
 
 mod charsets;
 mod convert;
-mod describe;
+mod def;
+pub(crate) mod describe;
 mod errors;
 mod registry;
 mod table;
@@ -32,12 +35,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use parking_lot::RwLock;
 use selkie_storage::{Decimal, IsolationLevel};
 
-use crate::api::{SqlError, SqlServerConfig, Value};
-use crate::show::Warning;
-use registry::{Access, Kind, Scope, Slot};
+use crate::error::SqlError;
+use crate::types::Warning;
+use crate::types::{SqlServerConfig, Value};
+use def::{Access, Kind, Scope, Slot, VarDef};
 
 pub(crate) use charsets::{charset as find_charset, effective_charset, effective_collation, CHARSETS, COLLATIONS};
-pub(crate) use describe::{describe_all, display_value};
+pub use convert::SqlMode;
 
 /// The version Selkie reports (`@@version`, `VERSION()`): the MariaDB release whose behaviour it
 /// reproduces, so that clients enable the same features, marked as Selkie.
@@ -52,21 +56,6 @@ pub enum VarScope {
     Default,
 }
 
-/// sql_mode flags the executor cares about.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SqlMode {
-    pub strict_trans_tables: bool,
-    pub strict_all_tables: bool,
-    pub error_for_division_by_zero: bool,
-    pub no_zero_date: bool,
-    pub no_zero_in_date: bool,
-    pub only_full_group_by: bool,
-    pub no_auto_value_on_zero: bool,
-    pub pipes_as_concat: bool,
-    pub ansi_quotes: bool,
-    pub no_backslash_escapes: bool,
-}
-
 /// A side effect a SET GLOBAL has on the engine, for the caller to apply.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GlobalEffect {
@@ -75,7 +64,7 @@ pub enum GlobalEffect {
 }
 
 /// Looks up a variable by name; 1193 if unknown.
-fn lookup(name: &str) -> Result<(Slot, &'static registry::VarDef), SqlError> {
+fn lookup(name: &str) -> Result<(Slot, &'static VarDef), SqlError> {
     let slot = registry::find(name).ok_or_else(|| errors::unknown(name))?;
     Ok((slot, registry::def(slot)))
 }

@@ -1,5 +1,5 @@
 //! DDL: every column type of the milestone, validations with MariaDB's codes and messages,
-//! IF [NOT] EXISTS notes, indexes, TRUNCATE, RENAME, CREATE TABLE ... LIKE, databases, and the
+//! IF [NOT] EXISTS notes, indexes (prefixes in characters), TRUNCATE, RENAME, CREATE TABLE ... LIKE, databases, and the
 //! table maintenance statements' result sets.
 
 mod common;
@@ -203,4 +203,30 @@ async fn table_maintenance_result_sets() {
         query(&mut s, "REPAIR TABLE t").await,
         rows(&[&["test.t", "repair", "note", "The storage engine for the table doesn't support repair"]])
     );
+}
+
+/// Index prefixes are declared and shown in characters; the engine stores bytes.
+#[tokio::test]
+async fn prefix_indexes_count_characters() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE p (id INT PRIMARY KEY, c VARCHAR(100), b VARBINARY(100), KEY k (c(10)), KEY kb (b(7)))")
+        .await;
+    let cat = db.engine.catalog();
+    let t = cat.table("test", "p").unwrap();
+    assert_eq!(t.secondary[0].columns[0].prefix_len, Some(40), "10 utf8mb4 characters");
+    assert_eq!(t.secondary[1].columns[0].prefix_len, Some(7), "binary prefixes count bytes");
+    let create = query(&mut s, "SHOW CREATE TABLE p").await;
+    assert!(
+        create[0][1].contains("KEY `k` (`c`(10))") && create[0][1].contains("KEY `kb` (`b`(7))"),
+        "{}",
+        create[0][1]
+    );
+    let idx = query(&mut s, "SHOW INDEX FROM p").await;
+    let sub: Vec<(&str, &str)> = idx.iter().map(|r| (r[2].as_str(), r[7].as_str())).collect();
+    assert_eq!(sub, [("PRIMARY", "NULL"), ("k", "10"), ("kb", "7")]);
+    exec(&mut s, "CREATE INDEX k2 ON p (`c`(5))").await;
+    assert!(query(&mut s, "SHOW CREATE TABLE p").await[0][1].contains("KEY `k2` (`c`(5))"));
+    exec(&mut s, "INSERT INTO p VALUES (1, 'abcdefghijklmnop', 'x')").await;
+    assert_eq!(query(&mut s, "SELECT id FROM p WHERE c = 'abcdefghijklmnop'").await, rows(&[&["1"]]));
 }

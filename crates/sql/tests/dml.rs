@@ -1,5 +1,6 @@
 //! INSERT / REPLACE / UPDATE / DELETE: affected rows and info strings as MariaDB 10.11 reports
-//! them, defaults, strict mode, AUTO_INCREMENT, duplicate handling, and Halloween safety.
+//! them, defaults, strict mode (and the column and row its errors name), AUTO_INCREMENT,
+//! duplicate handling, and Halloween safety.
 
 mod common;
 use common::*;
@@ -196,4 +197,39 @@ async fn insert_select_and_row_count() {
     exec(&mut s, "DELETE FROM a WHERE v > 5").await;
     assert_eq!(query(&mut s, "SELECT ROW_COUNT()").await, rows(&[&["3"]]));
     assert_eq!(query(&mut s, "SELECT ROW_COUNT()").await, rows(&[&["-1"]]));
+}
+
+/// Strictness applies to INSERT and UPDATE only; their errors name the column (and for 1366
+/// `db`.`table`.`column`) and the row, as MariaDB's do.
+#[tokio::test]
+async fn strictness_and_store_messages() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE t (a INT, b VARCHAR(3), c TINYINT)").await;
+    exec(&mut s, "INSERT INTO t VALUES (1, 'x', 1)").await;
+    assert_eq!(query(&mut s, "SELECT 1/0").await, rows(&[&["NULL"]]));
+    assert_eq!(s.warning_count(), 1);
+    exec(&mut s, "DELETE FROM t WHERE a/0 = 1").await;
+    assert_eq!(s.warning_count(), 1);
+    let cases = [
+        ("UPDATE t SET a = a WHERE a/0 = 1", 1365, "Division by 0"),
+        ("INSERT INTO t VALUES (1, 'abcd', 1)", 1406, "Data too long for column 'b' at row 1"),
+        ("INSERT INTO t VALUES (1, 'a', 1), (2, 'b', 1000)", 1264, "Out of range value for column 'c' at row 2"),
+        (
+            "INSERT INTO t VALUES (1, 'a', 'xx')",
+            1366,
+            "Incorrect integer value: 'xx' for column `test`.`t`.`c` at row 1",
+        ),
+        ("UPDATE t SET c = 1000", 1264, "Out of range value for column 'c' at row 1"),
+    ];
+    for (sql, code, msg) in cases {
+        let e = fail(&mut s, sql).await;
+        assert_eq!((e.code, e.message.as_str()), (code, msg), "{sql}");
+    }
+    // IGNORE: warnings instead, with the same texts.
+    exec(&mut s, "INSERT IGNORE INTO t VALUES (2, 'a', 1), (3, 'b', 1000)").await;
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1264", "Out of range value for column 'c' at row 2"]])
+    );
 }

@@ -1,6 +1,7 @@
 //! SELECT semantics against known answers: access paths (every predicate shape checked against
 //! a model of the table), joins, aggregates, subqueries, derived tables, UNION, ORDER BY/LIMIT,
-//! names and metadata, variables, and MariaDB's error codes and messages.
+//! names and metadata (types fixed by constant arguments), variables (GROUP_CONCAT's limit),
+//! interval units, and MariaDB's error codes and messages.
 
 mod common;
 use common::*;
@@ -580,4 +581,46 @@ async fn kill_query_interrupts_a_running_statement() {
     assert_eq!((e.code, e.state, e.message.as_str()), (1317, "70100", "Query execution was interrupted"));
     // The next statement runs normally.
     assert_eq!(query(&mut s, "SELECT COUNT(*) FROM big").await, rows(&[&["2000"]]));
+}
+
+/// GROUP_CONCAT is cut at @@group_concat_max_len (default 1 MiB), with MariaDB's warning.
+#[tokio::test]
+async fn group_concat_follows_its_variable() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE g (id INT PRIMARY KEY, a VARCHAR(2000))").await;
+    exec(&mut s, "INSERT INTO g VALUES (1, 'ab'), (2, 'cd'), (3, 'ef')").await;
+    // 2000 bytes: over the old fixed 1024 limit, far under the default.
+    exec(&mut s, &format!("INSERT INTO g VALUES (4, '{}')", "x".repeat(1990))).await;
+    let (_, r) = result(&mut s, "SELECT GROUP_CONCAT(a ORDER BY id) FROM g").await;
+    assert_eq!(r[0][0], Value::Bytes(format!("ab,cd,ef,{}", "x".repeat(1990)).into_bytes()));
+    assert_eq!(s.warning_count(), 0);
+    exec(&mut s, "SET SESSION group_concat_max_len = 6").await;
+    assert_eq!(query(&mut s, "SELECT GROUP_CONCAT(a ORDER BY id) FROM g WHERE id < 4").await, rows(&[&["ab,cd,"]]));
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await, rows(&[&["Warning", "1260", "Row 3 was cut by GROUP_CONCAT()"]]));
+}
+
+/// Result types fixed by constant arguments, display widths, and interval units written as
+/// keywords.
+#[tokio::test]
+async fn constant_typed_functions_and_units() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let (cols, r) = result(&mut s, "SELECT ROUND(1.2345, 2), NOW(3)").await;
+    assert_eq!((cols[0].field_type, cols[0].decimals, cols[1].decimals), (FieldType::NewDecimal, 2, 3));
+    assert_eq!(text(&r[0][0], None), "1.23");
+    assert_eq!(
+        query(
+            &mut s,
+            "SELECT TIMESTAMPDIFF(SECOND, '2024-01-01', '2024-01-02 00:00:10'), TIMESTAMPADD(MINUTE, 5, '2024-01-01 00:00:00'), \
+             EXTRACT(DAY_HOUR FROM '2024-03-05 07:08:09'), EXTRACT(YEAR_MONTH FROM '2024-03-05'), EXTRACT(DAY FROM '2024-03-05')"
+        )
+        .await,
+        rows(&[&["86410", "2024-01-01 00:05:00", "507", "202403", "5"]])
+    );
+    assert_eq!(fail(&mut s, "SELECT TIMESTAMPDIFF(FORTNIGHT, '2024-01-01', '2024-01-02')").await.code, 1064);
+    exec(&mut s, "CREATE TABLE w (id INT PRIMARY KEY, w INT(5), c CHAR(3))").await;
+    exec(&mut s, "INSERT INTO w VALUES (1, 1, 'a')").await;
+    let (cols, _) = result(&mut s, "SELECT w, c FROM w").await;
+    assert_eq!((cols[0].length, cols[1].field_type), (5, FieldType::String));
 }

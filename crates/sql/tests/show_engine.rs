@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use selkie_sql::show::{execute_show, execute_show_fallback, info_schema_rows, ResultSet, ShowContext};
+use selkie_sql::show::{execute_show, execute_show_fallback, info_schema_rows, ShowContext};
 use selkie_sql::variables::{GlobalVariables, SessionVariables};
-use selkie_sql::{ProcessInfo, ServerHooks, SqlError, SqlServerConfig, Value};
+use selkie_sql::{ProcessInfo, ResultSet, ServerHooks, SqlError, SqlServerConfig, Value};
 use selkie_storage::{
     ColumnDef, ColumnDefault, ColumnType, DatabaseDef, Datum, Engine, EngineConfig, IndexColumn, IntWidth,
     IsolationLevel, NewIndex, NewTable, OnDuplicate, TableOptions, TrxOptions,
@@ -114,15 +114,7 @@ async fn engine_with_rows(dir: &std::path::Path) -> Arc<Engine> {
 }
 
 fn config() -> SqlServerConfig {
-    SqlServerConfig {
-        port: 3307,
-        datadir: "/tmp".into(),
-        max_connections: 100,
-        buffer_pool_bytes: 8 << 20,
-        flush_at_commit: 1,
-        lock_wait_timeout_secs: 5,
-        max_allowed_packet: 16 << 20,
-    }
+    SqlServerConfig { datadir: "/tmp".into(), buffer_pool_bytes: 8 << 20, ..SqlServerConfig::for_tests() }
 }
 
 /// Runs a SHOW the way the SQL layer does: text fallback first, then sqlparser.

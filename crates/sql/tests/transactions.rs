@@ -1,6 +1,7 @@
 //! Transactions across sessions (autocommit, BEGIN/COMMIT/ROLLBACK, isolation levels, locking
 //! reads, lock wait timeouts, deadlocks, read-only transactions, implicit commits) and prepared
-//! statements (metadata, re-execution, re-planning after DDL, SQL PREPARE/EXECUTE).
+//! statements (metadata, result types that follow the bound parameters, re-execution,
+//! re-planning after DDL, SQL PREPARE/EXECUTE), and START TRANSACTION WITH CONSISTENT SNAPSHOT.
 
 mod common;
 use common::*;
@@ -306,4 +307,55 @@ async fn prepared_statements() {
     exec(&mut a, "DEALLOCATE PREPARE s1").await;
     let e = fail(&mut a, "EXECUTE s1").await;
     assert_eq!(e.code, 1243);
+}
+
+/// START TRANSACTION WITH CONSISTENT SNAPSHOT takes the snapshot at once: a commit made after
+/// it (and before the transaction's first read) is not seen.
+#[tokio::test]
+async fn consistent_snapshot_starts_at_start_transaction() {
+    let db = TestDb::new();
+    let mut a = db.session_in_test_db().await;
+    exec(&mut a, "CREATE TABLE t (id INT PRIMARY KEY, v INT)").await;
+    exec(&mut a, "INSERT INTO t VALUES (1, 0)").await;
+    let mut b = db.session_in_test_db().await;
+    exec(&mut a, "START TRANSACTION WITH CONSISTENT SNAPSHOT").await;
+    exec(&mut b, "UPDATE t SET v = 1 WHERE id = 1").await;
+    assert_eq!(query(&mut a, "SELECT v FROM t").await, rows(&[&["0"]]));
+    exec(&mut a, "COMMIT").await;
+    // Without the option the snapshot starts at the first read.
+    exec(&mut a, "START TRANSACTION").await;
+    exec(&mut b, "UPDATE t SET v = 2 WHERE id = 1").await;
+    assert_eq!(query(&mut a, "SELECT v FROM t").await, rows(&[&["2"]]));
+    exec(&mut a, "COMMIT").await;
+}
+
+/// `SELECT ?` takes its type from the value bound at execution (MariaDB re-derives result
+/// metadata at each execution), so the binary protocol can encode it.
+#[tokio::test]
+async fn parameter_typed_result_columns() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let p = s.prepare("SELECT ?, ? + 1").unwrap();
+    assert_eq!(p.columns[0].field_type, FieldType::Null, "unknown at PREPARE");
+    let date = selkie_storage::Date::new(2024, 1, 1);
+    let cases: Vec<(Value, FieldType, Vec<&str>)> = vec![
+        (Value::Int(5), FieldType::LongLong, vec!["5", "6"]),
+        (Value::Bytes(b"5".to_vec()), FieldType::VarString, vec!["5", "6"]),
+        (Value::Double(1.5), FieldType::Double, vec!["1.5", "2.5"]),
+        (Value::Date(date), FieldType::Date, vec!["2024-01-01", "20240102"]),
+        (Value::Int(-7), FieldType::LongLong, vec!["-7", "-6"]),
+    ];
+    for (v, ft, want) in cases {
+        let r = execute_prepared(&mut s, p.statement_id, &[v.clone(), v.clone()]).await.unwrap();
+        let [Res::Rows { columns, rows: got, .. }] = &r[..] else { panic!("{r:?}") };
+        assert_eq!(columns[0].field_type, ft, "{v:?}");
+        assert_ne!(columns[1].field_type, FieldType::Null, "{v:?}");
+        let text: Vec<String> = got[0].iter().map(|x| text(x, None)).collect();
+        assert_eq!(text, want, "{v:?}");
+    }
+    // The same through SQL PREPARE / EXECUTE.
+    exec(&mut s, "PREPARE q FROM 'SELECT ?'").await;
+    exec(&mut s, "SET @a = 'xy'").await;
+    let (cols, got) = result(&mut s, "EXECUTE q USING @a").await;
+    assert_eq!((cols[0].field_type, got[0][0].clone()), (FieldType::VarString, Value::Bytes(b"xy".to_vec())));
 }

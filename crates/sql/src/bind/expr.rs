@@ -8,11 +8,13 @@ use std::sync::Arc;
 use selkie_storage::Decimal;
 use sqlparser::ast;
 
-use super::{types, Binder, Bound};
-use crate::api::{SqlError, Value};
+use super::binder::{Binder, Bound};
+use super::types;
+use crate::error::SqlError;
 use crate::error::{self, Clause};
-use crate::expr::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::plan::AggSpec;
+use crate::plan::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
+use crate::types::Value;
 use crate::value::{self, AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, SqlType};
 use crate::variables::VarScope;
 

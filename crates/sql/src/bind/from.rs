@@ -11,15 +11,16 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use super::ast_hints::Hints;
-use super::{
+use super::binder::ast_hints::Hints;
+use super::binder::{
     computed_meta, object_name_parts, table_column_meta, Binder, ColumnInfo, Source, SourceKind, INFORMATION_SCHEMA,
 };
-use crate::api::{column_flags, SqlError};
+use crate::error::SqlError;
 use crate::error::{self, Clause};
-use crate::expr::{CmpOp, Expr};
 use crate::plan::access::{choose_access, extract_sarg, IndexHints, OrderRequest, Sarg};
 use crate::plan::{index_def, InnerSide, JoinKind, JoinPlan, KeyPart, Plan, QueryPlan, TableAccess, TailRange};
+use crate::plan::{CmpOp, Expr};
+use crate::types::column_flags;
 use crate::value::SqlType;
 
 /// The shape of the FROM clause: sources (by scope index) and the joins over them. The
@@ -160,7 +161,7 @@ impl Binder<'_> {
         right: Range<usize>,
         kind: JoinKind,
     ) -> Result<Expr, SqlError> {
-        let find = |scope: &super::Scope, r: Range<usize>| -> Result<(usize, usize), SqlError> {
+        let find = |scope: &super::binder::Scope, r: Range<usize>| -> Result<(usize, usize), SqlError> {
             let mut found = None;
             for si in r {
                 for (ci, c) in scope.sources[si].columns.iter().enumerate() {

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use sqlparser::ast::{self, Spanned};
+use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::tokenizer::{Location, Token, Tokenizer};
 
@@ -28,6 +28,7 @@ pub struct SourceText<'a> {
 }
 
 impl<'a> SourceText<'a> {
+    #[cfg(test)]
     pub fn new(text: &'a str) -> SourceText<'a> {
         SourceText::with_original(text, text)
     }
@@ -52,10 +53,6 @@ impl<'a> SourceText<'a> {
             }
         }
         st
-    }
-
-    pub fn text(&self) -> &'a str {
-        self.text
     }
 
     pub fn placeholder_count(&self) -> usize {
@@ -221,11 +218,6 @@ fn is_name_like(e: &ast::Expr) -> bool {
         ast::Expr::Nested(inner) => is_name_like(inner),
         _ => false,
     }
-}
-
-/// The span start of an expression, if sqlparser tracked it.
-pub fn expr_location(e: &ast::Expr) -> Location {
-    e.span().start
 }
 
 #[cfg(test)]

@@ -7,25 +7,16 @@
 
 use sqlparser::ast;
 
-use super::{computed_meta, names, Binder, Bound, SourceKind};
-use crate::api::{SqlError, Value};
+use super::binder::{computed_meta, AliasMode, Binder, Bound, SourceKind};
+use super::names;
+use crate::error::SqlError;
 use crate::error::{self, Clause};
-use crate::expr::Expr;
 use crate::plan::access::OrderRequest;
+use crate::plan::Expr;
 use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, SortKey};
+use crate::types::Value;
 use crate::value::SqlType;
 use selkie_storage::LockMode;
-
-/// How select-list aliases take part in name resolution while binding a clause.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AliasMode {
-    /// WHERE, ON, select list: aliases are not visible.
-    None,
-    /// ORDER BY, HAVING: an alias wins over a FROM column of the same name.
-    Prefer,
-    /// GROUP BY: FROM columns win; an alias is used only when no column matches.
-    Fallback,
-}
 
 /// One bound select-list item.
 struct SelectItem {
@@ -109,7 +100,7 @@ impl Binder<'_> {
                     .zip(&r.columns)
                     .map(|(a, b)| {
                         let ty = SqlType::unify(&a.ty, &b.ty);
-                        let not_null = crate::api::column_flags::NOT_NULL;
+                        let not_null = crate::types::column_flags::NOT_NULL;
                         let nullable = a.meta.flags & not_null == 0 || b.meta.flags & not_null == 0;
                         OutputColumn { meta: computed_meta(&a.meta.name, &ty, nullable), ty }
                     })
@@ -422,7 +413,7 @@ impl Binder<'_> {
         qualifier: Option<&ast::ObjectName>,
         items: &mut Vec<SelectItem>,
     ) -> Result<(), SqlError> {
-        let q = qualifier.map(super::object_name_parts).transpose()?;
+        let q = qualifier.map(super::binder::object_name_parts).transpose()?;
         let scope = self.scope();
         let mut matched = false;
         for s in &scope.sources {

@@ -9,8 +9,8 @@ use selkie_storage::{
 use sqlparser::ast;
 
 use super::{BindEnv, Binder, Scope};
-use crate::expr::Expr;
 use crate::parse::{parse_statement, Stmt};
+use crate::plan::Expr;
 use crate::plan::{InnerSide, KeyPart, Plan, QueryPlan, TableAccess, TailRange};
 
 fn col(name: &str, ty: ColumnType, nullable: bool) -> ColumnDef {
@@ -90,7 +90,7 @@ fn plan(sql: &str) -> QueryPlan {
     try_plan(sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
-fn try_plan(sql: &str) -> Result<QueryPlan, crate::api::SqlError> {
+fn try_plan(sql: &str) -> Result<QueryPlan, crate::error::SqlError> {
     let cat = catalog();
     let env = BindEnv {
         catalog: &cat,

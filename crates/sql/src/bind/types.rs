@@ -3,8 +3,8 @@
 use selkie_storage::{ColumnType, IntWidth, LobSize, DECIMAL_MAX_PRECISION, DECIMAL_MAX_SCALE};
 use sqlparser::ast::{self, DataType, ExactNumberInfo};
 
-use crate::api::SqlError;
 use crate::error;
+use crate::error::SqlError;
 use crate::value::{CastTarget, IntervalUnit};
 
 /// Longest CHAR, in characters.

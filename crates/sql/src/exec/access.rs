@@ -4,13 +4,14 @@
 
 use selkie_storage::{Datum, KeyRange, ReadMode, Scan, ScanRow};
 
-use crate::api::{SqlError, Value};
-use crate::expr::eval_predicate;
+use crate::error::SqlError;
+use crate::exec::eval::eval_predicate;
 use crate::plan::keys::{self, convert, Interval, KeyConv, Pos};
 use crate::plan::{index_def, KeyBound, KeyPart, TableAccess, TailRange};
+use crate::types::Value;
 
 use super::ctx::ExecCtx;
-use super::Step;
+use super::step::Step;
 
 enum Source {
     /// A primary key point not yet read.

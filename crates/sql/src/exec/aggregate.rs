@@ -16,15 +16,17 @@
 
 use std::collections::HashMap;
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
 use crate::plan::{AggregatePlan, SortKey};
+use crate::types::Value;
 use crate::value::{self, AggFunc, AggState};
 
 use super::ctx::ExecCtx;
+use super::operator::Operator;
 use super::sort::{compare_rows, leading_keys, Sorter};
 use super::spill::row_bytes;
-use super::{group_key_of, Operator, Row, Step};
+use super::step::{group_key_of, Row, Step};
 
 /// Memory of a group beyond its key and rows: its hash table entry and `Group` header.
 const GROUP_OVERHEAD: usize = 96;
@@ -236,7 +238,7 @@ fn finish_group(plan: &AggregatePlan, group: Group, concat_max_len: usize, cx: &
                     let (text, cut_at) = concat_items(&items, &spec.separator, concat_max_len);
                     if let Some(n) = cut_at {
                         cx.push_warning(
-                            crate::show::WarnLevel::Warning,
+                            crate::types::WarnLevel::Warning,
                             1260,
                             format!("Row {n} was cut by GROUP_CONCAT()"),
                         );

@@ -5,11 +5,15 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use selkie_storage::{Catalog, DateTime, LockMode, ReadMode, ScanRow, TableDef, Transaction};
+use selkie_storage::{Catalog, DateTime, Engine, LockMode, ReadMode, ScanRow, TableDef, Transaction};
 
-use crate::api::{Interrupt, SessionInfo, SqlError, SqlServer, Value};
+use crate::error::SqlError;
+use crate::types::{Interrupt, SessionInfo, Value};
+
 use crate::error;
-use crate::show::{ShowContext, WarnLevel, Warning};
+use crate::server::SqlServer;
+use crate::show::ShowContext;
+use crate::types::{WarnLevel, Warning};
 use crate::value::FnContext;
 use crate::variables::{SessionVariables, SqlMode, VarScope};
 
@@ -40,14 +44,17 @@ impl LazyCatalog {
         })
     }
 
-    pub fn get(&self, server: &SqlServer) -> &Arc<Catalog> {
-        self.0.get_or_init(|| server.engine.catalog())
+    pub fn get(&self, engine: &Engine) -> &Arc<Catalog> {
+        self.0.get_or_init(|| engine.catalog())
     }
 }
 
 /// Facts fixed for the duration of one statement.
 pub struct StmtEnv<'a> {
+    /// Globals, hooks and the version (never the engine: that comes from the session's `Store`).
     pub server: &'a SqlServer,
+    /// The engine as the session's `Store` lends it, for catalog snapshots and SHOW.
+    pub engine: &'a Engine,
     pub catalog: LazyCatalog,
     pub vars: &'a SessionVariables,
     pub current_db: Option<&'a str>,
@@ -73,8 +80,8 @@ impl<'a> StmtEnv<'a> {
 
     pub fn show_context(&'a self) -> ShowContext<'a> {
         ShowContext {
-            catalog: self.catalog.get(self.server),
-            engine: &self.server.engine,
+            catalog: self.catalog.get(self.engine),
+            engine: self.engine,
             globals: &self.server.globals,
             session: self.vars,
             current_db: self.current_db,
@@ -341,10 +348,6 @@ impl<'a> ExecCtx<'a> {
         if w.len() < MAX_STORED_WARNINGS {
             w.push(Warning { level, code, message });
         }
-    }
-
-    pub fn warning_count(&self) -> usize {
-        self.warning_count.get()
     }
 
     /// The statement's warnings and their total count (which may exceed the stored list).

@@ -10,12 +10,14 @@
 
 use std::collections::HashSet;
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
+use crate::types::Value;
 
 use super::ctx::ExecCtx;
+use super::operator::Operator;
 use super::sort::{leading_keys, Sorter};
-use super::{group_key_of, Operator, Step};
+use super::step::{group_key_of, Step};
 
 /// Memory of one key in the set beyond its bytes.
 const SET_ENTRY_OVERHEAD: usize = 48;

@@ -13,17 +13,20 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::api::{SqlError, Value};
 use crate::error;
-use crate::expr::{eval_predicate, Expr};
+use crate::error::SqlError;
+use crate::exec::eval::eval_predicate;
+use crate::plan::Expr;
 use crate::plan::{InnerSide, JoinKind, JoinPlan};
+use crate::types::Value;
 use crate::value;
 
 use super::access::AccessCursor;
 use super::ctx::ExecCtx;
+use super::operator::Operator;
 use super::sort::{leading_keys, Sorter};
 use super::spill::{row_bytes, Segment, SegmentReader, SegmentWriter, TempFile, IO_BUFFER_BYTES};
-use super::{open, Operator, Row, Step};
+use super::step::{row_or_return, Row, Step};
 
 /// Memory of one hash table entry beyond its key bytes.
 const HASH_ENTRY_OVERHEAD: usize = 48;
@@ -33,18 +36,18 @@ const HASH_ENTRY_OVERHEAD: usize = 48;
 const JOIN_PARTITIONS: usize = 16;
 
 pub(super) fn open_join<'p>(j: &'p JoinPlan, cx: &mut ExecCtx) -> Result<Box<dyn Operator + 'p>, SqlError> {
-    let driver = open(&j.driver, cx)?;
+    let driver = j.driver.open(cx)?;
     let inner = match &j.inner {
         InnerSide::Lookup(access) => InnerState::Lookup { access, cursor: None },
         InnerSide::Hash { plan, driver_keys, inner_keys } => InnerState::HashBuild {
-            input: open(plan, cx)?,
+            input: plan.open(cx)?,
             rows: Vec::new(),
             table: HashMap::new(),
             driver_keys,
             inner_keys,
             bytes: 0,
         },
-        InnerSide::Loop(plan) => InnerState::LoopBuild { input: open(plan, cx)?, rows: Vec::new(), bytes: 0 },
+        InnerSide::Loop(plan) => InnerState::LoopBuild { input: plan.open(cx)?, rows: Vec::new(), bytes: 0 },
     };
     Ok(Box::new(JoinOp { plan: j, driver, inner, current: None, matched: false, budget: cx.tmp_table_budget() }))
 }
@@ -367,7 +370,7 @@ struct Partition {
 impl Partition {
     fn push(&mut self, row: &[Value], cx: &ExecCtx) -> Result<(), SqlError> {
         if self.file.is_none() {
-            self.file = Some(TempFile::create(cx)?);
+            self.file = Some(TempFile::create(&cx.tmpdir())?);
         }
         let Some(file) = self.file.as_mut() else {
             unreachable!("created above");

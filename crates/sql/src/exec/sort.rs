@@ -21,13 +21,13 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 
-use crate::api::SqlError;
+use crate::error::SqlError;
 use crate::plan::SortKey;
 use crate::value;
 
 use super::ctx::ExecCtx;
 use super::spill::{row_bytes, Segment, SegmentReader, SegmentWriter, TempFile, IO_BUFFER_BYTES};
-use super::{Row, Step};
+use super::step::{Row, Step};
 
 /// Most runs merged at once. With 64 KiB read buffers a merge holds at most 4 MiB of them; with
 /// the default 2 MiB sort_buffer_size a single final merge covers 128 MiB of rows, and one more
@@ -40,7 +40,7 @@ const MIN_READ_CHUNK: usize = 4 << 10;
 /// Top-N keeps at least this many rows before cutting back, so tiny limits do not sort often.
 const TOP_N_MIN_BUFFER: usize = 64;
 
-pub fn compare_rows(a: &[crate::api::Value], b: &[crate::api::Value], keys: &[SortKey]) -> Ordering {
+pub fn compare_rows(a: &[crate::types::Value], b: &[crate::types::Value], keys: &[SortKey]) -> Ordering {
     for k in keys {
         let o = value::sort_compare(&a[k.column], &b[k.column]);
         let o = if k.desc { o.reverse() } else { o };
@@ -114,11 +114,6 @@ impl<'k> Sorter<'k> {
         }
     }
 
-    /// True once rows have gone to a temporary file.
-    pub fn has_spilled(&self) -> bool {
-        self.spilled.is_some()
-    }
-
     pub fn push(&mut self, row: Row, cx: &ExecCtx) -> Result<(), SqlError> {
         debug_assert!(matches!(self.output, Output::Filling), "row pushed into a finished sort");
         if self.limit == Some(0) {
@@ -155,7 +150,8 @@ impl<'k> Sorter<'k> {
             self.rows.truncate(k);
         }
         if self.spilled.is_none() {
-            self.spilled = Some(Spilled { file: TempFile::create(cx)?, runs: Vec::new(), spare: None, pass: None });
+            self.spilled =
+                Some(Spilled { file: TempFile::create(&cx.tmpdir())?, runs: Vec::new(), spare: None, pass: None });
         }
         let Some(sp) = self.spilled.as_mut() else {
             unreachable!("created above");
@@ -259,7 +255,7 @@ impl Spilled {
     ) -> Result<(), SqlError> {
         if self.pass.is_none() {
             if self.spare.is_none() {
-                self.spare = Some(TempFile::create(cx)?);
+                self.spare = Some(TempFile::create(&cx.tmpdir())?);
             }
             self.pass = Some(Pass { pending: self.runs.drain(..).collect(), produced: Vec::new(), current: None });
         }

@@ -20,11 +20,11 @@ use std::os::unix::fs::FileExt;
 
 use selkie_storage::{Date, DateTime, Decimal};
 
-use crate::api::{SqlError, Value};
 use crate::error;
+use crate::error::SqlError;
+use crate::types::Value;
 
-use super::ctx::ExecCtx;
-use super::Row;
+use super::step::Row;
 
 /// Bytes a writer gathers before one `pwrite`, and the largest read a reader makes at once:
 /// large enough that a spill costs sequential I/O, small enough that a merge of many runs keeps
@@ -57,19 +57,15 @@ pub struct TempFile {
 }
 
 impl TempFile {
-    pub fn create(cx: &ExecCtx) -> Result<TempFile, SqlError> {
-        let dir = cx.tmpdir();
-        let file = tempfile::tempfile_in(&dir).map_err(|e| error::cant_create_temp_file(&format!("{dir}/#sql"), &e))?;
+    /// An unlinked file in `dir` (the statement's context picks it: `ExecCtx::tmpdir`).
+    pub fn create(dir: &str) -> Result<TempFile, SqlError> {
+        let file = tempfile::tempfile_in(dir).map_err(|e| error::cant_create_temp_file(&format!("{dir}/#sql"), &e))?;
         let name = format!("{dir}/#sql/fd={}", file.as_raw_fd());
         Ok(TempFile { file, name, len: 0 })
     }
 
     pub fn len(&self) -> u64 {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     fn append(&mut self, bytes: &[u8]) -> Result<(), SqlError> {

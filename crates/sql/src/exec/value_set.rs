@@ -9,13 +9,11 @@
 
 use std::cmp::Ordering;
 
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::value;
 
-use super::ctx::ExecCtx;
-use super::sort::{leading_keys, Sorter};
 use super::spill::{Segment, SegmentReader, SegmentWriter, TempFile};
-use super::Step;
 
 /// Values per sparse index entry: a probe reads at most this many from the file.
 const INDEX_EVERY: usize = 64;
@@ -38,33 +36,18 @@ impl std::fmt::Debug for ValueSet {
 }
 
 impl ValueSet {
-    /// Builds the set from first-column rows (any order, duplicates and NULLs allowed).
-    pub fn build(
-        rows: impl IntoIterator<Item = Value>,
-        rest: &mut dyn FnMut(&mut ExecCtx) -> Result<Option<Value>, SqlError>,
-        cx: &mut ExecCtx,
+    /// Builds the set in a new temporary file in `dir` from values in `sort_compare` order
+    /// (duplicates and NULLs allowed), as `next` yields them until it returns None.
+    pub fn from_sorted(
+        dir: &str,
+        next: &mut dyn FnMut() -> Result<Option<Value>, SqlError>,
     ) -> Result<ValueSet, SqlError> {
-        let mut sorter = Sorter::new(leading_keys(1), cx.sort_budget(), None);
-        for v in rows {
-            sorter.push(vec![v], cx)?;
-        }
-        while let Some(v) = rest(cx)? {
-            sorter.push(vec![v], cx)?;
-        }
-        sorter.finish(cx)?;
-        let mut file = TempFile::create(cx)?;
+        let mut file = TempFile::create(dir)?;
         let mut writer = SegmentWriter::new(&file);
         let mut index = Vec::new();
         let mut saw_null = false;
         let mut last: Option<Value> = None;
-        loop {
-            let v = match sorter.next(cx)? {
-                Step::Row(mut r) => r.pop().unwrap_or(Value::Null),
-                Step::Done => break,
-                // Pauses are disabled inside expression evaluation; a pause would only mean
-                // "call again".
-                Step::Pause => continue,
-            };
+        while let Some(v) = next()? {
             if v.is_null() {
                 saw_null = true;
                 continue;

@@ -13,7 +13,7 @@
 use selkie_storage::Decimal;
 
 use super::lexer::{self, Tok};
-use crate::api::Value;
+use crate::types::Value;
 
 /// Longest statement worth caching; longer ones (bulk INSERTs) are parsed every time.
 pub const MAX_PARAMETERIZED_TEXT: usize = 2048;

@@ -11,8 +11,8 @@ use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::{Parser, ParserError};
 
-use crate::api::SqlError;
 use crate::error;
+use crate::error::SqlError;
 use lexer::Tok;
 
 /// sqlparser's recursion limit: deeply nested expressions fail cleanly instead of overflowing.

@@ -10,8 +10,8 @@
 
 use selkie_storage::TableDef;
 
-use crate::expr::{CmpOp, Expr};
 use crate::plan::{index_def, KeyBound, KeyPart, TailRange};
+use crate::plan::{CmpOp, Expr};
 
 /// Most key combinations an IN-list product may expand to; beyond it later IN columns are left
 /// to the residual filter (the scan gets wider, never wrong).
@@ -306,7 +306,7 @@ pub fn choose_access(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Value;
+    use crate::types::Value;
     use selkie_storage::{ColumnDef, ColumnDefault, ColumnType, IndexColumn, IndexDef, IntWidth, TableOptions};
 
     fn int_col(name: &str) -> ColumnDef {

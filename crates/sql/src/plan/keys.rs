@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 
 use selkie_storage::{ColumnType, Datum, Decimal, KeyRange};
 
-use crate::api::Value;
+use crate::types::Value;
 use crate::value;
 
 /// `value` as seen by an index column of some type.

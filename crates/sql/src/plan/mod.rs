@@ -3,17 +3,24 @@
 //! A plan is immutable and holds no per-execution state, so a prepared statement keeps one and
 //! re-executes it with new parameter values (key ranges are built from expressions when a scan
 //! opens). Rows are `Vec<Value>`; every node documents the layout of the rows it produces.
+//!
+//! Bound expressions (`Expr`) are plan types too, in this file with the plan nodes: a plan
+//! node holds expressions and an expression can hold a subquery's plan, so the two types are
+//! defined together. Tree walks over expressions are in `expr`, their evaluation in
+//! `exec::eval`. `access` chooses access paths, `keys` turns key bounds into engine ranges.
 
 pub mod access;
+mod expr;
 pub mod keys;
 
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 use selkie_storage::{LockMode, TableDef};
 
-use crate::api::ColumnMeta;
-use crate::expr::Expr;
-use crate::value::{AggFunc, SqlType};
+use crate::types::{ColumnMeta, Value};
+use crate::value::{AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, ScalarFunction, SqlType};
+use crate::variables::VarScope;
 
 /// A complete SELECT (or UNION, or derived table body).
 #[derive(Debug)]
@@ -52,7 +59,9 @@ pub struct OutputColumn {
 pub enum Plan {
     /// One row with no columns: SELECT without FROM, FROM DUAL.
     Dual,
-    /// No rows (a WHERE that is constant FALSE); `width` values per row.
+    /// No rows (a WHERE that is constant FALSE); `width` values per row. The binder does not
+    /// fold WHERE to it yet; the executor and EXPLAIN already handle it.
+    #[allow(dead_code)]
     Empty {
         width: usize,
     },
@@ -310,4 +319,213 @@ fn access_reads_table(a: &TableAccess, id: selkie_storage::TableId) -> bool {
 /// True if a subquery inside `e` may read table `id`.
 pub fn expr_reads_table(e: &Expr, id: selkie_storage::TableId) -> bool {
     e.any(&mut |x| matches!(x, Expr::Subquery(sq) if reads_table(&sq.plan.root, id)))
+}
+
+// ---- bound expressions ----
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `<=>`: NULL-safe equality (never NULL).
+    NullSafeEq,
+}
+
+impl CmpOp {
+    /// Whether the operator holds for two operands that compare as `ord`.
+    pub fn holds(self, ord: Ordering) -> bool {
+        match self {
+            CmpOp::Eq | CmpOp::NullSafeEq => ord == Ordering::Equal,
+            CmpOp::Ne => ord != Ordering::Equal,
+            CmpOp::Lt => ord == Ordering::Less,
+            CmpOp::Le => ord != Ordering::Greater,
+            CmpOp::Gt => ord == Ordering::Greater,
+            CmpOp::Ge => ord != Ordering::Less,
+        }
+    }
+
+    /// The operator with its operands swapped (`a < b` ⇔ `b > a`).
+    pub fn flip(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            other => other,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitOp {
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+/// A scalar function reference, compared by identity (the registry entries are statics).
+#[derive(Clone, Copy)]
+pub struct FuncRef(pub &'static ScalarFunction);
+
+impl PartialEq for FuncRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl std::fmt::Debug for FuncRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+/// A LIKE pattern compiled once at bind time when the pattern is a constant.
+#[derive(Clone)]
+pub struct CompiledLike(pub Arc<LikePattern>);
+
+impl PartialEq for CompiledLike {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for CompiledLike {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LikePattern")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SubqueryKind {
+    /// `(SELECT x ...)`: one column, at most one row; NULL if empty.
+    Scalar,
+    /// `[NOT] EXISTS (SELECT ...)`.
+    Exists { negated: bool },
+    /// `expr [NOT] IN (SELECT x ...)`.
+    In { expr: Box<Expr>, negated: bool },
+}
+
+/// A subquery inside an expression.
+#[derive(Clone, Debug)]
+pub struct Subquery {
+    pub plan: Arc<QueryPlan>,
+    pub kind: SubqueryKind,
+    /// True if the subquery reads columns of an enclosing query (it is then re-executed per
+    /// row); otherwise its result is computed once per statement and cached.
+    pub correlated: bool,
+    /// Slot of the per-statement result cache.
+    pub cache_slot: usize,
+    /// Where the enclosing query's FROM row starts in the row this expression is evaluated on
+    /// (non-zero after aggregation, whose output rows end with the group's first input row).
+    pub outer_offset: usize,
+}
+
+impl PartialEq for Subquery {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.plan, &other.plan) && self.kind == other.kind && self.outer_offset == other.outer_offset
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Literal(Value),
+    /// A column of the row being evaluated.
+    Column(usize),
+    /// A column of an enclosing query's row (correlated subquery): `up` = 1 is the immediately
+    /// enclosing query.
+    Outer {
+        up: usize,
+        index: usize,
+    },
+    /// A `?` parameter (prepared statements), 0-based.
+    Param(usize),
+    UserVar(Arc<str>),
+    /// `@name := expr`.
+    SetUserVar {
+        name: Arc<str>,
+        expr: Box<Expr>,
+    },
+    SysVar {
+        name: Arc<str>,
+        scope: VarScope,
+    },
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    BitNot(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Xor(Box<Expr>, Box<Expr>),
+    Cmp {
+        op: CmpOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Arith {
+        op: ArithOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Bit {
+        op: BitOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
+    /// `expr IS [NOT] TRUE|FALSE`.
+    IsBool {
+        expr: Box<Expr>,
+        value: bool,
+        negated: bool,
+    },
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+    },
+    Between {
+        expr: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        negated: bool,
+    },
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: u8,
+        negated: bool,
+        compiled: Option<CompiledLike>,
+    },
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    Cast {
+        expr: Box<Expr>,
+        target: CastTarget,
+    },
+    Func {
+        func: FuncRef,
+        args: Vec<Expr>,
+    },
+    DateAdd {
+        base: Box<Expr>,
+        amount: Box<Expr>,
+        unit: IntervalUnit,
+        negate: bool,
+    },
+    /// LAST_INSERT_ID() / LAST_INSERT_ID(expr) (the latter sets the session value).
+    LastInsertId(Option<Box<Expr>>),
+    Subquery(Box<Subquery>),
+    /// An aggregate's result; only exists between binding and the post-aggregation rewrite.
+    AggRef(usize),
 }

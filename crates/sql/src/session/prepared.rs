@@ -8,27 +8,14 @@ use std::sync::Arc;
 
 use selkie_storage::Catalog;
 
-use super::{Compiled, CompiledStmt, Core, Ran, MAX_REBINDS};
-use crate::api::{column_flags, ColumnMeta, FieldType, PreparedInfo, ResultSink, SqlError, Value, CHARSET_BINARY};
+use super::compiled::{Compiled, CompiledStmt, Prepared, Ran, MAX_REBINDS};
+use super::counters::Counter;
+use super::state::Session;
 use crate::error;
+use crate::error::SqlError;
 use crate::parse::{self, lexer, PrepareSource, Stmt};
-use crate::session::counters::Counter;
+use crate::types::{column_flags, ColumnMeta, FieldType, PreparedInfo, ResultSink, Value, CHARSET_BINARY};
 use crate::value::SqlType;
-
-pub struct Prepared {
-    /// The statement text (after executable-comment processing).
-    text: Arc<str>,
-    /// The text as the client sent it (result column names quote it).
-    original: Arc<str>,
-    stmt: Stmt,
-    /// The database current at PREPARE (names in the statement resolve there).
-    db: Option<String>,
-    compiled: Arc<CompiledStmt>,
-    /// For a statement whose result column types depend on parameter values (`SELECT ?`,
-    /// `SELECT ? + 1`): the plan bound with the parameter types of the last execution that
-    /// needed it. MariaDB derives result metadata from the bound values at each execution.
-    typed: Option<(Vec<SqlType>, Arc<CompiledStmt>)>,
-}
 
 /// Most prepared statements one session may hold (MariaDB's max_prepared_stmt_count is
 /// server-wide; this bounds one session's memory).
@@ -65,7 +52,7 @@ fn param_type(v: &Value) -> SqlType {
     }
 }
 
-impl Core {
+impl Session {
     fn prepare_text(&mut self, sql: &str) -> Result<(u32, &CompiledStmt), SqlError> {
         let scanned = lexer::scan(sql);
         let range = match scanned.statements.as_slice() {
@@ -90,7 +77,7 @@ impl Core {
             ));
         }
         let db = self.current_db.clone();
-        let catalog = self.server.engine.catalog();
+        let catalog = self.store.catalog();
         let compiled = Arc::new(self.compile(&catalog, stmt.clone(), &text, &original, db.as_deref())?);
         let id = self.next_statement_id;
         self.next_statement_id = self.next_statement_id.wrapping_add(1).max(1);
@@ -146,14 +133,14 @@ impl Core {
     /// without taking a snapshot), or, when its result types follow its parameters, the plan
     /// bound with these parameters' types.
     fn current_plan(&mut self, statement_id: u32, params: &[Value], command: &str) -> Result<CurrentPlan, SqlError> {
-        let version = self.server.engine.catalog_version();
+        let version = self.store.catalog_version();
         let Some(p) = self.prepared.get(&statement_id) else {
             return Err(error::unknown_prepared(&statement_id.to_string(), command));
         };
         let mut catalog = None;
         if p.compiled.is_plan() && version != p.compiled.catalog_version {
             let (stmt, text, original, db) = (p.stmt.clone(), p.text.clone(), p.original.clone(), p.db.clone());
-            let snapshot = self.server.engine.catalog();
+            let snapshot = self.store.catalog();
             let fresh = Arc::new(self.compile(&snapshot, stmt, &text, &original, db.as_deref())?);
             if let Some(p) = self.prepared.get_mut(&statement_id) {
                 p.compiled = fresh;
@@ -176,7 +163,7 @@ impl Core {
         let (stmt, text, original, db) = (p.stmt.clone(), p.text.clone(), p.original.clone(), p.db.clone());
         let snapshot = match catalog {
             Some(c) => c,
-            None => self.server.engine.catalog(),
+            None => self.store.catalog(),
         };
         let typed =
             Arc::new(self.compile_with_param_types(&snapshot, stmt, &text, &original, db.as_deref(), Some(&types))?);

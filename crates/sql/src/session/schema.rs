@@ -5,16 +5,18 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
+use super::compiled::{Compiled, CompiledStmt, Ran, MAX_REBINDS};
 use super::counters::Counter;
-use super::{stmt_env, Compiled, CompiledStmt, Core, Ran, MAX_REBINDS};
-use crate::api::{ResultSink, SqlError};
+use super::state::{stmt_env, Session};
 use crate::bind::{BindEnv, Binder, Scope};
 use crate::dml::{self, InsertPlan};
 use crate::error;
-use crate::exec::ctx::{ExecCtx, StmtEnv};
-use crate::show::{WarnLevel, Warning};
+use crate::error::SqlError;
+use crate::exec::ctx::ExecCtx;
+use crate::types::ResultSink;
+use crate::types::{WarnLevel, Warning};
 
-impl Core {
+impl Session {
     /// CREATE TABLE ... SELECT: the table from the query's columns, then the rows as an
     /// INSERT ... SELECT; if the rows cannot be stored the table is dropped again.
     pub(super) async fn create_table_as_select(
@@ -29,8 +31,7 @@ impl Core {
             return Err(error::not_supported("this form of CREATE TABLE ... SELECT"));
         }
         self.commit().await?;
-        let engine = self.server.engine.clone();
-        let catalog = engine.catalog();
+        let catalog = self.store.catalog();
         let db = self.current_db.clone();
         let (new_table, plan, param_count) = {
             let mut b = Binder::new(self.bind_env(&catalog, db.as_deref()), text);
@@ -42,7 +43,7 @@ impl Core {
             (crate::ddl::table_for_query(&b, ct, &plan)?, plan, b.param_count)
         };
         let (tdb, tname) = (new_table.db.clone(), new_table.name.clone());
-        if !engine.create_table(new_table, ct.if_not_exists).await? {
+        if !self.store.engine().create_table(new_table, ct.if_not_exists).await? {
             let note = (
                 vec![Warning {
                     level: WarnLevel::Note,
@@ -57,7 +58,7 @@ impl Core {
         let mut plan = Some(plan);
         let mut r = Err(error::table_definition_changed());
         for _ in 0..MAX_REBINDS {
-            let catalog = engine.catalog();
+            let catalog = self.store.catalog();
             let Some(table) = catalog.table(&tdb, &tname).cloned() else {
                 return Err(error::no_such_table(&tdb, &tname));
             };
@@ -101,7 +102,7 @@ impl Core {
             other => other.map(|_| ()),
         };
         if r.is_err() {
-            if let Err(e) = engine.drop_table(&tdb, &tname, true).await {
+            if let Err(e) = self.store.engine().drop_table(&tdb, &tname, true).await {
                 tracing::warn!(table = %tname, error = %e, "could not drop the table of a failed CREATE TABLE ... SELECT");
             }
         }
@@ -128,12 +129,12 @@ impl Core {
         });
         // DDL commits the open transaction first, as in MariaDB.
         self.commit().await?;
-        let catalog = self.server.engine.catalog();
-        let engine = self.server.engine.clone();
+        let catalog = self.store.catalog();
+        let engine = self.store.engine();
         let db = self.current_db.clone();
         let last_insert_id = self.vars.last_insert_id();
         let (result, warnings) = {
-            let env = stmt_env!(self, Some(catalog.clone()), &[]);
+            let env = stmt_env!(self, engine, Some(catalog.clone()), &[]);
             let mode = self.vars.sql_mode();
             let benv = BindEnv {
                 catalog: &catalog,
@@ -148,29 +149,27 @@ impl Core {
             let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
             let current = db.as_deref();
             let r: Result<u64, SqlError> = match s {
-                S::CreateTable(ct) => crate::ddl::create_table(&mut b, &mut cx, &engine, ct).await.map(|_| 0),
-                S::CreateIndex(ci) => {
-                    crate::ddl::create_index(&engine, &mut cx, &catalog, ci, current).await.map(|_| 0)
-                }
+                S::CreateTable(ct) => crate::ddl::create_table(&mut b, &mut cx, engine, ct).await.map(|_| 0),
+                S::CreateIndex(ci) => crate::ddl::create_index(engine, &mut cx, &catalog, ci, current).await.map(|_| 0),
                 S::Drop { object_type, if_exists, names, table, temporary, .. } => {
                     if *temporary {
                         Err(error::not_supported("DROP TEMPORARY TABLE"))
                     } else {
                         match object_type {
                             ast::ObjectType::Table => {
-                                crate::ddl::drop_tables(&engine, &mut cx, names, *if_exists, current).await.map(|_| 0)
+                                crate::ddl::drop_tables(engine, &mut cx, names, *if_exists, current).await.map(|_| 0)
                             }
                             ast::ObjectType::Index => match (names.as_slice(), table) {
                                 ([idx], Some(t)) => {
                                     let idx = crate::bind::object_name_parts(idx)?.1;
-                                    crate::ddl::drop_index(&engine, &catalog, &idx, t, current).await.map(|_| 0)
+                                    crate::ddl::drop_index(engine, &catalog, &idx, t, current).await.map(|_| 0)
                                 }
                                 _ => Err(error::syntax(text.trim(), 1)),
                             },
                             ast::ObjectType::Schema | ast::ObjectType::Database => match names.as_slice() {
                                 [n] => {
                                     let name = crate::bind::object_name_parts(n)?.1;
-                                    crate::ddl::drop_database(&engine, &mut cx, &name, *if_exists).await
+                                    crate::ddl::drop_database(engine, &mut cx, &name, *if_exists).await
                                 }
                                 _ => Err(error::syntax(text.trim(), 1)),
                             },
@@ -178,9 +177,9 @@ impl Core {
                         }
                     }
                 }
-                S::AlterTable(at) => crate::ddl::alter_table(&engine, &mut cx, &catalog, at, current).await.map(|_| 0),
-                S::Truncate(t) => crate::ddl::truncate(&engine, &catalog, &t.table_names, current).await.map(|_| 0),
-                S::RenameTable(r) => crate::ddl::rename_tables(&engine, r, current).await.map(|_| 0),
+                S::AlterTable(at) => crate::ddl::alter_table(engine, &mut cx, &catalog, at, current).await.map(|_| 0),
+                S::Truncate(t) => crate::ddl::truncate(engine, &catalog, &t.table_names, current).await.map(|_| 0),
+                S::RenameTable(r) => crate::ddl::rename_tables(engine, r, current).await.map(|_| 0),
                 _ => Err(error::internal("run_ddl on a non-DDL statement")),
             };
             (r, cx.take_warnings())

@@ -3,12 +3,13 @@
 use selkie_storage::{FlushMode, IsolationLevel};
 use sqlparser::ast;
 
-use super::{stmt_env, Core};
-use crate::api::{ResultSink, SqlError, Value};
+use super::state::{stmt_env, Session};
 use crate::bind::{BindEnv, Binder, Scope};
 use crate::error;
-use crate::exec::ctx::{ExecCtx, StmtEnv};
+use crate::error::SqlError;
+use crate::exec::ctx::ExecCtx;
 use crate::parse::TrxScope;
+use crate::types::{ResultSink, Value};
 use crate::variables::{GlobalEffect, VarScope};
 
 /// Where one SET assignment goes.
@@ -82,7 +83,7 @@ fn classify(e: &ast::Expr, system: bool) -> SetValue<'_> {
     }
 }
 
-impl Core {
+impl Session {
     pub(super) fn set_transaction(
         &mut self,
         scope: TrxScope,
@@ -91,7 +92,7 @@ impl Core {
     ) -> Result<(), SqlError> {
         let vscope = match scope {
             TrxScope::Next => {
-                if self.trx.is_some() && self.explicit_trx {
+                if self.store.has_trx() && self.explicit_trx {
                     return Err(error::trx_characteristics_in_trx());
                 }
                 self.vars.set_next_transaction(isolation, read_only);
@@ -125,7 +126,7 @@ impl Core {
                     2 => FlushMode::WriteOnly,
                     _ => FlushMode::Durable,
                 };
-                self.server.engine.set_flush_mode(mode);
+                self.store.engine().set_flush_mode(mode);
             }
         }
     }
@@ -167,11 +168,11 @@ impl Core {
 
         // Evaluate values in order; user variables are assigned as they go (so later
         // assignments see them), system variables after evaluation.
-        let catalog = self.server.engine.catalog();
+        let catalog = self.store.catalog();
         let mut system: Vec<(String, VarScope, Option<Value>)> = Vec::new();
         let last_insert_id = self.vars.last_insert_id();
         let (result, warnings) = {
-            let env = stmt_env!(self, Some(catalog.clone()), &[]);
+            let env = stmt_env!(self, self.store.engine(), Some(catalog.clone()), &[]);
             let mode = self.vars.sql_mode();
             let benv = BindEnv {
                 catalog: &catalog,

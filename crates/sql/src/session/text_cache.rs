@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::CompiledStmt;
+use super::compiled::CompiledStmt;
 
 /// Statement shapes kept per session. sysbench's OLTP scripts use 10 per table.
 pub const TEXT_PLAN_CACHE_ENTRIES: usize = 128;
@@ -108,7 +108,7 @@ impl TextPlanCache {
 mod tests {
     use super::*;
     use crate::parse::Stmt;
-    use crate::session::Compiled;
+    use crate::session::compiled::Compiled;
 
     fn plan(version: u64) -> Arc<CompiledStmt> {
         Arc::new(CompiledStmt {

@@ -3,9 +3,10 @@
 
 use selkie_storage::{KeyRange, ReadMode, StatementGuard, TableId, TrxOptions};
 
-use super::{Compiled, CompiledStmt, Core, TRANSACTION_ROLLED_BACK};
-use crate::api::SqlError;
-use crate::error;
+use super::compiled::{Compiled, CompiledStmt, TRANSACTION_ROLLED_BACK};
+use super::state::{Session, SessionSavepoint};
+use crate::error::{self, SqlError};
+use crate::parse::Stmt;
 
 /// How `stmt_begin` started a statement.
 pub(super) enum Begun {
@@ -16,9 +17,9 @@ pub(super) enum Begun {
     Stale,
 }
 
-impl Core {
+impl Session {
     pub(super) fn ensure_trx(&mut self) {
-        if self.trx.is_some() {
+        if self.store.has_trx() {
             return;
         }
         let (iso, ro) = self.vars.take_next_transaction();
@@ -28,7 +29,7 @@ impl Core {
             lock_wait_timeout: self.vars.lock_wait_timeout(),
         };
         self.trx_read_only = opts.read_only;
-        self.trx = Some(self.server.engine.begin(&self.slot, opts));
+        self.store.begin(opts);
         if !self.vars.autocommit() {
             self.explicit_trx = true;
         }
@@ -43,9 +44,8 @@ impl Core {
         if !c.uses_tables {
             return Ok(Begun::Running(None));
         }
-        let engine = &self.server.engine;
         let guard = match written_table(c) {
-            None => engine.statement_guard(&self.slot).await,
+            None => self.store.statement_guard().await,
             Some(table) => {
                 let timeout = self.vars.metadata_lock_wait_timeout();
                 let table = [table];
@@ -53,16 +53,16 @@ impl Core {
                     // Uncontended, the guard is ready on the first poll, before the interrupt
                     // future is ever polled (and registered).
                     biased;
-                    guard = engine.write_statement_guard(&self.slot, &table, timeout) => guard?,
+                    guard = self.store.write_statement_guard(&table, timeout) => guard?,
                     () = self.interrupt.raised() => return Err(error::interrupted()),
                 }
             }
         };
-        if engine.catalog_version() != c.catalog_version {
+        if self.store.catalog_version() != c.catalog_version {
             return Ok(Begun::Stale);
         }
         self.ensure_trx();
-        if let Some(t) = self.trx.as_mut() {
+        if let Some(t) = self.store.trx_mut() {
             t.begin_statement();
         }
         Ok(Begun::Running(Some(guard)))
@@ -78,14 +78,14 @@ impl Core {
         match err {
             None => {
                 if !self.explicit_trx {
-                    if let Some(t) = self.trx.take() {
+                    if let Some(t) = self.store.take_trx() {
                         t.commit().await?;
                     }
                 }
             }
             Some(e) if e.code == TRANSACTION_ROLLED_BACK => self.rollback_quietly(),
             Some(_) => {
-                if let Some(t) = self.trx.as_mut() {
+                if let Some(t) = self.store.trx_mut() {
                     if let Err(re) = t.rollback_statement() {
                         tracing::warn!(connection = self.info.connection_id, error = %re, "statement rollback failed");
                         self.rollback_quietly();
@@ -103,7 +103,7 @@ impl Core {
     pub(super) async fn commit(&mut self) -> Result<(), SqlError> {
         self.explicit_trx = false;
         self.end_of_transaction();
-        if let Some(t) = self.trx.take() {
+        if let Some(t) = self.store.take_trx() {
             t.commit().await?;
         }
         Ok(())
@@ -118,7 +118,7 @@ impl Core {
             lock_wait_timeout: self.vars.lock_wait_timeout(),
         };
         self.trx_read_only = opts.read_only;
-        self.trx = Some(self.server.engine.begin(&self.slot, opts));
+        self.store.begin(opts);
         self.explicit_trx = true;
         Ok(())
     }
@@ -129,15 +129,68 @@ impl Core {
     /// table (the view is taken when a consistent scan opens, before it reads anything) and
     /// drops it unread. With no table at all there is nothing a snapshot could cover yet.
     pub(super) fn open_read_view_now(&mut self) -> Result<(), SqlError> {
-        let catalog = self.server.engine.catalog();
+        let catalog = self.store.catalog();
         let Some(table) = catalog.tables.values().min_by_key(|t| t.id) else {
             return Ok(());
         };
-        let Some(trx) = self.trx.as_mut() else {
+        let Some(trx) = self.store.trx_mut() else {
             return Err(crate::error::internal("consistent snapshot without a transaction"));
         };
         drop(trx.scan(table, 0, KeyRange::all(), false, ReadMode::Consistent)?);
         Ok(())
+    }
+
+    /// SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, with InnoDB's semantics: rolling
+    /// back to a savepoint undoes the changes made since (the engine keeps the row locks) and
+    /// drops the savepoints set after it; releasing one drops it and every later one. Savepoints
+    /// outside a transaction (autocommit on, no BEGIN) vanish at once, as in MariaDB.
+    pub(super) fn savepoint_statement(&mut self, stmt: &Stmt) -> Result<(), SqlError> {
+        match stmt {
+            Stmt::Savepoint(name) => {
+                // With autocommit off every statement belongs to a transaction, so a
+                // SAVEPOINT before the first one is kept for the transaction the next
+                // statement opens (MariaDB keeps it too, without reporting a transaction yet).
+                let in_transaction = (self.store.has_trx() && self.explicit_trx) || !self.vars.autocommit();
+                if in_transaction {
+                    let sp = match self.store.trx_mut() {
+                        Some(t) if t.is_started() => SessionSavepoint::At(t.savepoint()),
+                        _ => SessionSavepoint::BeforeEngine,
+                    };
+                    self.savepoints.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                    self.savepoints.push((name.clone(), sp));
+                }
+                Ok(())
+            }
+            Stmt::RollbackToSavepoint(name) | Stmt::ReleaseSavepoint(name) => {
+                let Some(pos) = self.savepoints.iter().position(|(n, _)| n.eq_ignore_ascii_case(name)) else {
+                    return Err(error::no_savepoint(name));
+                };
+                if matches!(stmt, Stmt::ReleaseSavepoint(_)) {
+                    self.savepoints.truncate(pos);
+                    return Ok(());
+                }
+                // Later savepoints are released; this one stays.
+                self.savepoints.truncate(pos + 1);
+                let sp = self.savepoints[pos].1.clone();
+                let Some(t) = self.store.trx_mut() else { return Ok(()) };
+                let rolled_back = match &sp {
+                    SessionSavepoint::At(sp) => t.rollback_to_savepoint(sp),
+                    SessionSavepoint::BeforeEngine => {
+                        let opts = t.options();
+                        let whole = self.store.take_trx().expect("checked above").rollback();
+                        self.store.begin(opts);
+                        whole
+                    }
+                };
+                if let Err(e) = rolled_back {
+                    // The engine allows nothing but a whole rollback after a failed partial one.
+                    self.rollback_quietly();
+                    return Err(e.into());
+                }
+                Ok(())
+            }
+            _ => Err(error::internal("not a savepoint statement")),
+        }
     }
 }
 

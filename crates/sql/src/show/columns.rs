@@ -4,7 +4,7 @@
 //! `bigint(21) unsigned`, ...) gives both the COLUMN_TYPE that information_schema.COLUMNS shows
 //! and, through `sql_type`, the wire metadata of the result column.
 
-use crate::api::{column_flags, ColumnMeta, Value};
+use crate::types::{column_flags, ColumnMeta, Value};
 use crate::value::SqlType;
 
 pub(crate) const INFORMATION_SCHEMA: &str = "information_schema";
@@ -583,7 +583,7 @@ pub(crate) fn projected(table: &str, names: &[(&str, &str)]) -> Vec<ColumnMeta> 
 
 /// Signedness of each integer column (None for other types).
 pub(crate) fn integer_signedness(columns: &[ColumnMeta]) -> Vec<Option<bool>> {
-    use crate::api::FieldType;
+    use crate::types::FieldType;
     columns
         .iter()
         .map(|c| match c.field_type {

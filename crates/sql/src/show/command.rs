@@ -17,7 +17,7 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::filter::Filter;
-use crate::api::SqlError;
+use crate::error::SqlError;
 use crate::variables::VarScope;
 
 /// A table named by a SHOW statement (`db.t`, or `t` in the current database).

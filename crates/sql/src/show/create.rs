@@ -61,7 +61,7 @@ pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) 
                 let name = col.map(|c| c.name.as_str()).unwrap_or("?");
                 match (part.prefix_len, col) {
                     // Declared in characters; the engine keeps bytes.
-                    (Some(n), Some(c)) => format!("{}({})", quote_ident(name), crate::ddl::prefix_chars(&c.ty, n)),
+                    (Some(n), Some(c)) => format!("{}({})", quote_ident(name), crate::value::prefix_chars(&c.ty, n)),
                     _ => quote_ident(name),
                 }
             })

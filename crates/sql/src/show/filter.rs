@@ -10,8 +10,9 @@ use std::cmp::Ordering;
 
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator, Value as Literal};
 
-use crate::api::{SqlError, Value};
-use crate::show::ResultSet;
+use crate::error::SqlError;
+use crate::types::ResultSet;
+use crate::types::Value;
 
 /// A SHOW statement's LIKE or WHERE clause.
 #[derive(Clone, Debug, PartialEq)]
@@ -393,7 +394,7 @@ impl Row<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{ColumnMeta, FieldType};
+    use crate::types::{ColumnMeta, FieldType};
     use sqlparser::dialect::MySqlDialect;
     use sqlparser::parser::Parser;
 

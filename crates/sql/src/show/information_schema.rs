@@ -3,8 +3,10 @@
 //! events, foreign keys, check constraints, non-global privileges) are empty.
 
 use super::columns::{conform_integers, integer_signedness, is_columns, is_table};
-use super::{schema, server, Ctx};
-use crate::api::{SqlError, Value};
+use super::context::Ctx;
+use super::{schema, server};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::variables::VarScope;
 
 pub(crate) fn rows(table: &str, ctx: &Ctx) -> Result<Vec<Vec<Value>>, SqlError> {

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use selkie_storage::{ColumnType, IndexDef, TableDef};
 
 use super::columns::{is_table, IsTable, INFORMATION_SCHEMA, IS_TABLES};
+use super::context::Ctx;
 use super::literal;
-use super::Ctx;
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::variables::{effective_charset, effective_collation};
 
 /// The storage engine name Selkie reports for every table (SHOW ENGINES explains why).
@@ -526,7 +527,7 @@ fn index_parts(t: &TableDef) -> Vec<IndexPart<'_>> {
                 continue;
             };
             // Sub_part counts characters (the engine keeps bytes).
-            let prefix_len = part.prefix_len.map(|n| crate::ddl::prefix_chars(&column.ty, n));
+            let prefix_len = part.prefix_len.map(|n| crate::value::prefix_chars(&column.ty, n));
             out.push(IndexPart { index: ix, seq: seq + 1, column, prefix_len });
         }
     }

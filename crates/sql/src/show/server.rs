@@ -4,10 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use super::context::Ctx;
 use super::schema::{text, ENGINE_NAME};
-use super::{Ctx, WarnLevel, Warning};
-use crate::api::{SqlError, Value};
-use crate::variables::{describe_all, VarScope, CHARSETS, COLLATIONS};
+use crate::error::SqlError;
+use crate::types::Value;
+use crate::types::{WarnLevel, Warning};
+use crate::variables::describe::{describe_all, display_value};
+use crate::variables::{VarScope, CHARSETS, COLLATIONS};
 
 /// SHOW PROCESSLIST without FULL shows this many characters of each statement (MariaDB's
 /// PROCESS_LIST_WIDTH).
@@ -46,7 +49,7 @@ pub(crate) fn system_variables_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let to_text = |name: &str, v: &Value| -> Value {
         match v {
             Value::Null => Value::Null,
-            other => text(&crate::variables::display_value(name, other)),
+            other => text(&display_value(name, other)),
         }
     };
     describe_all(ctx.globals, ctx.session)

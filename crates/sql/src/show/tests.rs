@@ -13,8 +13,10 @@ use selkie_storage::{
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
+use super::context::EngineView;
 use super::*;
-use crate::api::{column_flags, FieldType, ProcessInfo, SqlServerConfig};
+use crate::types::{column_flags, FieldType, ProcessInfo, ServerHooks, SqlServerConfig, WarnLevel, Warning};
+use crate::variables::{GlobalVariables, SessionVariables};
 
 /// Fixed engine numbers: rows per table id, next AUTO_INCREMENT per table id.
 struct FixedEngine {
@@ -166,13 +168,11 @@ struct Fixture {
 impl Fixture {
     fn new() -> Fixture {
         let config = SqlServerConfig {
-            port: 3307,
             datadir: "/nonexistent/data".into(),
             max_connections: 4096,
             buffer_pool_bytes: 512 << 20,
-            flush_at_commit: 1,
             lock_wait_timeout_secs: 50,
-            max_allowed_packet: 16 << 20,
+            ..SqlServerConfig::for_tests()
         };
         let globals = GlobalVariables::new(&config);
         let session = SessionVariables::new(&globals);

@@ -12,7 +12,8 @@ use super::cast::{to_f64, to_text_bytes, to_u64, value_to_decimal};
 use super::compare::sort_compare;
 use super::num::{dec_add, dec_div, dec_from_f64, dec_to_f64, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
 use super::{AggFunc, FnContext, SqlType};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 
 /// MariaDB's `group_concat_max_len` default (bytes).
 pub const GROUP_CONCAT_MAX_LEN: usize = 1_048_576;

@@ -14,7 +14,8 @@ use super::num::{
     MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE,
 };
 use super::{ArithOp, FnContext, SqlType};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 
 /// An operand reduced to its arithmetic class.
 #[derive(Clone, Copy, Debug)]

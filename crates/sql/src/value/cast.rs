@@ -11,7 +11,8 @@ use super::datetime::{truncate_micros, value_to_temporal, Civil};
 use super::format::format_text;
 use super::num::{dec_from_f64, dec_round, dec_to_f64, lex_number, NumQuality, RoundMode, MAX_MANTISSA};
 use super::{CastTarget, FnContext, SqlType};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 
 /// Length of a CAST AS CHAR/BINARY result without an explicit length (for metadata only).
 const CAST_DEFAULT_MAX_CHARS: u32 = 16_383;

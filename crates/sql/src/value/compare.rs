@@ -20,7 +20,7 @@ use selkie_storage::{DateTime, Decimal};
 
 use super::datetime::{temporal_of, Civil};
 use super::num::{dec_cmp, dec_normalize, dec_to_f64, lex_number, NumQuality};
-use crate::api::Value;
+use crate::types::Value;
 
 fn f64_cmp(a: f64, b: f64) -> Ordering {
     a.partial_cmp(&b).unwrap_or(Ordering::Equal)

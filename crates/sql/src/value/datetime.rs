@@ -8,7 +8,8 @@ use selkie_storage::{Date, DateTime};
 
 use super::num::{is_space, lex_number, NumQuality};
 use super::{FnContext, IntervalUnit};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 
 /// Day number of 9999-12-31, the last date MariaDB handles.
 pub const MAX_DAY_NUMBER: i64 = 3_652_424;

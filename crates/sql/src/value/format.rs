@@ -10,7 +10,7 @@ use std::io::Write;
 use selkie_storage::{Date, DateTime, Decimal};
 
 use super::SqlType;
-use crate::api::Value;
+use crate::types::Value;
 
 /// `my_gcvt`'s DBL_DIG bound: a decimal exponent up to this prints positionally.
 const MAX_DECPT_FOR_F_FORMAT: i32 = 15;

@@ -1,15 +1,16 @@
 //! MySQL value semantics: result types, comparison, arithmetic, casts, assignment to columns,
 //! text formatting, LIKE, date/time, scalar functions and aggregates.
 //!
-//! INTERFACE CONTRACT (frozen; owner: SQL-values engineer). The executor (crate::exec and friends)
-//! calls only these items. Everything here is pure computation on `Value`s: no I/O, no catalog.
+//! The binder and the executor call only the items re-exported here. Everything in this module
+//! is pure computation on `Value`s (no I/O, no catalog, no session), so that MariaDB's value
+//! semantics can be tested in isolation (`tests/`) and the stages above share one definition.
 //!
 //! Layout: `types` (SqlType, wire metadata), `compare`, `arith`, `cast`, `store` (assignment to
 //! columns), `format` (text protocol), `like`, `datetime` (calendar, parsing, clock, intervals),
 //! `num` (number lexing, 256-bit intermediates, exact DECIMAL), `functions` (scalar functions),
 //! `aggregate`. Behaviour follows MariaDB 10.11; `tests/` checks it against a real server.
 //!
-//! Additions to the contract for the binder and executor: `column_field_meta` (exact metadata of
+//! Items the binder and executor need beyond the operations: `column_field_meta` (exact metadata of
 //! a table column: CHAR vs VARCHAR, display widths), `store_for_column_at` + `StoreTarget`
 //! (MariaDB's messages name `db`.`table`.`column` and the row), `return_type_with_constants`
 //! (ROUND(x, 2), NOW(3), STR_TO_DATE(s, '%Y') types depend on constant arguments),
@@ -22,7 +23,8 @@ use std::cmp::Ordering;
 
 use selkie_storage::{ColumnDef, ColumnType, Date, DateTime};
 
-use crate::api::{FieldType, SqlError, Value};
+use crate::error::SqlError;
+use crate::types::{FieldType, Value};
 
 mod aggregate;
 mod arith;
@@ -42,7 +44,7 @@ mod tests;
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;
 pub use store::{store_for_column_at, StoreTarget};
-pub use types::column_field_meta;
+pub use types::{column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
 
 /// The static type of an expression's result (drives column metadata and coercions).
 #[derive(Clone, Debug, PartialEq)]

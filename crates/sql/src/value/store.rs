@@ -12,7 +12,8 @@ use super::cast::{char_count, char_prefix_len, decimal_to_i128, fit_decimal_type
 use super::datetime::{epoch_from_local, temporal_of, truncate_micros, warn_text, TIMESTAMP_MAX_EPOCH};
 use super::num::{dec_from_f64, dec_to_f64, lex_number, NumQuality};
 use super::FnContext;
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 
 /// Bytes of an invalid string shown in error 1366, as MariaDB shows them.
 const INVALID_STRING_SHOWN_BYTES: usize = 6;

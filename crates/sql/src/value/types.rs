@@ -9,7 +9,26 @@ use selkie_storage::ColumnType;
 
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
 use super::{FieldMeta, SqlType};
-use crate::api::{column_flags as flags, FieldType, Value, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI};
+use crate::types::{column_flags as flags, FieldType, Value, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI};
+
+/// Bytes per character of utf8mb4, for key length checks.
+pub const MAX_BYTES_PER_CHAR: u64 = 4;
+
+/// Bytes per character of a prefix on a column of `ty`: index prefixes are declared (and
+/// shown) in characters but the engine's `IndexColumn::prefix_len` is in bytes, as MariaDB's
+/// key parts are (a utf8mb4 character takes up to 4 bytes; binary strings count bytes).
+pub fn prefix_bytes_per_char(ty: &ColumnType) -> u32 {
+    if ty.is_binary() {
+        1
+    } else {
+        MAX_BYTES_PER_CHAR as u32
+    }
+}
+
+/// A prefix length as declared (characters) from the engine's (bytes).
+pub fn prefix_chars(ty: &ColumnType, prefix_bytes: u32) -> u32 {
+    prefix_bytes / prefix_bytes_per_char(ty)
+}
 
 /// Bytes per character of utf8mb4 (display lengths are in bytes).
 pub const UTF8MB4_MAX_BYTES: u32 = 4;

@@ -3,10 +3,27 @@
 
 use selkie_storage::{Decimal, IsolationLevel};
 
-use super::registry::{self, Init, Kind, VarDef};
-use super::{charsets, errors, SqlMode};
-use crate::api::{SqlError, Value};
-use crate::show::{WarnLevel, Warning};
+use super::def::{Init, Kind, VarDef};
+use super::registry;
+use super::{charsets, errors};
+use crate::error::SqlError;
+use crate::types::Value;
+use crate::types::{WarnLevel, Warning};
+
+/// sql_mode flags the executor cares about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SqlMode {
+    pub strict_trans_tables: bool,
+    pub strict_all_tables: bool,
+    pub error_for_division_by_zero: bool,
+    pub no_zero_date: bool,
+    pub no_zero_in_date: bool,
+    pub only_full_group_by: bool,
+    pub no_auto_value_on_zero: bool,
+    pub pipes_as_concat: bool,
+    pub ansi_quotes: bool,
+    pub no_backslash_escapes: bool,
+}
 
 /// Digits after the point of DOUBLE variables: MariaDB prints them as `10.000000`.
 pub(crate) const DOUBLE_SCALE: u8 = 6;
@@ -421,7 +438,7 @@ pub(crate) fn display(def: &VarDef, value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variables::registry::{Access, Scope};
+    use crate::variables::def::{Access, Scope};
 
     fn def(kind: Kind) -> VarDef {
         VarDef { name: "v", scope: Scope::Both, access: Access::ReadWrite, kind, init: Init::Null }

@@ -1,9 +1,10 @@
 //! What information_schema.SYSTEM_VARIABLES shows about each variable: values in every scope,
 //! the compiled-in default, MariaDB's type name, range and members.
 
-use super::registry::{self, Access, Kind, Scope};
+use super::def::{Access, Kind, Scope};
+use super::registry;
 use super::{convert, GlobalVariables, SessionVariables};
-use crate::api::Value;
+use crate::types::Value;
 
 /// SHOW form of one variable's value (for information_schema.SYSTEM_VARIABLES).
 pub(crate) fn display_value(name: &str, value: &Value) -> String {

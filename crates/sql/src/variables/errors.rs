@@ -1,6 +1,6 @@
 //! MariaDB's errors for system variables (codes, SQLSTATEs and wording copied from 10.11).
 
-use crate::api::SqlError;
+use crate::error::SqlError;
 
 pub(crate) fn unknown(name: &str) -> SqlError {
     SqlError::new(1193, "HY000", format!("Unknown system variable '{name}'"))

@@ -13,7 +13,7 @@
 //!
 //! Keep the table sorted by name: lookups binary-search it (a unit test checks the order).
 
-use super::registry::{Access, Init, Kind, Scope, VarDef};
+use super::def::{Access, Init, Kind, Scope, VarDef};
 
 #[rustfmt::skip]
 pub(super) static VARIABLES: &[VarDef] = &[

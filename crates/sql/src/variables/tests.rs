@@ -1,17 +1,18 @@
 //! Behaviour of system variables against MariaDB 10.11's (each expectation below was checked on
 //! a MariaDB 10.11.19 server: codes, messages, value types and formats).
 
+use super::describe::describe_all;
 use super::*;
 
 fn config() -> SqlServerConfig {
     SqlServerConfig {
         port: 3399,
-        datadir: "/nonexistent/selkie-data".into(),
         max_connections: 1000,
         buffer_pool_bytes: 1 << 30,
         flush_at_commit: 2,
         lock_wait_timeout_secs: 7,
         max_allowed_packet: 64 << 20,
+        ..SqlServerConfig::for_tests()
     }
 }
 
@@ -221,7 +222,7 @@ fn clamping_warns_like_mariadb() {
     s.set(&g, "wait_timeout", VarScope::Session, Value::Int(0)).unwrap();
     let w = s.take_warnings();
     assert_eq!(w.len(), 1);
-    assert_eq!((w[0].level, w[0].code), (crate::show::WarnLevel::Warning, 1292));
+    assert_eq!((w[0].level, w[0].code), (crate::types::WarnLevel::Warning, 1292));
     assert_eq!(w[0].message, "Truncated incorrect wait_timeout value: '0'");
     assert_eq!(s.get(&g, "wait_timeout", VarScope::Default).unwrap(), Value::UInt(1));
     s.set(&g, "wait_timeout", VarScope::Session, Value::Int(99_999_999_999)).unwrap();

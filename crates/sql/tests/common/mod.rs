@@ -57,13 +57,12 @@ impl TestDb {
         let engine = Engine::open(cfg).expect("engine opens");
         let hooks = Arc::new(TestHooks::default());
         let config = SqlServerConfig {
-            port: 3307,
             datadir: dir.path().display().to_string(),
             max_connections: 256,
-            buffer_pool_bytes: 32 << 20,
             flush_at_commit: 0,
             lock_wait_timeout_secs: 2,
             max_allowed_packet: 64 << 20,
+            ..SqlServerConfig::for_tests()
         };
         let server = SqlServer::new(engine.clone(), config, hooks.clone());
         TestDb { server, engine, hooks, next_id: std::sync::atomic::AtomicU64::new(1), _dir: dir }
@@ -200,5 +199,16 @@ pub async fn prepared_rows(s: &mut Session, id: u32, params: &[Value]) -> Vec<Ve
             other => panic!("expected rows, got {other:?}"),
         },
         Err(e) => panic!("execute {id}: {e}"),
+    }
+}
+
+/// Rows of `sql` with the metadata of the result.
+pub async fn result(s: &mut Session, sql: &str) -> (Vec<ColumnMeta>, Vec<Vec<Value>>) {
+    match run(s, sql).await {
+        Ok(mut r) => match r.pop() {
+            Some(Res::Rows { columns, rows, .. }) => (columns, rows),
+            other => panic!("{sql}: expected rows, got {other:?}"),
+        },
+        Err(e) => panic!("{sql}: {e}"),
     }
 }

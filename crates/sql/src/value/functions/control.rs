@@ -4,7 +4,8 @@
 use std::cmp::Ordering;
 
 use super::{FnContext, ScalarFunction, SqlType, VARIADIC};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::value::compare::{compare, truthy};
 
 pub static FUNCTIONS: &[ScalarFunction] = &[

@@ -6,7 +6,8 @@ use selkie_storage::{Date, Decimal};
 
 use super::SqlType;
 use super::{any_null, int_arg, rt_bigint, rt_date, rt_datetime, rt_int, rt_text, text, FnContext, ScalarFunction};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::value::datetime::{
     calc_daynr, calc_week, calc_weekday, date_add, date_from_daynr, days_in_month, epoch_from_local, local_from_epoch,
     now_local, truncate_micros, utc_from_epoch, value_to_temporal, warn_text, week_mode, Civil, ParsedTemporal,

@@ -12,7 +12,8 @@
 use std::sync::OnceLock;
 
 use super::{FnContext, ScalarFunction, SqlType};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 
 /// Builds a `ScalarFunction` entry.
 macro_rules! func {

@@ -8,7 +8,8 @@ use selkie_storage::Decimal;
 
 use super::{any_null, f64_arg, int_arg, rt_double, rt_int, rt_text, text, VARIADIC};
 use super::{FnContext, ScalarFunction, SqlType};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::value::arith::{arith, arith_type, division_by_zero, out_of_range, sql_literal};
 use crate::value::compare::compare;
 use crate::value::num::{dec_round, RoundMode, MAX_DECIMAL_DIGITS};

@@ -8,7 +8,8 @@ use md5::Digest as _;
 
 use super::{any_null, f64_arg, int_arg, rt_int, rt_text, rt_text_like_args, string_type, text, too_large, VARIADIC};
 use super::{FnContext, ScalarFunction, SqlType, MAX_STRING_RESULT_BYTES};
-use crate::api::{SqlError, Value};
+use crate::error::SqlError;
+use crate::types::Value;
 use crate::value::cast::{char_count, char_prefix_len, decimal_to_i128, value_to_decimal};
 use crate::value::compare::compare;
 use crate::value::format::push_decimal;

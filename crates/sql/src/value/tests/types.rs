@@ -4,7 +4,7 @@
 use selkie_storage::{IntWidth, LobSize};
 
 use super::*;
-use crate::api::{column_flags as flags, FieldType, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI as UTF8};
+use crate::types::{column_flags as flags, FieldType, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI as UTF8};
 
 fn meta(ft: FieldType, length: u32, decimals: u8, charset: u16, fl: u16) -> FieldMeta {
     FieldMeta { field_type: ft, length, decimals, charset, flags: fl }

@@ -1,0 +1,620 @@
+//! Statement dispatch: a text or a compiled statement in, results out to the sink.
+//!
+//! The point-select path, top to bottom: `execute_text` → `run_parameterized` (the
+//! auto-parameterized text's plan from `text_cache`, bound by `state::compile` on first sight)
+//! → `run_compiled` → `run_select`, which starts the statement in `txn` (guard, transaction),
+//! builds the statement's `ExecCtx` from the session and its `Store`, and hands the plan to
+//! `exec::run_query`; the executor reads the rows through the transaction and streams them to
+//! the sink.
+
+use std::sync::Arc;
+
+use selkie_storage::Catalog;
+use sqlparser::ast;
+
+use super::compiled::{Compiled, CompiledStmt, Ran, MAX_REBINDS};
+use super::counters::Counter;
+use super::state::{stmt_env, Session};
+use super::text_cache;
+use super::txn::Begun;
+use crate::dml;
+use crate::error::{self, SqlError};
+use crate::exec::{self, ctx::ExecCtx};
+use crate::parse::{self, autoparam, lexer, Stmt, SyntaxError};
+use crate::plan::QueryPlan;
+use crate::show;
+use crate::types::{ColumnMeta, OkInfo, ResultSet, ResultSink, Value, WarnLevel, Warning};
+use crate::value;
+
+/// A sink that drops everything (DO, and the locking pass of SELECT ... FOR UPDATE).
+struct DiscardSink;
+
+impl ResultSink for DiscardSink {
+    fn columns(&mut self, _: &[ColumnMeta]) {}
+    fn row(&mut self, _: &[Value]) {}
+    fn end_rows(&mut self, _: u16, _: bool) {}
+    fn ok(&mut self, _: &OkInfo, _: bool) {}
+}
+
+impl Session {
+    /// COM_QUERY: one or more `;`-separated statements. Stops at the first error (results of
+    /// earlier statements have already gone to `sink`).
+    pub async fn execute_text(&mut self, sql: &str, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
+        let scanned = lexer::scan(sql);
+        if scanned.statements.is_empty() {
+            let e = SqlError::new(1065, "42000", "Query was empty");
+            self.record_error(&e);
+            self.publish_statement_state();
+            return Err(e);
+        }
+        let n = scanned.statements.len();
+        if n > 1 && !self.multi_statements {
+            // MariaDB parses the whole text as one statement and fails at the second one,
+            // before running anything.
+            let second = scanned.statements[1].clone();
+            let start = second.start + parse::skip_space_and_comments(&scanned.text.as_bytes()[second.clone()]);
+            let near = sql.get(start..second.end).unwrap_or(&scanned.text[start..second.end]);
+            let line = scanned.text[..start].matches('\n').count() + 1;
+            let e = error::syntax(near.trim_end(), line);
+            self.counters.bump(Counter::Questions);
+            self.record_error(&e);
+            self.publish_statement_state();
+            return Err(e);
+        }
+        for (i, range) in scanned.statements.iter().enumerate() {
+            let text = &scanned.text[range.clone()];
+            let original = sql.get(range.clone()).unwrap_or(text);
+            let r = self.run_text_statement(text, original, sink, i + 1 < n).await;
+            if let Err(e) = &r {
+                self.record_error(e);
+            }
+            self.publish_statement_state();
+            r?;
+        }
+        Ok(())
+    }
+
+    async fn run_text_statement(
+        &mut self,
+        text: &str,
+        original: &str,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        self.counters.bump(Counter::Questions);
+        self.interrupt.clear();
+        // SHOW / DESCRIBE go to the SHOW parser first: sqlparser reads several of their forms
+        // lossily (LIKE patterns, LIMIT, dotted names), and mysqldump depends on them.
+        if parse::starts_like_show(text) {
+            if let Some(rs) = self.show_fallback(text) {
+                self.counters.bump(Counter::ComShow);
+                return self.send_result_set(rs?, sink, more, show::is_diagnostics_text(text));
+            }
+        }
+        if let Some(p) = autoparam::parameterize(original) {
+            if let Some(r) = self.run_parameterized(&p, sink, more).await {
+                return r;
+            }
+        }
+        let stmt = parse::parse_statement(text).map_err(|SyntaxError(e)| e)?;
+        // `?` is a placeholder only in prepared statements.
+        if let Some(at) = placeholder_offset(text) {
+            return Err(error::syntax(text[at..].trim_end(), text[..at].matches('\n').count() + 1));
+        }
+        let db = self.current_db.clone();
+        let mut parsed = Some(stmt);
+        for _ in 0..MAX_REBINDS {
+            let stmt = match parsed.take() {
+                Some(s) => s,
+                None => parse::parse_statement(text).map_err(|SyntaxError(e)| e)?,
+            };
+            // One catalog snapshot for binding and execution of the statement.
+            let catalog = self.store.catalog();
+            let compiled = self.compile(&catalog, stmt, text, original, db.as_deref())?;
+            if self.run_compiled(&compiled, Some(catalog), text, &[], sink, more).await? == Ran::Done {
+                return Ok(());
+            }
+        }
+        Err(error::table_definition_changed())
+    }
+
+    /// Runs a text statement through the plan of its auto-parameterized form (compiled on
+    /// first sight). None when that form is not usable; the caller then parses the text.
+    ///
+    /// A cache hit takes no catalog snapshot: the plan is valid while the catalog version it
+    /// was bound at is current (`Engine::catalog_version` writes no shared memory, while
+    /// taking a snapshot bumps a shared reference count).
+    async fn run_parameterized(
+        &mut self,
+        p: &autoparam::Parameterized,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Option<Result<(), SqlError>> {
+        for _ in 0..MAX_REBINDS {
+            match self.run_parameterized_once(p, sink, more).await? {
+                Ok(Ran::Stale) => continue,
+                r => return Some(r.map(|_| ())),
+            }
+        }
+        Some(Err(error::table_definition_changed()))
+    }
+
+    async fn run_parameterized_once(
+        &mut self,
+        p: &autoparam::Parameterized,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Option<Result<Ran, SqlError>> {
+        let version = self.store.catalog_version();
+        let mode = self.vars.sql_mode();
+        let binding = text_cache::BindingRef {
+            db: self.current_db.as_deref(),
+            pipes_as_concat: mode.pipes_as_concat,
+            only_full_group_by: mode.only_full_group_by,
+        };
+        let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, version) {
+            text_cache::Lookup::Hit(c) => (c, None),
+            text_cache::Lookup::Uncacheable => return None,
+            text_cache::Lookup::Miss => {
+                let binding = binding.to_owned();
+                let catalog = self.store.catalog();
+                let compiled = match parse::parse_statement(&p.skeleton) {
+                    Ok(stmt @ Stmt::Ast(_)) => {
+                        self.compile(&catalog, stmt, &p.skeleton, &p.skeleton, binding.db.as_deref()).ok()
+                    }
+                    _ => None,
+                }
+                .filter(|c| c.is_plan() && c.param_count == p.params.len());
+                match compiled {
+                    Some(c) => {
+                        let c = Arc::new(c);
+                        self.text_cache.insert(&p.skeleton, binding, text_cache::Entry::Plan(c.clone()));
+                        (c, Some(catalog))
+                    }
+                    None => {
+                        // Errors are reported by the normal path, with the client's text.
+                        self.text_cache.insert(&p.skeleton, binding, text_cache::Entry::Uncacheable);
+                        return None;
+                    }
+                }
+            }
+        };
+        Some(self.run_compiled(&compiled, catalog, &p.skeleton, &p.params, sink, more).await)
+    }
+
+    fn show_fallback(&mut self, text: &str) -> Option<Result<ResultSet, SqlError>> {
+        let catalog = self.store.catalog();
+        let status = self.counters.snapshot();
+        let env = stmt_env!(self, self.store.engine(), Some(catalog), &status);
+        let ctx = env.show_context();
+        show::execute_show_fallback(text, &ctx)
+    }
+
+    /// Sends a materialized result. Diagnostics statements (SHOW WARNINGS) keep the warnings.
+    pub(super) fn send_result_set(
+        &mut self,
+        rs: ResultSet,
+        sink: &mut dyn ResultSink,
+        more: bool,
+        keep_warnings: bool,
+    ) -> Result<(), SqlError> {
+        sink.columns(&rs.columns);
+        for r in &rs.rows {
+            sink.row(r);
+        }
+        if !keep_warnings {
+            self.set_warnings(Vec::new(), 0);
+        }
+        self.found_rows = rs.rows.len() as u64;
+        self.row_count = -1;
+        sink.end_rows(self.warning_count(), more);
+        Ok(())
+    }
+
+    /// Runs a compiled statement. `catalog` is the snapshot it was bound against, if the
+    /// caller took one (otherwise one is taken only if the statement reads information_schema).
+    pub(super) async fn run_compiled(
+        &mut self,
+        c: &CompiledStmt,
+        catalog: Option<Arc<Catalog>>,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<Ran, SqlError> {
+        match &c.compiled {
+            Compiled::Select(plan) => {
+                self.counters.bump(Counter::ComSelect);
+                self.run_select(c, catalog, plan, params, sink, more).await
+            }
+            Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_) => {
+                self.run_dml(c, catalog, params, sink, more).await
+            }
+            Compiled::Other(stmt) => self.run_other(stmt, text, params, sink, more).await.map(|_| Ran::Done),
+        }
+    }
+
+    // ---- SELECT ----
+
+    async fn run_select(
+        &mut self,
+        c: &CompiledStmt,
+        catalog: Option<Arc<Catalog>>,
+        plan: &Arc<QueryPlan>,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<Ran, SqlError> {
+        let guard = match self.stmt_begin(c).await? {
+            Begun::Running(guard) => guard,
+            Begun::Stale => return Ok(Ran::Stale),
+        };
+        let status = if c.uses_info_schema { self.counters.snapshot() } else { Vec::new() };
+        let last_insert_id = self.vars.last_insert_id();
+        let (result, warnings, count, rng, last_id) = {
+            let (engine, trx) = self.store.split();
+            let env = stmt_env!(self, engine, catalog, &status);
+            let mut cx = ExecCtx::new(&env, trx, params, &mut self.user_vars, self.rng, last_insert_id);
+            let result = exec::run_query(plan, &mut cx, sink).await;
+            let (w, n) = cx.take_warnings();
+            (result, w, n, cx.rng_state(), cx.current_last_insert_id())
+        };
+        self.rng = rng;
+        self.vars.set_last_insert_id(last_id);
+        self.stmt_end(guard, result.as_ref().err()).await?;
+        let (_, found) = result?;
+        self.found_rows = found;
+        self.row_count = -1;
+        self.set_warnings(warnings, count);
+        sink.end_rows(self.warning_count(), more);
+        Ok(Ran::Done)
+    }
+
+    // ---- INSERT / UPDATE / DELETE ----
+
+    pub(super) async fn run_dml(
+        &mut self,
+        c: &CompiledStmt,
+        catalog: Option<Arc<Catalog>>,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<Ran, SqlError> {
+        self.counters.bump(match &c.compiled {
+            Compiled::Insert(p) if p.mode == dml::InsertMode::Replace => Counter::ComReplace,
+            Compiled::Insert(p) if matches!(p.source, dml::InsertSource::Query(_)) => Counter::ComInsertSelect,
+            Compiled::Insert(_) => Counter::ComInsert,
+            Compiled::Update(_) => Counter::ComUpdate,
+            _ => Counter::ComDelete,
+        });
+        let guard = match self.stmt_begin(c).await? {
+            Begun::Running(guard) => guard,
+            Begun::Stale => return Ok(Ran::Stale),
+        };
+        let status = if c.uses_info_schema { self.counters.snapshot() } else { Vec::new() };
+        let read_only = self.trx_read_only;
+        let last_insert_id = self.vars.last_insert_id();
+        // SET insert_id = n is used by the next statement that inserts, and only by it.
+        let insert_id_hint = if matches!(c.compiled, Compiled::Insert(_)) { self.vars.take_insert_id() } else { None };
+        let (result, warnings, count, rng, last_id) = {
+            let (engine, trx) = self.store.split();
+            let env = stmt_env!(self, engine, catalog, &status);
+            let mut cx = ExecCtx::new(&env, trx, params, &mut self.user_vars, self.rng, last_insert_id);
+            cx.insert_id_hint = insert_id_hint;
+            let result = if read_only {
+                Err(error::read_only_transaction())
+            } else {
+                match &c.compiled {
+                    Compiled::Insert(p) => dml::execute_insert(p, &mut cx).await,
+                    Compiled::Update(p) => dml::execute_update(p, &mut cx).await,
+                    Compiled::Delete(p) => dml::execute_delete(p, &mut cx).await,
+                    _ => Err(error::internal("run_dml on a non-DML statement")),
+                }
+            };
+            let (w, n) = cx.take_warnings();
+            (result, w, n, cx.rng_state(), cx.current_last_insert_id())
+        };
+        self.rng = rng;
+        self.vars.set_last_insert_id(last_id);
+        self.stmt_end(guard, result.as_ref().err()).await?;
+        let out = result?;
+        if let Some(id) = out.first_generated {
+            self.vars.set_last_insert_id(id);
+        }
+        self.row_count = out.affected as i64;
+        self.set_warnings(warnings, count);
+        let info = OkInfo {
+            affected_rows: out.affected,
+            last_insert_id: out.insert_id,
+            warnings: self.warning_count(),
+            info: out.info.map(|k| k.format(count)).unwrap_or_default(),
+        };
+        sink.ok(&info, more);
+        Ok(Ran::Done)
+    }
+
+    /// Completes a statement that returns OK with its warnings and row count.
+    pub(super) fn send_ok(
+        &mut self,
+        sink: &mut dyn ResultSink,
+        more: bool,
+        affected: u64,
+        info: String,
+        warnings: (Vec<Warning>, usize),
+    ) {
+        self.set_warnings(warnings.0, warnings.1);
+        self.row_count = affected as i64;
+        sink.ok(&OkInfo { affected_rows: affected, last_insert_id: 0, warnings: self.warning_count(), info }, more);
+    }
+
+    // ---- everything else ----
+
+    async fn run_other(
+        &mut self,
+        stmt: &Stmt,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        match stmt {
+            Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
+            Stmt::Begin { read_only, consistent_snapshot } => {
+                self.counters.bump(Counter::ComBegin);
+                self.begin(*read_only).await?;
+                if *consistent_snapshot {
+                    self.open_read_view_now()?;
+                }
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::Commit { chain, release } => {
+                self.counters.bump(Counter::ComCommit);
+                let read_only = self.trx_read_only;
+                self.commit().await?;
+                if *chain {
+                    self.begin(Some(read_only)).await?;
+                }
+                if *release {
+                    return Err(error::not_supported("COMMIT RELEASE"));
+                }
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::Rollback { chain, release } => {
+                self.counters.bump(Counter::ComRollback);
+                let read_only = self.trx_read_only;
+                self.rollback_quietly();
+                if *chain {
+                    self.begin(Some(read_only)).await?;
+                }
+                if *release {
+                    return Err(error::not_supported("ROLLBACK RELEASE"));
+                }
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::Savepoint(_) | Stmt::RollbackToSavepoint(_) | Stmt::ReleaseSavepoint(_) => {
+                self.counters.bump(match stmt {
+                    Stmt::Savepoint(_) => Counter::ComSavepoint,
+                    Stmt::RollbackToSavepoint(_) => Counter::ComRollbackToSavepoint,
+                    _ => Counter::ComReleaseSavepoint,
+                });
+                self.savepoint_statement(stmt)?;
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::SetTransaction { scope, isolation, read_only } => {
+                self.counters.bump(Counter::ComSetOption);
+                self.set_transaction(*scope, *isolation, *read_only)?;
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::SetCharset | Stmt::TableLocks => {
+                self.counters.bump(Counter::ComSetOption);
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::Do(select) => {
+                self.counters.bump(Counter::ComDo);
+                let db = self.current_db.clone();
+                let mut ran = Ran::Stale;
+                for _ in 0..MAX_REBINDS {
+                    let parsed = parse::parse_statement(select).map_err(|e| e.0)?;
+                    let catalog = self.store.catalog();
+                    let compiled = self.compile(&catalog, parsed, select, select, db.as_deref())?;
+                    let Compiled::Select(plan) = &compiled.compiled else {
+                        return Err(error::internal("DO did not bind to a query"));
+                    };
+                    let plan = plan.clone();
+                    ran = self.run_select(&compiled, Some(catalog), &plan, params, &mut DiscardSink, false).await?;
+                    if ran == Ran::Done {
+                        break;
+                    }
+                }
+                if ran == Ran::Stale {
+                    return Err(error::table_definition_changed());
+                }
+                let w = (std::mem::take(&mut self.warnings), self.warning_count);
+                self.send_ok(sink, more, 0, String::new(), w);
+                Ok(())
+            }
+            Stmt::CreateDatabase { name, if_not_exists, charset, collation } => {
+                self.counters.bump(Counter::ComCreateDb);
+                self.commit().await?;
+                let catalog = self.store.catalog();
+                let last_insert_id = self.vars.last_insert_id();
+                let (affected, warnings) = {
+                    let env = stmt_env!(self, self.store.engine(), Some(catalog), &[]);
+                    let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
+                    let r = crate::ddl::create_database(
+                        self.store.engine(),
+                        &mut cx,
+                        name,
+                        *if_not_exists,
+                        charset.clone(),
+                        collation.clone(),
+                    )
+                    .await;
+                    (r, cx.take_warnings())
+                };
+                self.send_ok(sink, more, affected?, String::new(), warnings);
+                Ok(())
+            }
+            Stmt::TableKeys { db, table, enable } => {
+                self.counters.bump(Counter::ComAlterTable);
+                // ALTER TABLE commits the open transaction, as in MariaDB.
+                self.commit().await?;
+                let Some(db) = db.clone().or_else(|| self.current_db.clone()) else {
+                    return Err(error::no_database());
+                };
+                if self.store.catalog().table(&db, table).is_none() {
+                    return Err(error::no_such_table(&db, table));
+                }
+                // MariaDB notes that InnoDB cannot defer index maintenance (on ENABLE only).
+                let note = if *enable {
+                    let message =
+                        format!("Storage engine InnoDB of the table `{db}`.`{table}` doesn't have this option");
+                    (vec![Warning { level: WarnLevel::Note, code: 1031, message }], 1)
+                } else {
+                    (Vec::new(), 0)
+                };
+                self.send_ok(sink, more, 0, String::new(), note);
+                Ok(())
+            }
+            Stmt::Prepare { name, source } => self.sql_prepare(name, source, sink, more),
+            Stmt::Execute { name, using } => self.sql_execute(name, using, sink, more).await,
+            Stmt::Deallocate { name } => self.sql_deallocate(name, sink, more),
+            Stmt::AdminTable { op, tables } => {
+                self.counters.bump(match op {
+                    parse::AdminOp::Analyze => Counter::ComAnalyze,
+                    parse::AdminOp::Optimize => Counter::ComOptimize,
+                    _ => Counter::ComCheck,
+                });
+                // These statements commit the open transaction first, as in MariaDB.
+                self.commit().await?;
+                let rows = crate::ddl::admin_rows(self.store.engine(), *op, tables, self.current_db.as_deref()).await?;
+                let text_ty = value::SqlType::Text { max_chars: 255, lob: false };
+                let columns = ["Table", "Op", "Msg_type", "Msg_text"]
+                    .iter()
+                    .map(|n| crate::bind::computed_meta(n, &text_ty, true))
+                    .collect();
+                self.send_result_set(ResultSet { columns, rows }, sink, more, false)
+            }
+        }
+    }
+
+    async fn run_ast(
+        &mut self,
+        s: &ast::Statement,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        use ast::Statement as S;
+        match s {
+            S::Set(set) => {
+                self.counters.bump(Counter::ComSetOption);
+                self.run_set(set, text, params, sink, more).await
+            }
+            S::Use(u) => {
+                self.counters.bump(Counter::ComChangeDb);
+                let name = match u {
+                    ast::Use::Object(n) | ast::Use::Database(n) | ast::Use::Schema(n) => {
+                        crate::bind::object_name_parts(n)?.1
+                    }
+                    _ => return Err(error::not_supported(&s.to_string())),
+                };
+                self.use_database(&name)?;
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            S::Kill { modifier, id } => {
+                self.counters.bump(Counter::ComKill);
+                let query_only = matches!(modifier, Some(ast::KillType::Query));
+                if !self.server.hooks.kill(*id, query_only) {
+                    return Err(error::unknown_thread(*id));
+                }
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            S::Flush { .. } => {
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            S::ShowFunctions { .. }
+            | S::ShowVariable { .. }
+            | S::ShowStatus { .. }
+            | S::ShowVariables { .. }
+            | S::ShowCreate { .. }
+            | S::ShowColumns { .. }
+            | S::ShowCatalogs { .. }
+            | S::ShowDatabases { .. }
+            | S::ShowProcessList { .. }
+            | S::ShowSchemas { .. }
+            | S::ShowCharset(_)
+            | S::ShowObjects(_)
+            | S::ShowTables { .. }
+            | S::ShowViews { .. }
+            | S::ShowCollation { .. }
+            | S::ExplainTable { .. } => {
+                self.counters.bump(Counter::ComShow);
+                let keep = is_diagnostics(s);
+                let catalog = self.store.catalog();
+                let status = self.counters.snapshot();
+                let rs = {
+                    let env = stmt_env!(self, self.store.engine(), Some(catalog), &status);
+                    let ctx = env.show_context();
+                    show::execute_show(s, &ctx)?
+                };
+                self.send_result_set(rs, sink, more, keep)
+            }
+            S::CreateTable(_)
+            | S::CreateIndex(_)
+            | S::Drop { .. }
+            | S::AlterTable(_)
+            | S::Truncate(_)
+            | S::RenameTable(_) => match s {
+                S::CreateTable(ct) if ct.query.is_some() => self.create_table_as_select(ct, text, sink, more).await,
+                _ => self.run_ddl(s, text, sink, more).await,
+            },
+            S::Explain { statement, analyze: false, .. } => {
+                let catalog = self.store.catalog();
+                let db = self.current_db.clone();
+                let compiled = self.compile(&catalog, Stmt::Ast(statement.clone()), text, text, db.as_deref())?;
+                let Compiled::Select(plan) = &compiled.compiled else {
+                    return Err(error::not_supported("EXPLAIN of statements other than SELECT"));
+                };
+                let rows = crate::explain::explain(plan, self.store.engine());
+                self.send_result_set(ResultSet { columns: crate::explain::columns(), rows }, sink, more, false)
+            }
+            S::Explain { .. } => Err(error::not_supported("EXPLAIN ANALYZE")),
+            S::Query(_) | S::Insert(_) | S::Update(_) | S::Delete(_) => Err(error::internal("query reached run_ast")),
+            _ => {
+                let head = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+                Err(error::not_supported(&head))
+            }
+        }
+    }
+}
+
+/// Byte offset of the first `?` placeholder outside strings and comments.
+fn placeholder_offset(text: &str) -> Option<usize> {
+    if !text.contains('?') {
+        return None;
+    }
+    lexer::tokenize(text)?.into_iter().find(|(t, _)| *t == lexer::Tok::Sym('?')).map(|(_, off)| off)
+}
+
+/// SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*) WARNINGS read the previous statement's
+/// diagnostics and must not replace them.
+fn is_diagnostics(s: &ast::Statement) -> bool {
+    match s {
+        ast::Statement::ShowVariable { variable } => variable.first().is_some_and(|v| {
+            let w = v.value.to_ascii_uppercase();
+            w == "WARNINGS" || w == "ERRORS" || w.starts_with("COUNT")
+        }),
+        _ => false,
+    }
+}
