@@ -10,7 +10,7 @@ use crate::auth::native_password_token;
 use crate::auth_switch::{await_login_verdict, LoginVerdict};
 use crate::command::{encode_stmt_execute, ChangeUser, Command, ParamType, PrepareOk};
 use crate::constants::{
-    capabilities::*, charset, status::SERVER_MORE_RESULTS_EXISTS, ColumnType, MYSQL_NATIVE_PASSWORD,
+    capabilities::*, charset, status::SERVER_MORE_RESULTS_EXISTS, FieldType, MYSQL_NATIVE_PASSWORD,
 };
 use crate::error::{ProtocolError, Result};
 use crate::handshake::{Greeting, HandshakeResponse};
@@ -49,7 +49,7 @@ impl ClientOptions {
             password: password.to_string(),
             database: None,
             capabilities: CLIENT_DEFAULT,
-            charset: charset::UTF8MB4_GENERAL_CI,
+            charset: charset::UTF8MB4_GENERAL_CI as u8,
             attributes: vec![("_client_name".into(), "selkie-protocol".into())],
             auth_plugin: MYSQL_NATIVE_PASSWORD.to_string(),
             max_packet: MAX_ALLOWED_PACKET_LIMIT,
@@ -357,8 +357,8 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
         self.read_results(|payload, columns| {
             let types = columns
                 .iter()
-                .map(|c| Ok((c.column_type()?, c.is_unsigned())))
-                .collect::<Result<Vec<(ColumnType, bool)>>>()?;
+                .map(|c| Ok((c.field_type, c.is_unsigned())))
+                .collect::<Result<Vec<(FieldType, bool)>>>()?;
             parse_binary_row(payload, &types)
         })
         .await
@@ -451,7 +451,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
             user: user.to_string(),
             auth_response: native_password_token(password.as_bytes(), &self.greeting.scramble),
             database: database.map(str::to_string),
-            charset: Some(charset::UTF8MB4_GENERAL_CI as u16),
+            charset: Some(charset::UTF8MB4_GENERAL_CI),
             auth_plugin: MYSQL_NATIVE_PASSWORD.to_string(),
             attributes: Vec::new(),
         };

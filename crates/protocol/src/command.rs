@@ -1,7 +1,7 @@
 //! Command phase: the packets a client sends (decoded by servers, encoded by clients) and the
 //! prepared-statement specific responses.
 
-use crate::constants::{capabilities::*, command::*, ColumnType, PARAM_UNSIGNED_FLAG};
+use crate::constants::{capabilities::*, command::*, FieldType, PARAM_UNSIGNED_FLAG};
 use crate::error::{ProtocolError, Result};
 use crate::value::{put_binary_value, read_binary_value, BinaryValue};
 use crate::wire::{put_lenenc_bytes, put_null_terminated, put_u16, put_u32, put_u8, utf8, Decoder};
@@ -218,7 +218,7 @@ fn encode_change_user(out: &mut Vec<u8>, c: &ChangeUser, caps: u32) {
         put_null_terminated(out, &c.auth_response);
     }
     put_null_terminated(out, c.database.as_deref().unwrap_or("").as_bytes());
-    put_u16(out, c.charset.unwrap_or(crate::constants::charset::UTF8MB4_GENERAL_CI as u16));
+    put_u16(out, c.charset.unwrap_or(crate::constants::charset::UTF8MB4_GENERAL_CI));
     if caps & CLIENT_PLUGIN_AUTH != 0 {
         put_null_terminated(out, c.auth_plugin.as_bytes());
     }
@@ -235,7 +235,7 @@ fn encode_change_user(out: &mut Vec<u8>, c: &ChangeUser, caps: u32) {
 /// The type a client bound to a parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParamType {
-    pub column_type: ColumnType,
+    pub column_type: FieldType,
     pub unsigned: bool,
 }
 
@@ -266,7 +266,7 @@ pub fn decode_execute_params(
         for _ in 0..param_count {
             let ty = d.u8("parameter type")?;
             let flags = d.u8("parameter flags")?;
-            let column_type = ColumnType::from_u8(ty)
+            let column_type = FieldType::from_u8(ty)
                 .ok_or_else(|| ProtocolError::Malformed(format!("unknown parameter type {ty}")))?;
             bound.push(ParamType { column_type, unsigned: flags & PARAM_UNSIGNED_FLAG != 0 });
         }
@@ -407,25 +407,25 @@ mod tests {
     fn every_param() -> Vec<(ParamType, BinaryValue)> {
         let t = |column_type, unsigned| ParamType { column_type, unsigned };
         vec![
-            (t(ColumnType::Tiny, false), BinaryValue::Int(-1)),
-            (t(ColumnType::Tiny, true), BinaryValue::UInt(200)),
-            (t(ColumnType::Short, false), BinaryValue::Int(-300)),
-            (t(ColumnType::Long, true), BinaryValue::UInt(4_000_000_000)),
-            (t(ColumnType::LongLong, false), BinaryValue::Int(i64::MIN)),
-            (t(ColumnType::LongLong, true), BinaryValue::UInt(u64::MAX)),
-            (t(ColumnType::Float, false), BinaryValue::Float(1.5)),
-            (t(ColumnType::Double, false), BinaryValue::Double(-2.25)),
-            (t(ColumnType::NewDecimal, false), BinaryValue::Bytes(b"12.345".to_vec())),
-            (t(ColumnType::VarString, false), BinaryValue::Bytes("héllo".as_bytes().to_vec())),
-            (t(ColumnType::Blob, false), BinaryValue::Bytes(vec![0, 255, 7])),
-            (t(ColumnType::Null, false), BinaryValue::Null),
-            (t(ColumnType::VarString, false), BinaryValue::Null),
+            (t(FieldType::Tiny, false), BinaryValue::Int(-1)),
+            (t(FieldType::Tiny, true), BinaryValue::UInt(200)),
+            (t(FieldType::Short, false), BinaryValue::Int(-300)),
+            (t(FieldType::Long, true), BinaryValue::UInt(4_000_000_000)),
+            (t(FieldType::LongLong, false), BinaryValue::Int(i64::MIN)),
+            (t(FieldType::LongLong, true), BinaryValue::UInt(u64::MAX)),
+            (t(FieldType::Float, false), BinaryValue::Float(1.5)),
+            (t(FieldType::Double, false), BinaryValue::Double(-2.25)),
+            (t(FieldType::NewDecimal, false), BinaryValue::Bytes(b"12.345".to_vec())),
+            (t(FieldType::VarString, false), BinaryValue::Bytes("héllo".as_bytes().to_vec())),
+            (t(FieldType::Blob, false), BinaryValue::Bytes(vec![0, 255, 7])),
+            (t(FieldType::Null, false), BinaryValue::Null),
+            (t(FieldType::VarString, false), BinaryValue::Null),
             (
-                t(ColumnType::Date, false),
+                t(FieldType::Date, false),
                 BinaryValue::DateTime(WireDateTime { year: 2024, month: 12, day: 31, ..Default::default() }),
             ),
             (
-                t(ColumnType::DateTime, false),
+                t(FieldType::DateTime, false),
                 BinaryValue::DateTime(WireDateTime {
                     year: 2024,
                     month: 1,
@@ -437,7 +437,7 @@ mod tests {
                 }),
             ),
             (
-                t(ColumnType::Timestamp, false),
+                t(FieldType::Timestamp, false),
                 BinaryValue::DateTime(WireDateTime {
                     year: 1999,
                     month: 9,
@@ -449,7 +449,7 @@ mod tests {
                 }),
             ),
             (
-                t(ColumnType::Time, false),
+                t(FieldType::Time, false),
                 BinaryValue::Time(WireTime { negative: true, days: 2, hour: 3, minute: 4, second: 5, micros: 6 }),
             ),
         ]
@@ -471,7 +471,7 @@ mod tests {
 
     #[test]
     fn execute_reuses_bound_types_and_skips_long_data() {
-        let t = ParamType { column_type: ColumnType::Long, unsigned: false };
+        let t = ParamType { column_type: FieldType::Long, unsigned: false };
         let mut bound = vec![t, t];
         // Bitmap 0, not rebound, one LONG for parameter 1 (parameter 0 came as long data).
         let params = [0u8, 0, 7, 0, 0, 0];

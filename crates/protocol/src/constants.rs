@@ -120,7 +120,7 @@ pub mod command {
 /// Wire column types (`enum_field_types`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
-pub enum ColumnType {
+pub enum FieldType {
     Decimal = 0,
     Tiny = 1,
     Short = 2,
@@ -151,9 +151,9 @@ pub enum ColumnType {
     Geometry = 255,
 }
 
-impl ColumnType {
-    pub fn from_u8(b: u8) -> Option<ColumnType> {
-        use ColumnType::*;
+impl FieldType {
+    pub fn from_u8(b: u8) -> Option<FieldType> {
+        use FieldType::*;
         Some(match b {
             0 => Decimal,
             1 => Tiny,
@@ -208,10 +208,13 @@ pub mod column_flags {
 }
 
 /// Collation ids.
+///
+/// u16 because column definitions carry two bytes (MariaDB's newer collations number past 255);
+/// the handshake's one-byte default collation casts.
 pub mod charset {
-    pub const UTF8MB4_GENERAL_CI: u8 = 45;
-    pub const UTF8MB4_BIN: u8 = 46;
-    pub const BINARY: u8 = 63;
+    pub const UTF8MB4_GENERAL_CI: u16 = 45;
+    pub const UTF8MB4_BIN: u16 = 46;
+    pub const BINARY: u16 = 63;
 }
 
 /// Authentication plugin names.

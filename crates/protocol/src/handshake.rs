@@ -239,7 +239,7 @@ mod tests {
             connection_id: 42,
             scramble: *b"abcdefghij0123456789",
             capabilities: SERVER_DEFAULT,
-            charset: charset::UTF8MB4_GENERAL_CI,
+            charset: charset::UTF8MB4_GENERAL_CI as u8,
             status: 2,
             auth_plugin: MYSQL_NATIVE_PASSWORD.into(),
         }
@@ -265,7 +265,7 @@ mod tests {
             let r = HandshakeResponse {
                 capabilities: caps,
                 max_packet: 1 << 24,
-                charset: charset::UTF8MB4_GENERAL_CI,
+                charset: charset::UTF8MB4_GENERAL_CI as u8,
                 user: "root".into(),
                 auth_response: vec![9; 20],
                 database: Some("sbtest".into()),

@@ -3,7 +3,7 @@
 //! A result set is: column count (length-encoded), one definition per column, an EOF unless
 //! CLIENT_DEPRECATE_EOF, the rows, then an EOF (or an OK with header 0xFE).
 
-use crate::constants::ColumnType;
+use crate::constants::FieldType;
 use crate::error::{ProtocolError, Result};
 use crate::value::{read_binary_value, BinaryValue};
 use crate::wire::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, put_u8, Decoder, LENENC_NULL};
@@ -26,8 +26,7 @@ pub struct ColumnDefinition {
     pub org_name: String,
     pub charset: u16,
     pub length: u32,
-    /// Raw type byte (see `ColumnType::from_u8`); kept raw so unknown types still round-trip.
-    pub column_type: u8,
+    pub field_type: FieldType,
     pub flags: u16,
     pub decimals: u8,
 }
@@ -43,7 +42,7 @@ pub fn encode_column_definition(
     org_name: &[u8],
     charset: u16,
     length: u32,
-    column_type: u8,
+    field_type: FieldType,
     flags: u16,
     decimals: u8,
 ) {
@@ -56,7 +55,7 @@ pub fn encode_column_definition(
     put_u8(out, COLUMN_FIXED_LEN);
     put_u16(out, charset);
     put_u32(out, length);
-    put_u8(out, column_type);
+    put_u8(out, field_type as u8);
     put_u16(out, flags);
     put_u8(out, decimals);
     put_u16(out, 0);
@@ -73,7 +72,7 @@ impl ColumnDefinition {
             self.org_name.as_bytes(),
             self.charset,
             self.length,
-            self.column_type,
+            self.field_type,
             self.flags,
             self.decimals,
         );
@@ -105,33 +104,19 @@ impl ColumnDefinition {
         }
         let charset = d.u16("charset")?;
         let length = d.u32("column length")?;
-        let column_type = d.u8("column type")?;
+        let type_byte = d.u8("column type")?;
+        // Every type MariaDB sends is a `FieldType`; anything else is not a MariaDB peer.
+        let field_type = FieldType::from_u8(type_byte)
+            .ok_or_else(|| ProtocolError::Malformed(format!("unknown column type {type_byte}")))?;
         let flags = d.u16("column flags")?;
         let decimals = d.u8("decimals")?;
         d.skip(2, "filler")?;
         let default =
             if d.is_empty() { None } else { Some(d.lenenc_bytes_or_null("default value")?.map(|b| b.to_vec())) };
         Ok((
-            ColumnDefinition {
-                schema,
-                table,
-                org_table,
-                name,
-                org_name,
-                charset,
-                length,
-                column_type,
-                flags,
-                decimals,
-            },
+            ColumnDefinition { schema, table, org_table, name, org_name, charset, length, field_type, flags, decimals },
             default,
         ))
-    }
-
-    /// The parsed type, or an error for a type byte this codec does not know.
-    pub fn column_type(&self) -> Result<ColumnType> {
-        ColumnType::from_u8(self.column_type)
-            .ok_or_else(|| ProtocolError::Malformed(format!("unknown column type {}", self.column_type)))
     }
 
     pub fn is_unsigned(&self) -> bool {
@@ -182,7 +167,7 @@ pub fn set_binary_row_null(out: &mut [u8], bitmap_at: usize, column: usize) {
 }
 
 /// Parses a binary row given each column's type and unsigned flag.
-pub fn parse_binary_row(payload: &[u8], columns: &[(ColumnType, bool)]) -> Result<Vec<BinaryValue>> {
+pub fn parse_binary_row(payload: &[u8], columns: &[(FieldType, bool)]) -> Result<Vec<BinaryValue>> {
     let mut d = Decoder::new(payload);
     if d.u8("binary row header")? != BINARY_ROW_HEADER {
         return Err(ProtocolError::Malformed("binary row does not start with 0x00".into()));
@@ -218,7 +203,7 @@ mod tests {
             org_name: "k".into(),
             charset: 63,
             length: 11,
-            column_type: ColumnType::Long as u8,
+            field_type: FieldType::Long,
             flags: 1 | 32768,
             decimals: 0,
         }
@@ -231,7 +216,7 @@ mod tests {
         c.encode(&mut out);
         assert!(out.starts_with(b"\x03def\x06sbtest\x01t\x07sbtest1\x01k\x01k\x0c"));
         assert_eq!(ColumnDefinition::parse(&out).unwrap(), c);
-        assert_eq!(c.column_type().unwrap(), ColumnType::Long);
+        assert_eq!(c.field_type, FieldType::Long);
         // COM_FIELD_LIST form with a default value.
         put_lenenc_bytes(&mut out, b"0");
         assert_eq!(ColumnDefinition::parse_with_default(&out).unwrap().1, Some(Some(b"0".to_vec())));
@@ -256,16 +241,16 @@ mod tests {
         let mut out = Vec::new();
         let at = begin_binary_row(&mut out, 3);
         set_binary_row_null(&mut out, at, 1);
-        put_binary_value(&mut out, ColumnType::Long, &BinaryValue::Int(-5)).unwrap();
+        put_binary_value(&mut out, FieldType::Long, &BinaryValue::Int(-5)).unwrap();
         put_binary_value(
             &mut out,
-            ColumnType::DateTime,
+            FieldType::DateTime,
             &BinaryValue::DateTime(WireDateTime { year: 2000, month: 1, day: 2, ..Default::default() }),
         )
         .unwrap();
         // Column 1 is bit 3 of the first bitmap byte.
         assert_eq!(out[..2], [0x00, 0b0000_1000]);
-        let types = [(ColumnType::Long, false), (ColumnType::VarString, false), (ColumnType::DateTime, false)];
+        let types = [(FieldType::Long, false), (FieldType::VarString, false), (FieldType::DateTime, false)];
         let row = parse_binary_row(&out, &types).unwrap();
         assert_eq!(row[0], BinaryValue::Int(-5));
         assert_eq!(row[1], BinaryValue::Null);
@@ -277,7 +262,7 @@ mod tests {
         fn result_decoders_survive_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..120usize), n in 0usize..12) {
             let _ = ColumnDefinition::parse_with_default(&bytes);
             let _ = parse_text_row(&bytes, n);
-            let types = [(ColumnType::LongLong, false), (ColumnType::VarString, false), (ColumnType::Time, false), (ColumnType::Timestamp, true)];
+            let types = [(FieldType::LongLong, false), (FieldType::VarString, false), (FieldType::Time, false), (FieldType::Timestamp, true)];
             let _ = parse_binary_row(&bytes, &types[..n.min(4)]);
         }
 

@@ -5,7 +5,7 @@
 //! forms whose length byte says which fields follow (0, 4, 7 or 11 bytes for dates and
 //! datetimes; 0, 8 or 12 for TIME).
 
-use crate::constants::ColumnType;
+use crate::constants::FieldType;
 use crate::error::{ProtocolError, Result};
 use crate::wire::{put_lenenc_bytes, put_u16, put_u32, put_u64, put_u8, Decoder};
 
@@ -64,8 +64,8 @@ pub enum BinaryLayout {
     Nothing,
 }
 
-pub fn binary_layout(ty: ColumnType) -> BinaryLayout {
-    use ColumnType::*;
+pub fn binary_layout(ty: FieldType) -> BinaryLayout {
+    use FieldType::*;
     match ty {
         Tiny => BinaryLayout::Int1,
         Short | Year => BinaryLayout::Int2,
@@ -175,7 +175,7 @@ pub fn read_binary_time(d: &mut Decoder<'_>) -> Result<WireTime> {
 }
 
 /// Reads one non-NULL value of type `ty`. `unsigned` selects `UInt` for the integer types.
-pub fn read_binary_value(d: &mut Decoder<'_>, ty: ColumnType, unsigned: bool) -> Result<BinaryValue> {
+pub fn read_binary_value(d: &mut Decoder<'_>, ty: FieldType, unsigned: bool) -> Result<BinaryValue> {
     Ok(match binary_layout(ty) {
         BinaryLayout::Int1 => {
             let b = d.u8("TINY value")?;
@@ -221,7 +221,7 @@ pub fn read_binary_value(d: &mut Decoder<'_>, ty: ColumnType, unsigned: bool) ->
 /// Appends `v` encoded for type `ty`. Integer values are written with the width of `ty` (two's
 /// complement truncation, as the receiver reinterprets by the column's unsigned flag).
 /// Mismatched value/type pairs are a caller bug and are rejected.
-pub fn put_binary_value(out: &mut Vec<u8>, ty: ColumnType, v: &BinaryValue) -> Result<()> {
+pub fn put_binary_value(out: &mut Vec<u8>, ty: FieldType, v: &BinaryValue) -> Result<()> {
     let bits = |v: &BinaryValue| match *v {
         BinaryValue::Int(i) => Some(i as u64),
         BinaryValue::UInt(u) => Some(u),
@@ -313,15 +313,15 @@ mod tests {
 
     #[test]
     fn integers_round_trip_per_width_and_sign() {
-        let cases: [(ColumnType, bool, BinaryValue); 8] = [
-            (ColumnType::Tiny, false, BinaryValue::Int(-128)),
-            (ColumnType::Tiny, true, BinaryValue::UInt(255)),
-            (ColumnType::Short, false, BinaryValue::Int(-32768)),
-            (ColumnType::Year, true, BinaryValue::UInt(2024)),
-            (ColumnType::Long, false, BinaryValue::Int(i32::MIN as i64)),
-            (ColumnType::Int24, true, BinaryValue::UInt(u32::MAX as u64)),
-            (ColumnType::LongLong, false, BinaryValue::Int(i64::MIN)),
-            (ColumnType::LongLong, true, BinaryValue::UInt(u64::MAX)),
+        let cases: [(FieldType, bool, BinaryValue); 8] = [
+            (FieldType::Tiny, false, BinaryValue::Int(-128)),
+            (FieldType::Tiny, true, BinaryValue::UInt(255)),
+            (FieldType::Short, false, BinaryValue::Int(-32768)),
+            (FieldType::Year, true, BinaryValue::UInt(2024)),
+            (FieldType::Long, false, BinaryValue::Int(i32::MIN as i64)),
+            (FieldType::Int24, true, BinaryValue::UInt(u32::MAX as u64)),
+            (FieldType::LongLong, false, BinaryValue::Int(i64::MIN)),
+            (FieldType::LongLong, true, BinaryValue::UInt(u64::MAX)),
         ];
         for (ty, unsigned, v) in cases {
             let mut out = Vec::new();
@@ -330,11 +330,11 @@ mod tests {
             assert_eq!(read_binary_value(&mut d, ty, unsigned).unwrap(), v, "{ty:?}");
             assert!(d.is_empty());
         }
-        assert!(put_binary_value(&mut Vec::new(), ColumnType::Long, &BinaryValue::Double(1.0)).is_err());
+        assert!(put_binary_value(&mut Vec::new(), FieldType::Long, &BinaryValue::Double(1.0)).is_err());
     }
 
-    fn any_type() -> impl Strategy<Value = ColumnType> {
-        (0u8..=255).prop_filter_map("known type", ColumnType::from_u8)
+    fn any_type() -> impl Strategy<Value = FieldType> {
+        (0u8..=255).prop_filter_map("known type", FieldType::from_u8)
     }
 
     proptest! {
@@ -347,11 +347,11 @@ mod tests {
         #[test]
         fn strings_and_floats_round_trip(s in proptest::collection::vec(any::<u8>(), 0..300usize), f in any::<f64>()) {
             let mut out = Vec::new();
-            put_binary_value(&mut out, ColumnType::VarString, &BinaryValue::Bytes(s.clone())).unwrap();
-            put_binary_value(&mut out, ColumnType::Double, &BinaryValue::Double(f)).unwrap();
+            put_binary_value(&mut out, FieldType::VarString, &BinaryValue::Bytes(s.clone())).unwrap();
+            put_binary_value(&mut out, FieldType::Double, &BinaryValue::Double(f)).unwrap();
             let mut d = Decoder::new(&out);
-            prop_assert_eq!(read_binary_value(&mut d, ColumnType::VarString, false).unwrap(), BinaryValue::Bytes(s));
-            match read_binary_value(&mut d, ColumnType::Double, false).unwrap() {
+            prop_assert_eq!(read_binary_value(&mut d, FieldType::VarString, false).unwrap(), BinaryValue::Bytes(s));
+            match read_binary_value(&mut d, FieldType::Double, false).unwrap() {
                 BinaryValue::Double(g) => prop_assert_eq!(g.to_bits(), f.to_bits()),
                 other => prop_assert!(false, "got {:?}", other),
             }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use selkie_protocol::client::{Client, ClientOptions, Response};
 use selkie_protocol::command::ParamType;
-use selkie_protocol::constants::{capabilities::*, status::*, ColumnType};
+use selkie_protocol::constants::{capabilities::*, status::*, FieldType};
 use selkie_protocol::value::{BinaryValue, WireDateTime, WireTime};
 use selkie_protocol::ProtocolError;
 
@@ -181,7 +181,7 @@ async fn text_results(port: u16) {
     let results = c.query("SELECT k, v FROM kv ORDER BY k").await.unwrap();
     let [Response::Rows(rs)] = &results[..] else { panic!("{results:?}") };
     assert_eq!(rs.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["k", "v"]);
-    assert_eq!(rs.columns[0].column_type().unwrap(), ColumnType::Long);
+    assert_eq!(rs.columns[0].field_type, FieldType::Long);
     assert_eq!((rs.columns[0].table.as_str(), rs.columns[0].schema.as_str()), ("kv", "proto"));
     let want: Vec<Vec<Option<Vec<u8>>>> = vec![
         vec![Some(b"1".to_vec()), Some(b"one".to_vec())],
@@ -220,26 +220,26 @@ async fn text_results(port: u16) {
 fn every_type_params() -> Vec<(ParamType, BinaryValue)> {
     let t = |column_type, unsigned| ParamType { column_type, unsigned };
     vec![
-        (t(ColumnType::Long, false), BinaryValue::Int(1)),
-        (t(ColumnType::Tiny, false), BinaryValue::Int(-128)),
-        (t(ColumnType::Tiny, true), BinaryValue::UInt(255)),
-        (t(ColumnType::Short, false), BinaryValue::Int(-32768)),
-        (t(ColumnType::Long, false), BinaryValue::Int(-8_388_608)),
-        (t(ColumnType::Long, false), BinaryValue::Int(i32::MIN as i64)),
-        (t(ColumnType::Long, true), BinaryValue::UInt(u32::MAX as u64)),
-        (t(ColumnType::LongLong, false), BinaryValue::Int(i64::MIN)),
-        (t(ColumnType::LongLong, true), BinaryValue::UInt(u64::MAX)),
-        (t(ColumnType::Float, false), BinaryValue::Float(1.5)),
-        (t(ColumnType::Double, false), BinaryValue::Double(-2.25)),
-        (t(ColumnType::NewDecimal, false), BinaryValue::Bytes(b"123456789.125".to_vec())),
-        (t(ColumnType::VarString, false), BinaryValue::Bytes("héllo wörld".as_bytes().to_vec())),
-        (t(ColumnType::Blob, false), BinaryValue::Bytes(vec![0, 1, 2, 255])),
+        (t(FieldType::Long, false), BinaryValue::Int(1)),
+        (t(FieldType::Tiny, false), BinaryValue::Int(-128)),
+        (t(FieldType::Tiny, true), BinaryValue::UInt(255)),
+        (t(FieldType::Short, false), BinaryValue::Int(-32768)),
+        (t(FieldType::Long, false), BinaryValue::Int(-8_388_608)),
+        (t(FieldType::Long, false), BinaryValue::Int(i32::MIN as i64)),
+        (t(FieldType::Long, true), BinaryValue::UInt(u32::MAX as u64)),
+        (t(FieldType::LongLong, false), BinaryValue::Int(i64::MIN)),
+        (t(FieldType::LongLong, true), BinaryValue::UInt(u64::MAX)),
+        (t(FieldType::Float, false), BinaryValue::Float(1.5)),
+        (t(FieldType::Double, false), BinaryValue::Double(-2.25)),
+        (t(FieldType::NewDecimal, false), BinaryValue::Bytes(b"123456789.125".to_vec())),
+        (t(FieldType::VarString, false), BinaryValue::Bytes("héllo wörld".as_bytes().to_vec())),
+        (t(FieldType::Blob, false), BinaryValue::Bytes(vec![0, 1, 2, 255])),
         (
-            t(ColumnType::Date, false),
+            t(FieldType::Date, false),
             BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, ..Default::default() }),
         ),
         (
-            t(ColumnType::DateTime, false),
+            t(FieldType::DateTime, false),
             BinaryValue::DateTime(WireDateTime {
                 year: 2024,
                 month: 2,
@@ -251,7 +251,7 @@ fn every_type_params() -> Vec<(ParamType, BinaryValue)> {
             }),
         ),
         (
-            t(ColumnType::Timestamp, false),
+            t(FieldType::Timestamp, false),
             BinaryValue::DateTime(WireDateTime {
                 year: 2001,
                 month: 2,
@@ -263,11 +263,11 @@ fn every_type_params() -> Vec<(ParamType, BinaryValue)> {
             }),
         ),
         (
-            t(ColumnType::Time, false),
+            t(FieldType::Time, false),
             BinaryValue::Time(WireTime { negative: true, days: 1, hour: 2, minute: 3, second: 4, micros: 500_000 }),
         ),
-        (t(ColumnType::Short, false), BinaryValue::Int(2024)),
-        (t(ColumnType::Long, false), BinaryValue::Null),
+        (t(FieldType::Short, false), BinaryValue::Int(2024)),
+        (t(FieldType::Long, false), BinaryValue::Null),
     ]
 }
 
@@ -321,8 +321,8 @@ async fn prepared_statements_with_every_type(port: u16) {
     // Binary protocol: every column type decoded from MariaDB's binary row.
     let select = c.prepare("SELECT * FROM all_types WHERE id = ?").await.unwrap();
     assert_eq!(select.columns.len(), params.len());
-    let types: Vec<ColumnType> = select.columns.iter().map(|c| c.column_type().unwrap()).collect();
-    use ColumnType::*;
+    let types: Vec<FieldType> = select.columns.iter().map(|c| c.field_type).collect();
+    use FieldType::*;
     assert_eq!(
         types,
         [
@@ -330,7 +330,7 @@ async fn prepared_statements_with_every_type(port: u16) {
             Date, DateTime, Timestamp, Time, Year, Long
         ]
     );
-    let id = ParamType { column_type: ColumnType::LongLong, unsigned: false };
+    let id = ParamType { column_type: FieldType::LongLong, unsigned: false };
     let results = c.execute(select.statement_id, &[(id, BinaryValue::Int(1))]).await.unwrap();
     let [Response::Rows(rs)] = &results[..] else { panic!("{results:?}") };
     assert_eq!(rs.rows.len(), 1);
@@ -348,7 +348,7 @@ async fn prepared_statements_with_every_type(port: u16) {
     assert!(rs.rows.is_empty());
 
     // Binding a string where an integer is expected is converted by the server.
-    let vs = ParamType { column_type: ColumnType::VarString, unsigned: false };
+    let vs = ParamType { column_type: FieldType::VarString, unsigned: false };
     let results = c.execute(select.statement_id, &[(vs, BinaryValue::Bytes(b"1".to_vec()))]).await.unwrap();
     let [Response::Rows(rs)] = &results[..] else { panic!() };
     assert_eq!(rs.rows.len(), 1);
@@ -362,8 +362,8 @@ async fn long_data_and_statement_lifecycle(port: u16) {
     let chunk: Vec<u8> = (0..100_000u32).map(|i| (i % 253) as u8).collect();
     c.send_long_data(insert.statement_id, 1, &chunk).await.unwrap();
     c.send_long_data(insert.statement_id, 1, &chunk).await.unwrap();
-    let int = ParamType { column_type: ColumnType::Long, unsigned: false };
-    let blob = ParamType { column_type: ColumnType::Blob, unsigned: false };
+    let int = ParamType { column_type: FieldType::Long, unsigned: false };
+    let blob = ParamType { column_type: FieldType::Blob, unsigned: false };
     c.execute_with_long_data(insert.statement_id, &[(int, BinaryValue::Int(1)), (blob, BinaryValue::Null)], &[1])
         .await
         .unwrap();

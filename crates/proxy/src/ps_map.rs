@@ -244,7 +244,7 @@ pub fn normalized_params(payload: &[u8], param_count: u16, remembered: Option<&[
 mod tests {
     use super::*;
     use selkie_protocol::command::{encode_stmt_execute, ParamType};
-    use selkie_protocol::constants::ColumnType;
+    use selkie_protocol::constants::FieldType;
     use selkie_protocol::value::BinaryValue;
 
     fn execute(id: u32, params: &[(ParamType, BinaryValue)]) -> Vec<u8> {
@@ -254,7 +254,7 @@ mod tests {
     }
 
     fn long(v: i64) -> (ParamType, BinaryValue) {
-        (ParamType { column_type: ColumnType::LongLong, unsigned: false }, BinaryValue::Int(v))
+        (ParamType { column_type: FieldType::LongLong, unsigned: false }, BinaryValue::Int(v))
     }
 
     #[test]
@@ -319,7 +319,7 @@ mod tests {
         let with_types = execute(9, &[long(5), long(-1)]);
         let p = parse_execute(&with_types, 2).unwrap();
         let types = p.types.unwrap().to_vec();
-        assert_eq!(types, vec![ColumnType::LongLong as u8, 0, ColumnType::LongLong as u8, 0]);
+        assert_eq!(types, vec![FieldType::LongLong as u8, 0, FieldType::LongLong as u8, 0]);
 
         let mut out = Vec::new();
         rewrite_execute(&with_types, 2, 1234, None, &mut out).unwrap();

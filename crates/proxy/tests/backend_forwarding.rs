@@ -11,7 +11,7 @@ use selkie_protocol::auth_switch::request_native_password;
 use selkie_protocol::command::PrepareOk;
 use selkie_protocol::constants::capabilities::*;
 use selkie_protocol::constants::status::*;
-use selkie_protocol::constants::{charset, MYSQL_NATIVE_PASSWORD};
+use selkie_protocol::constants::{charset, FieldType, MYSQL_NATIVE_PASSWORD};
 use selkie_protocol::handshake::{ClientHello, Greeting, HandshakeResponse};
 use selkie_protocol::packet::{PacketReader, PacketWriter, MAX_ALLOWED_PACKET_LIMIT};
 use selkie_protocol::response::{encode_eof, encode_ok, ErrPacket, EOF_HEADER, OK_HEADER};
@@ -75,7 +75,7 @@ async fn fake_server(caps: u32, script: LoginScript) -> (String, tokio::task::Jo
             connection_id: 7,
             scramble,
             capabilities: caps,
-            charset: charset::UTF8MB4_GENERAL_CI,
+            charset: charset::UTF8MB4_GENERAL_CI as u8,
             status: SERVER_STATUS_AUTOCOMMIT,
             auth_plugin: MYSQL_NATIVE_PASSWORD.into(),
         };
@@ -131,7 +131,7 @@ async fn connect(addr: &str, caps: u32) -> Result<Backend, BackendError> {
         user: "app",
         secret: secret(),
         database: Some("db1"),
-        charset: charset::UTF8MB4_GENERAL_CI,
+        charset: charset::UTF8MB4_GENERAL_CI as u8,
         capabilities: caps,
         attributes: &attributes,
     };
@@ -162,7 +162,19 @@ async fn client_pair() -> ClientPair {
 
 fn column(name: &str) -> Vec<u8> {
     let mut out = Vec::new();
-    encode_column_definition(&mut out, b"db1", b"t", b"t", name.as_bytes(), name.as_bytes(), 45, 11, 3, 0, 0);
+    encode_column_definition(
+        &mut out,
+        b"db1",
+        b"t",
+        b"t",
+        name.as_bytes(),
+        name.as_bytes(),
+        45,
+        11,
+        FieldType::Long,
+        0,
+        0,
+    );
     out
 }
 

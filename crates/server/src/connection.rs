@@ -37,7 +37,7 @@ use tokio::net::TcpStream;
 use tracing::{debug, info};
 
 use crate::auth::{display_host, Accounts, ACCESS_DENIED_CODE, ACCESS_DENIED_STATE};
-use crate::convert::{param_value, put_column_definition};
+use crate::convert::param_value;
 use crate::registry::{Activity, Admission, ConnectionEntry, Registry};
 use crate::sink::{status_flags, RowFormat, SinkState, WireSink, FLUSH_THRESHOLD};
 
@@ -225,7 +225,7 @@ async fn handshake(
         connection_id: entry.id as u32,
         scramble,
         capabilities: SERVER_DEFAULT,
-        charset: charset::UTF8MB4_GENERAL_CI,
+        charset: charset::UTF8MB4_GENERAL_CI as u8,
         status: SERVER_STATUS_AUTOCOMMIT,
         auth_plugin: MYSQL_NATIVE_PASSWORD.to_string(),
     };
@@ -678,7 +678,7 @@ impl Context {
                 continue;
             }
             for c in list.iter() {
-                put_column_definition(&mut self.writer.begin_packet(), c);
+                c.encode(&mut self.writer.begin_packet());
             }
             if !self.deprecate_eof() {
                 self.end_marker();
@@ -851,7 +851,7 @@ impl Context {
                 col.name.as_bytes(),
                 fm.charset,
                 fm.length,
-                fm.field_type as u8,
+                fm.field_type,
                 column_flags(&def, i, col, fm.flags),
                 fm.decimals,
             );

@@ -1,47 +1,22 @@
-//! Mapping between SQL values (`selkie_sql::Value`, i.e. storage `Datum`s) and the wire: column
-//! definitions, text and binary row cells, and prepared-statement parameters.
+//! Mapping between SQL values (`selkie_sql::Value`, i.e. storage `Datum`s) and the wire: text
+//! and binary row cells, and prepared-statement parameters. Column definitions need no mapping:
+//! the SQL layer describes result columns with the protocol's `ColumnDefinition`.
 //!
-//! The protocol crate knows only wire types; the SQL layer knows only SQL types. This module is
-//! the one place that knows both. Value/type mismatches (a computed expression whose value kind
+//! The protocol crate knows only wire values; the SQL layer knows SQL values. This module is
+//! the one place that converts between them. Value/type mismatches (a computed expression whose value kind
 //! differs from its declared column type) are converted with the SQL layer's own lenient rules
 //! (`to_i64`, `format_text`, ...) rather than rejected: a result row must always be sendable.
 
 use selkie_protocol::command::ParamType;
-use selkie_protocol::constants::ColumnType;
-use selkie_protocol::resultset::{begin_binary_row, encode_column_definition, put_text_null, set_binary_row_null};
+use selkie_protocol::constants::{charset, column_flags, FieldType};
+use selkie_protocol::resultset::{begin_binary_row, put_text_null, set_binary_row_null, ColumnDefinition};
 use selkie_protocol::value::{
     binary_layout, put_binary_datetime, put_binary_time, BinaryLayout, BinaryValue, WireDateTime, WireTime,
 };
 use selkie_protocol::wire::{put_lenenc_bytes, put_lenenc_with, put_u16, put_u32, put_u64, put_u8};
 use selkie_sql::value::{format_text, parse_datetime, to_f64, to_i64, to_u64, SqlType};
-use selkie_sql::{column_flags, ColumnMeta, FieldType, Value, CHARSET_BINARY};
+use selkie_sql::Value;
 use selkie_storage::{Date, DateTime, Decimal};
-
-/// The wire type of a SQL field type (every `FieldType` is a wire type).
-pub fn wire_type(ft: FieldType) -> ColumnType {
-    match ft {
-        FieldType::Decimal => ColumnType::Decimal,
-        FieldType::Tiny => ColumnType::Tiny,
-        FieldType::Short => ColumnType::Short,
-        FieldType::Long => ColumnType::Long,
-        FieldType::Float => ColumnType::Float,
-        FieldType::Double => ColumnType::Double,
-        FieldType::Null => ColumnType::Null,
-        FieldType::Timestamp => ColumnType::Timestamp,
-        FieldType::LongLong => ColumnType::LongLong,
-        FieldType::Int24 => ColumnType::Int24,
-        FieldType::Date => ColumnType::Date,
-        FieldType::Time => ColumnType::Time,
-        FieldType::DateTime => ColumnType::DateTime,
-        FieldType::Year => ColumnType::Year,
-        FieldType::VarChar => ColumnType::VarChar,
-        FieldType::Bit => ColumnType::Bit,
-        FieldType::NewDecimal => ColumnType::NewDecimal,
-        FieldType::Blob => ColumnType::Blob,
-        FieldType::VarString => ColumnType::VarString,
-        FieldType::String => ColumnType::String,
-    }
-}
 
 /// Largest DECIMAL precision MariaDB allows.
 const MAX_DECIMAL_PRECISION: i64 = 65;
@@ -50,9 +25,10 @@ const UTF8MB4_MAX_BYTES: u32 = 4;
 
 /// The SQL type a result column's metadata describes; it tells `format_text` the DECIMAL scale,
 /// the fractional seconds of temporal values and the FLOAT precision.
-pub fn sql_type_of(meta: &ColumnMeta) -> SqlType {
+pub fn sql_type_of(meta: &ColumnDefinition) -> SqlType {
     let unsigned = meta.flags & column_flags::UNSIGNED != 0;
-    let lob = meta.field_type == FieldType::Blob;
+    let lob =
+        matches!(meta.field_type, FieldType::Blob | FieldType::TinyBlob | FieldType::MediumBlob | FieldType::LongBlob);
     match meta.field_type {
         FieldType::Tiny => SqlType::Int { bits: 8, unsigned },
         FieldType::Short => SqlType::Int { bits: 16, unsigned },
@@ -72,13 +48,23 @@ pub fn sql_type_of(meta: &ColumnMeta) -> SqlType {
         FieldType::Date => SqlType::Date,
         FieldType::DateTime => SqlType::DateTime { fsp: meta.decimals.min(6) },
         FieldType::Timestamp => SqlType::Timestamp { fsp: meta.decimals.min(6) },
+        // Types selkied never declares for a result column (ENUM, SET and JSON columns are sent as
+        // strings, as MariaDB does); a column described so is text or bytes by its charset.
+        FieldType::NewDate => SqlType::Date,
         FieldType::Time
+        | FieldType::Json
+        | FieldType::Enum
+        | FieldType::Set
+        | FieldType::TinyBlob
+        | FieldType::MediumBlob
+        | FieldType::LongBlob
+        | FieldType::Geometry
         | FieldType::VarChar
         | FieldType::VarString
         | FieldType::String
         | FieldType::Blob
         | FieldType::Bit => {
-            if meta.charset == CHARSET_BINARY {
+            if meta.charset == charset::BINARY {
                 SqlType::Bytes { max_len: meta.length, lob }
             } else {
                 SqlType::Text { max_chars: meta.length / UTF8MB4_MAX_BYTES, lob }
@@ -90,15 +76,15 @@ pub fn sql_type_of(meta: &ColumnMeta) -> SqlType {
 /// How one result column is encoded; computed once per result set.
 #[derive(Clone, Debug)]
 pub struct ColumnEncoding {
-    pub wire_type: ColumnType,
+    pub wire_type: FieldType,
     pub unsigned: bool,
     pub layout: BinaryLayout,
     pub sql_type: SqlType,
 }
 
 impl ColumnEncoding {
-    pub fn new(meta: &ColumnMeta) -> ColumnEncoding {
-        let wire_type = wire_type(meta.field_type);
+    pub fn new(meta: &ColumnDefinition) -> ColumnEncoding {
+        let wire_type = meta.field_type;
         ColumnEncoding {
             wire_type,
             unsigned: meta.flags & column_flags::UNSIGNED != 0,
@@ -106,22 +92,6 @@ impl ColumnEncoding {
             sql_type: sql_type_of(meta),
         }
     }
-}
-
-pub fn put_column_definition(out: &mut Vec<u8>, meta: &ColumnMeta) {
-    encode_column_definition(
-        out,
-        meta.schema.as_bytes(),
-        meta.table.as_bytes(),
-        meta.org_table.as_bytes(),
-        meta.name.as_bytes(),
-        meta.org_name.as_bytes(),
-        meta.charset,
-        meta.length,
-        meta.field_type as u8,
-        meta.flags,
-        meta.decimals,
-    );
 }
 
 /// Appends one text-protocol row. Missing trailing values are sent as NULL.
@@ -175,7 +145,7 @@ fn put_binary_cell(out: &mut Vec<u8>, v: &Value, col: &ColumnEncoding) {
         },
         BinaryLayout::DateTime => {
             let mut dt = wire_datetime(v);
-            if col.wire_type == ColumnType::Date {
+            if col.wire_type == FieldType::Date {
                 dt = WireDateTime { year: dt.year, month: dt.month, day: dt.day, ..WireDateTime::default() };
             }
             put_binary_datetime(out, &dt);
@@ -309,7 +279,7 @@ pub fn param_value(v: BinaryValue, ty: ParamType) -> Value {
         BinaryValue::Float(f) => Value::Double(f as f64),
         BinaryValue::Double(f) => Value::Double(f),
         BinaryValue::Bytes(b) => {
-            if matches!(ty.column_type, ColumnType::Decimal | ColumnType::NewDecimal) {
+            if matches!(ty.column_type, FieldType::Decimal | FieldType::NewDecimal) {
                 if let Some(d) = std::str::from_utf8(&b).ok().and_then(Decimal::parse) {
                     return Value::Decimal(d);
                 }
@@ -322,7 +292,7 @@ pub fn param_value(v: BinaryValue, ty: ParamType) -> Value {
                 return Value::Bytes(format_wire_datetime(&w).into_bytes());
             }
             let date = Date::new(w.year as u32, w.month as u32, w.day as u32);
-            if ty.column_type == ColumnType::Date {
+            if ty.column_type == FieldType::Date {
                 Value::Date(date)
             } else {
                 Value::DateTime(DateTime::new(date, w.hour as u32, w.minute as u32, w.second as u32, w.micros))
@@ -337,8 +307,8 @@ mod tests {
     use super::*;
     use selkie_protocol::resultset::parse_binary_row;
 
-    fn meta(field_type: FieldType, flags: u16, length: u32, decimals: u8, charset: u16) -> ColumnMeta {
-        ColumnMeta {
+    fn meta(field_type: FieldType, flags: u16, length: u32, decimals: u8, charset: u16) -> ColumnDefinition {
+        ColumnDefinition {
             schema: String::new(),
             table: String::new(),
             org_table: String::new(),
@@ -369,17 +339,6 @@ mod tests {
         assert_eq!(sql_type_of(&meta(FieldType::DateTime, 0, 26, 6, 63)), SqlType::DateTime { fsp: 6 });
         assert_eq!(sql_type_of(&meta(FieldType::VarString, 0, 40, 0, 45)), SqlType::Text { max_chars: 10, lob: false });
         assert_eq!(sql_type_of(&meta(FieldType::Blob, 0, 65535, 0, 63)), SqlType::Bytes { max_len: 65535, lob: true });
-    }
-
-    #[test]
-    fn every_field_type_maps_to_the_same_wire_byte() {
-        use FieldType::*;
-        for ft in [
-            Decimal, Tiny, Short, Long, Float, Double, Null, Timestamp, LongLong, Int24, Date, Time, DateTime, Year,
-            VarChar, Bit, NewDecimal, Blob, VarString, String,
-        ] {
-            assert_eq!(wire_type(ft) as u8, ft as u8);
-        }
     }
 
     #[test]
@@ -414,7 +373,7 @@ mod tests {
         ];
         let mut out = Vec::new();
         put_binary_row(&mut out, &values, &enc);
-        let types: Vec<(ColumnType, bool)> = enc.iter().map(|e| (e.wire_type, e.unsigned)).collect();
+        let types: Vec<(FieldType, bool)> = enc.iter().map(|e| (e.wire_type, e.unsigned)).collect();
         let row = parse_binary_row(&out, &types).unwrap();
         assert_eq!(row[0], BinaryValue::Int(-5));
         assert_eq!(row[1], BinaryValue::UInt(4_000_000_000));
@@ -474,26 +433,26 @@ mod tests {
     fn parameters_become_sql_values() {
         let t = |column_type| ParamType { column_type, unsigned: false };
         assert_eq!(
-            param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(ColumnType::NewDecimal)),
+            param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(FieldType::NewDecimal)),
             Value::Decimal(Decimal::new(1250, 2))
         );
         assert_eq!(
-            param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(ColumnType::VarString)),
+            param_value(BinaryValue::Bytes(b"12.50".to_vec()), t(FieldType::VarString)),
             Value::Bytes(b"12.50".to_vec())
         );
-        assert_eq!(param_value(BinaryValue::Float(1.5), t(ColumnType::Float)), Value::Double(1.5));
+        assert_eq!(param_value(BinaryValue::Float(1.5), t(FieldType::Float)), Value::Double(1.5));
         let w = WireDateTime { year: 2024, month: 2, day: 29, hour: 1, minute: 2, second: 3, micros: 4 };
         assert_eq!(
-            param_value(BinaryValue::DateTime(w), t(ColumnType::DateTime)),
+            param_value(BinaryValue::DateTime(w), t(FieldType::DateTime)),
             Value::DateTime(DateTime::new(Date::new(2024, 2, 29), 1, 2, 3, 4))
         );
-        assert_eq!(param_value(BinaryValue::DateTime(w), t(ColumnType::Date)), Value::Date(Date::new(2024, 2, 29)));
+        assert_eq!(param_value(BinaryValue::DateTime(w), t(FieldType::Date)), Value::Date(Date::new(2024, 2, 29)));
         let bad = WireDateTime { year: 2024, month: 13, day: 1, ..Default::default() };
         assert_eq!(
-            param_value(BinaryValue::DateTime(bad), t(ColumnType::DateTime)),
+            param_value(BinaryValue::DateTime(bad), t(FieldType::DateTime)),
             Value::Bytes(b"2024-13-01 00:00:00".to_vec())
         );
         let time = WireTime { negative: false, days: 0, hour: 5, minute: 6, second: 7, micros: 0 };
-        assert_eq!(param_value(BinaryValue::Time(time), t(ColumnType::Time)), Value::Bytes(b"05:06:07".to_vec()));
+        assert_eq!(param_value(BinaryValue::Time(time), t(FieldType::Time)), Value::Bytes(b"05:06:07".to_vec()));
     }
 }

@@ -17,11 +17,11 @@ use selkie_protocol::constants::status::{
 };
 use selkie_protocol::packet::PacketWriter;
 use selkie_protocol::response::{encode_eof, encode_err, encode_ok, EOF_HEADER, OK_HEADER};
-use selkie_protocol::resultset::encode_column_count;
-use selkie_sql::{ColumnMeta, OkInfo, ResultSink, SessionStatus, SqlError, Value};
+use selkie_protocol::resultset::{encode_column_count, ColumnDefinition};
+use selkie_sql::{OkInfo, ResultSink, SessionStatus, SqlError, Value};
 use tokio::io::AsyncWrite;
 
-use crate::convert::{put_binary_row, put_column_definition, put_text_row, ColumnEncoding};
+use crate::convert::{put_binary_row, put_text_row, ColumnEncoding};
 
 /// Buffered output beyond which rows are pushed to the socket without waiting.
 pub const FLUSH_THRESHOLD: usize = 1 << 20;
@@ -209,14 +209,14 @@ impl<'a, W: AsyncWrite + Unpin> WireSink<'a, W> {
 }
 
 impl<W: AsyncWrite + Unpin + Send> ResultSink for WireSink<'_, W> {
-    fn columns(&mut self, columns: &[ColumnMeta]) {
+    fn columns(&mut self, columns: &[ColumnDefinition]) {
         debug_assert!(!self.in_rows, "columns() while a result set is open");
         debug_assert!(self.deferred == Deferred::Nothing, "result after the final one");
         self.state.columns.clear();
         self.state.columns.extend(columns.iter().map(ColumnEncoding::new));
         encode_column_count(&mut self.writer.begin_packet(), columns.len());
         for c in columns {
-            put_column_definition(&mut self.writer.begin_packet(), c);
+            c.encode(&mut self.writer.begin_packet());
         }
         if !self.deprecate_eof {
             encode_eof(&mut self.writer.begin_packet(), 0, self.status);
@@ -280,15 +280,15 @@ impl<W: AsyncWrite + Unpin + Send> ResultSink for WireSink<'_, W> {
 mod tests {
     use super::*;
     use selkie_protocol::client::Response;
+    use selkie_protocol::constants::FieldType;
     use selkie_protocol::packet::{PacketReader, MAX_ALLOWED_PACKET_LIMIT};
     use selkie_protocol::response::{is_eof_packet, parse_result_end, ErrPacket, OkPacket, ERR_HEADER};
     use selkie_protocol::resultset::{parse_binary_row, parse_text_row, ColumnDefinition};
     use selkie_protocol::value::BinaryValue;
     use selkie_protocol::wire::Decoder;
-    use selkie_sql::FieldType;
 
-    fn column(name: &str, field_type: FieldType) -> ColumnMeta {
-        ColumnMeta {
+    fn column(name: &str, field_type: FieldType) -> ColumnDefinition {
+        ColumnDefinition {
             schema: "db".into(),
             table: "t".into(),
             org_table: "t".into(),
@@ -362,8 +362,7 @@ mod tests {
                             rows.push(p);
                         };
                         if binary {
-                            let types: Vec<_> =
-                                columns.iter().map(|c| (c.column_type().unwrap(), c.is_unsigned())).collect();
+                            let types: Vec<_> = columns.iter().map(|c| (c.field_type, c.is_unsigned())).collect();
                             for row in &rows {
                                 parse_binary_row(row, &types).unwrap();
                             }
@@ -477,8 +476,8 @@ mod tests {
         let (results, _) = decode(&bytes, true, true);
         let Response::Rows(rs) = &results[0] else { panic!() };
         let types = [
-            (selkie_protocol::constants::ColumnType::LongLong, false),
-            (selkie_protocol::constants::ColumnType::VarString, false),
+            (selkie_protocol::constants::FieldType::LongLong, false),
+            (selkie_protocol::constants::FieldType::VarString, false),
         ];
         assert_eq!(
             parse_binary_row(&rs.rows[0], &types).unwrap(),

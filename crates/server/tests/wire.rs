@@ -11,7 +11,7 @@ use std::time::Duration;
 use common::{runtime, server_error, Selkied};
 use selkie_protocol::client::{ClientOptions, Response};
 use selkie_protocol::command::ParamType;
-use selkie_protocol::constants::{capabilities::*, status::*, ColumnType};
+use selkie_protocol::constants::{capabilities::*, status::*, FieldType};
 use selkie_protocol::response::ErrPacket;
 use selkie_protocol::value::{BinaryValue, WireDateTime, WireTime};
 
@@ -102,7 +102,7 @@ fn simple_commands() {
         assert_eq!(names, ["id", "name", "note", "qty"]);
         assert_eq!(fields[0].0.table, "items");
         assert_eq!(fields[0].0.schema, "d1");
-        assert_eq!(fields[0].0.column_type().unwrap(), ColumnType::Long);
+        assert_eq!(fields[0].0.field_type, FieldType::Long);
         let flags = fields[0].0.flags;
         assert_eq!(flags & (1 | 2 | 512), 1 | 2 | 512, "NOT NULL, PRI_KEY, AUTO_INCREMENT: {flags}");
         assert_eq!(fields[1].1, Some(Some(b"x".to_vec())));
@@ -185,26 +185,26 @@ fn multi_statements_and_status_flags() {
 fn every_param() -> Vec<(ParamType, BinaryValue)> {
     let t = |column_type, unsigned| ParamType { column_type, unsigned };
     vec![
-        (t(ColumnType::Long, false), BinaryValue::Int(1)),
-        (t(ColumnType::Tiny, false), BinaryValue::Int(-128)),
-        (t(ColumnType::Tiny, true), BinaryValue::UInt(255)),
-        (t(ColumnType::Short, false), BinaryValue::Int(-32768)),
-        (t(ColumnType::Long, false), BinaryValue::Int(-8_388_608)),
-        (t(ColumnType::Long, false), BinaryValue::Int(i32::MIN as i64)),
-        (t(ColumnType::Long, true), BinaryValue::UInt(u32::MAX as u64)),
-        (t(ColumnType::LongLong, false), BinaryValue::Int(i64::MIN)),
-        (t(ColumnType::LongLong, true), BinaryValue::UInt(u64::MAX)),
-        (t(ColumnType::Float, false), BinaryValue::Float(1.5)),
-        (t(ColumnType::Double, false), BinaryValue::Double(-2.25)),
-        (t(ColumnType::NewDecimal, false), BinaryValue::Bytes(b"123456789.125".to_vec())),
-        (t(ColumnType::VarString, false), BinaryValue::Bytes("héllo wörld".as_bytes().to_vec())),
-        (t(ColumnType::Blob, false), BinaryValue::Bytes(vec![0, 1, 2, 255])),
+        (t(FieldType::Long, false), BinaryValue::Int(1)),
+        (t(FieldType::Tiny, false), BinaryValue::Int(-128)),
+        (t(FieldType::Tiny, true), BinaryValue::UInt(255)),
+        (t(FieldType::Short, false), BinaryValue::Int(-32768)),
+        (t(FieldType::Long, false), BinaryValue::Int(-8_388_608)),
+        (t(FieldType::Long, false), BinaryValue::Int(i32::MIN as i64)),
+        (t(FieldType::Long, true), BinaryValue::UInt(u32::MAX as u64)),
+        (t(FieldType::LongLong, false), BinaryValue::Int(i64::MIN)),
+        (t(FieldType::LongLong, true), BinaryValue::UInt(u64::MAX)),
+        (t(FieldType::Float, false), BinaryValue::Float(1.5)),
+        (t(FieldType::Double, false), BinaryValue::Double(-2.25)),
+        (t(FieldType::NewDecimal, false), BinaryValue::Bytes(b"123456789.125".to_vec())),
+        (t(FieldType::VarString, false), BinaryValue::Bytes("héllo wörld".as_bytes().to_vec())),
+        (t(FieldType::Blob, false), BinaryValue::Bytes(vec![0, 1, 2, 255])),
         (
-            t(ColumnType::Date, false),
+            t(FieldType::Date, false),
             BinaryValue::DateTime(WireDateTime { year: 2024, month: 2, day: 29, ..Default::default() }),
         ),
         (
-            t(ColumnType::DateTime, false),
+            t(FieldType::DateTime, false),
             BinaryValue::DateTime(WireDateTime {
                 year: 2024,
                 month: 2,
@@ -216,7 +216,7 @@ fn every_param() -> Vec<(ParamType, BinaryValue)> {
             }),
         ),
         (
-            t(ColumnType::Timestamp, false),
+            t(FieldType::Timestamp, false),
             BinaryValue::DateTime(WireDateTime {
                 year: 2001,
                 month: 2,
@@ -227,7 +227,7 @@ fn every_param() -> Vec<(ParamType, BinaryValue)> {
                 micros: 0,
             }),
         ),
-        (t(ColumnType::Long, false), BinaryValue::Null),
+        (t(FieldType::Long, false), BinaryValue::Null),
     ]
 }
 
@@ -280,8 +280,8 @@ fn prepared_statements_with_every_parameter_type() {
 
         // Binary protocol: the same row decoded from selkied's binary row.
         let select = c.prepare("SELECT * FROM all_types WHERE id = ?").await.unwrap();
-        use ColumnType::*;
-        let types: Vec<ColumnType> = select.columns.iter().map(|c| c.column_type().unwrap()).collect();
+        use FieldType::*;
+        let types: Vec<FieldType> = select.columns.iter().map(|c| c.field_type).collect();
         assert_eq!(
             types,
             [
@@ -306,8 +306,7 @@ fn prepared_statements_with_every_parameter_type() {
             c.read_raw().await.unwrap();
         }
         let row = c.read_raw().await.unwrap();
-        let typed: Vec<(ColumnType, bool)> =
-            select.columns.iter().map(|c| (c.column_type().unwrap(), c.is_unsigned())).collect();
+        let typed: Vec<(FieldType, bool)> = select.columns.iter().map(|c| (c.field_type, c.is_unsigned())).collect();
         assert_eq!(selkie_protocol::resultset::parse_binary_row(&row, &typed).unwrap(), rs.rows[0]);
         assert!(selkie_protocol::response::is_eof_packet(&c.read_raw().await.unwrap()));
 
@@ -337,8 +336,8 @@ fn long_data_accumulates_per_parameter() {
         let chunk: Vec<u8> = (0..100_000u32).map(|i| (i % 253) as u8).collect();
         c.send_long_data(insert.statement_id, 1, &chunk).await.unwrap();
         c.send_long_data(insert.statement_id, 1, &chunk).await.unwrap();
-        let int = ParamType { column_type: ColumnType::Long, unsigned: false };
-        let blob = ParamType { column_type: ColumnType::Blob, unsigned: false };
+        let int = ParamType { column_type: FieldType::Long, unsigned: false };
+        let blob = ParamType { column_type: FieldType::Blob, unsigned: false };
         c.execute_with_long_data(insert.statement_id, &[(int, BinaryValue::Int(1)), (blob, BinaryValue::Null)], &[1])
             .await
             .unwrap();
@@ -772,20 +771,20 @@ fn parameter_typed_columns_in_binary_results() {
         let t = |column_type| ParamType { column_type, unsigned: false };
         let date = BinaryValue::DateTime(WireDateTime { year: 2024, month: 1, day: 1, ..Default::default() });
         let cases = [
-            (t(ColumnType::LongLong), BinaryValue::Int(5), ColumnType::LongLong, BinaryValue::Int(6)),
-            (t(ColumnType::Double), BinaryValue::Double(1.5), ColumnType::Double, BinaryValue::Double(2.5)),
+            (t(FieldType::LongLong), BinaryValue::Int(5), FieldType::LongLong, BinaryValue::Int(6)),
+            (t(FieldType::Double), BinaryValue::Double(1.5), FieldType::Double, BinaryValue::Double(2.5)),
             (
-                t(ColumnType::VarString),
+                t(FieldType::VarString),
                 BinaryValue::Bytes(b"5".to_vec()),
-                ColumnType::VarString,
+                FieldType::VarString,
                 BinaryValue::Double(6.0),
             ),
-            (t(ColumnType::Date), date.clone(), ColumnType::Date, BinaryValue::Int(20240102)),
+            (t(FieldType::Date), date.clone(), FieldType::Date, BinaryValue::Int(20240102)),
         ];
         for (pt, v, first_type, second) in cases {
             let results = c.execute(p.statement_id, &[(pt, v.clone()), (pt, v.clone())]).await.unwrap();
             let [Response::Rows(rs)] = &results[..] else { panic!("{results:?}") };
-            assert_eq!(rs.columns[0].column_type().unwrap(), first_type, "{v:?}");
+            assert_eq!(rs.columns[0].field_type, first_type, "{v:?}");
             assert_eq!(rs.rows, vec![vec![v.clone(), second]], "{v:?}");
         }
     });

@@ -6,13 +6,13 @@ use selkie_storage::Engine;
 use crate::bind::computed_meta;
 use crate::plan::Expr;
 use crate::plan::{index_def, InnerSide, KeyPart, Plan, QueryPlan, TableAccess};
-use crate::types::{ColumnMeta, Value};
+use crate::types::{ColumnDefinition, Value};
 use crate::value::SqlType;
 
 pub const COLUMNS: [&str; 10] =
     ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"];
 
-pub fn columns() -> Vec<ColumnMeta> {
+pub fn columns() -> Vec<ColumnDefinition> {
     COLUMNS
         .iter()
         .map(|n| {

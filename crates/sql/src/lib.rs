@@ -53,7 +53,6 @@ pub use error::SqlError;
 pub use server::SqlServer;
 pub use session::Session;
 pub use types::{
-    column_flags, ColumnMeta, FieldType, Interrupt, OkInfo, PreparedInfo, ProcessInfo, ResultSet, ResultSink,
-    ServerHooks, SessionInfo, SessionStatus, SqlServerConfig, Value, WarnLevel, Warning, CHARSET_BINARY,
-    CHARSET_UTF8MB4_BIN, CHARSET_UTF8MB4_GENERAL_CI,
+    Interrupt, OkInfo, PreparedInfo, ProcessInfo, ResultSet, ResultSink, ServerHooks, SessionInfo, SessionStatus,
+    SqlServerConfig, Value, WarnLevel, Warning,
 };

@@ -23,7 +23,7 @@ mod schema;
 mod server;
 
 use crate::error::SqlError;
-use crate::types::{ColumnMeta, ResultSet, Value};
+use crate::types::{ColumnDefinition, ResultSet, Value};
 use crate::value::SqlType;
 use crate::variables::VarScope;
 use columns::{column_meta, projected, show_columns};
@@ -88,7 +88,7 @@ pub fn info_schema_tables() -> Vec<&'static str> {
 }
 
 /// Result columns of an information_schema table as the client sees them, or None.
-pub fn info_schema_column_metas(table: &str) -> Option<Vec<ColumnMeta>> {
+pub fn info_schema_column_metas(table: &str) -> Option<Vec<ColumnDefinition>> {
     columns::is_table(table).map(columns::is_columns)
 }
 
@@ -99,14 +99,14 @@ pub fn info_schema_column_metas(table: &str) -> Option<Vec<ColumnMeta>> {
 const NAMES_LIKE: LikeTarget = LikeTarget { column: 0, case_insensitive: false };
 const TEXT_LIKE: LikeTarget = LikeTarget { column: 0, case_insensitive: true };
 
-fn result(columns: Vec<ColumnMeta>, mut rows: Vec<Vec<Value>>) -> ResultSet {
+fn result(columns: Vec<ColumnDefinition>, mut rows: Vec<Vec<Value>>) -> ResultSet {
     debug_assert!(rows.iter().all(|r| r.len() == columns.len()), "row width matches the columns");
     columns::conform_integers(&mut rows, &columns::integer_signedness(&columns));
     ResultSet { columns, rows }
 }
 
 fn filtered(
-    columns: Vec<ColumnMeta>,
+    columns: Vec<ColumnDefinition>,
     rows: Vec<Vec<Value>>,
     filter: Option<&Filter>,
     like: LikeTarget,

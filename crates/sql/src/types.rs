@@ -14,67 +14,10 @@ use selkie_storage::Datum;
 /// Values computed by SQL are the engine's stored values.
 pub type Value = Datum;
 
-/// MySQL column type codes as sent on the wire (`enum_field_types`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum FieldType {
-    Decimal = 0,
-    Tiny = 1,
-    Short = 2,
-    Long = 3,
-    Float = 4,
-    Double = 5,
-    Null = 6,
-    Timestamp = 7,
-    LongLong = 8,
-    Int24 = 9,
-    Date = 10,
-    Time = 11,
-    DateTime = 12,
-    Year = 13,
-    VarChar = 15,
-    Bit = 16,
-    NewDecimal = 246,
-    Blob = 252,
-    VarString = 253,
-    String = 254,
-}
-
-/// Column flags as sent on the wire.
-pub mod column_flags {
-    pub const NOT_NULL: u16 = 1;
-    pub const PRI_KEY: u16 = 2;
-    pub const UNIQUE_KEY: u16 = 4;
-    pub const MULTIPLE_KEY: u16 = 8;
-    pub const BLOB: u16 = 16;
-    pub const UNSIGNED: u16 = 32;
-    pub const ZEROFILL: u16 = 64;
-    pub const BINARY: u16 = 128;
-    pub const AUTO_INCREMENT: u16 = 512;
-    pub const TIMESTAMP: u16 = 1024;
-    pub const NUM: u16 = 32768;
-}
-
-/// Character set / collation ids used in column definitions.
-pub const CHARSET_BINARY: u16 = 63;
-pub const CHARSET_UTF8MB4_GENERAL_CI: u16 = 45;
-pub const CHARSET_UTF8MB4_BIN: u16 = 46;
-
-/// One column of a result set, as the column-definition packet describes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ColumnMeta {
-    pub schema: String,
-    pub table: String,
-    pub org_table: String,
-    pub name: String,
-    pub org_name: String,
-    pub charset: u16,
-    /// Display length in bytes (`column_length`).
-    pub length: u32,
-    pub field_type: FieldType,
-    pub flags: u16,
-    pub decimals: u8,
-}
+// The wire's column vocabulary is the protocol crate's: a result column is described once, in
+// the form the column-definition packet carries, so the server sends it without translating.
+pub use selkie_protocol::constants::{charset, column_flags, FieldType};
+pub use selkie_protocol::resultset::ColumnDefinition;
 
 /// Completion of a statement that returns no rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,7 +33,7 @@ pub struct OkInfo {
 /// `columns` + `row`* + `end_rows`; `more` tells whether another statement's result follows
 /// (SERVER_MORE_RESULTS_EXISTS). Implementations buffer; they never block.
 pub trait ResultSink: Send {
-    fn columns(&mut self, columns: &[ColumnMeta]);
+    fn columns(&mut self, columns: &[ColumnDefinition]);
     fn row(&mut self, values: &[Value]);
     fn end_rows(&mut self, warnings: u16, more: bool);
     fn ok(&mut self, info: &OkInfo, more: bool);
@@ -108,8 +51,8 @@ pub struct SessionStatus {
 #[derive(Clone, Debug)]
 pub struct PreparedInfo {
     pub statement_id: u32,
-    pub params: Vec<ColumnMeta>,
-    pub columns: Vec<ColumnMeta>,
+    pub params: Vec<ColumnDefinition>,
+    pub columns: Vec<ColumnDefinition>,
 }
 
 /// One row of SHOW PROCESSLIST.
@@ -232,7 +175,7 @@ pub struct Warning {
 /// A fully materialized result.
 #[derive(Clone, Debug, Default)]
 pub struct ResultSet {
-    pub columns: Vec<ColumnMeta>,
+    pub columns: Vec<ColumnDefinition>,
     pub rows: Vec<Vec<Value>>,
 }
 

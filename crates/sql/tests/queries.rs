@@ -5,7 +5,8 @@
 
 mod common;
 use common::*;
-use selkie_sql::{column_flags, FieldType, Value};
+use selkie_protocol::constants::{column_flags, FieldType};
+use selkie_sql::Value;
 
 /// Model of table `m`: (id, k, s, u, n).
 #[derive(Clone, Debug)]

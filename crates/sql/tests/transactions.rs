@@ -5,7 +5,8 @@
 
 mod common;
 use common::*;
-use selkie_sql::{FieldType, Value};
+use selkie_protocol::constants::FieldType;
+use selkie_sql::Value;
 use std::time::Duration;
 
 async fn setup(db: &TestDb) -> (selkie_sql::Session, selkie_sql::Session) {

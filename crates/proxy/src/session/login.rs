@@ -94,7 +94,7 @@ pub async fn handshake(
         connection_id,
         scramble,
         capabilities: PROXY_CAPABILITIES,
-        charset: charset::UTF8MB4_GENERAL_CI,
+        charset: charset::UTF8MB4_GENERAL_CI as u8,
         status: SERVER_STATUS_AUTOCOMMIT,
         auth_plugin: MYSQL_NATIVE_PASSWORD.to_string(),
     };

@@ -13,7 +13,7 @@ use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::Expr;
 use crate::plan::{AggSpec, QueryPlan};
-use crate::types::{column_flags, ColumnMeta, Value};
+use crate::types::{column_flags, ColumnDefinition, Value};
 use crate::value::SqlType;
 use crate::variables::{GlobalVariables, SessionVariables};
 
@@ -38,7 +38,7 @@ pub struct Bound {
     pub ty: SqlType,
     pub nullable: bool,
     /// Set when the expression is a plain column reference: the column's metadata.
-    pub origin: Option<Box<ColumnMeta>>,
+    pub origin: Option<Box<ColumnDefinition>>,
 }
 
 impl Bound {
@@ -54,7 +54,7 @@ pub struct ColumnInfo {
     pub ty: SqlType,
     pub nullable: bool,
     /// Result metadata when the column is selected directly.
-    pub meta: ColumnMeta,
+    pub meta: ColumnDefinition,
     /// Hidden from unqualified lookup and `*` (the right-hand copy of a USING/NATURAL column).
     pub hidden: bool,
 }
@@ -369,7 +369,7 @@ pub fn object_name_parts(name: &ast::ObjectName) -> Result<(Option<String>, Stri
 }
 
 /// Result metadata of a base table column.
-pub fn table_column_meta(table: &TableDef, alias: &str, col: usize) -> ColumnMeta {
+pub fn table_column_meta(table: &TableDef, alias: &str, col: usize) -> ColumnDefinition {
     let c = &table.columns[col];
     // CHAR/BINARY are MYSQL_TYPE_STRING on the wire and INT(5) has length 5, as MariaDB sends them.
     let fm = crate::value::column_field_meta(&c.ty);
@@ -395,7 +395,7 @@ pub fn table_column_meta(table: &TableDef, alias: &str, col: usize) -> ColumnMet
     if c.on_update_current_timestamp {
         flags |= column_flags::TIMESTAMP;
     }
-    ColumnMeta {
+    ColumnDefinition {
         schema: table.db.clone(),
         table: alias.to_string(),
         org_table: table.name.clone(),
@@ -410,13 +410,13 @@ pub fn table_column_meta(table: &TableDef, alias: &str, col: usize) -> ColumnMet
 }
 
 /// Result metadata of a computed column.
-pub fn computed_meta(name: &str, ty: &SqlType, nullable: bool) -> ColumnMeta {
+pub fn computed_meta(name: &str, ty: &SqlType, nullable: bool) -> ColumnDefinition {
     let fm = ty.field_meta();
     let mut flags = fm.flags;
     if !nullable {
         flags |= column_flags::NOT_NULL;
     }
-    ColumnMeta {
+    ColumnDefinition {
         schema: String::new(),
         table: String::new(),
         org_table: String::new(),

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use selkie_storage::{LockMode, TableDef};
 
-use crate::types::{ColumnMeta, Value};
+use crate::types::{ColumnDefinition, Value};
 use crate::value::{AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, ScalarFunction, SqlType};
 use crate::variables::VarScope;
 
@@ -29,7 +29,7 @@ pub struct QueryPlan {
     pub root: Plan,
     pub columns: Vec<OutputColumn>,
     /// `columns`' metadata, kept ready to hand to the result sink on every execution.
-    pub metas: Vec<ColumnMeta>,
+    pub metas: Vec<ColumnDefinition>,
     /// SELECT ... FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE.
     pub lock: Option<LockMode>,
     /// SQL_CALC_FOUND_ROWS (top-level SELECT only): the LIMIT is not in `root`; the caller
@@ -51,7 +51,7 @@ impl QueryPlan {
 
 #[derive(Clone, Debug)]
 pub struct OutputColumn {
-    pub meta: ColumnMeta,
+    pub meta: ColumnDefinition,
     pub ty: SqlType,
 }
 

@@ -23,14 +23,14 @@ use crate::exec::{self, ctx::ExecCtx};
 use crate::parse::{self, autoparam, lexer, Stmt, SyntaxError};
 use crate::plan::QueryPlan;
 use crate::show;
-use crate::types::{ColumnMeta, OkInfo, ResultSet, ResultSink, Value, WarnLevel, Warning};
+use crate::types::{ColumnDefinition, OkInfo, ResultSet, ResultSink, Value, WarnLevel, Warning};
 use crate::value;
 
 /// A sink that drops everything (DO, and the locking pass of SELECT ... FOR UPDATE).
 struct DiscardSink;
 
 impl ResultSink for DiscardSink {
-    fn columns(&mut self, _: &[ColumnMeta]) {}
+    fn columns(&mut self, _: &[ColumnDefinition]) {}
     fn row(&mut self, _: &[Value]) {}
     fn end_rows(&mut self, _: u16, _: bool) {}
     fn ok(&mut self, _: &OkInfo, _: bool) {}

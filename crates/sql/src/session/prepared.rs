@@ -14,7 +14,7 @@ use super::state::Session;
 use crate::error;
 use crate::error::SqlError;
 use crate::parse::{self, lexer, PrepareSource, Stmt};
-use crate::types::{column_flags, ColumnMeta, FieldType, PreparedInfo, ResultSink, Value, CHARSET_BINARY};
+use crate::types::{charset, column_flags, ColumnDefinition, FieldType, PreparedInfo, ResultSink, Value};
 use crate::value::SqlType;
 
 /// Most prepared statements one session may hold (MariaDB's max_prepared_stmt_count is
@@ -26,14 +26,14 @@ pub const MAX_PREPARED_PER_SESSION: usize = 16_382;
 type CurrentPlan = (Arc<CompiledStmt>, Arc<str>, Option<Arc<Catalog>>);
 
 /// Metadata of one `?` parameter, as MariaDB describes it at PREPARE.
-fn param_meta() -> ColumnMeta {
-    ColumnMeta {
+fn param_meta() -> ColumnDefinition {
+    ColumnDefinition {
         schema: String::new(),
         table: String::new(),
         org_table: String::new(),
         name: "?".to_string(),
         org_name: String::new(),
-        charset: CHARSET_BINARY,
+        charset: charset::BINARY,
         length: 0,
         field_type: FieldType::Null,
         flags: column_flags::BINARY,

@@ -4,7 +4,7 @@
 //! `bigint(21) unsigned`, ...) gives both the COLUMN_TYPE that information_schema.COLUMNS shows
 //! and, through `sql_type`, the wire metadata of the result column.
 
-use crate::types::{column_flags, ColumnMeta, Value};
+use crate::types::{column_flags, ColumnDefinition, Value};
 use crate::value::SqlType;
 
 pub(crate) const INFORMATION_SCHEMA: &str = "information_schema";
@@ -541,12 +541,18 @@ pub(crate) fn sql_type(column_type: &str) -> Option<SqlType> {
 }
 
 /// A result column: `name` as the client sees it, `org_name` the underlying column.
-pub(crate) fn column_meta(table: &str, name: &str, org_name: &str, column_type: &str, nullable: bool) -> ColumnMeta {
+pub(crate) fn column_meta(
+    table: &str,
+    name: &str,
+    org_name: &str,
+    column_type: &str,
+    nullable: bool,
+) -> ColumnDefinition {
     let ty = sql_type(column_type).unwrap_or(SqlType::Text { max_chars: 64, lob: false });
     debug_assert!(sql_type(column_type).is_some(), "layout type {column_type} not understood");
     let fm = ty.field_meta();
     let schema = if table.is_empty() { "" } else { INFORMATION_SCHEMA };
-    ColumnMeta {
+    ColumnDefinition {
         schema: schema.into(),
         table: table.into(),
         org_table: table.into(),
@@ -561,13 +567,13 @@ pub(crate) fn column_meta(table: &str, name: &str, org_name: &str, column_type: 
 }
 
 /// All columns of an information_schema table, as result columns.
-pub(crate) fn is_columns(table: &IsTable) -> Vec<ColumnMeta> {
+pub(crate) fn is_columns(table: &IsTable) -> Vec<ColumnDefinition> {
     table.columns.iter().map(|c| column_meta(table.name, c.name, c.name, c.column_type, c.nullable)).collect()
 }
 
 /// Columns of a SHOW statement that MariaDB computes from an information_schema table:
 /// (SHOW's column name, the information_schema column it shows).
-pub(crate) fn projected(table: &str, names: &[(&str, &str)]) -> Vec<ColumnMeta> {
+pub(crate) fn projected(table: &str, names: &[(&str, &str)]) -> Vec<ColumnDefinition> {
     let t = match is_table(table) {
         Some(t) => t,
         None => panic!("no information_schema.{table}"),
@@ -582,7 +588,7 @@ pub(crate) fn projected(table: &str, names: &[(&str, &str)]) -> Vec<ColumnMeta> 
 }
 
 /// Signedness of each integer column (None for other types).
-pub(crate) fn integer_signedness(columns: &[ColumnMeta]) -> Vec<Option<bool>> {
+pub(crate) fn integer_signedness(columns: &[ColumnDefinition]) -> Vec<Option<bool>> {
     use crate::types::FieldType;
     columns
         .iter()
@@ -621,7 +627,7 @@ const fn s(name: &'static str, column_type: &'static str, nullable: bool) -> Sho
     ShowColumn { name, column_type, nullable }
 }
 
-pub(crate) fn show_columns(cols: &[ShowColumn]) -> Vec<ColumnMeta> {
+pub(crate) fn show_columns(cols: &[ShowColumn]) -> Vec<ColumnDefinition> {
     cols.iter().map(|c| column_meta("", c.name, "", c.column_type, c.nullable)).collect()
 }
 

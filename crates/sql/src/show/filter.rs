@@ -394,12 +394,12 @@ impl Row<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{ColumnMeta, FieldType};
+    use crate::types::{ColumnDefinition, FieldType};
     use sqlparser::dialect::MySqlDialect;
     use sqlparser::parser::Parser;
 
-    fn col(name: &str) -> ColumnMeta {
-        ColumnMeta {
+    fn col(name: &str) -> ColumnDefinition {
+        ColumnDefinition {
             schema: String::new(),
             table: String::new(),
             org_table: String::new(),

@@ -9,7 +9,7 @@ use selkie_storage::ColumnType;
 
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
 use super::{FieldMeta, SqlType};
-use crate::types::{column_flags as flags, FieldType, Value, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI};
+use crate::types::{charset, column_flags as flags, FieldType, Value};
 
 /// Bytes per character of utf8mb4, for key length checks.
 pub const MAX_BYTES_PER_CHAR: u64 = 4;
@@ -45,13 +45,13 @@ fn text_meta(field_type: FieldType, max_chars: u32) -> FieldMeta {
         field_type,
         length: max_chars.saturating_mul(UTF8MB4_MAX_BYTES),
         decimals: 0,
-        charset: CHARSET_UTF8MB4_GENERAL_CI,
+        charset: charset::UTF8MB4_GENERAL_CI,
         flags: 0,
     }
 }
 
 fn binary_meta(field_type: FieldType, max_len: u32) -> FieldMeta {
-    FieldMeta { field_type, length: max_len, decimals: 0, charset: CHARSET_BINARY, flags: flags::BINARY }
+    FieldMeta { field_type, length: max_len, decimals: 0, charset: charset::BINARY, flags: flags::BINARY }
 }
 
 fn int_field_type(bits: u32) -> FieldType {
@@ -102,7 +102,7 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         field_type,
         length,
         decimals,
-        charset: CHARSET_BINARY,
+        charset: charset::BINARY,
         flags: flags::NUM | if unsigned { flags::UNSIGNED } else { 0 },
     };
     match ty {
@@ -110,7 +110,7 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
             field_type: FieldType::Null,
             length: 0,
             decimals: 0,
-            charset: CHARSET_BINARY,
+            charset: charset::BINARY,
             flags: flags::BINARY | flags::NUM,
         },
         SqlType::Int { bits, unsigned } => {
@@ -133,21 +133,21 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
             field_type: FieldType::Date,
             length: DATE_DISPLAY_LENGTH,
             decimals: 0,
-            charset: CHARSET_BINARY,
+            charset: charset::BINARY,
             flags: flags::BINARY,
         },
         SqlType::DateTime { fsp } => FieldMeta {
             field_type: FieldType::DateTime,
             length: datetime_length(*fsp),
             decimals: *fsp,
-            charset: CHARSET_BINARY,
+            charset: charset::BINARY,
             flags: flags::BINARY,
         },
         SqlType::Timestamp { fsp } => FieldMeta {
             field_type: FieldType::Timestamp,
             length: datetime_length(*fsp),
             decimals: *fsp,
-            charset: CHARSET_BINARY,
+            charset: charset::BINARY,
             // MariaDB marks TIMESTAMP columns UNSIGNED | BINARY.
             flags: flags::BINARY | flags::UNSIGNED,
         },

@@ -7,9 +7,10 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
+use selkie_protocol::resultset::ColumnDefinition;
 use selkie_sql::value::{self, SqlType};
 use selkie_sql::{
-    ColumnMeta, Interrupt, OkInfo, ProcessInfo, ResultSink, ServerHooks, Session, SessionInfo, SqlError, SqlServer,
+    Interrupt, OkInfo, ProcessInfo, ResultSink, ServerHooks, Session, SessionInfo, SqlError, SqlServer,
     SqlServerConfig, Value,
 };
 use selkie_storage::{Engine, EngineConfig, FlushMode};
@@ -96,19 +97,19 @@ impl Drop for TestDb {
 
 #[derive(Clone, Debug)]
 pub enum Res {
-    Rows { columns: Vec<ColumnMeta>, rows: Vec<Vec<Value>>, warnings: u16, more: bool },
+    Rows { columns: Vec<ColumnDefinition>, rows: Vec<Vec<Value>>, warnings: u16, more: bool },
     Ok { info: OkInfo, more: bool },
 }
 
 #[derive(Default)]
 pub struct Collect {
     pub results: Vec<Res>,
-    columns: Option<Vec<ColumnMeta>>,
+    columns: Option<Vec<ColumnDefinition>>,
     rows: Vec<Vec<Value>>,
 }
 
 impl ResultSink for Collect {
-    fn columns(&mut self, columns: &[ColumnMeta]) {
+    fn columns(&mut self, columns: &[ColumnDefinition]) {
         self.columns = Some(columns.to_vec());
         self.rows.clear();
     }
@@ -203,7 +204,7 @@ pub async fn prepared_rows(s: &mut Session, id: u32, params: &[Value]) -> Vec<Ve
 }
 
 /// Rows of `sql` with the metadata of the result.
-pub async fn result(s: &mut Session, sql: &str) -> (Vec<ColumnMeta>, Vec<Vec<Value>>) {
+pub async fn result(s: &mut Session, sql: &str) -> (Vec<ColumnDefinition>, Vec<Vec<Value>>) {
     match run(s, sql).await {
         Ok(mut r) => match r.pop() {
             Some(Res::Rows { columns, rows, .. }) => (columns, rows),

@@ -4,7 +4,7 @@
 use selkie_storage::{IntWidth, LobSize};
 
 use super::*;
-use crate::types::{column_flags as flags, FieldType, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI as UTF8};
+use crate::types::{charset, charset::UTF8MB4_GENERAL_CI as UTF8, column_flags as flags, FieldType};
 
 fn meta(ft: FieldType, length: u32, decimals: u8, charset: u16, fl: u16) -> FieldMeta {
     FieldMeta { field_type: ft, length, decimals, charset, flags: fl }
@@ -16,43 +16,43 @@ fn column_metadata_matches_mariadb() {
     let int = |width, unsigned| T::Int { width, unsigned, display_width: None };
     let num = flags::NUM;
     let cases: Vec<(T, FieldMeta)> = vec![
-        (int(IntWidth::Int, false), meta(FieldType::Long, 11, 0, CHARSET_BINARY, num)),
-        (int(IntWidth::Int, true), meta(FieldType::Long, 10, 0, CHARSET_BINARY, num | flags::UNSIGNED)),
-        (int(IntWidth::Tiny, false), meta(FieldType::Tiny, 4, 0, CHARSET_BINARY, num)),
-        (int(IntWidth::Tiny, true), meta(FieldType::Tiny, 3, 0, CHARSET_BINARY, num | flags::UNSIGNED)),
-        (int(IntWidth::Small, false), meta(FieldType::Short, 6, 0, CHARSET_BINARY, num)),
-        (int(IntWidth::Medium, false), meta(FieldType::Int24, 9, 0, CHARSET_BINARY, num)),
-        (int(IntWidth::Big, false), meta(FieldType::LongLong, 20, 0, CHARSET_BINARY, num)),
-        (int(IntWidth::Big, true), meta(FieldType::LongLong, 20, 0, CHARSET_BINARY, num | flags::UNSIGNED)),
+        (int(IntWidth::Int, false), meta(FieldType::Long, 11, 0, charset::BINARY, num)),
+        (int(IntWidth::Int, true), meta(FieldType::Long, 10, 0, charset::BINARY, num | flags::UNSIGNED)),
+        (int(IntWidth::Tiny, false), meta(FieldType::Tiny, 4, 0, charset::BINARY, num)),
+        (int(IntWidth::Tiny, true), meta(FieldType::Tiny, 3, 0, charset::BINARY, num | flags::UNSIGNED)),
+        (int(IntWidth::Small, false), meta(FieldType::Short, 6, 0, charset::BINARY, num)),
+        (int(IntWidth::Medium, false), meta(FieldType::Int24, 9, 0, charset::BINARY, num)),
+        (int(IntWidth::Big, false), meta(FieldType::LongLong, 20, 0, charset::BINARY, num)),
+        (int(IntWidth::Big, true), meta(FieldType::LongLong, 20, 0, charset::BINARY, num | flags::UNSIGNED)),
         (
             T::Int { width: IntWidth::Int, unsigned: false, display_width: Some(5) },
-            meta(FieldType::Long, 5, 0, CHARSET_BINARY, num),
+            meta(FieldType::Long, 5, 0, charset::BINARY, num),
         ),
         (
             T::Int { width: IntWidth::Tiny, unsigned: false, display_width: Some(1) },
-            meta(FieldType::Tiny, 1, 0, CHARSET_BINARY, num),
+            meta(FieldType::Tiny, 1, 0, charset::BINARY, num),
         ),
-        (T::Decimal { precision: 10, scale: 2 }, meta(FieldType::NewDecimal, 12, 2, CHARSET_BINARY, num)),
-        (T::Decimal { precision: 5, scale: 0 }, meta(FieldType::NewDecimal, 6, 0, CHARSET_BINARY, num)),
-        (T::Float, meta(FieldType::Float, 12, 31, CHARSET_BINARY, num)),
-        (T::Double, meta(FieldType::Double, 22, 31, CHARSET_BINARY, num)),
+        (T::Decimal { precision: 10, scale: 2 }, meta(FieldType::NewDecimal, 12, 2, charset::BINARY, num)),
+        (T::Decimal { precision: 5, scale: 0 }, meta(FieldType::NewDecimal, 6, 0, charset::BINARY, num)),
+        (T::Float, meta(FieldType::Float, 12, 31, charset::BINARY, num)),
+        (T::Double, meta(FieldType::Double, 22, 31, charset::BINARY, num)),
         (T::Char { len: 10 }, meta(FieldType::String, 40, 0, UTF8, 0)),
         (T::VarChar { len: 20 }, meta(FieldType::VarString, 80, 0, UTF8, 0)),
         (T::Text { size: LobSize::Normal }, meta(FieldType::Blob, 262_140, 0, UTF8, flags::BLOB)),
         (T::Text { size: LobSize::Tiny }, meta(FieldType::Blob, 1020, 0, UTF8, flags::BLOB)),
         (T::Text { size: LobSize::Medium }, meta(FieldType::Blob, 67_108_860, 0, UTF8, flags::BLOB)),
         (T::Text { size: LobSize::Long }, meta(FieldType::Blob, 4_294_967_295, 0, UTF8, flags::BLOB)),
-        (T::Binary { len: 4 }, meta(FieldType::String, 4, 0, CHARSET_BINARY, flags::BINARY)),
-        (T::VarBinary { len: 8 }, meta(FieldType::VarString, 8, 0, CHARSET_BINARY, flags::BINARY)),
+        (T::Binary { len: 4 }, meta(FieldType::String, 4, 0, charset::BINARY, flags::BINARY)),
+        (T::VarBinary { len: 8 }, meta(FieldType::VarString, 8, 0, charset::BINARY, flags::BINARY)),
         (
             T::Blob { size: LobSize::Normal },
-            meta(FieldType::Blob, 65_535, 0, CHARSET_BINARY, flags::BLOB | flags::BINARY),
+            meta(FieldType::Blob, 65_535, 0, charset::BINARY, flags::BLOB | flags::BINARY),
         ),
-        (T::Date, meta(FieldType::Date, 10, 0, CHARSET_BINARY, flags::BINARY)),
-        (T::DateTime { fsp: 0 }, meta(FieldType::DateTime, 19, 0, CHARSET_BINARY, flags::BINARY)),
-        (T::DateTime { fsp: 3 }, meta(FieldType::DateTime, 23, 3, CHARSET_BINARY, flags::BINARY)),
-        (T::Timestamp { fsp: 0 }, meta(FieldType::Timestamp, 19, 0, CHARSET_BINARY, flags::UNSIGNED | flags::BINARY)),
-        (T::Timestamp { fsp: 6 }, meta(FieldType::Timestamp, 26, 6, CHARSET_BINARY, flags::UNSIGNED | flags::BINARY)),
+        (T::Date, meta(FieldType::Date, 10, 0, charset::BINARY, flags::BINARY)),
+        (T::DateTime { fsp: 0 }, meta(FieldType::DateTime, 19, 0, charset::BINARY, flags::BINARY)),
+        (T::DateTime { fsp: 3 }, meta(FieldType::DateTime, 23, 3, charset::BINARY, flags::BINARY)),
+        (T::Timestamp { fsp: 0 }, meta(FieldType::Timestamp, 19, 0, charset::BINARY, flags::UNSIGNED | flags::BINARY)),
+        (T::Timestamp { fsp: 6 }, meta(FieldType::Timestamp, 26, 6, charset::BINARY, flags::UNSIGNED | flags::BINARY)),
     ];
     for (ty, want) in cases {
         assert_eq!(column_field_meta(&ty), want, "{ty:?}");
