@@ -1,6 +1,6 @@
 //! SHOW and information_schema over the real storage engine: row estimates, the next
-//! AUTO_INCREMENT value and the engine's status counters come from a running Engine (owner:
-//! SQL-admin engineer). The server hooks are a fixed stand-in: the server is not under test.
+//! AUTO_INCREMENT value and the engine's status counters come from a running Engine.
+//! The server hooks are a fixed stand-in: the server is not under test.
 
 use std::sync::Arc;
 use std::time::Duration;
