@@ -7,8 +7,8 @@
 
 use selkie_storage::ColumnType;
 
+use super::kinds::{FieldMeta, SqlType};
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
-use super::{FieldMeta, SqlType};
 use crate::types::{column_flags as flags, FieldType, Value, CHARSET_BINARY, CHARSET_UTF8MB4_GENERAL_CI};
 
 /// Bytes per character of utf8mb4, for key length checks.
@@ -214,6 +214,23 @@ pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
             lob: a.is_lob() || b.is_lob(),
         },
         _ => Text { max_chars: a.display_chars().max(b.display_chars()), lob: a.is_lob() || b.is_lob() },
+    }
+}
+
+impl SqlType {
+    pub fn from_column(ty: &ColumnType) -> SqlType {
+        from_column(ty)
+    }
+    pub fn field_meta(&self) -> FieldMeta {
+        field_meta(self)
+    }
+    /// The type of a literal / runtime value (for parameters and constants).
+    pub fn of_value(v: &Value) -> SqlType {
+        of_value(v)
+    }
+    /// Result type of combining two branches (CASE, IF, COALESCE, UNION column).
+    pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
+        unify(a, b)
     }
 }
 
