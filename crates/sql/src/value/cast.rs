@@ -3,6 +3,9 @@
 //! MariaDB reads strings differently per target: CAST AS SIGNED takes only the integer digits
 //! ('1.9' → 1, '1e3' → 1), CAST AS DECIMAL/DOUBLE take the whole numeric prefix. Each path warns
 //! with MariaDB's wording when part of the string was ignored.
+//!
+//! `arith` builds on these views (a string operand read as DOUBLE, a value quoted as SQL text in
+//! error messages), so they live here, below it, and `cast` never needs `arith`.
 
 use selkie_storage::Decimal;
 

@@ -5,10 +5,14 @@
 //! is pure computation on `Value`s (no I/O, no catalog, no session), so that MariaDB's value
 //! semantics can be tested in isolation (`tests/`) and the stages above share one definition.
 //!
-//! Layout: `types` (SqlType, wire metadata), `compare`, `arith`, `cast`, `store` (assignment to
-//! columns), `format` (text protocol), `like`, `datetime` (calendar, parsing, clock, intervals),
-//! `num` (number lexing, 256-bit intermediates, exact DECIMAL), `functions` (scalar functions),
-//! `aggregate`. Behaviour follows MariaDB 10.11; `tests/` checks it against a real server.
+//! Layout, bottom to top (each module uses only those before it, so there are no import loops):
+//! `kinds` (SqlType, FieldMeta, the operator/cast/interval/aggregate enums) and `context`
+//! (FnContext), `num` (number lexing, 256-bit intermediates, exact DECIMAL), `format` (text
+//! protocol), `types` (type rules, wire metadata), `datetime` (calendar, parsing, clock), `cast`
+//! (CAST and the lenient numeric/text views), `arith`, `interval` (DATE_ADD), `compare`, `like`,
+//! `store` (assignment to columns), `aggregate`, `functions` (scalar functions), and this file,
+//! which only declares the modules and forwards to them. Behaviour follows MariaDB 10.11;
+//! `tests/` checks it against a real server.
 //!
 //! Items the binder and executor need beyond the operations: `column_field_meta` (exact metadata of
 //! a table column: CHAR vs VARCHAR, display widths), `store_for_column_at` + `StoreTarget`

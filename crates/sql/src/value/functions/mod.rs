@@ -1,4 +1,6 @@
-//! Built-in scalar functions: the registry and helpers shared by the function families.
+//! Built-in scalar functions: the registry over the function families (`string`, `numeric`,
+//! `control`, `datetime`, `misc`). What the families share lives below them, in `signature` (the
+//! entry type, return-type helpers) and `args` (argument readers), so this file only gathers.
 //!
 //! Every function receives its evaluated arguments and returns a value; NULL handling is the
 //! function's own (most return NULL when any argument is NULL, CONCAT_WS/COALESCE/IFNULL do not).
