@@ -232,9 +232,7 @@ impl SqlType {
     pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
         unify(a, b)
     }
-}
 
-impl SqlType {
     /// (integer digits, scale) of a numeric type seen as DECIMAL.
     pub fn decimal_digits(&self) -> (u32, u32) {
         match self {
