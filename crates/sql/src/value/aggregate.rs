@@ -8,10 +8,12 @@ use std::cmp::Ordering;
 
 use selkie_storage::Decimal;
 
-use super::cast::{to_f64, to_text_bytes, to_u64, value_to_decimal};
+use super::cast::{to_f64, to_u64, value_to_decimal};
 use super::compare::sort_compare;
+use super::context::FnContext;
+use super::format::to_text_bytes;
+use super::kinds::{AggFunc, SqlType};
 use super::num::{dec_add, dec_div, dec_from_f64, dec_to_f64, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
-use super::{AggFunc, FnContext, SqlType};
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -194,7 +196,7 @@ impl AggInner {
             }
             Acc::Float { sum, count } => {
                 let x = match v {
-                    Value::Bytes(b) => super::arith::string_as_double(b, ctx),
+                    Value::Bytes(b) => super::cast::string_as_double(b, ctx),
                     other => to_f64(other).unwrap_or(0.0),
                 };
                 *sum += x;
@@ -239,7 +241,7 @@ impl AggInner {
             }
             Acc::Moments { n, mean, m2, .. } => {
                 let x = match v {
-                    Value::Bytes(b) => super::arith::string_as_double(b, ctx),
+                    Value::Bytes(b) => super::cast::string_as_double(b, ctx),
                     other => to_f64(other).unwrap_or(0.0),
                 };
                 *n += 1;

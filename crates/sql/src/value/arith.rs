@@ -7,13 +7,14 @@
 
 use selkie_storage::Decimal;
 
+use super::cast::{sql_literal, string_as_double};
+use super::context::FnContext;
 use super::datetime::Civil;
-use super::format::{push_decimal, push_double};
+use super::kinds::{ArithOp, SqlType};
 use super::num::{
-    dec_add, dec_div, dec_int_div, dec_mul, dec_rem, dec_sub, lex_number, NumQuality, DIV_PRECISION_INCREMENT,
-    MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE,
+    dec_add, dec_div, dec_int_div, dec_mul, dec_rem, dec_sub, lex_number, DIV_PRECISION_INCREMENT, MAX_DECIMAL_DIGITS,
+    MAX_DECIMAL_SCALE,
 };
-use super::{ArithOp, FnContext, SqlType};
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -27,15 +28,6 @@ pub enum Operand {
     },
     Dec(Decimal),
     Dbl(f64),
-}
-
-/// Reads a string as a DOUBLE operand, warning as MariaDB does when it is not entirely a number.
-pub fn string_as_double(b: &[u8], ctx: &dyn FnContext) -> f64 {
-    let l = lex_number(b);
-    if l.quality != NumQuality::Exact {
-        ctx.warn(1292, format!("Truncated incorrect DOUBLE value: '{}'", String::from_utf8_lossy(b)));
-    }
-    l.to_f64()
 }
 
 /// Classifies a non-NULL value.
@@ -85,23 +77,6 @@ fn op_text(op: ArithOp) -> &'static str {
         ArithOp::IntDiv => " DIV ",
         ArithOp::Rem => " % ",
     }
-}
-
-/// A value as it would appear in SQL text, for error messages.
-pub fn sql_literal(v: &Value) -> String {
-    let mut out = Vec::new();
-    match v {
-        Value::Null => return "NULL".to_string(),
-        Value::Double(x) => push_double(*x, &mut out),
-        Value::Decimal(d) => push_decimal(*d, &mut out),
-        Value::Bytes(_) | Value::Date(_) | Value::DateTime(_) => {
-            out.push(b'\'');
-            super::format::format_text(v, None, &mut out);
-            out.push(b'\'');
-        }
-        _ => super::format::format_text(v, None, &mut out),
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 pub fn out_of_range(type_name: &str, expr: &str) -> SqlError {

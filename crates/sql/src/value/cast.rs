@@ -3,14 +3,17 @@
 //! MariaDB reads strings differently per target: CAST AS SIGNED takes only the integer digits
 //! ('1.9' → 1, '1e3' → 1), CAST AS DECIMAL/DOUBLE take the whole numeric prefix. Each path warns
 //! with MariaDB's wording when part of the string was ignored.
+//!
+//! `arith` builds on these views (a string operand read as DOUBLE, a value quoted as SQL text in
+//! error messages), so they live here, below it, and `cast` never needs `arith`.
 
 use selkie_storage::Decimal;
 
-use super::arith::sql_literal;
+use super::context::FnContext;
 use super::datetime::{truncate_micros, value_to_temporal, Civil};
-use super::format::format_text;
+use super::format::{format_text, push_decimal, push_double, to_text_bytes};
+use super::kinds::{CastTarget, SqlType};
 use super::num::{dec_from_f64, dec_round, dec_to_f64, lex_number, NumQuality, RoundMode, MAX_MANTISSA};
-use super::{CastTarget, FnContext, SqlType};
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -133,17 +136,30 @@ pub fn to_f64(v: &Value) -> Option<f64> {
     })
 }
 
-/// See `super::to_text_bytes`.
-pub fn to_text_bytes(v: &Value) -> Option<Vec<u8>> {
-    match v {
-        Value::Null => None,
-        Value::Bytes(b) => Some(b.clone()),
-        other => {
-            let mut out = Vec::with_capacity(24);
-            format_text(other, None, &mut out);
-            Some(out)
-        }
+/// Reads a string as a DOUBLE operand, warning as MariaDB does when it is not entirely a number.
+pub fn string_as_double(b: &[u8], ctx: &dyn FnContext) -> f64 {
+    let l = lex_number(b);
+    if l.quality != NumQuality::Exact {
+        ctx.warn(1292, format!("Truncated incorrect DOUBLE value: '{}'", String::from_utf8_lossy(b)));
     }
+    l.to_f64()
+}
+
+/// A value as it would appear in SQL text, for error messages.
+pub fn sql_literal(v: &Value) -> String {
+    let mut out = Vec::new();
+    match v {
+        Value::Null => return "NULL".to_string(),
+        Value::Double(x) => push_double(*x, &mut out),
+        Value::Decimal(d) => push_decimal(*d, &mut out),
+        Value::Bytes(_) | Value::Date(_) | Value::DateTime(_) => {
+            out.push(b'\'');
+            format_text(v, None, &mut out);
+            out.push(b'\'');
+        }
+        _ => format_text(v, None, &mut out),
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Whole-unit interval amounts: integers as is, DECIMAL/DOUBLE rounded, strings by their integer
@@ -363,7 +379,7 @@ pub fn cast(v: &Value, target: CastTarget, ctx: &dyn FnContext) -> Result<Value,
 
 fn cast_double(v: &Value, ctx: &dyn FnContext) -> f64 {
     match v {
-        Value::Bytes(b) => super::arith::string_as_double(b, ctx),
+        Value::Bytes(b) => string_as_double(b, ctx),
         other => to_f64(other).unwrap_or(0.0),
     }
 }

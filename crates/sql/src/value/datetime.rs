@@ -1,14 +1,14 @@
-//! Calendar arithmetic, parsing of date/time strings and numbers, the local clock, and interval
-//! arithmetic (DATE_ADD).
+//! Calendar arithmetic, parsing of date/time strings and numbers, the local clock, and adding an
+//! interval to a broken-down time (`interval` reads DATE_ADD's amount and applies it here).
 //!
 //! Day numbers follow MariaDB's `calc_daynr` (proleptic Gregorian, day 1 = 0000-01-01 in its
 //! reckoning) so that TO_DAYS, FROM_DAYS, WEEK and friends give the same numbers as MariaDB.
 
 use selkie_storage::{Date, DateTime};
 
-use super::num::{is_space, lex_number, NumQuality};
-use super::{FnContext, IntervalUnit};
-use crate::error::SqlError;
+use super::context::FnContext;
+use super::kinds::IntervalUnit;
+use super::num::is_space;
 use crate::types::Value;
 
 /// Day number of 9999-12-31, the last date MariaDB handles.
@@ -463,7 +463,7 @@ pub fn number_to_temporal(nr: i64, micros: u32) -> Option<ParsedTemporal> {
 
 /// Lossy text of a value for warning messages.
 pub fn warn_text(v: &Value) -> String {
-    match super::cast::to_text_bytes(v) {
+    match super::format::to_text_bytes(v) {
         Some(b) => String::from_utf8_lossy(&b).into_owned(),
         None => "NULL".to_string(),
     }
@@ -627,37 +627,6 @@ pub fn truncate_micros(micros: u32, fsp: u8) -> u32 {
 // Interval arithmetic
 // ---------------------------------------------------------------------------------------------
 
-/// An interval amount: whole units, or seconds with microseconds for SECOND.
-fn interval_amount(amount: &Value, unit: IntervalUnit, ctx: &dyn FnContext) -> Option<i128> {
-    match unit {
-        IntervalUnit::Second => {
-            // Fractional seconds count (INTERVAL 1.5 SECOND); amount in microseconds.
-            let d = match amount {
-                Value::Null => return None,
-                Value::Int(i) => return Some(*i as i128 * MICROS_PER_SECOND as i128),
-                Value::UInt(u) => return Some(*u as i128 * MICROS_PER_SECOND as i128),
-                Value::Decimal(d) => *d,
-                Value::Double(x) => super::num::dec_from_f64(*x).ok()?,
-                Value::Bytes(b) => {
-                    let l = lex_number(b);
-                    if l.quality != NumQuality::Exact {
-                        ctx.warn(1292, format!("Truncated incorrect DECIMAL value: '{}'", String::from_utf8_lossy(b)));
-                    }
-                    l.to_decimal().ok()?
-                }
-                other => {
-                    let n = super::cast::to_i64(other)?;
-                    return Some(n as i128 * MICROS_PER_SECOND as i128);
-                }
-            };
-            // Too many digits for scale 6 (None): the amount overflows any date anyway.
-            let micros = d.rescale(6)?;
-            Some(micros.mantissa)
-        }
-        _ => super::cast::int_for_interval(amount, ctx).map(|v| v as i128),
-    }
-}
-
 /// DATE_ADD core on a broken-down time. None = out of range.
 pub fn add_interval(c: &Civil, n: i128, unit: IntervalUnit) -> Option<Civil> {
     let per_unit_micros: i128 = match unit {
@@ -685,51 +654,6 @@ pub fn add_interval(c: &Civil, n: i128, unit: IntervalUnit) -> Option<Civil> {
     };
     let total = c.total_micros().checked_add(n.checked_mul(per_unit_micros)?)?;
     Civil::from_total_micros(total)
-}
-
-/// See `super::date_add`.
-pub fn date_add(
-    base: &Value,
-    amount: &Value,
-    unit: IntervalUnit,
-    negate: bool,
-    ctx: &dyn FnContext,
-) -> Result<Value, SqlError> {
-    if base.is_null() || amount.is_null() {
-        return Ok(Value::Null);
-    }
-    let Some(parsed) = value_to_temporal(base, ctx) else {
-        return Ok(Value::Null);
-    };
-    let Some(mut n) = interval_amount(amount, unit, ctx) else {
-        return Ok(Value::Null);
-    };
-    if negate {
-        n = -n;
-    }
-    let c = parsed.civil;
-    if !c.has_full_date() {
-        ctx.warn(1292, format!("Incorrect datetime value: '{}'", warn_text(base)));
-        return Ok(Value::Null);
-    }
-    let date_only = !parsed.has_time
-        && matches!(
-            unit,
-            IntervalUnit::Day | IntervalUnit::Week | IntervalUnit::Month | IntervalUnit::Quarter | IntervalUnit::Year
-        );
-    match add_interval(&c, n, unit) {
-        Some(r) if r.year <= MAX_YEAR && r.has_full_date() => {
-            if date_only {
-                Ok(Value::Date(r.date()))
-            } else {
-                Ok(Value::DateTime(r.datetime()))
-            }
-        }
-        _ => {
-            ctx.warn(1441, "Datetime function: datetime field overflow".to_string());
-            Ok(Value::Null)
-        }
-    }
 }
 
 #[cfg(test)]

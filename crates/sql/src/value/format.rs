@@ -9,7 +9,7 @@ use std::io::Write;
 
 use selkie_storage::{Date, DateTime, Decimal};
 
-use super::SqlType;
+use super::kinds::SqlType;
 use crate::types::Value;
 
 /// `my_gcvt`'s DBL_DIG bound: a decimal exponent up to this prints positionally.
@@ -161,6 +161,19 @@ fn push_zero_fraction(ty: Option<&SqlType>, out: &mut Vec<u8>) {
         if *scale > 0 {
             out.push(b'.');
             out.extend(std::iter::repeat_n(b'0', *scale as usize));
+        }
+    }
+}
+
+/// The value as text bytes (numbers formatted as MySQL prints them). None for NULL.
+pub fn to_text_bytes(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::Null => None,
+        Value::Bytes(b) => Some(b.clone()),
+        other => {
+            let mut out = Vec::with_capacity(24);
+            format_text(other, None, &mut out);
+            Some(out)
         }
     }
 }

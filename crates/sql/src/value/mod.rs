@@ -5,10 +5,14 @@
 //! is pure computation on `Value`s (no I/O, no catalog, no session), so that MariaDB's value
 //! semantics can be tested in isolation (`tests/`) and the stages above share one definition.
 //!
-//! Layout: `types` (SqlType, wire metadata), `compare`, `arith`, `cast`, `store` (assignment to
-//! columns), `format` (text protocol), `like`, `datetime` (calendar, parsing, clock, intervals),
-//! `num` (number lexing, 256-bit intermediates, exact DECIMAL), `functions` (scalar functions),
-//! `aggregate`. Behaviour follows MariaDB 10.11; `tests/` checks it against a real server.
+//! Layout, bottom to top (each module uses only those before it, so there are no import loops):
+//! `kinds` (SqlType, FieldMeta, the operator/cast/interval/aggregate enums) and `context`
+//! (FnContext), `num` (number lexing, 256-bit intermediates, exact DECIMAL), `format` (text
+//! protocol), `types` (type rules, wire metadata), `datetime` (calendar, parsing, clock), `cast`
+//! (CAST and the lenient numeric/text views), `arith`, `interval` (DATE_ADD), `compare`, `like`,
+//! `store` (assignment to columns), `aggregate`, `functions` (scalar functions), and this file,
+//! which only declares the modules and forwards to them. Behaviour follows MariaDB 10.11;
+//! `tests/` checks it against a real server.
 //!
 //! Items the binder and executor need beyond the operations: `column_field_meta` (exact metadata of
 //! a table column: CHAR vs VARCHAR, display widths), `store_for_column_at` + `StoreTarget`
@@ -24,15 +28,18 @@ use std::cmp::Ordering;
 use selkie_storage::{ColumnDef, ColumnType, Date, DateTime};
 
 use crate::error::SqlError;
-use crate::types::{FieldType, Value};
+use crate::types::Value;
 
 mod aggregate;
 mod arith;
 mod cast;
 mod compare;
+mod context;
 mod datetime;
 mod format;
 pub mod functions;
+mod interval;
+mod kinds;
 mod like;
 mod num;
 mod store;
@@ -41,94 +48,13 @@ mod types;
 #[cfg(test)]
 mod tests;
 
+pub use context::FnContext;
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;
+pub use functions::ScalarFunction;
+pub use kinds::{AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
 pub use types::{column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
-
-/// The static type of an expression's result (drives column metadata and coercions).
-#[derive(Clone, Debug, PartialEq)]
-pub enum SqlType {
-    Null,
-    /// `bits` = 8/16/24/32/64 (the declared width; 64 for computed integers).
-    Int {
-        bits: u32,
-        unsigned: bool,
-    },
-    Decimal {
-        precision: u8,
-        scale: u8,
-    },
-    Float,
-    Double,
-    /// Character data (utf8mb4). `max_chars` = declared length; `lob` for TEXT types.
-    Text {
-        max_chars: u32,
-        lob: bool,
-    },
-    /// Binary data (BINARY/VARBINARY/BLOB).
-    Bytes {
-        max_len: u32,
-        lob: bool,
-    },
-    Date,
-    DateTime {
-        fsp: u8,
-    },
-    Timestamp {
-        fsp: u8,
-    },
-}
-
-/// Wire metadata of a result column of type `SqlType`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FieldMeta {
-    pub field_type: FieldType,
-    pub length: u32,
-    pub decimals: u8,
-    pub charset: u16,
-    /// UNSIGNED / BINARY / BLOB / NUM flags implied by the type (NOT_NULL etc. added by caller).
-    pub flags: u16,
-}
-
-impl SqlType {
-    pub fn from_column(ty: &ColumnType) -> SqlType {
-        types::from_column(ty)
-    }
-    pub fn field_meta(&self) -> FieldMeta {
-        types::field_meta(self)
-    }
-    /// The type of a literal / runtime value (for parameters and constants).
-    pub fn of_value(v: &Value) -> SqlType {
-        types::of_value(v)
-    }
-    /// Result type of combining two branches (CASE, IF, COALESCE, UNION column).
-    pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
-        types::unify(a, b)
-    }
-}
-
-/// Session facts that functions and conversions need.
-pub trait FnContext {
-    /// The statement's start time (NOW() is stable within a statement), session time zone.
-    fn now(&self) -> DateTime;
-    fn current_database(&self) -> Option<String>;
-    /// 'user@host'.
-    fn user(&self) -> String;
-    fn connection_id(&self) -> u64;
-    fn last_insert_id(&self) -> u64;
-    fn found_rows(&self) -> u64;
-    fn row_count(&self) -> i64;
-    /// Next pseudo-random number in [0, 1) (RAND()).
-    fn random(&self) -> f64;
-    fn version(&self) -> String;
-    /// Strict mode (STRICT_TRANS_TABLES/STRICT_ALL_TABLES in effect for this statement).
-    fn strict(&self) -> bool;
-    /// ERROR_FOR_DIVISION_BY_ZERO in sql_mode.
-    fn error_for_division_by_zero(&self) -> bool;
-    /// Adds a warning (level Warning) for SHOW WARNINGS.
-    fn warn(&self, code: u16, message: String);
-}
 
 // ---- comparison ----
 
@@ -156,20 +82,6 @@ pub fn truthy(v: &Value) -> Option<bool> {
 
 // ---- arithmetic (NULL in → NULL out; integer overflow → error 1690) ----
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArithOp {
-    Add,
-    Sub,
-    Mul,
-    /// `/`: DECIMAL or DOUBLE result; division by zero → NULL (+ warning 1365, or error in strict
-    /// DML with ERROR_FOR_DIVISION_BY_ZERO).
-    Div,
-    /// DIV
-    IntDiv,
-    /// % / MOD
-    Rem,
-}
-
 pub fn arith(op: ArithOp, a: &Value, b: &Value, ctx: &dyn FnContext) -> Result<Value, SqlError> {
     arith::arith(op, a, b, ctx)
 }
@@ -184,19 +96,6 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
 }
 
 // ---- casts and conversions ----
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CastTarget {
-    Signed,
-    Unsigned,
-    Decimal { precision: u8, scale: u8 },
-    Double,
-    Float,
-    Char { len: Option<u32> },
-    Binary { len: Option<u32> },
-    Date,
-    DateTime { fsp: u8 },
-}
 
 /// CAST(v AS target) / CONVERT: lenient, with warnings via ctx for truncation.
 pub fn cast(v: &Value, target: CastTarget, ctx: &dyn FnContext) -> Result<Value, SqlError> {
@@ -219,7 +118,7 @@ pub fn to_f64(v: &Value) -> Option<f64> {
 }
 /// The value as text bytes (numbers formatted as MySQL prints them). None for NULL.
 pub fn to_text_bytes(v: &Value) -> Option<Vec<u8>> {
-    cast::to_text_bytes(v)
+    format::to_text_bytes(v)
 }
 
 /// Converts a value for storage in `col` (INSERT/UPDATE): range checks, string length, type
@@ -284,19 +183,6 @@ pub fn session_now(fixed_timestamp: Option<selkie_storage::Decimal>, tz_offset: 
     datetime::session_now(fixed_timestamp, tz_offset)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntervalUnit {
-    Microsecond,
-    Second,
-    Minute,
-    Hour,
-    Day,
-    Week,
-    Month,
-    Quarter,
-    Year,
-}
-
 /// DATE_ADD/DATE_SUB/`+ INTERVAL`: `amount` units added (subtracted if `negate`).
 pub fn date_add(
     base: &Value,
@@ -305,23 +191,10 @@ pub fn date_add(
     negate: bool,
     ctx: &dyn FnContext,
 ) -> Result<Value, SqlError> {
-    datetime::date_add(base, amount, unit, negate, ctx)
+    interval::date_add(base, amount, unit, negate, ctx)
 }
 
 // ---- scalar functions ----
-
-/// A built-in scalar function. Functions with special syntax or session side effects
-/// (CAST/CONVERT, INTERVAL arithmetic, LAST_INSERT_ID(expr), CASE) are handled by the binder.
-pub struct ScalarFunction {
-    pub name: &'static str,
-    pub min_args: usize,
-    /// usize::MAX = variadic.
-    pub max_args: usize,
-    /// False for NOW(), RAND(), UUID(), CONNECTION_ID()... (the result cache must not cache them).
-    pub deterministic: bool,
-    pub return_type: fn(&[SqlType]) -> SqlType,
-    pub eval: fn(&[Value], &dyn FnContext) -> Result<Value, SqlError>,
-}
 
 /// Case-insensitive lookup of a built-in scalar function.
 pub fn lookup_function(name: &str) -> Option<&'static ScalarFunction> {
@@ -329,23 +202,6 @@ pub fn lookup_function(name: &str) -> Option<&'static ScalarFunction> {
 }
 
 // ---- aggregates ----
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AggFunc {
-    /// COUNT(*)
-    CountStar,
-    Count,
-    Sum,
-    Avg,
-    Min,
-    Max,
-    BitAnd,
-    BitOr,
-    BitXor,
-    GroupConcat,
-    StdDev,
-    Variance,
-}
 
 /// Resolves an aggregate name (COUNT, SUM, AVG, MIN, MAX, BIT_AND, BIT_OR, BIT_XOR,
 /// GROUP_CONCAT, STD/STDDEV/STDDEV_POP, VARIANCE/VAR_POP).

@@ -8,10 +8,11 @@
 
 use selkie_storage::{ColumnDef, ColumnType, Date, DateTime, Decimal, IntWidth};
 
-use super::cast::{char_count, char_prefix_len, decimal_to_i128, fit_decimal_type, temporal_as_number, to_text_bytes};
+use super::cast::{char_count, char_prefix_len, decimal_to_i128, fit_decimal_type, temporal_as_number};
+use super::context::FnContext;
 use super::datetime::{epoch_from_local, temporal_of, truncate_micros, warn_text, TIMESTAMP_MAX_EPOCH};
+use super::format::to_text_bytes;
 use super::num::{dec_from_f64, dec_to_f64, lex_number, NumQuality};
-use super::FnContext;
 use crate::error::SqlError;
 use crate::types::Value;
 

@@ -7,8 +7,8 @@
 
 use selkie_storage::ColumnType;
 
+use super::kinds::{FieldMeta, SqlType};
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
-use super::{FieldMeta, SqlType};
 use crate::types::{charset, column_flags as flags, FieldType, Value};
 
 /// Bytes per character of utf8mb4, for key length checks.
@@ -218,6 +218,21 @@ pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
 }
 
 impl SqlType {
+    pub fn from_column(ty: &ColumnType) -> SqlType {
+        from_column(ty)
+    }
+    pub fn field_meta(&self) -> FieldMeta {
+        field_meta(self)
+    }
+    /// The type of a literal / runtime value (for parameters and constants).
+    pub fn of_value(v: &Value) -> SqlType {
+        of_value(v)
+    }
+    /// Result type of combining two branches (CASE, IF, COALESCE, UNION column).
+    pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
+        unify(a, b)
+    }
+
     /// (integer digits, scale) of a numeric type seen as DECIMAL.
     pub fn decimal_digits(&self) -> (u32, u32) {
         match self {

@@ -3,10 +3,12 @@
 
 use std::cmp::Ordering;
 
-use super::{FnContext, ScalarFunction, SqlType, VARIADIC};
+use super::signature::{ScalarFunction, VARIADIC};
 use crate::error::SqlError;
 use crate::types::Value;
 use crate::value::compare::{compare, truthy};
+use crate::value::context::FnContext;
+use crate::value::kinds::SqlType;
 
 pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("IF", 3, 3, true, rt_if, if_),

@@ -4,17 +4,20 @@
 
 use selkie_storage::{Date, Decimal};
 
-use super::SqlType;
-use super::{any_null, int_arg, rt_bigint, rt_date, rt_datetime, rt_int, rt_text, text, FnContext, ScalarFunction};
+use super::args::{any_null, int_arg, text};
+use super::signature::{rt_bigint, rt_date, rt_datetime, rt_int, rt_text, ScalarFunction};
 use crate::error::SqlError;
 use crate::types::Value;
+use crate::value::context::FnContext;
 use crate::value::datetime::{
-    calc_daynr, calc_week, calc_weekday, date_add, date_from_daynr, days_in_month, epoch_from_local, local_from_epoch,
-    now_local, truncate_micros, utc_from_epoch, value_to_temporal, warn_text, week_mode, Civil, ParsedTemporal,
-    MAX_DAY_NUMBER, MAX_YEAR, MICROS_PER_SECOND, SECONDS_PER_DAY, TIMESTAMP_MAX_EPOCH,
+    calc_daynr, calc_week, calc_weekday, date_from_daynr, days_in_month, epoch_from_local, local_from_epoch, now_local,
+    truncate_micros, utc_from_epoch, value_to_temporal, warn_text, week_mode, Civil, ParsedTemporal, MAX_DAY_NUMBER,
+    MAX_YEAR, MICROS_PER_SECOND, SECONDS_PER_DAY, TIMESTAMP_MAX_EPOCH,
 };
+use crate::value::interval::date_add;
+use crate::value::kinds::IntervalUnit;
+use crate::value::kinds::SqlType;
 use crate::value::num::{dec_normalize, is_space};
-use crate::value::IntervalUnit;
 
 /// Largest fractional-seconds precision.
 const MAX_FSP: i64 = 6;

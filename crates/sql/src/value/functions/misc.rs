@@ -3,9 +3,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use super::{rt_bigint, rt_text, rt_ubigint, FnContext, ScalarFunction, SqlType};
+use super::signature::{rt_bigint, rt_text, rt_ubigint, ScalarFunction};
 use crate::error::SqlError;
 use crate::types::Value;
+use crate::value::context::FnContext;
+use crate::value::kinds::SqlType;
 
 /// 100-ns intervals between the Gregorian reform (UUID epoch) and the Unix epoch.
 const UUID_EPOCH_OFFSET: u64 = 0x01B2_1DD2_1381_4000;

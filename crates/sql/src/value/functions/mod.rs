@@ -1,4 +1,6 @@
-//! Built-in scalar functions: the registry and helpers shared by the function families.
+//! Built-in scalar functions: the registry over the function families (`string`, `numeric`,
+//! `control`, `datetime`, `misc`). What the families share lives below them, in `signature` (the
+//! entry type, return-type helpers) and `args` (argument readers), so this file only gathers.
 //!
 //! Every function receives its evaluated arguments and returns a value; NULL handling is the
 //! function's own (most return NULL when any argument is NULL, CONCAT_WS/COALESCE/IFNULL do not).
@@ -11,14 +13,13 @@
 
 use std::sync::OnceLock;
 
-use super::{FnContext, ScalarFunction, SqlType};
-use crate::error::SqlError;
+use super::kinds::SqlType;
 use crate::types::Value;
 
 /// Builds a `ScalarFunction` entry.
 macro_rules! func {
     ($name:expr, $min:expr, $max:expr, $det:expr, $rt:expr, $eval:expr) => {
-        crate::value::ScalarFunction {
+        crate::value::functions::signature::ScalarFunction {
             name: $name,
             min_args: $min,
             max_args: $max,
@@ -29,16 +30,19 @@ macro_rules! func {
     };
 }
 
+mod args;
 pub mod control;
 pub mod datetime;
 pub mod misc;
 pub mod numeric;
+pub mod signature;
 pub mod string;
 
-/// Variadic `max_args`.
-pub const VARIADIC: usize = usize::MAX;
-/// MariaDB's default max_allowed_packet: string results beyond it are NULL with warning 1301.
-pub const MAX_STRING_RESULT_BYTES: usize = 16_777_216;
+pub use args::{any_null, f64_arg, int_arg, text, too_large};
+pub use signature::{
+    rt_bigint, rt_date, rt_datetime, rt_double, rt_int, rt_text, rt_text_like_args, rt_ubigint, string_type,
+    ScalarFunction, MAX_STRING_RESULT_BYTES, VARIADIC,
+};
 
 fn registry() -> &'static [&'static ScalarFunction] {
     static SORTED: OnceLock<Vec<&'static ScalarFunction>> = OnceLock::new();
@@ -72,77 +76,6 @@ pub fn lookup_function(name: &str) -> Option<&'static ScalarFunction> {
 /// Names of all built-in functions (for tests and SHOW FUNCTION-like listings).
 pub fn function_names() -> impl Iterator<Item = &'static str> {
     registry().iter().map(|f| f.name)
-}
-
-// ---- argument helpers ----
-
-pub fn any_null(args: &[Value]) -> bool {
-    args.iter().any(Value::is_null)
-}
-
-/// The text of an argument (numbers formatted as MariaDB prints them).
-pub fn text(v: &Value) -> Vec<u8> {
-    super::cast::to_text_bytes(v).unwrap_or_default()
-}
-
-/// Integer argument: strings by their integer digits with MariaDB's truncation warning.
-pub fn int_arg(v: &Value, ctx: &dyn FnContext) -> i64 {
-    super::cast::int_for_interval(v, ctx).unwrap_or(0)
-}
-
-/// DOUBLE argument: strings warn when not entirely numeric.
-pub fn f64_arg(v: &Value, ctx: &dyn FnContext) -> f64 {
-    match v {
-        Value::Bytes(b) => super::arith::string_as_double(b, ctx),
-        other => super::cast::to_f64(other).unwrap_or(0.0),
-    }
-}
-
-/// Warning 1301 and NULL for a string result that would exceed max_allowed_packet.
-pub fn too_large(func: &str, ctx: &dyn FnContext) -> Result<Value, SqlError> {
-    ctx.warn(
-        1301,
-        format!("Result of {func}() was larger than max_allowed_packet ({MAX_STRING_RESULT_BYTES}) - truncated"),
-    );
-    Ok(Value::Null)
-}
-
-// ---- return type helpers ----
-
-pub fn rt_int(_: &[SqlType]) -> SqlType {
-    SqlType::Int { bits: 32, unsigned: false }
-}
-pub fn rt_bigint(_: &[SqlType]) -> SqlType {
-    SqlType::Int { bits: 64, unsigned: false }
-}
-pub fn rt_ubigint(_: &[SqlType]) -> SqlType {
-    SqlType::Int { bits: 64, unsigned: true }
-}
-pub fn rt_double(_: &[SqlType]) -> SqlType {
-    SqlType::Double
-}
-pub fn rt_date(_: &[SqlType]) -> SqlType {
-    SqlType::Date
-}
-pub fn rt_datetime(_: &[SqlType]) -> SqlType {
-    SqlType::DateTime { fsp: 0 }
-}
-/// A string as long as the longest argument.
-pub fn rt_text_like_args(args: &[SqlType]) -> SqlType {
-    let chars = args.iter().map(SqlType::display_chars).max().unwrap_or(0);
-    string_type(args, chars)
-}
-/// Text, or binary when any argument is binary (MariaDB: a binary operand makes the result binary).
-pub fn string_type(args: &[SqlType], max_chars: u32) -> SqlType {
-    let lob = args.iter().any(SqlType::is_lob);
-    if args.iter().any(|t| matches!(t, SqlType::Bytes { .. })) {
-        SqlType::Bytes { max_len: max_chars.saturating_mul(super::types::UTF8MB4_MAX_BYTES), lob }
-    } else {
-        SqlType::Text { max_chars, lob }
-    }
-}
-pub fn rt_text(max_chars: u32) -> SqlType {
-    SqlType::Text { max_chars, lob: false }
 }
 
 /// The result type of `f` when some arguments are constants known at bind time. MariaDB fixes the

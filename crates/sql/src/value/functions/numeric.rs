@@ -6,14 +6,18 @@ use std::f64::consts::PI;
 
 use selkie_storage::Decimal;
 
-use super::{any_null, f64_arg, int_arg, rt_double, rt_int, rt_text, text, VARIADIC};
-use super::{FnContext, ScalarFunction, SqlType};
+use super::args::{any_null, f64_arg, int_arg, text};
+use super::signature::ScalarFunction;
+use super::signature::{rt_double, rt_int, rt_text, VARIADIC};
 use crate::error::SqlError;
 use crate::types::Value;
-use crate::value::arith::{arith, arith_type, division_by_zero, out_of_range, sql_literal};
+use crate::value::arith::{arith, arith_type, division_by_zero, out_of_range};
+use crate::value::cast::sql_literal;
 use crate::value::compare::compare;
+use crate::value::context::FnContext;
+use crate::value::kinds::ArithOp;
+use crate::value::kinds::SqlType;
 use crate::value::num::{dec_round, RoundMode, MAX_DECIMAL_DIGITS};
-use crate::value::ArithOp;
 
 /// MariaDB's RAND(seed) generator constants (`my_rnd_init`).
 const RAND_MAX_VALUE: u64 = 0x3FFF_FFFF;

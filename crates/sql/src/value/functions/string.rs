@@ -6,13 +6,16 @@ use std::cmp::Ordering;
 use base64::Engine as _;
 use md5::Digest as _;
 
-use super::{any_null, f64_arg, int_arg, rt_int, rt_text, rt_text_like_args, string_type, text, too_large, VARIADIC};
-use super::{FnContext, ScalarFunction, SqlType, MAX_STRING_RESULT_BYTES};
+use super::args::{any_null, f64_arg, int_arg, text, too_large};
+use super::signature::{rt_int, rt_text, rt_text_like_args, string_type, VARIADIC};
+use super::signature::{ScalarFunction, MAX_STRING_RESULT_BYTES};
 use crate::error::SqlError;
 use crate::types::Value;
 use crate::value::cast::{char_count, char_prefix_len, decimal_to_i128, value_to_decimal};
 use crate::value::compare::compare;
+use crate::value::context::FnContext;
 use crate::value::format::push_decimal;
+use crate::value::kinds::SqlType;
 use crate::value::num::{dec_round, RoundMode};
 
 /// Line length of TO_BASE64 output (MariaDB wraps like MIME).

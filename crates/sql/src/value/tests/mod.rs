@@ -300,7 +300,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
     ("op", "*", r#"["1234567890123456789012345678901.12345678", "3.123456"]"#, "DECIMAL holds 38 digits, MariaDB 65"),
     ("op", "/", r#"["1234567890123456789012345678901.12345678", "3.123456"]"#, "DECIMAL holds 38 digits, MariaDB 65"),
     ("fn", "PI", "[]", "MariaDB prints PI() with its 6 fixed decimals; SqlType::Double has no decimals"),
-    ("fn", "IF", r#"["'abc'", "1", "2"]"#, "truthy() takes no FnContext (frozen contract), so it cannot warn"),
+    ("fn", "IF", r#"["'abc'", "1", "2"]"#, "truthy() takes no FnContext (their signatures), so it cannot warn"),
     (
         "fn",
         "DATE_FORMAT",
@@ -340,7 +340,7 @@ fn matches_mariadb_on_generated_cases() {
         };
         let want_codes: Vec<u16> = case.warnings.to_vec();
         // When MariaDB fails with an error, the warnings raised before it do not matter.
-        // compare() and negate() take no FnContext (frozen contract), so they cannot warn.
+        // compare() and negate() take no FnContext (their signatures), so they cannot warn.
         let warns_elsewhere = case.kind == "neg" || (case.kind == "op" && arith_op(case.name).is_none());
         let codes_match = want.is_err() || warns_elsewhere || codes == want_codes;
         if got != want || !codes_match {

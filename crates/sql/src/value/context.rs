@@ -1,0 +1,28 @@
+//! What functions and conversions may ask of the session they run in.
+//!
+//! A leaf (nothing else in `value` is used here), so every operation that warns or reads the
+//! clock can take a `&dyn FnContext` without depending on the modules that call it.
+
+use selkie_storage::DateTime;
+
+/// Session facts that functions and conversions need.
+pub trait FnContext {
+    /// The statement's start time (NOW() is stable within a statement), session time zone.
+    fn now(&self) -> DateTime;
+    fn current_database(&self) -> Option<String>;
+    /// 'user@host'.
+    fn user(&self) -> String;
+    fn connection_id(&self) -> u64;
+    fn last_insert_id(&self) -> u64;
+    fn found_rows(&self) -> u64;
+    fn row_count(&self) -> i64;
+    /// Next pseudo-random number in [0, 1) (RAND()).
+    fn random(&self) -> f64;
+    fn version(&self) -> String;
+    /// Strict mode (STRICT_TRANS_TABLES/STRICT_ALL_TABLES in effect for this statement).
+    fn strict(&self) -> bool;
+    /// ERROR_FOR_DIVISION_BY_ZERO in sql_mode.
+    fn error_for_division_by_zero(&self) -> bool;
+    /// Adds a warning (level Warning) for SHOW WARNINGS.
+    fn warn(&self, code: u16, message: String);
+}

@@ -1,0 +1,111 @@
+//! The vocabulary every value module shares: static result types, their wire metadata, and the
+//! operators, cast targets, interval units and aggregates the binder names.
+//!
+//! This is a leaf (it uses nothing else in `value`), so that the operations (`arith`, `cast`,
+//! `datetime`, ...) and the facade in `mod.rs` can all name these types without import loops.
+
+use crate::types::FieldType;
+
+/// The static type of an expression's result (drives column metadata and coercions).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SqlType {
+    Null,
+    /// `bits` = 8/16/24/32/64 (the declared width; 64 for computed integers).
+    Int {
+        bits: u32,
+        unsigned: bool,
+    },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
+    Float,
+    Double,
+    /// Character data (utf8mb4). `max_chars` = declared length; `lob` for TEXT types.
+    Text {
+        max_chars: u32,
+        lob: bool,
+    },
+    /// Binary data (BINARY/VARBINARY/BLOB).
+    Bytes {
+        max_len: u32,
+        lob: bool,
+    },
+    Date,
+    DateTime {
+        fsp: u8,
+    },
+    Timestamp {
+        fsp: u8,
+    },
+}
+
+/// Wire metadata of a result column of type `SqlType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldMeta {
+    pub field_type: FieldType,
+    pub length: u32,
+    pub decimals: u8,
+    pub charset: u16,
+    /// UNSIGNED / BINARY / BLOB / NUM flags implied by the type (NOT_NULL etc. added by caller).
+    pub flags: u16,
+}
+
+// ---- arithmetic (NULL in → NULL out; integer overflow → error 1690) ----
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    /// `/`: DECIMAL or DOUBLE result; division by zero → NULL (+ warning 1365, or error in strict
+    /// DML with ERROR_FOR_DIVISION_BY_ZERO).
+    Div,
+    /// DIV
+    IntDiv,
+    /// % / MOD
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastTarget {
+    Signed,
+    Unsigned,
+    Decimal { precision: u8, scale: u8 },
+    Double,
+    Float,
+    Char { len: Option<u32> },
+    Binary { len: Option<u32> },
+    Date,
+    DateTime { fsp: u8 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntervalUnit {
+    Microsecond,
+    Second,
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggFunc {
+    /// COUNT(*)
+    CountStar,
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    BitAnd,
+    BitOr,
+    BitXor,
+    GroupConcat,
+    StdDev,
+    Variance,
+}
