@@ -5,7 +5,7 @@ A module is a file, or a folder's mod.rs. Module A depends on module B when A na
 (`use crate::b::...`, `crate::b::x(...)` in code, `super::...`, `self::...`): the path resolves
 to the deepest module file it reaches. Declaring a child (`mod b;`) is not a dependency.
 
-    scripts/module_cycles.py                # report every cycle, exit 1 if any
+    scripts/module_cycles.py                # report every cycle, exit 1 if any (scripts/test.sh gate)
     scripts/module_cycles.py --crate sql    # one crate
     scripts/module_cycles.py --summary      # one line per crate
 

@@ -36,6 +36,17 @@ command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install Rust with r
 ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 start=$(date +%s)
+# The shape gates run first: they are cheap and a failure says more than a test would.
+# rustfmt and clippy come with rustup's default profile; a toolchain without them gets them once.
+for tool in rustfmt clippy; do
+  cargo "${tool/rustfmt/fmt}" --version >/dev/null 2>&1 || rustup component add "$tool"
+done
+echo "== cargo fmt --check"
+cargo fmt --all --check
+echo "== module import cycles (scripts/module_cycles.py)"
+python3 scripts/module_cycles.py --summary
+echo "== cargo clippy --all-targets -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo build --release"
 cargo build --release --workspace --bins
 if [ "${SELKIE_SKIP_RUST:-0}" != "1" ]; then
