@@ -54,7 +54,7 @@ if [ "${SELKIE_SKIP_RUST:-0}" != "1" ]; then
   cargo test --release --workspace
 fi
 echo "== end-to-end tests (pytest tests/)"
-pytest_args=(-q -p no:cacheprovider tests/)
+pytest_args=(-q -p no:cacheprovider --durations=15 tests/)
 if [ -n "${SELKIE_TEST_FILTER:-}" ]; then pytest_args+=(-k "$SELKIE_TEST_FILTER"); fi
 python3 -m pytest "${pytest_args[@]}"
 echo "== all tests passed in $(( $(date +%s) - start ))s"
