@@ -84,6 +84,8 @@ pub(crate) fn read_visible(
             None => return Ok(None),
         },
     };
+    // The deleter of a delete-marked copy that had already ended when we asked (see below).
+    let mut ended_deleter = None;
     for _ in 0..MAX_READ_RETRIES {
         let resolved = match mode {
             ReadMode::Latest => {
@@ -93,6 +95,15 @@ pub(crate) fn read_visible(
                     // DELETE, locking read) gets the committed row as a candidate, and its
                     // lock_row waits for the deleter and then sees the outcome.
                     trx.resolve_committed(index_id, key, value)?
+                } else if h.deleted && Some(h.trx_id) != trx.id() && ended_deleter != Some(h.trx_id) {
+                    // Our copy was taken before we asked whether its deleter is active: in
+                    // between, the deleter may have written the key again and committed (DELETE
+                    // then INSERT of one key in one transaction, as sysbench's write scripts do).
+                    // Calling the row gone from this copy would let an UPDATE or DELETE miss a
+                    // live row. Read the record again; the same ended deleter twice means the
+                    // delete is committed and the record only waits for purge.
+                    ended_deleter = Some(h.trx_id);
+                    Resolved::Retry
                 } else {
                     Resolved::Version(value)
                 }
