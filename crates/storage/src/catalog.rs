@@ -10,6 +10,13 @@
 //! System tree 1 holds per-table counters outside MVCC (key: table id u32 BE): the
 //! AUTO_INCREMENT counter and the approximate row count, written at checkpoints.
 //!
+//! Format 2 ends every column and every table with a list of tagged attributes (`ATTR_*`):
+//! `count varint`, then per attribute `tag u8 | length varint | bytes`. New schema features
+//! (collations, generated columns, constraints, instant-ALTER versions...) add a tag instead of
+//! changing the fixed layout. A reader refuses a tag it does not know (a newer binary's catalog
+//! must not be read as if the feature were absent). Format 1 records (no attribute lists) are
+//! still read.
+//!
 //! The in-memory `Catalog` (types.rs) is built from these records at open and replaced as a
 //! whole when a DDL commits. Next to it, a `Registry` of `TableRuntime`s holds the counters of
 //! each table (AUTO_INCREMENT, hidden row ids, row count base).
@@ -39,8 +46,16 @@ pub const CATALOG_INDEX_ID: IndexId = 0;
 pub const COUNTERS_INDEX_ID: IndexId = 1;
 /// User table and index ids start here; ids below are reserved for system trees.
 pub const FIRST_USER_ID: u32 = 64;
-/// Version byte at the start of every catalog payload.
-const CATALOG_FORMAT: u8 = 1;
+/// Version byte at the start of every catalog payload written now.
+const CATALOG_FORMAT: u8 = 2;
+/// The first format: no attribute lists after columns and tables. Still read.
+const CATALOG_FORMAT_V1: u8 = 1;
+
+// Column attribute tags (each owned by one feature; never reuse a number).
+// (none yet)
+
+// Table attribute tags.
+// (none yet)
 
 const KEY_DATABASE: u8 = 0x01;
 const KEY_TABLE: u8 = 0x02;
@@ -112,11 +127,45 @@ pub fn encode_database(d: &DatabaseDef) -> Vec<u8> {
     out
 }
 
+/// Reads the format byte; true for format 2 (attribute lists present).
+fn get_format(r: &mut Reader) -> Result<bool> {
+    match r.u8()? {
+        CATALOG_FORMAT => Ok(true),
+        CATALOG_FORMAT_V1 => Ok(false),
+        _ => Err(corrupt("format version")),
+    }
+}
+
+/// Writes an attribute list: `count`, then `tag | length | bytes` for each.
+fn put_attrs(out: &mut Vec<u8>, attrs: &[(u8, Vec<u8>)]) {
+    put_varint(out, attrs.len() as u128);
+    for (tag, bytes) in attrs {
+        out.push(*tag);
+        put_bytes(out, bytes);
+    }
+}
+
+/// Reads an attribute list (empty for format 1 records), in the order written.
+fn get_attrs<'a>(r: &mut Reader<'a>, v2: bool) -> Result<Vec<(u8, &'a [u8])>> {
+    if !v2 {
+        return Ok(Vec::new());
+    }
+    let n = get_len(r)?;
+    let mut attrs = Vec::with_capacity(n);
+    for _ in 0..n {
+        let tag = r.u8()?;
+        attrs.push((tag, r.bytes()?));
+    }
+    Ok(attrs)
+}
+
+fn unknown_attr(what: &str, tag: u8) -> StorageError {
+    corrupt(&format!("unknown {what} attribute {tag} (written by a newer version?)"))
+}
+
 pub fn decode_database(bytes: &[u8]) -> Result<DatabaseDef> {
     let mut r = Reader::new(bytes);
-    if r.u8()? != CATALOG_FORMAT {
-        return Err(corrupt("format version"));
-    }
+    get_format(&mut r)?;
     let d = DatabaseDef { name: get_str(&mut r)?, charset: get_str(&mut r)?, collation: get_str(&mut r)? };
     if !r.is_empty() {
         return Err(corrupt("trailing bytes"));
@@ -133,9 +182,7 @@ pub fn encode_counters(c: &IdCounters) -> Vec<u8> {
 
 pub fn decode_counters(bytes: &[u8]) -> Result<IdCounters> {
     let mut r = Reader::new(bytes);
-    if r.u8()? != CATALOG_FORMAT {
-        return Err(corrupt("format version"));
-    }
+    get_format(&mut r)?;
     let c = IdCounters { next_table_id: r.u32()?, next_index_id: r.u32()? };
     if !r.is_empty() {
         return Err(corrupt("trailing bytes"));
@@ -348,6 +395,7 @@ pub fn encode_table(t: &TableDef) -> Vec<u8> {
         out.push(c.auto_increment as u8);
         out.push(c.on_update_current_timestamp as u8);
         put_str(&mut out, &c.comment);
+        put_attrs(&mut out, &column_attrs(c));
     }
     put_index(&mut out, &t.primary);
     put_varint(&mut out, t.secondary.len() as u128);
@@ -358,14 +406,31 @@ pub fn encode_table(t: &TableDef) -> Vec<u8> {
     put_str(&mut out, &t.options.charset);
     put_str(&mut out, &t.options.collation);
     put_str(&mut out, &t.options.comment);
+    put_attrs(&mut out, &table_attrs(t));
     out
+}
+
+/// The attributes of a column beyond the fixed layout (`ATTR_COLUMN_*`).
+fn column_attrs(_c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
+    Vec::new()
+}
+
+fn apply_column_attr(_c: &mut ColumnDef, tag: u8, _bytes: &[u8]) -> Result<()> {
+    Err(unknown_attr("column", tag))
+}
+
+/// The attributes of a table beyond the fixed layout (`ATTR_TABLE_*`).
+fn table_attrs(_t: &TableDef) -> Vec<(u8, Vec<u8>)> {
+    Vec::new()
+}
+
+fn apply_table_attr(_t: &mut TableDef, tag: u8, _bytes: &[u8]) -> Result<()> {
+    Err(unknown_attr("table", tag))
 }
 
 pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
     let mut r = Reader::new(bytes);
-    if r.u8()? != CATALOG_FORMAT {
-        return Err(corrupt("format version"));
-    }
+    let v2 = get_format(&mut r)?;
     let id = r.u32()?;
     let db = get_str(&mut r)?;
     let name = get_str(&mut r)?;
@@ -381,7 +446,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
             2 => ColumnDefault::CurrentTimestamp,
             _ => return Err(corrupt("column default")),
         };
-        columns.push(ColumnDef {
+        let mut column = ColumnDef {
             name,
             ty,
             nullable,
@@ -389,7 +454,11 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
             auto_increment: get_bool(&mut r)?,
             on_update_current_timestamp: get_bool(&mut r)?,
             comment: get_str(&mut r)?,
-        });
+        };
+        for (tag, bytes) in get_attrs(&mut r, v2)? {
+            apply_column_attr(&mut column, tag, bytes)?;
+        }
+        columns.push(column);
     }
     let primary = get_index(&mut r, ncols)?;
     let nsec = get_len(&mut r)?;
@@ -403,10 +472,15 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
         collation: get_str(&mut r)?,
         comment: get_str(&mut r)?,
     };
+    let attrs = get_attrs(&mut r, v2)?;
     if !r.is_empty() {
         return Err(corrupt("trailing bytes"));
     }
-    Ok(TableDef { id, db, name, columns, primary, secondary, options })
+    let mut table = TableDef { id, db, name, columns, primary, secondary, options };
+    for (tag, bytes) in attrs {
+        apply_table_attr(&mut table, tag, bytes)?;
+    }
+    Ok(table)
 }
 
 /// Builds the in-memory catalog and the id counters from the latest committed versions of the
@@ -724,6 +798,59 @@ mod tests {
         assert_eq!(decode_counters(&encode_counters(&c)).unwrap(), c);
         let p = PersistedCounters { auto_inc_next: 1 << 50, rows: 12 };
         assert_eq!(decode_persisted(&encode_persisted(&p)).unwrap(), p);
+    }
+
+    /// A format 1 table record: the fixed layout only, no attribute lists (as written before
+    /// format 2; kept here byte for byte so that old data directories stay readable).
+    fn encode_table_v1(t: &TableDef) -> Vec<u8> {
+        let mut out = vec![CATALOG_FORMAT_V1];
+        out.extend_from_slice(&t.id.to_le_bytes());
+        put_str(&mut out, &t.db);
+        put_str(&mut out, &t.name);
+        put_varint(&mut out, t.columns.len() as u128);
+        for c in &t.columns {
+            put_str(&mut out, &c.name);
+            put_type(&mut out, &c.ty);
+            out.push(c.nullable as u8);
+            match &c.default {
+                ColumnDefault::None => out.push(0),
+                ColumnDefault::Value(d) => {
+                    out.push(1);
+                    put_datum(&mut out, d);
+                }
+                ColumnDefault::CurrentTimestamp => out.push(2),
+            }
+            out.push(c.auto_increment as u8);
+            out.push(c.on_update_current_timestamp as u8);
+            put_str(&mut out, &c.comment);
+        }
+        put_index(&mut out, &t.primary);
+        put_varint(&mut out, t.secondary.len() as u128);
+        for i in &t.secondary {
+            put_index(&mut out, i);
+        }
+        put_str(&mut out, &t.options.engine);
+        put_str(&mut out, &t.options.charset);
+        put_str(&mut out, &t.options.collation);
+        put_str(&mut out, &t.options.comment);
+        out
+    }
+
+    #[test]
+    fn format_1_tables_are_still_read() {
+        let t = sample_table();
+        assert_eq!(decode_table(&encode_table_v1(&t)).unwrap(), t);
+    }
+
+    #[test]
+    fn unknown_attributes_are_refused() {
+        let t = sample_table();
+        let mut b = encode_table(&t);
+        // The table's attribute list is the last byte (empty): replace it with one unknown tag.
+        assert_eq!(b.pop(), Some(0));
+        put_attrs(&mut b, &[(250, vec![1, 2, 3])]);
+        let err = decode_table(&b).unwrap_err().to_string();
+        assert!(err.contains("unknown table attribute 250"), "{err}");
     }
 
     #[test]
