@@ -101,7 +101,8 @@ def entries_for(path: Path, ours: list, theirs: list) -> list[str]:
             out.append(f"{path.name}:{line} {item}: {describe_outcome(a, b)}{extra}")
         elif meta_a != meta_b:
             out.append(f"{path.name}:{line}:meta {item}: {describe_metadata(meta_a, meta_b)}")
-    return out
+    # One entry a line, whatever the messages hold.
+    return [entry.replace("\r", "\\r").replace("\n", "\\n") for entry in out]
 
 
 def write_block(allowlist: Path, name: str, entries: list[str]) -> None:

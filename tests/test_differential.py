@@ -1,4 +1,4 @@
-"""Differential corpus: every file in tests/corpus/*.sql runs on selkied and on a private MariaDB
+r"""Differential corpus: every file in tests/corpus/*.sql runs on selkied and on a private MariaDB
 10.11, statement by statement, and every outcome must be the same on both: result rows (and
 column names), affected rows, error code, SQLSTATE and message, warnings, and the result column
 metadata a driver reads (PyMySQL's cursor.description and the raw column definition packets:
@@ -8,8 +8,13 @@ MULTIPLE_KEY, BLOB, UNSIGNED, ZEROFILL, BINARY, ENUM, AUTO_INCREMENT and SET).
 Corpus format (one topic per file):
 - Statements end with `;` at the end of a line; lines starting with `--` are comments, except:
 - `-- connection NAME` switches to (and opens, the first time) another session on the same
-  database: interleavings across sessions are written out in file order.
+  database: interleavings across sessions are written out in file order. `-- connection NAME
+  found_rows` opens it with CLIENT_FOUND_ROWS (affected rows count matched rows, as Django's and
+  Rails' connections ask).
 - `-- sorted` before a statement compares its rows as a multiset (no ORDER BY in the statement).
+- `-- bytes` before a statement sends each `\xNN` in it as that raw byte, as drivers send binary
+  parameters (mysqlclient's `_binary'...'` holds the bytes themselves, escaped only for `\0`, `'`,
+  `\\`, newline, `\r` and ^Z); SQL itself has no `\x` escape.
 
 Each file runs in a fresh database named after it. A difference fails the test unless
 tests/corpus/allowlist.txt lists it with the reason (reviewed like code), one entry a line:
@@ -23,27 +28,47 @@ scripts/corpus_allowlist.py prints the current differences of a file in allow-li
 
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import Path
 
 import pymysql
+from pymysql.constants import CLIENT
 import pytest
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
-def parse_corpus(path: Path) -> list[tuple[int, str, str, bool]]:
-    """Returns (line number, connection, statement, sorted) for each statement of a file."""
+def _utf8_lenient(name: str):
+    """A codec for the connections: UTF-8 whose undecodable bytes become lone surrogates
+    (surrogateescape), so that a server sending bytes that are not UTF-8 in a text column shows
+    as a difference in the rows instead of an exception inside the driver mid-result."""
+    if name != "utf8_lenient":
+        return None
+    utf8 = codecs.lookup("utf-8")
+    return codecs.CodecInfo(name="utf8_lenient", encode=lambda s, errors="strict": utf8.encode(s, "surrogateescape"),
+                            decode=lambda b, errors="strict": utf8.decode(b, "surrogateescape"))
+
+
+codecs.register(_utf8_lenient)
+
+
+def parse_corpus(path: Path) -> list[tuple[int, str, str | bytes, bool]]:
+    """Returns (line number, connection, statement, sorted) for each statement of a file; a
+    connection opened with CLIENT_FOUND_ROWS is named NAME+found_rows, a `-- bytes` statement is
+    bytes."""
     out = []
-    conn, sort_next, buf, start = "a", False, [], 0
+    conn, sort_next, bytes_next, buf, start = "a", False, False, [], 0
     for n, line in enumerate(path.read_text().splitlines(), start=1):
         stripped = line.strip()
         if not buf and stripped.startswith("--"):
-            m = re.match(r"--\s*connection\s+(\w+)\s*$", stripped)
+            m = re.match(r"--\s*connection\s+(\w+)(\s+found_rows)?\s*$", stripped)
             if m:
-                conn = m.group(1)
+                conn = m.group(1) + ("+found_rows" if m.group(2) else "")
             elif re.match(r"--\s*sorted\s*$", stripped):
                 sort_next = True
+            elif re.match(r"--\s*bytes\s*$", stripped):
+                bytes_next = True
             continue
         if not buf and not stripped:
             continue
@@ -52,8 +77,10 @@ def parse_corpus(path: Path) -> list[tuple[int, str, str, bool]]:
         buf.append(line)
         if stripped.endswith(";"):
             stmt = "\n".join(buf).strip()[:-1]
+            if bytes_next:
+                stmt = re.sub(rb"\\x([0-9a-fA-F]{2})", lambda m: bytes.fromhex(m.group(1).decode()), stmt.encode())
             out.append((start, conn, stmt, sort_next))
-            buf, sort_next = [], False
+            buf, sort_next, bytes_next = [], False, False
     assert not buf, f"{path.name}: statement without a final ';'"
     return out
 
@@ -129,8 +156,10 @@ def run_file(port: int, path: Path) -> list:
             if name not in conns:
                 # read_timeout: a statement that hangs (a lock wait gone wrong) fails the file
                 # rather than the whole run.
+                flags = CLIENT.FOUND_ROWS if name.endswith("+found_rows") else 0
                 conns[name] = pymysql.connect(host="127.0.0.1", port=port, user="root", password="",
-                                              database=db, autocommit=True, read_timeout=120)
+                                              database=db, autocommit=True, read_timeout=120, client_flag=flags)
+                conns[name].encoding = "utf8_lenient"
             with conns[name].cursor() as cur:
                 results.append((line, stmt, outcome(cur, stmt, sort)))
     finally:
