@@ -17,15 +17,19 @@ missing=()
 command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 command -v mariadb >/dev/null 2>&1 || missing+=(mariadb-client)
 { command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
+# mysqlclient (Django's MySQL driver, tests/test_django_fresh_project.py) builds against these.
+for pkg in libmariadb-dev pkg-config build-essential python3-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get install -y "${missing[@]}" >/dev/null \
     || { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y "${missing[@]}" >/dev/null; }
 fi
-if ! python3 -c "import pymysql, mysql.connector, pytest, matplotlib" >/dev/null 2>&1; then
+if ! python3 -c "import pymysql, mysql.connector, pytest, matplotlib, django, MySQLdb" >/dev/null 2>&1; then
   echo "== installing Python test dependencies"
-  python3 -m pip install --quiet pymysql mysql-connector-python pytest matplotlib
+  python3 -m pip install --quiet pymysql mysql-connector-python pytest matplotlib "django==5.1.*" mysqlclient
 fi
 if ! command -v cargo >/dev/null 2>&1; then
   [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"

@@ -1,0 +1,161 @@
+-- Issue 14 item 4: foreign keys with InnoDB's semantics as applications rely on them: the
+-- referential actions ORMs declare, cascades over several levels and self references, errors
+-- 1451/1452, loading a dump with foreign_key_checks=0, and the parent-row locks that keep two
+-- sessions from breaking integrity (the waits are cut by a 1 second lock wait timeout).
+CREATE TABLE `customers` (`id` int NOT NULL AUTO_INCREMENT PRIMARY KEY, `name` varchar(40) NOT NULL, `code` varchar(10) NOT NULL, UNIQUE KEY `customers_code` (`code`));
+CREATE TABLE `orders` (
+  `id` int NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  `customer_id` int NOT NULL,
+  `customer_code` varchar(10) NULL,
+  `total` decimal(10,2) NOT NULL DEFAULT 0,
+  KEY `orders_customer_id` (`customer_id`),
+  CONSTRAINT `orders_customer_fk` FOREIGN KEY (`customer_id`) REFERENCES `customers` (`id`) ON DELETE CASCADE ON UPDATE CASCADE,
+  CONSTRAINT `orders_code_fk` FOREIGN KEY (`customer_code`) REFERENCES `customers` (`code`) ON DELETE SET NULL ON UPDATE SET NULL
+);
+CREATE TABLE `order_lines` (
+  `order_id` int NOT NULL,
+  `line` int NOT NULL,
+  `product` varchar(20) NOT NULL,
+  PRIMARY KEY (`order_id`, `line`),
+  FOREIGN KEY (`order_id`) REFERENCES `orders` (`id`) ON DELETE CASCADE
+);
+CREATE TABLE `payments` (
+  `id` int NOT NULL PRIMARY KEY,
+  `order_id` int,
+  CONSTRAINT `payments_order_fk` FOREIGN KEY (`order_id`) REFERENCES `orders` (`id`) ON DELETE RESTRICT ON UPDATE RESTRICT
+);
+CREATE TABLE `notes` (
+  `id` int NOT NULL PRIMARY KEY,
+  `customer_id` int,
+  CONSTRAINT `notes_customer_fk` FOREIGN KEY (`customer_id`) REFERENCES `customers` (`id`) ON DELETE NO ACTION
+);
+SHOW CREATE TABLE `orders`;
+SHOW CREATE TABLE `order_lines`;
+INSERT INTO `customers` (`name`, `code`) VALUES ('acme', 'AC'), ('globex', 'GX'), ('initech', 'IN');
+INSERT INTO `orders` (`customer_id`, `customer_code`, `total`) VALUES (1, 'AC', 10), (1, 'AC', 20), (2, 'GX', 30), (3, NULL, 40);
+INSERT INTO `order_lines` VALUES (1, 1, 'bolt'), (1, 2, 'nut'), (2, 1, 'gear'), (3, 1, 'spring'), (4, 1, 'lever');
+INSERT INTO `payments` VALUES (100, 3), (101, NULL);
+INSERT INTO `notes` VALUES (1, 3);
+
+-- Child rows must reference an existing parent (1452); NULL references nothing.
+INSERT INTO `orders` (`customer_id`) VALUES (99);
+INSERT INTO `orders` (`customer_id`, `customer_code`) VALUES (1, 'ZZ');
+INSERT INTO `order_lines` VALUES (99, 1, 'x');
+UPDATE `orders` SET `customer_id` = 42 WHERE `id` = 1;
+INSERT INTO `payments` VALUES (102, NULL);
+INSERT INTO `orders` (`customer_id`, `total`) VALUES (1, 1), (77, 2);
+SELECT COUNT(*) FROM `orders`;
+
+-- RESTRICT and NO ACTION refuse (1451); CASCADE follows two levels; SET NULL clears.
+DELETE FROM `orders` WHERE `id` = 3;
+DELETE FROM `customers` WHERE `id` = 3;
+UPDATE `orders` SET `id` = 33 WHERE `id` = 3;
+DELETE FROM `customers` WHERE `id` = 1;
+SELECT `id`, `customer_id`, `customer_code` FROM `orders` ORDER BY `id`;
+SELECT `order_id`, `line` FROM `order_lines` ORDER BY `order_id`, `line`;
+UPDATE `customers` SET `id` = 20, `code` = 'GLX' WHERE `id` = 2;
+SELECT `id`, `customer_id`, `customer_code` FROM `orders` ORDER BY `id`;
+UPDATE `customers` SET `code` = 'IN2' WHERE `code` = 'IN';
+DELETE FROM `payments` WHERE `id` = 100;
+DELETE FROM `customers` WHERE `id` = 20;
+SELECT `id`, `customer_id` FROM `orders` ORDER BY `id`;
+SELECT `order_id`, `line` FROM `order_lines` ORDER BY `order_id`, `line`;
+SELECT `id`, `order_id` FROM `payments` ORDER BY `id`;
+DELETE FROM `notes`;
+DELETE FROM `customers`;
+SELECT (SELECT COUNT(*) FROM `customers`), (SELECT COUNT(*) FROM `orders`), (SELECT COUNT(*) FROM `order_lines`);
+
+-- A statement that fails part way leaves nothing behind.
+INSERT INTO `customers` (`id`, `name`, `code`) VALUES (1, 'a', 'A'), (2, 'b', 'B');
+INSERT INTO `orders` (`id`, `customer_id`) VALUES (1, 1), (2, 2), (3, 9);
+SELECT COUNT(*) FROM `orders`;
+DELETE FROM `customers` WHERE `id` IN (1, 2);
+SELECT COUNT(*) FROM `customers`;
+
+-- Self references: a category tree, deleted from the root down.
+CREATE TABLE `categories` (
+  `id` int NOT NULL PRIMARY KEY,
+  `parent_id` int NULL,
+  `name` varchar(20) NOT NULL,
+  CONSTRAINT `categories_parent_fk` FOREIGN KEY (`parent_id`) REFERENCES `categories` (`id`) ON DELETE CASCADE
+);
+INSERT INTO `categories` VALUES (1, NULL, 'root'), (2, 1, 'books'), (3, 2, 'fiction'), (4, 3, 'sf'), (5, 1, 'music');
+INSERT INTO `categories` VALUES (6, 6, 'self');
+INSERT INTO `categories` VALUES (7, 8, 'forward');
+UPDATE `categories` SET `parent_id` = 4 WHERE `id` = 5;
+DELETE FROM `categories` WHERE `id` = 2;
+SELECT `id`, `parent_id`, `name` FROM `categories` ORDER BY `id`;
+CREATE TABLE `employees` (`id` int PRIMARY KEY, `manager_id` int, FOREIGN KEY (`manager_id`) REFERENCES `employees` (`id`) ON DELETE SET NULL);
+INSERT INTO `employees` VALUES (1, NULL), (2, 1), (3, 2);
+DELETE FROM `employees` WHERE `id` = 2;
+SELECT * FROM `employees` ORDER BY `id`;
+
+-- Loading a dump: mariadb-dump writes children before parents with checks off.
+SET FOREIGN_KEY_CHECKS = 0;
+CREATE TABLE `b_child` (`id` int PRIMARY KEY, `a_id` int, KEY `a_id` (`a_id`), CONSTRAINT `b_child_ibfk_1` FOREIGN KEY (`a_id`) REFERENCES `a_parent` (`id`));
+INSERT INTO `b_child` VALUES (1, 10), (2, 20);
+CREATE TABLE `a_parent` (`id` int PRIMARY KEY);
+INSERT INTO `a_parent` VALUES (10);
+SET FOREIGN_KEY_CHECKS = 1;
+SELECT @@foreign_key_checks;
+INSERT INTO `b_child` VALUES (3, 30);
+DELETE FROM `a_parent` WHERE `id` = 10;
+SELECT * FROM `b_child` ORDER BY `id`;
+DROP TABLE `a_parent`;
+SET FOREIGN_KEY_CHECKS = 0;
+DROP TABLE `a_parent`;
+SET FOREIGN_KEY_CHECKS = 1;
+INSERT INTO `b_child` VALUES (4, 10);
+
+-- Definition errors.
+CREATE TABLE `bad1` (`id` int PRIMARY KEY, `x` int, FOREIGN KEY (`x`) REFERENCES `nope` (`id`));
+CREATE TABLE `bad2` (`id` int PRIMARY KEY, `x` varchar(5), FOREIGN KEY (`x`) REFERENCES `categories` (`id`));
+CREATE TABLE `bad3` (`id` int PRIMARY KEY, `x` int NOT NULL, FOREIGN KEY (`x`) REFERENCES `categories` (`id`) ON DELETE SET NULL);
+CREATE TABLE `bad4` (`id` int PRIMARY KEY, `x` int, FOREIGN KEY (`x`) REFERENCES `categories` (`name`));
+ALTER TABLE `employees` DROP FOREIGN KEY `nope`;
+ALTER TABLE `categories` DROP COLUMN `parent_id`;
+ALTER TABLE `categories` MODIFY `id` bigint NOT NULL;
+TRUNCATE TABLE `categories`;
+DROP TABLE `categories`;
+SELECT COUNT(*) FROM `categories`;
+
+-- Two sessions: a child inserted in an open transaction locks its parent row, and a parent
+-- deleted in an open transaction blocks a new child; both until commit or rollback.
+CREATE TABLE `accounts` (`id` int PRIMARY KEY, `balance` int NOT NULL);
+CREATE TABLE `transfers` (`id` int PRIMARY KEY, `account_id` int NOT NULL, FOREIGN KEY (`account_id`) REFERENCES `accounts` (`id`));
+INSERT INTO `accounts` VALUES (1, 100), (2, 200), (3, 300);
+SET SESSION innodb_lock_wait_timeout = 1;
+-- connection b
+SET SESSION innodb_lock_wait_timeout = 1;
+-- connection a
+BEGIN;
+INSERT INTO `transfers` VALUES (1, 1);
+-- connection b
+DELETE FROM `accounts` WHERE `id` = 1;
+UPDATE `accounts` SET `balance` = 0 WHERE `id` = 2;
+SELECT `id`, `balance` FROM `accounts` ORDER BY `id`;
+SELECT COUNT(*) FROM `transfers`;
+-- connection a
+COMMIT;
+-- connection b
+DELETE FROM `accounts` WHERE `id` = 1;
+-- connection a
+BEGIN;
+DELETE FROM `accounts` WHERE `id` = 3;
+-- connection b
+INSERT INTO `transfers` VALUES (2, 3);
+-- connection a
+ROLLBACK;
+-- connection b
+INSERT INTO `transfers` VALUES (2, 3);
+BEGIN;
+INSERT INTO `transfers` VALUES (3, 2);
+-- connection a
+DELETE FROM `accounts` WHERE `id` = 2;
+SELECT `id` FROM `accounts` ORDER BY `id`;
+-- connection b
+ROLLBACK;
+-- connection a
+DELETE FROM `accounts` WHERE `id` = 2;
+SELECT `id` FROM `accounts` ORDER BY `id`;
+SELECT `id`, `account_id` FROM `transfers` ORDER BY `id`;
