@@ -153,6 +153,7 @@ pub(crate) mod tests {
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: comment.into(),
+            sequence: None,
         }
     }
 
