@@ -892,8 +892,14 @@ mod tests {
     #[test]
     fn sequence_options_round_trip() {
         let mut t = sample_table();
-        t.options.sequence =
-            Some(SequenceDef { start: -5, min: i64::MIN + 1, max: i64::MAX - 1, increment: -3, cache: 1000, cycle: true });
+        t.options.sequence = Some(SequenceDef {
+            start: -5,
+            min: i64::MIN + 1,
+            max: i64::MAX - 1,
+            increment: -3,
+            cache: 1000,
+            cycle: true,
+        });
         assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
     }
 

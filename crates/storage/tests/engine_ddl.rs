@@ -221,10 +221,7 @@ async fn sequence_state_survives_crashes_and_checkpoints() {
     def.options.sequence = Some(seq);
     e.create_table(def, false).await.unwrap();
     e.create_table(sbtest("d", "plain", false), false).await.unwrap();
-    assert!(matches!(
-        e.sequence_state(&table(&e, "d", "plain")),
-        Err(StorageError::NotASequence { .. })
-    ));
+    assert!(matches!(e.sequence_state(&table(&e, "d", "plain")), Err(StorageError::NotASequence { .. })));
     assert_eq!(e.sequence_state(&table(&e, "d", "s")).unwrap(), seq.initial_state());
     // As created, across a crash.
     e = reopen(e, dir.path(), true);

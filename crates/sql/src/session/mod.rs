@@ -10,7 +10,7 @@
 //!
 //! Files, bottom up: `compiled` (what is kept of a statement), `counters`, `text_cache`,
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
-//! boundaries, savepoints), then `set`, `schema` (DDL), `prepared`, and `dispatch` (statement
+//! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE), `prepared`, and `dispatch` (statement
 //! dispatch, the entry from the server).
 
 mod compiled;
@@ -18,6 +18,7 @@ pub mod counters;
 mod dispatch;
 mod prepared;
 mod schema;
+mod sequence;
 mod set;
 mod state;
 mod text_cache;

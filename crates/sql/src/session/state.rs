@@ -191,6 +191,7 @@ impl Session {
     /// Rolls back any open transaction (connection close).
     pub fn close(&mut self) {
         self.rollback_quietly();
+        self.server.sequences.forget_session(self.info.connection_id);
     }
 
     pub(super) fn rollback_quietly(&mut self) {
