@@ -462,9 +462,11 @@ impl Session {
                 Ok(())
             }
             Stmt::CreateSequence { or_replace, if_not_exists, db, name, options } => {
-                self.create_sequence((*or_replace, *if_not_exists), db, name, options, sink, more).await
+                Box::pin(self.create_sequence((*or_replace, *if_not_exists), db, name, options, sink, more)).await
             }
-            Stmt::DropSequence { if_exists, names } => self.drop_sequences(*if_exists, names, sink, more).await,
+            Stmt::DropSequence { if_exists, names } => {
+                Box::pin(self.drop_sequences(*if_exists, names, sink, more)).await
+            }
             Stmt::TableKeys { db, table, enable } => {
                 self.counters.bump(Counter::ComAlterTable);
                 // ALTER TABLE commits the open transaction, as in MariaDB.
