@@ -576,6 +576,14 @@ impl Session {
             | S::AlterTable(_)
             | S::Truncate(_)
             | S::RenameTable(_) => match s {
+                S::CreateTable(ct) if ct.temporary && !super::temporary::creates_temporary(ct) => {
+                    self.create_temporary_table(ct, text, sink, more).await
+                }
+                S::Drop { object_type: ast::ObjectType::Table, names, temporary, .. }
+                    if self.drop_touches_temporary(names, *temporary) =>
+                {
+                    self.drop_with_temporary(s, text, sink, more).await
+                }
                 S::CreateTable(ct) if ct.query.is_some() => self.create_table_as_select(ct, text, sink, more).await,
                 _ => self.run_ddl(s, text, sink, more).await,
             },
