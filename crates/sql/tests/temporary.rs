@@ -93,3 +93,43 @@ async fn create_temporary_table_does_not_commit() {
     exec(&mut a, "DROP TEMPORARY TABLE l, s, tmp").await;
     assert_eq!(fail(&mut a, "SELECT * FROM l").await.code, 1146);
 }
+
+#[tokio::test]
+async fn ddl_and_show_find_the_temporary_table() {
+    let db = TestDb::new();
+    let mut a = db.session_in_test_db().await;
+    exec(&mut a, "CREATE TABLE t (id INT PRIMARY KEY)").await;
+    exec(&mut a, "INSERT INTO t VALUES (1), (2)").await;
+    exec(&mut a, "CREATE TEMPORARY TABLE t (id INT PRIMARY KEY, v INT)").await;
+    exec(&mut a, "INSERT INTO t VALUES (5, 50)").await;
+    let create = query(&mut a, "SHOW CREATE TABLE t").await;
+    assert_eq!(create[0][0], "t");
+    assert!(
+        create[0][1].starts_with("CREATE TEMPORARY TABLE `t` (\n  `id` int(11) NOT NULL,\n  `v` int(11)"),
+        "{}",
+        create[0][1]
+    );
+    assert_eq!(query(&mut a, "SHOW COLUMNS FROM t").await.len(), 2);
+    exec(&mut a, "CREATE INDEX iv ON t (v)").await;
+    assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t WHERE v = 50").await, rows(&[&["1"]]));
+    exec(&mut a, "TRUNCATE TABLE t").await;
+    assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t").await, rows(&[&["0"]]), "the temporary table was truncated");
+    exec(&mut a, "DROP TEMPORARY TABLE t").await;
+    assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t").await, rows(&[&["2"]]), "the permanent table is untouched");
+    let create = query(&mut a, "SHOW CREATE TABLE t").await;
+    assert!(create[0][1].starts_with("CREATE TABLE `t`"));
+}
+
+#[tokio::test]
+async fn temporary_tables_left_by_a_crash_are_dropped_at_start() {
+    let db = TestDb::new();
+    let mut a = db.session_in_test_db().await;
+    exec(&mut a, "CREATE TABLE keep (id INT)").await;
+    exec(&mut a, "CREATE TEMPORARY TABLE gone (id INT)").await;
+    // The session never ends (a crash): its table stays in the engine catalog, unlisted.
+    std::mem::forget(a);
+    assert_eq!(db.engine.catalog().tables_in("test").len(), 2);
+    assert_eq!(db.server.drop_leftover_temporary_tables().await.unwrap(), 1);
+    let names: Vec<String> = db.engine.catalog().tables_in("test").iter().map(|t| t.name.clone()).collect();
+    assert_eq!(names, vec!["keep".to_string()]);
+}

@@ -585,7 +585,10 @@ impl Session {
                     self.drop_with_temporary(s, text, sink, more).await
                 }
                 S::CreateTable(ct) if ct.query.is_some() => self.create_table_as_select(ct, text, sink, more).await,
-                _ => self.run_ddl(s, text, sink, more).await,
+                _ => match self.ddl_on_temporary(s)? {
+                    Some(rewritten) => self.run_ddl(&rewritten, text, sink, more).await,
+                    None => self.run_ddl(s, text, sink, more).await,
+                },
             },
             S::Explain { statement, analyze: false, .. } => {
                 let catalog = self.store.catalog();

@@ -44,6 +44,7 @@ macro_rules! stmt_env {
             found_rows: $s.found_rows,
             row_count: $s.row_count,
             interrupt: &$s.interrupt,
+            temporary: Some(&$s.temporary),
         }
     };
 }

@@ -132,6 +132,62 @@ impl Session {
         Ok(())
     }
 
+    /// A DDL statement that names one of the session's temporary tables, rewritten to name its
+    /// engine table instead (TRUNCATE, ALTER TABLE, CREATE INDEX, DROP INDEX ... ON); None when
+    /// it names none. Renaming a temporary table is refused rather than rewritten: the engine
+    /// table would take the new name and become permanent.
+    pub(super) fn ddl_on_temporary(&self, s: &ast::Statement) -> Result<Option<ast::Statement>, SqlError> {
+        let current = self.current_db.as_deref();
+        let engine_name = |n: &ast::ObjectName| -> Result<Option<ast::ObjectName>, SqlError> {
+            let Ok((db, t)) = qualified(n, current) else {
+                return Ok(None);
+            };
+            Ok(self.temporary.engine_name(&db, &t).map(|e| engine_object_name(&db, e)))
+        };
+        let mut out = s.clone();
+        let mut changed = false;
+        match &mut out {
+            ast::Statement::Truncate(t) => {
+                for target in &mut t.table_names {
+                    if let Some(n) = engine_name(&target.name)? {
+                        target.name = n;
+                        changed = true;
+                    }
+                }
+            }
+            ast::Statement::AlterTable(at) => {
+                if let Some(n) = engine_name(&at.name)? {
+                    if at.operations.iter().any(|op| matches!(op, ast::AlterTableOperation::RenameTable { .. })) {
+                        return Err(error::not_supported("renaming a temporary table"));
+                    }
+                    at.name = n;
+                    changed = true;
+                }
+            }
+            ast::Statement::CreateIndex(ci) => {
+                if let Some(n) = engine_name(&ci.table_name)? {
+                    ci.table_name = n;
+                    changed = true;
+                }
+            }
+            ast::Statement::Drop { object_type: ast::ObjectType::Index, table: Some(t), .. } => {
+                if let Some(n) = engine_name(t)? {
+                    *t = n;
+                    changed = true;
+                }
+            }
+            ast::Statement::RenameTable(renames) => {
+                for r in renames {
+                    if engine_name(&r.old_name)?.is_some() {
+                        return Err(error::not_supported("renaming a temporary table"));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(changed.then_some(out))
+    }
+
     /// Drops the session's temporary tables in the background (the session ends or is reset;
     /// nothing waits for it). Without a runtime they stay until the server next starts.
     pub(super) fn drop_all_temporary(&mut self) {

@@ -71,12 +71,16 @@ pub(crate) fn resolve_db(ctx: &Ctx, db: Option<&str>) -> Result<String, SqlError
 }
 
 /// A table a SHOW statement names: a user table or an information_schema table.
-pub(crate) enum TableTarget<'a> {
-    User(&'a Arc<TableDef>),
+pub(crate) enum TableTarget {
+    /// A permanent table, or (`temporary`) one of the session's temporary tables.
+    User {
+        table: Arc<TableDef>,
+        temporary: bool,
+    },
     InformationSchema(&'static IsTable),
 }
 
-pub(crate) fn resolve_table<'a>(ctx: &Ctx<'a>, db: Option<&str>, name: &str) -> Result<TableTarget<'a>, SqlError> {
+pub(crate) fn resolve_table<'a>(ctx: &Ctx<'a>, db: Option<&str>, name: &str) -> Result<TableTarget, SqlError> {
     let db = match db.or(ctx.current_db) {
         Some(db) => db,
         None => return Err(no_database()),
@@ -89,7 +93,13 @@ pub(crate) fn resolve_table<'a>(ctx: &Ctx<'a>, db: Option<&str>, name: &str) -> 
     if ctx.catalog.database(db).is_none() {
         return Err(unknown_database(db));
     }
-    ctx.catalog.table(db, name).map(TableTarget::User).ok_or_else(|| no_such_table(db, name))
+    if let Some(t) = ctx.temporary.and_then(|tt| tt.resolve(ctx.catalog, db, name)) {
+        return Ok(TableTarget::User { table: t, temporary: true });
+    }
+    ctx.catalog
+        .table(db, name)
+        .map(|t| TableTarget::User { table: t.clone(), temporary: false })
+        .ok_or_else(|| no_such_table(db, name))
 }
 
 /// The tables of `db` that listings show: all but internal `#sql...` tables (temporary
