@@ -10,7 +10,7 @@
 //!
 //! Files, bottom up: `compiled` (what is kept of a statement), `counters`, `text_cache`,
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
-//! boundaries, savepoints), then `set`, `schema` (DDL), `prepared`, and `dispatch` (statement
+//! boundaries, savepoints), then `set`, `schema` (DDL), `temporary` (temporary tables), `prepared`, and `dispatch` (statement
 //! dispatch, the entry from the server).
 
 mod compiled;
@@ -20,6 +20,7 @@ mod prepared;
 mod schema;
 mod set;
 mod state;
+mod temporary;
 mod text_cache;
 mod txn;
 
