@@ -99,6 +99,11 @@ pub async fn run(
         max_allowed_packet: config.max_allowed_packet,
     };
     let sql = SqlServer::new(engine.clone(), sql_config, registry.clone() as Arc<dyn ServerHooks>);
+    match sql.drop_leftover_temporary_tables().await {
+        Ok(0) => {}
+        Ok(n) => info!(tables = n, "dropped the temporary tables of the previous run"),
+        Err(e) => warn!(error = %e, "cannot drop the temporary tables of the previous run"),
+    }
     // Known only to the running server; clients and tools read them as variables. No Unix
     // socket is served, so @@socket stays empty.
     if let Err(e) = sql.set_startup_variable("bind_address", &config.bind) {

@@ -13,6 +13,7 @@ use crate::bind::{object_name_parts, Binder, INFORMATION_SCHEMA};
 use crate::error;
 use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
+use crate::temporary::TEMPORARY_PREFIX;
 use crate::types::Value;
 use crate::types::WarnLevel;
 use crate::value::{self, prefix_bytes_per_char, MAX_BYTES_PER_CHAR};
@@ -344,7 +345,9 @@ pub async fn create_table(
     engine: &Engine,
     ct: &ast::CreateTable,
 ) -> Result<(), SqlError> {
-    if ct.temporary {
+    // The session rewrites CREATE TEMPORARY TABLE to its hidden engine name (crate::temporary).
+    let hidden = ct.name.0.last().and_then(|p| p.as_ident()).is_some_and(|i| i.value.starts_with(TEMPORARY_PREFIX));
+    if ct.temporary && !hidden {
         return Err(error::not_supported("CREATE TEMPORARY TABLE"));
     }
     if ct.or_replace {

@@ -102,6 +102,11 @@ pub fn no_such_table(db: &str, table: &str) -> SqlError {
     SqlError::new(1146, "42S02", format!("Table '{db}.{table}' doesn't exist"))
 }
 
+/// 1050: CREATE TABLE of a name that is taken.
+pub fn table_exists(table: &str) -> SqlError {
+    SqlError::new(1050, "42S01", format!("Table '{table}' already exists"))
+}
+
 /// 1051 for DROP TABLE and for `x.*` naming no table of the FROM clause.
 pub fn unknown_table(qualified_names: &str) -> SqlError {
     SqlError::new(1051, "42S02", format!("Unknown table '{qualified_names}'"))

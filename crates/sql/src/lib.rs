@@ -18,7 +18,8 @@
 //! - `plan`: plans and bound expressions, access paths, key ranges.
 //! - `sequence`: sequences (CREATE SEQUENCE, NEXTVAL): options, caches of reserved values.
 //! - `server`: the server-wide state (`SqlServer`); `store`: a session's one route to the
-//!   storage engine (engine handle, slot, open transaction).
+//!   storage engine (engine handle, slot, open transaction); `temporary`: a session's
+//!   temporary tables (names mapped to hidden engine tables).
 //! - `show`: SHOW and information_schema.
 //! - `bind`: name resolution and the rule-based planner (AST to plan).
 //! - `exec`: the statement context, expression evaluation, and the operators that run a plan.
@@ -47,6 +48,7 @@ mod server;
 pub mod session;
 pub mod show;
 mod store;
+mod temporary;
 mod types;
 pub mod value;
 pub mod variables;

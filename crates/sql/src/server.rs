@@ -33,6 +33,22 @@ impl SqlServer {
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
     }
+
+    /// Drops the temporary tables that a previous run of the server left (it stopped before
+    /// their sessions ended: a crash or a kill). Called once at start, before clients connect.
+    pub async fn drop_leftover_temporary_tables(&self) -> Result<usize, SqlError> {
+        let catalog = self.engine.catalog();
+        let mut dropped = 0;
+        for db in catalog.databases.keys() {
+            for t in catalog.tables_in(db) {
+                if t.name.starts_with(crate::temporary::TEMPORARY_PREFIX) {
+                    self.engine.drop_table(&t.db, &t.name, true).await?;
+                    dropped += 1;
+                }
+            }
+        }
+        Ok(dropped)
+    }
     /// Current value of a global variable as SHOW GLOBAL VARIABLES prints it (e.g.
     /// "max_allowed_packet" → "67108864", booleans as ON/OFF); None if there is no such
     /// global variable.

@@ -141,8 +141,10 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
         ShowCommand::Columns { full, table, filter } => show_columns_of(ctx, *full, table, filter.as_ref()),
         ShowCommand::CreateTable { table } => {
             let (name, sql) = match schema::resolve_table(ctx, table.db.as_deref(), &table.name)? {
-                TableTarget::User(t) => {
-                    (t.name.clone(), create::create_table_text(t, schema::next_auto_increment(ctx, t)))
+                TableTarget::User { table: t, temporary } => {
+                    let sql = create::create_table_text(&t, schema::next_auto_increment(ctx, &t));
+                    let sql = if temporary { sql.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1) } else { sql };
+                    (t.name.clone(), sql)
                 }
                 TableTarget::InformationSchema(t) => (t.name.to_string(), create::create_is_table_text(t)),
             };
@@ -151,7 +153,7 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
         ShowCommand::CreateSequence { table } => {
             let db = table.db.as_deref().or(ctx.current_db).ok_or_else(schema::no_database)?;
             let def = match schema::resolve_table(ctx, table.db.as_deref(), &table.name) {
-                Ok(TableTarget::User(t)) => t.options.sequence,
+                Ok(TableTarget::User { table: t, .. }) => t.options.sequence,
                 Err(e) if e.code == 1146 => {
                     return Err(crate::sequence::unknown_sequence(&format!("{db}.{}", table.name)))
                 }
@@ -183,7 +185,7 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
         }),
         ShowCommand::Index { table, filter } => {
             let rows = match schema::resolve_table(ctx, table.db.as_deref(), &table.name)? {
-                TableTarget::User(t) => schema::show_index_rows(ctx, t),
+                TableTarget::User { table: t, .. } => schema::show_index_rows(ctx, &t),
                 TableTarget::InformationSchema(_) => Vec::new(),
             };
             let cols = projected(
@@ -398,7 +400,7 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
 
 fn show_columns_of(ctx: &Ctx, full: bool, table: &TableName, filter: Option<&Filter>) -> Result<ResultSet, SqlError> {
     let rows = match schema::resolve_table(ctx, table.db.as_deref(), &table.name)? {
-        TableTarget::User(t) => schema::show_columns_rows(t, full),
+        TableTarget::User { table: t, .. } => schema::show_columns_rows(&t, full),
         TableTarget::InformationSchema(t) => schema::show_is_columns_rows(t, full),
     };
     let mut names = vec![("Field", "COLUMN_NAME"), ("Type", "COLUMN_TYPE")];

@@ -151,6 +151,7 @@ async fn engine_numbers_reach_show_and_information_schema() {
         warnings: &[],
         connection_id: 1,
         session_status: &[("Com_select".into(), 4)],
+        temporary: None,
     };
 
     let status = show(&ctx, "SHOW TABLE STATUS LIKE 'sbtest1'").unwrap();

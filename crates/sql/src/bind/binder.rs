@@ -13,6 +13,7 @@ use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::Expr;
 use crate::plan::{AggSpec, QueryPlan};
+use crate::temporary::TemporaryTables;
 use crate::types::{column_flags, ColumnDefinition, Value};
 use crate::value::SqlType;
 use crate::variables::{GlobalVariables, SessionVariables};
@@ -127,6 +128,8 @@ pub struct BindEnv<'a> {
     pub user_vars: Option<&'a HashMap<String, Value>>,
     pub pipes_as_concat: bool,
     pub only_full_group_by: bool,
+    /// The session's temporary tables, which shadow permanent tables of the same name.
+    pub temporary: Option<&'a TemporaryTables>,
 }
 
 pub struct Binder<'a> {
@@ -228,6 +231,10 @@ impl<'a> Binder<'a> {
             Some(d) => d,
             None => self.require_db()?.to_string(),
         };
+        if let Some(t) = self.env.temporary.and_then(|tt| tt.resolve(self.env.catalog, &db, &table)) {
+            self.uses_tables = true;
+            return Ok((db, t));
+        }
         match self.env.catalog.table(&db, &table) {
             Some(t) => {
                 self.uses_tables = true;

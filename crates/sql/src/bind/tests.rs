@@ -99,6 +99,7 @@ fn try_plan(sql: &str) -> Result<QueryPlan, crate::error::SqlError> {
         user_vars: None,
         pipes_as_concat: false,
         only_full_group_by: false,
+        temporary: None,
     };
     let mut b = Binder::new(env, sql);
     b.scopes.push(Scope::default());

@@ -70,6 +70,8 @@ pub struct StmtEnv<'a> {
     pub found_rows: u64,
     pub row_count: i64,
     pub interrupt: &'a Interrupt,
+    /// The session's temporary tables (for SHOW).
+    pub temporary: Option<&'a crate::temporary::TemporaryTables>,
 }
 
 impl<'a> StmtEnv<'a> {
@@ -89,6 +91,7 @@ impl<'a> StmtEnv<'a> {
             warnings: self.prev_warnings,
             connection_id: self.info.connection_id,
             session_status: self.session_status,
+            temporary: self.temporary,
         }
     }
 }

@@ -582,8 +582,21 @@ impl Session {
             | S::AlterTable(_)
             | S::Truncate(_)
             | S::RenameTable(_) => match s {
+                // Boxed: these futures hold statements and nest the DDL futures, and statement
+                // futures are kept small (a debug build's test threads have 2 MiB stacks).
+                S::CreateTable(ct) if ct.temporary && !super::temporary::creates_temporary(ct) => {
+                    Box::pin(self.create_temporary_table(ct, text, sink, more)).await
+                }
+                S::Drop { object_type: ast::ObjectType::Table, names, temporary, .. }
+                    if self.drop_touches_temporary(names, *temporary) =>
+                {
+                    Box::pin(self.drop_with_temporary(s, text, sink, more)).await
+                }
                 S::CreateTable(ct) if ct.query.is_some() => self.create_table_as_select(ct, text, sink, more).await,
-                _ => self.run_ddl(s, text, sink, more).await,
+                _ => match self.ddl_on_temporary(s)? {
+                    Some(rewritten) => Box::pin(self.run_ddl(&rewritten, text, sink, more)).await,
+                    None => self.run_ddl(s, text, sink, more).await,
+                },
             },
             S::Explain { statement, analyze: false, .. } => {
                 let catalog = self.store.catalog();

@@ -10,7 +10,8 @@
 //!
 //! Files, bottom up: `compiled` (what is kept of a statement), `counters`, `text_cache`,
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
-//! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE), `prepared`, and `dispatch` (statement
+//! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE),
+//! `temporary` (temporary tables), `prepared`, and `dispatch` (statement
 //! dispatch, the entry from the server).
 
 mod compiled;
@@ -21,6 +22,7 @@ mod schema;
 mod sequence;
 mod set;
 mod state;
+mod temporary;
 mod text_cache;
 mod txn;
 

@@ -27,10 +27,14 @@ impl Session {
         more: bool,
     ) -> Result<(), SqlError> {
         self.counters.bump(Counter::ComCreateTable);
-        if ct.temporary || ct.or_replace || ct.like.is_some() {
+        let temporary = super::temporary::creates_temporary(ct);
+        if (ct.temporary && !temporary) || ct.or_replace || ct.like.is_some() {
             return Err(error::not_supported("this form of CREATE TABLE ... SELECT"));
         }
-        self.commit().await?;
+        // DDL commits the open transaction first; CREATE TEMPORARY TABLE does not.
+        if !temporary {
+            self.commit().await?;
+        }
         let catalog = self.store.catalog();
         let db = self.current_db.clone();
         let (new_table, plan, param_count) = {
@@ -127,8 +131,10 @@ impl Session {
             S::Truncate(_) => Counter::ComTruncate,
             _ => Counter::ComRenameTable,
         });
-        // DDL commits the open transaction first, as in MariaDB.
-        self.commit().await?;
+        // DDL commits the open transaction first, as in MariaDB (CREATE TEMPORARY TABLE does not).
+        if !matches!(s, S::CreateTable(ct) if super::temporary::creates_temporary(ct)) {
+            self.commit().await?;
+        }
         let catalog = self.store.catalog();
         let engine = self.store.engine();
         let db = self.current_db.clone();
@@ -143,6 +149,7 @@ impl Session {
                 user_vars: None,
                 pipes_as_concat: mode.pipes_as_concat,
                 only_full_group_by: mode.only_full_group_by,
+                temporary: None,
             };
             let mut b = Binder::new(benv, text);
             b.scopes.push(Scope::default());

@@ -181,6 +181,7 @@ impl Session {
                 user_vars: None,
                 pipes_as_concat: mode.pipes_as_concat,
                 only_full_group_by: mode.only_full_group_by,
+                temporary: None,
             };
             let mut b = Binder::new(benv, text);
             b.scopes.push(Scope::default());

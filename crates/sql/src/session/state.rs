@@ -20,6 +20,7 @@ use crate::error::{self, SqlError};
 use crate::parse::Stmt;
 use crate::server::SqlServer;
 use crate::store::Store;
+use crate::temporary::TemporaryTables;
 use crate::types::{Interrupt, SessionInfo, SessionStatus, Value, WarnLevel, Warning};
 use crate::value;
 use crate::variables::SessionVariables;
@@ -43,6 +44,7 @@ macro_rules! stmt_env {
             found_rows: $s.found_rows,
             row_count: $s.row_count,
             interrupt: &$s.interrupt,
+            temporary: Some(&$s.temporary),
         }
     };
 }
@@ -81,6 +83,8 @@ pub struct Session {
     pub(super) multi_statements: bool,
     /// Savepoints of the open transaction, oldest first.
     pub(super) savepoints: Vec<(String, SessionSavepoint)>,
+    /// CREATE TEMPORARY TABLE's tables, dropped when the session ends.
+    pub(super) temporary: TemporaryTables,
 }
 
 /// Where a SAVEPOINT was set.
@@ -96,6 +100,7 @@ pub(super) enum SessionSavepoint {
 impl Session {
     pub fn new(server: Arc<SqlServer>, info: SessionInfo) -> Result<Session, SqlError> {
         let store = Store::open(server.engine())?;
+        let temporary = TemporaryTables::new(info.connection_id);
         let vars = SessionVariables::new(&server.globals);
         debug_assert!(vars.shares_global_values(&server.globals), "a new session copies no variables");
         let seed = info.connection_id.wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -122,6 +127,7 @@ impl Session {
             text_cache: TextPlanCache::default(),
             multi_statements: true,
             savepoints: Vec::new(),
+            temporary,
         })
     }
 
@@ -177,6 +183,7 @@ impl Session {
     /// session variables to the globals.
     pub fn reset(&mut self) {
         self.rollback_quietly();
+        self.drop_all_temporary();
         self.prepared.clear();
         self.prepared_names.clear();
         self.user_vars.clear();
@@ -192,6 +199,7 @@ impl Session {
     pub fn close(&mut self) {
         self.rollback_quietly();
         self.server.sequences.forget_session(self.info.connection_id);
+        self.drop_all_temporary();
     }
 
     pub(super) fn rollback_quietly(&mut self) {
@@ -237,6 +245,7 @@ impl Session {
             user_vars: Some(&self.user_vars),
             pipes_as_concat: mode.pipes_as_concat,
             only_full_group_by: mode.only_full_group_by,
+            temporary: Some(&self.temporary),
         }
     }
 

@@ -4,6 +4,7 @@
 
 use selkie_storage::{Catalog, Engine, TableDef};
 
+use crate::temporary::TemporaryTables;
 use crate::types::{ServerHooks, Warning};
 use crate::variables::{GlobalVariables, SessionVariables};
 
@@ -20,6 +21,9 @@ pub struct ShowContext<'a> {
     pub connection_id: u64,
     /// Session status counters (Com_*, Questions, ...) to merge into SHOW STATUS.
     pub session_status: &'a [(String, u64)],
+    /// The session's temporary tables (SHOW CREATE TABLE, SHOW COLUMNS and SHOW INDEX find
+    /// them before permanent tables).
+    pub temporary: Option<&'a TemporaryTables>,
 }
 
 /// What SHOW reads from the storage engine. The engine implements it; unit tests substitute
@@ -53,6 +57,7 @@ pub(crate) struct Ctx<'a> {
     pub warnings: &'a [Warning],
     pub connection_id: u64,
     pub session_status: &'a [(String, u64)],
+    pub temporary: Option<&'a TemporaryTables>,
 }
 
 impl<'a> Ctx<'a> {
@@ -67,6 +72,7 @@ impl<'a> Ctx<'a> {
             warnings: c.warnings,
             connection_id: c.connection_id,
             session_status: c.session_status,
+            temporary: c.temporary,
         }
     }
 }

@@ -71,12 +71,16 @@ pub(crate) fn resolve_db(ctx: &Ctx, db: Option<&str>) -> Result<String, SqlError
 }
 
 /// A table a SHOW statement names: a user table or an information_schema table.
-pub(crate) enum TableTarget<'a> {
-    User(&'a Arc<TableDef>),
+pub(crate) enum TableTarget {
+    /// A permanent table, or (`temporary`) one of the session's temporary tables.
+    User {
+        table: Arc<TableDef>,
+        temporary: bool,
+    },
     InformationSchema(&'static IsTable),
 }
 
-pub(crate) fn resolve_table<'a>(ctx: &Ctx<'a>, db: Option<&str>, name: &str) -> Result<TableTarget<'a>, SqlError> {
+pub(crate) fn resolve_table<'a>(ctx: &Ctx<'a>, db: Option<&str>, name: &str) -> Result<TableTarget, SqlError> {
     let db = match db.or(ctx.current_db) {
         Some(db) => db,
         None => return Err(no_database()),
@@ -89,7 +93,19 @@ pub(crate) fn resolve_table<'a>(ctx: &Ctx<'a>, db: Option<&str>, name: &str) -> 
     if ctx.catalog.database(db).is_none() {
         return Err(unknown_database(db));
     }
-    ctx.catalog.table(db, name).map(TableTarget::User).ok_or_else(|| no_such_table(db, name))
+    if let Some(t) = ctx.temporary.and_then(|tt| tt.resolve(ctx.catalog, db, name)) {
+        return Ok(TableTarget::User { table: t, temporary: true });
+    }
+    ctx.catalog
+        .table(db, name)
+        .map(|t| TableTarget::User { table: t.clone(), temporary: false })
+        .ok_or_else(|| no_such_table(db, name))
+}
+
+/// The tables of `db` that listings show: all but internal `#sql...` tables (temporary
+/// tables' engine names), which MariaDB does not list either.
+fn listed_tables<'c>(catalog: &'c selkie_storage::Catalog, db: &str) -> Vec<&'c Arc<TableDef>> {
+    catalog.tables_in(db).into_iter().filter(|t| !crate::temporary::is_hidden_table(&t.name)).collect()
 }
 
 // ---- databases ----
@@ -121,7 +137,7 @@ pub(crate) fn table_names(ctx: &Ctx, db: &str) -> Vec<(String, &'static str)> {
     if is_information_schema(db) {
         return IS_TABLES.iter().map(|t| (t.name.to_string(), "SYSTEM VIEW")).collect();
     }
-    ctx.catalog.tables_in(db).into_iter().map(|t| (t.name.clone(), table_type(t))).collect()
+    listed_tables(ctx.catalog, db).into_iter().map(|t| (t.name.clone(), table_type(t))).collect()
 }
 
 /// TABLE_TYPE of a user table: SEQUENCE for a sequence.
@@ -187,7 +203,7 @@ fn is_table_row(t: &IsTable) -> Vec<Value> {
 pub(crate) fn tables_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut rows: Vec<Vec<Value>> = IS_TABLES.iter().map(is_table_row).collect();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
-        for t in ctx.catalog.tables_in(&db) {
+        for t in listed_tables(ctx.catalog, &db) {
             rows.push(user_table_row(ctx, t));
         }
     }
@@ -200,7 +216,7 @@ pub(crate) fn table_status_rows(ctx: &Ctx, db: &str) -> Vec<Vec<Value>> {
     let rows: Vec<Vec<Value>> = if is_information_schema(db) {
         IS_TABLES.iter().map(is_table_row).collect()
     } else {
-        ctx.catalog.tables_in(db).into_iter().map(|t| user_table_row(ctx, t)).collect()
+        listed_tables(ctx.catalog, db).into_iter().map(|t| user_table_row(ctx, t)).collect()
     };
     // TABLES: catalog, schema, name, type, engine, ... → SHOW: name, engine, ...
     rows.into_iter()
@@ -216,7 +232,7 @@ pub(crate) fn table_status_rows(ctx: &Ctx, db: &str) -> Vec<Vec<Value>> {
 pub(crate) fn partitions_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut rows = Vec::new();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
-        for t in ctx.catalog.tables_in(&db) {
+        for t in listed_tables(ctx.catalog, &db) {
             let mut row = vec![text(CATALOG_NAME), text(&t.db), text(&t.name)];
             row.extend(std::iter::repeat_n(Value::Null, 9)); // PARTITION_NAME .. PARTITION_DESCRIPTION
             row.push(Value::UInt(ctx.engine.approx_row_count(t)));
@@ -423,7 +439,7 @@ pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
         }
     }
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
-        for t in ctx.catalog.tables_in(&db) {
+        for t in listed_tables(ctx.catalog, &db) {
             let charset = effective_charset(&t.options.charset);
             for (i, col) in t.columns.iter().enumerate() {
                 let f = type_facts(&col.ty, charset_max_len(charset));
@@ -574,7 +590,7 @@ pub(crate) fn show_index_rows(ctx: &Ctx, t: &TableDef) -> Vec<Vec<Value>> {
 pub(crate) fn statistics_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
-        for t in ctx.catalog.tables_in(&db) {
+        for t in listed_tables(ctx.catalog, &db) {
             for row in show_index_rows(ctx, t) {
                 // SHOW INDEX row → STATISTICS row: catalog, schema, table, non_unique,
                 // index schema, index name, seq, column, ...
@@ -595,7 +611,7 @@ fn constraints(t: &TableDef) -> impl Iterator<Item = &IndexDef> {
 pub(crate) fn key_column_usage_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
-        for t in ctx.catalog.tables_in(&db) {
+        for t in listed_tables(ctx.catalog, &db) {
             for ix in constraints(t) {
                 for (i, part) in ix.columns.iter().enumerate() {
                     let col = t.columns.get(part.column).map(|c| c.name.as_str()).unwrap_or("");
@@ -623,7 +639,7 @@ pub(crate) fn key_column_usage_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
 pub(crate) fn table_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
-        for t in ctx.catalog.tables_in(&db) {
+        for t in listed_tables(ctx.catalog, &db) {
             for ix in constraints(t) {
                 let kind = if ix.primary { "PRIMARY KEY" } else { "UNIQUE" };
                 out.push(vec![text(CATALOG_NAME), text(&t.db), text(&ix.name), text(&t.db), text(&t.name), text(kind)]);

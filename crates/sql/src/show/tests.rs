@@ -240,6 +240,7 @@ impl Fixture {
             warnings: &self.warnings,
             connection_id: 7,
             session_status: &self.session_status,
+            temporary: None,
         }
     }
 
