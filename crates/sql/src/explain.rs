@@ -130,6 +130,20 @@ impl Walker<'_> {
                 ]);
                 self.query(q, child, "DERIVED");
             }
+            Plan::Sequence(t) => {
+                self.rows.push(vec![
+                    Value::UInt(id),
+                    text(select_type),
+                    text(&t.name),
+                    text("ALL"),
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
+                    Value::UInt(1),
+                    Value::Null,
+                ]);
+            }
             Plan::InfoSchema { table, .. } => {
                 self.rows.push(vec![
                     Value::UInt(id),

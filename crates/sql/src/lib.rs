@@ -16,6 +16,7 @@
 //! - `variables`: system variables, global and per session.
 //! - `parse`: statement recognition and pre-processing before sqlparser; auto-parameterization.
 //! - `plan`: plans and bound expressions, access paths, key ranges.
+//! - `sequence`: sequences (CREATE SEQUENCE, NEXTVAL): options, caches of reserved values.
 //! - `server`: the server-wide state (`SqlServer`); `store`: a session's one route to the
 //!   storage engine (engine handle, slot, open transaction); `temporary`: a session's
 //!   temporary tables (names mapped to hidden engine tables).
@@ -42,6 +43,7 @@ mod exec;
 mod explain;
 pub mod parse;
 mod plan;
+mod sequence;
 mod server;
 pub mod session;
 pub mod show;

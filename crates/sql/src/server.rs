@@ -19,12 +19,14 @@ pub struct SqlServer {
     engine: Arc<Engine>,
     pub(crate) globals: GlobalVariables,
     pub(crate) hooks: Arc<dyn ServerHooks>,
+    /// Sequences' caches of reserved values and the sessions' LASTVALs.
+    pub(crate) sequences: crate::sequence::Sequences,
 }
 
 impl SqlServer {
     pub fn new(engine: Arc<Engine>, config: SqlServerConfig, hooks: Arc<dyn ServerHooks>) -> Arc<SqlServer> {
         let globals = GlobalVariables::new(&config);
-        Arc::new(SqlServer { engine, globals, hooks })
+        Arc::new(SqlServer { engine, globals, hooks, sequences: Default::default() })
     }
     /// The engine, for the server's own reads (catalog size for status) and for opening a
     /// session's `Store`.

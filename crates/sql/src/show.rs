@@ -150,6 +150,19 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
             };
             Ok(result(show_columns(columns::CREATE_TABLE), vec![vec![text(&name), text(&sql)]]))
         }
+        ShowCommand::CreateSequence { table } => {
+            let db = table.db.as_deref().or(ctx.current_db).ok_or_else(schema::no_database)?;
+            let def = match schema::resolve_table(ctx, table.db.as_deref(), &table.name) {
+                Ok(TableTarget::User { table: t, .. }) => t.options.sequence,
+                Err(e) if e.code == 1146 => {
+                    return Err(crate::sequence::unknown_sequence(&format!("{db}.{}", table.name)))
+                }
+                _ => None,
+            };
+            let def = def.ok_or_else(|| crate::sequence::not_a_sequence(db, &table.name))?;
+            let sql = create::create_sequence_text(&table.name, &def);
+            Ok(result(show_columns(columns::CREATE_TABLE), vec![vec![text(&table.name), text(&sql)]]))
+        }
         ShowCommand::CreateView { table } => {
             let db = table.db.as_deref().or(ctx.current_db).ok_or_else(schema::no_database)?;
             schema::resolve_table(ctx, table.db.as_deref(), &table.name)?;

@@ -76,6 +76,7 @@ fn sbtest1() -> NewTable {
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: String::new(),
+            sequence: None,
         },
         auto_increment_start: None,
     }

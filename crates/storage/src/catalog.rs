@@ -34,6 +34,7 @@ use crate::buffer::PageStore;
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
 use crate::rowcodec::{put_bytes, put_varint, unzigzag, zigzag, Reader};
+use crate::trx::logrec::LogRecord;
 use crate::trx::record::{RecHeader, HEADER_LEN};
 use crate::types::*;
 use crate::wal::Lsn;
@@ -55,7 +56,8 @@ const CATALOG_FORMAT_V1: u8 = 1;
 // (none yet)
 
 // Table attribute tags.
-// (none yet)
+/// A sequence's options (`TableOptions::sequence`).
+const ATTR_TABLE_SEQUENCE: u8 = 5;
 
 const KEY_DATABASE: u8 = 0x01;
 const KEY_TABLE: u8 = 0x02;
@@ -420,12 +422,36 @@ fn apply_column_attr(_c: &mut ColumnDef, tag: u8, _bytes: &[u8]) -> Result<()> {
 }
 
 /// The attributes of a table beyond the fixed layout (`ATTR_TABLE_*`).
-fn table_attrs(_t: &TableDef) -> Vec<(u8, Vec<u8>)> {
-    Vec::new()
+fn table_attrs(t: &TableDef) -> Vec<(u8, Vec<u8>)> {
+    let mut attrs = Vec::new();
+    if let Some(s) = &t.options.sequence {
+        let mut b = Vec::new();
+        for v in [s.start, s.min, s.max, s.increment] {
+            put_varint(&mut b, zigzag(v as i128));
+        }
+        put_varint(&mut b, s.cache as u128);
+        b.push(s.cycle as u8);
+        attrs.push((ATTR_TABLE_SEQUENCE, b));
+    }
+    attrs
 }
 
-fn apply_table_attr(_t: &mut TableDef, tag: u8, _bytes: &[u8]) -> Result<()> {
-    Err(unknown_attr("table", tag))
+fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
+    match tag {
+        ATTR_TABLE_SEQUENCE => {
+            let mut r = Reader::new(bytes);
+            let mut int = || -> Result<i64> { i64::try_from(unzigzag(r.varint()?)).map_err(|_| corrupt("sequence")) };
+            let (start, min, max, increment) = (int()?, int()?, int()?, int()?);
+            let cache = r.varint_u64()?;
+            let cycle = get_bool(&mut r)?;
+            if !r.is_empty() {
+                return Err(corrupt("sequence options"));
+            }
+            t.options.sequence = Some(SequenceDef { start, min, max, increment, cache, cycle });
+            Ok(())
+        }
+        _ => Err(unknown_attr("table", tag)),
+    }
 }
 
 pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
@@ -471,6 +497,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
         charset: get_str(&mut r)?,
         collation: get_str(&mut r)?,
         comment: get_str(&mut r)?,
+        sequence: None,
     };
     let attrs = get_attrs(&mut r, v2)?;
     if !r.is_empty() {
@@ -565,6 +592,8 @@ pub struct TableRuntime {
     rows_base: AtomicI64,
     /// What tree 1 holds for this table (None: never written).
     persisted: Mutex<Option<PersistedCounters>>,
+    /// A sequence's state once it moved (None: as created, or not a sequence).
+    sequence: Mutex<Option<SequenceState>>,
 }
 
 impl TableRuntime {
@@ -581,7 +610,16 @@ impl TableRuntime {
             row_id: AtomicU64::new(next_row_id.max(1)),
             rows_base: AtomicI64::new(rows_base),
             persisted: Mutex::new(persisted),
+            sequence: Mutex::new(None),
         }
+    }
+
+    pub fn sequence_state(&self) -> Option<SequenceState> {
+        *self.sequence.lock()
+    }
+
+    pub fn set_sequence_state(&self, state: SequenceState) {
+        *self.sequence.lock() = Some(state);
     }
 
     pub fn next_row_id(&self) -> u64 {
@@ -705,6 +743,20 @@ impl Registry {
             mtr.commit();
             *p = Some(now);
         }
+        // Sequence states are not in tree 1: each checkpoint logs them again after its scan
+        // start, so a recovery from it finds every sequence that ever moved in the log.
+        let mut mtr = Mtr::new(store);
+        for rt in self.tables.load().values() {
+            if let Some(s) = rt.sequence_state() {
+                let rec = LogRecord::SequenceState {
+                    table_id: rt.id,
+                    next_not_cached: s.next_not_cached,
+                    cycle_count: s.cycle_count,
+                };
+                mtr.log_logical(&rec.encode());
+            }
+        }
+        mtr.commit();
         Ok(())
     }
 }
@@ -784,6 +836,7 @@ mod tests {
                 charset: "utf8mb4".into(),
                 collation: "utf8mb4_bin".into(),
                 comment: "x".into(),
+                sequence: None,
             },
         }
     }
@@ -834,6 +887,20 @@ mod tests {
         put_str(&mut out, &t.options.collation);
         put_str(&mut out, &t.options.comment);
         out
+    }
+
+    #[test]
+    fn sequence_options_round_trip() {
+        let mut t = sample_table();
+        t.options.sequence = Some(SequenceDef {
+            start: -5,
+            min: i64::MIN + 1,
+            max: i64::MAX - 1,
+            increment: -3,
+            cache: 1000,
+            cycle: true,
+        });
+        assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
     }
 
     #[test]

@@ -322,7 +322,11 @@ impl Engine {
                 1
             };
             let rows = p.map_or(0, |p| p.rows as i64);
-            runtimes.insert(t.id, Arc::new(TableRuntime::new(t.id, auto_inc, next_row_id, rows, p)));
+            let runtime = TableRuntime::new(t.id, auto_inc, next_row_id, rows, p);
+            if let Some(s) = summary.sequences.get(&t.id) {
+                runtime.set_sequence_state(*s);
+            }
+            runtimes.insert(t.id, Arc::new(runtime));
         }
         registry.replace_all(runtimes);
         if !salvage {
@@ -1200,6 +1204,40 @@ impl Engine {
         (base + self.sh.trx.row_delta(table.id)).max(0) as u64
     }
 
+    /// Where a sequence stands (`SequenceDef::initial_state` until it first moves).
+    pub fn sequence_state(&self, table: &TableDef) -> Result<SequenceState> {
+        let def = table.options.sequence.as_ref().ok_or_else(|| not_a_sequence(table))?;
+        let moved = self.sh.registry.with(table.id, |rt| rt.sequence_state()).ok_or_else(|| no_such(table))?;
+        Ok(moved.unwrap_or_else(|| def.initial_state()))
+    }
+
+    /// Moves a sequence to `state` and returns once that is durable, whatever the flush mode:
+    /// the SQL layer hands out the values below `next_not_cached` only after this, so that a
+    /// crash never hands out a value twice. Outside any transaction (a rollback does not take
+    /// values back, as in MariaDB). Blocking (an fsync): called once per CACHE values.
+    pub fn set_sequence_state(&self, table: &TableDef, state: SequenceState) -> Result<()> {
+        self.sh.check_open()?;
+        if table.options.sequence.is_none() {
+            return Err(not_a_sequence(table));
+        }
+        let end = {
+            // Under the persist lock, so that a checkpoint's snapshot of sequence states and
+            // this record are ordered: either the snapshot has the new state or this record
+            // comes after the checkpoint's scan start.
+            let _g = self.sh.registry.persist_lock.lock();
+            self.sh.registry.with(table.id, |rt| rt.set_sequence_state(state)).ok_or_else(|| no_such(table))?;
+            let mut mtr = Mtr::new(&self.sh.store);
+            let rec = LogRecord::SequenceState {
+                table_id: table.id,
+                next_not_cached: state.next_not_cached,
+                cycle_count: state.cycle_count,
+            };
+            mtr.log_logical(&rec.encode());
+            mtr.commit().1
+        };
+        blocking::run(|| self.sh.store.wal().flush_to(end))
+    }
+
     /// The next AUTO_INCREMENT value (for SHOW CREATE TABLE / information_schema).
     pub fn peek_auto_increment(&self, table: &TableDef) -> u64 {
         self.sh.registry.with(table.id, |rt| rt.peek_auto_inc()).unwrap_or(1)
@@ -1482,4 +1520,12 @@ impl Transaction {
         }
         st.rollback_all()
     }
+}
+
+fn not_a_sequence(table: &TableDef) -> StorageError {
+    StorageError::NotASequence { db: table.db.clone(), name: table.name.clone() }
+}
+
+fn no_such(table: &TableDef) -> StorageError {
+    StorageError::NoSuchTable { db: table.db.clone(), name: table.name.clone() }
 }

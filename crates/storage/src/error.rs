@@ -37,6 +37,8 @@ pub enum StorageError {
     InvalidValue { column: String, detail: String },
     #[error("Too many connections")]
     TooManySessions,
+    #[error("'{db}.{name}' is not a SEQUENCE")]
+    NotASequence { db: String, name: String },
     #[error("This version of MariaDB doesn't yet support '{0}'")]
     NotSupported(String),
     #[error("Table definition has changed, please retry transaction")]
@@ -93,6 +95,7 @@ impl StorageError {
             Interrupted => (1317, "70100"),
             InvalidValue { .. } => (1366, "22007"),
             TooManySessions => (1040, "08004"),
+            NotASequence { .. } => (4089, "42S02"),
             NotSupported(_) => (1235, "42000"),
             TableDefinitionChanged => (1412, "HY000"),
             TableFull { .. } => (1114, "HY000"),

@@ -589,6 +589,7 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: "x".into(),
+            sequence: None,
         },
     }
 }

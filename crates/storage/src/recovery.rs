@@ -37,7 +37,7 @@ use crate::mtr::Mtr;
 use crate::trx::logrec::LogRecord;
 use crate::trx::txn::restore_record;
 use crate::trx::undo::{self, LiveRecords, LogInfo, LogState};
-use crate::types::{IndexId, TableId};
+use crate::types::{IndexId, SequenceState, TableId};
 use crate::wal::control::ControlData;
 use crate::wal::{LogScan, Lsn};
 
@@ -72,6 +72,8 @@ pub struct LogSummary {
     pub pending_trees: Vec<PageId>,
     /// First pages of the undo logs that may exist (a superset: see trx/undo.rs).
     pub undo_logs: Vec<PageId>,
+    /// The last state logged for each sequence that moved since the checkpoint.
+    pub sequences: HashMap<TableId, SequenceState>,
 }
 
 /// Collects the logical records of the scan, in log order.
@@ -83,6 +85,7 @@ struct Collector {
     auto_inc: HashMap<TableId, AutoIncLog>,
     pending_trees: BTreeSet<PageId>,
     undo_logs: BTreeSet<PageId>,
+    sequences: HashMap<TableId, SequenceState>,
     error: Option<StorageError>,
 }
 
@@ -133,6 +136,9 @@ impl Collector {
             }
             LogRecord::UndoLogs { firsts } => self.undo_logs.extend(firsts),
             LogRecord::CheckpointMarker => {}
+            LogRecord::SequenceState { table_id, next_not_cached, cycle_count } => {
+                self.sequences.insert(table_id, SequenceState { next_not_cached, cycle_count });
+            }
         }
     }
 }
@@ -194,6 +200,7 @@ pub fn scan_and_redo(io: &Io, store: &PageStore, dir: &Path, from: Lsn, segment_
         end_lsn: scan.end_lsn(),
         pending_trees: c.pending_trees.into_iter().collect(),
         undo_logs: c.undo_logs.into_iter().collect(),
+        sequences: c.sequences,
     })
 }
 

@@ -456,6 +456,36 @@ pub struct TableOptions {
     pub charset: String,
     pub collation: String,
     pub comment: String,
+    /// Set for a sequence (CREATE SEQUENCE; MariaDB's table option SEQUENCE=1).
+    pub sequence: Option<SequenceDef>,
+}
+
+/// A sequence's fixed options (CREATE / ALTER SEQUENCE). Its moving state is a
+/// `SequenceState`, kept by the engine outside MVCC (values handed out are never taken back).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceDef {
+    pub start: i64,
+    pub min: i64,
+    pub max: i64,
+    pub increment: i64,
+    pub cache: u64,
+    pub cycle: bool,
+}
+
+/// Where a sequence stands: the first value not yet reserved (MariaDB's
+/// next_not_cached_value; every value before it may have been handed out) and the number of
+/// times it wrapped around (CYCLE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceState {
+    pub next_not_cached: i64,
+    pub cycle_count: i64,
+}
+
+impl SequenceDef {
+    /// The state of a sequence that never handed out a value.
+    pub fn initial_state(&self) -> SequenceState {
+        SequenceState { next_not_cached: self.start, cycle_count: 0 }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

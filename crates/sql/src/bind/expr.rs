@@ -665,6 +665,41 @@ impl Binder<'_> {
         Ok(Bound::new(Expr::Func { func: FuncRef(f), args: args.into_iter().map(|a| a.expr).collect() }, ty, true))
     }
 
+    /// NEXTVAL(s), LASTVAL(s), SETVAL(s, n [, used [, round]]): `s` names a sequence, which
+    /// is resolved now (4091 unknown, 4089 not a sequence) and passed by name.
+    fn bind_sequence_function(&mut self, upper: &str, args: &[&ast::Expr]) -> Result<Bound, SqlError> {
+        let (func, arity) = match upper {
+            "NEXTVAL" => (&crate::sequence::NEXTVAL, 1..=1),
+            "LASTVAL" => (&crate::sequence::LASTVAL, 1..=1),
+            _ => (&crate::sequence::SETVAL, 2..=4),
+        };
+        if !arity.contains(&args.len()) {
+            return Err(error::wrong_param_count(upper));
+        }
+        let parts: Vec<String> = match args[0] {
+            ast::Expr::Identifier(id) => vec![id.value.clone()],
+            ast::Expr::CompoundIdentifier(ids) => ids.iter().map(|i| i.value.clone()).collect(),
+            _ => return Err(error::syntax(&args[0].to_string(), 1)),
+        };
+        let (db, name) = match parts.as_slice() {
+            [name] => (self.require_db()?.to_string(), name.clone()),
+            [db, name] => (db.clone(), name.clone()),
+            _ => return Err(error::syntax(&args[0].to_string(), 1)),
+        };
+        match self.env.catalog.table(&db, &name) {
+            None => return Err(crate::sequence::unknown_sequence(&name)),
+            Some(t) if t.options.sequence.is_none() => return Err(crate::sequence::not_a_sequence(&db, &name)),
+            Some(_) => {}
+        }
+        let mut bound =
+            vec![Expr::Literal(Value::Bytes(db.into_bytes())), Expr::Literal(Value::Bytes(name.into_bytes()))];
+        for a in &args[1..] {
+            bound.push(self.bind_expr(a)?.expr);
+        }
+        let ty = SqlType::Int { bits: 64, unsigned: false };
+        Ok(Bound::new(Expr::Func { func: FuncRef(func), args: bound }, ty, true))
+    }
+
     fn bind_function(&mut self, f: &ast::Function) -> Result<Bound, SqlError> {
         if f.over.is_some() {
             return Err(error::not_supported("window functions"));
@@ -695,6 +730,7 @@ impl Binder<'_> {
             }
         }
         match upper.as_str() {
+            "NEXTVAL" | "LASTVAL" | "SETVAL" => self.bind_sequence_function(&upper, &args),
             "IF" => {
                 if args.len() != 3 {
                     return Err(error::wrong_param_count(&name));

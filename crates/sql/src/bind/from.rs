@@ -595,6 +595,9 @@ impl Binder<'_> {
         };
         let local: Vec<Expr> = pushed.into_iter().map(|c| c.shift_columns(base)).collect();
         match kind {
+            SourceKind::Table { table, .. } if table.options.sequence.is_some() => {
+                Ok((with_filter(Plan::Sequence(table), local), false))
+            }
             SourceKind::Table { table, hints } => {
                 let hints = self.resolve_hints(&table, &hints)?;
                 let (access, ordered) = single_table_access(table, hints, local, order);

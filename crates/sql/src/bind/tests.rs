@@ -130,7 +130,7 @@ fn accesses(p: &Plan) -> Vec<&TableAccess> {
             }
             Plan::Concat(v) => v.iter().for_each(|p| walk(p, out)),
             Plan::Derived(q) => walk(&q.root, out),
-            Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } => {}
+            Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } | Plan::Sequence(_) => {}
         }
     }
     walk(p, &mut out);

@@ -14,7 +14,7 @@ use crate::error;
 use crate::server::SqlServer;
 use crate::show::ShowContext;
 use crate::types::{WarnLevel, Warning};
-use crate::value::FnContext;
+use crate::value::{FnContext, SequenceOp};
 use crate::variables::{SessionVariables, SqlMode, VarScope};
 
 /// Warnings kept for SHOW WARNINGS per statement (MariaDB's max_error_count default); the
@@ -401,6 +401,23 @@ impl FnContext for ExecCtx<'_> {
     }
     fn warn(&self, code: u16, message: String) {
         self.push_warning(WarnLevel::Warning, code, message);
+    }
+    fn sequence(&self, op: SequenceOp, db: &str, name: &str, args: &[Value]) -> Result<Value, SqlError> {
+        let catalog = self.env.catalog.get(self.env.engine);
+        let table =
+            catalog.table(db, name).ok_or_else(|| crate::sequence::unknown_sequence(&format!("{db}.{name}")))?;
+        let sequences = &self.env.server.sequences;
+        let connection = self.env.info.connection_id;
+        Ok(match op {
+            SequenceOp::Next => Value::Int(sequences.next_value(self.env.engine, table, connection)?),
+            SequenceOp::Last => sequences.last_value(table, connection).map_or(Value::Null, Value::Int),
+            SequenceOp::Set => {
+                let int = |v: Option<&Value>| v.and_then(crate::value::to_i64);
+                let Some(n) = int(args.first()) else { return Ok(Value::Null) };
+                let used = args.get(1).map_or(Some(1), |v| crate::value::to_i64(v)).unwrap_or(0) != 0;
+                sequences.set_value(self.env.engine, table, n, used, int(args.get(2)))?.map_or(Value::Null, Value::Int)
+            }
+        })
     }
 }
 

@@ -29,6 +29,10 @@ impl Plan {
             // A derived table is read once per opening, so it can stream: every consumer that
             // needs its rows again (the inner side of a join) buffers them itself.
             Plan::Derived(q) => q.root.open(cx)?,
+            Plan::Sequence(table) => {
+                let row = cx.env.server.sequences.row(cx.env.engine, table)?;
+                Box::new(Buffered::new(vec![row]))
+            }
             Plan::InfoSchema { table, width } => {
                 let show = cx.env.show_context();
                 let mut rows = crate::show::info_schema_rows(table, &show)?;

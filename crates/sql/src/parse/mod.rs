@@ -110,6 +110,33 @@ pub enum Stmt {
         table: String,
         enable: bool,
     },
+    /// CREATE [OR REPLACE] SEQUENCE (MariaDB's options, in any order; sqlparser knows only
+    /// PostgreSQL's fixed order, and mariadb-dump writes START before INCREMENT).
+    CreateSequence {
+        or_replace: bool,
+        if_not_exists: bool,
+        db: Option<String>,
+        name: String,
+        options: SequenceOptions,
+    },
+    /// DROP SEQUENCE [IF EXISTS] [db.]s, ...
+    DropSequence {
+        if_exists: bool,
+        names: Vec<(Option<String>, String)>,
+    },
+}
+
+/// CREATE SEQUENCE options as written (None: not given; the defaults depend on INCREMENT).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SequenceOptions {
+    pub increment: Option<i64>,
+    /// Some(None): NO MINVALUE / NOMINVALUE.
+    pub min: Option<Option<i64>>,
+    pub max: Option<Option<i64>>,
+    pub start: Option<i64>,
+    /// NOCACHE is Some(0).
+    pub cache: Option<u64>,
+    pub cycle: Option<bool>,
 }
 
 /// A statement sqlparser rejected: the 1064 error, and the text for SHOW fallbacks.
@@ -126,6 +153,9 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
         if word == "SET" && text.contains(":=") {
             rewritten = Some(set_assignments_with_equals(text));
         }
+    }
+    if rewritten.is_none() && contains_ignore_case(text, "VALUE FOR") {
+        rewritten = sequence_value_syntax(text);
     }
     let text = rewritten.as_deref().unwrap_or(text);
     match parse_with_sqlparser(text) {
@@ -405,8 +435,12 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
         "CREATE",
         "ALTER",
     ];
+    let create_sequence = first_words_are(text, &["CREATE", "SEQUENCE"])
+        || first_words_are(text, &["CREATE", "OR", "REPLACE", "SEQUENCE"]);
     if word == "CREATE"
-        && !(first_words_are(text, &["CREATE", "DATABASE"]) || first_words_are(text, &["CREATE", "SCHEMA"]))
+        && !(first_words_are(text, &["CREATE", "DATABASE"])
+            || first_words_are(text, &["CREATE", "SCHEMA"])
+            || create_sequence)
     {
         return None;
     }
@@ -481,6 +515,9 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
             c.ident().and_then(|name| c.end().map(|_| Stmt::Deallocate { name }))
         }
         "DROP" => {
+            if c.peek_word("SEQUENCE") {
+                return Some(parse_drop_sequence(&mut c));
+            }
             if !c.eat_word("PREPARE") {
                 return None;
             }
@@ -508,10 +545,16 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
             c.end().map(|_| Stmt::TableLocks)
         }
         "XA" => Err(SyntaxError(error::not_supported("XA transactions"))),
+        "CREATE" if create_sequence => parse_create_sequence(&mut c),
         "CREATE" => parse_create_database(&mut c),
         _ => return None,
     };
     Some(r)
+}
+
+/// Whether `needle` (ASCII) occurs in `text`, ignoring ASCII case.
+fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    text.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// True if the statement starts with `words` (case-insensitive, any whitespace between).
@@ -563,6 +606,169 @@ fn parse_create_database(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
     }
     c.end()?;
     Ok(Stmt::CreateDatabase { name, if_not_exists, charset, collation })
+}
+
+/// `[db.]name` of a table-like object.
+fn qualified_name(c: &mut Cursor) -> Result<(Option<String>, String), SyntaxError> {
+    let first = c.ident()?;
+    if c.eat_sym('.') {
+        Ok((Some(first), c.ident()?))
+    } else {
+        Ok((None, first))
+    }
+}
+
+/// A possibly negative integer literal (sequence options).
+fn signed_integer(c: &mut Cursor) -> Result<i64, SyntaxError> {
+    let negative = c.eat_sym('-');
+    if !negative {
+        c.eat_sym('+');
+    }
+    let err = c.error();
+    match c.next() {
+        Some(Tok::Num(n)) => {
+            let v: i128 = n.parse().map_err(|_| err)?;
+            let v = if negative { -v } else { v };
+            i64::try_from(v).map_err(|_| c.error())
+        }
+        _ => Err(err),
+    }
+}
+
+fn parse_create_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    let or_replace = c.eat_word("OR");
+    if or_replace {
+        c.expect_word("REPLACE")?;
+    }
+    c.expect_word("SEQUENCE")?;
+    let mut if_not_exists = false;
+    if c.eat_word("IF") {
+        c.expect_word("NOT")?;
+        c.expect_word("EXISTS")?;
+        if_not_exists = true;
+    }
+    let (db, name) = qualified_name(c)?;
+    let mut o = SequenceOptions::default();
+    loop {
+        if c.eat_word("INCREMENT") {
+            if !c.eat_word("BY") {
+                c.eat_sym('=');
+            }
+            o.increment = Some(signed_integer(c)?);
+        } else if c.eat_word("MINVALUE") {
+            c.eat_sym('=');
+            o.min = Some(Some(signed_integer(c)?));
+        } else if c.eat_word("NOMINVALUE") {
+            o.min = Some(None);
+        } else if c.eat_word("MAXVALUE") {
+            c.eat_sym('=');
+            o.max = Some(Some(signed_integer(c)?));
+        } else if c.eat_word("NOMAXVALUE") {
+            o.max = Some(None);
+        } else if c.eat_word("NO") {
+            if c.eat_word("MINVALUE") {
+                o.min = Some(None);
+            } else if c.eat_word("MAXVALUE") {
+                o.max = Some(None);
+            } else if c.eat_word("CYCLE") {
+                o.cycle = Some(false);
+            } else if c.eat_word("CACHE") {
+                o.cache = Some(0);
+            } else {
+                return Err(c.error());
+            }
+        } else if c.eat_word("START") {
+            if !c.eat_word("WITH") {
+                c.eat_sym('=');
+            }
+            o.start = Some(signed_integer(c)?);
+        } else if c.eat_word("CACHE") {
+            c.eat_sym('=');
+            let v = signed_integer(c)?;
+            o.cache = Some(u64::try_from(v).map_err(|_| c.error())?);
+        } else if c.eat_word("NOCACHE") {
+            o.cache = Some(0);
+        } else if c.eat_word("CYCLE") {
+            o.cycle = Some(true);
+        } else if c.eat_word("NOCYCLE") {
+            o.cycle = Some(false);
+        } else if c.eat_word("ENGINE") {
+            // Table options mariadb-dump writes after the sequence options.
+            c.eat_sym('=');
+            c.ident()?;
+        } else if c.eat_word("COMMENT") {
+            c.eat_sym('=');
+            if !matches!(c.next(), Some(Tok::Str(_))) {
+                return Err(c.error());
+            }
+        } else {
+            break;
+        }
+    }
+    c.end()?;
+    Ok(Stmt::CreateSequence { or_replace, if_not_exists, db, name, options: o })
+}
+
+fn parse_drop_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    c.expect_word("SEQUENCE")?;
+    let mut if_exists = false;
+    if c.eat_word("IF") {
+        c.expect_word("EXISTS")?;
+        if_exists = true;
+    }
+    let mut names = vec![qualified_name(c)?];
+    while c.eat_sym(',') {
+        names.push(qualified_name(c)?);
+    }
+    c.end()?;
+    Ok(Stmt::DropSequence { if_exists, names })
+}
+
+/// `NEXT VALUE FOR s` / `PREVIOUS VALUE FOR s` as the function calls `NEXTVAL(s)` /
+/// `LASTVAL(s)` (sqlparser knows neither form); None when the text has neither. The text
+/// after the first rewrite moves by a few bytes, which only shifts 1064 positions.
+fn sequence_value_syntax(text: &str) -> Option<String> {
+    let toks = lexer::tokenize(text)?;
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    let mut i = 0;
+    while i + 3 < toks.len() {
+        let (first, start) = &toks[i];
+        let function = if first.is_word("NEXT") {
+            "NEXTVAL"
+        } else if first.is_word("PREVIOUS") {
+            "LASTVAL"
+        } else {
+            i += 1;
+            continue;
+        };
+        if !(toks[i + 1].0.is_word("VALUE") && toks[i + 2].0.is_word("FOR") && toks[i + 3].0.ident().is_some()) {
+            i += 1;
+            continue;
+        }
+        // The name: `s`, `db.s`, with backquotes as written.
+        let mut last = i + 3;
+        if toks.get(last + 1).is_some_and(|t| t.0 == Tok::Sym('.'))
+            && toks.get(last + 2).is_some_and(|t| t.0.ident().is_some())
+        {
+            last += 2;
+        }
+        let name_start = toks[i + 3].1;
+        let name_end = toks.get(last + 1).map_or(text.len(), |t| t.1);
+        out.push_str(&text[pos..*start]);
+        out.push_str(function);
+        out.push('(');
+        out.push_str(text[name_start..name_end].trim_end());
+        out.push(')');
+        out.push_str(&text[text[name_start..name_end].trim_end().len() + name_start..name_end]);
+        pos = name_end;
+        i = last + 1;
+    }
+    if pos == 0 {
+        return None;
+    }
+    out.push_str(&text[pos..]);
+    Some(out)
 }
 
 fn parse_start_transaction(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
@@ -825,6 +1031,46 @@ mod tests {
         assert!(matches!(parse("DROP PREPARE s"), Stmt::Deallocate { .. }));
         assert!(matches!(parse("DO 1 + 1, @a := 2"), Stmt::Do(s) if s == "SELECT 1 + 1, @a := 2"));
         assert!(matches!(parse("DROP TABLE t"), Stmt::Ast(_)));
+    }
+
+    #[test]
+    fn sequences_parse_with_options_in_any_order() {
+        let Stmt::CreateSequence { or_replace, if_not_exists, db, name, options } = parse(
+            "CREATE OR REPLACE SEQUENCE IF NOT EXISTS d.`s` start with -5 minvalue = -10 maxvalue 100 \
+             increment by -1 cache 20 nocycle ENGINE=InnoDB",
+        ) else {
+            panic!()
+        };
+        assert!(or_replace && if_not_exists);
+        assert_eq!((db.as_deref(), name.as_str()), (Some("d"), "s"));
+        assert_eq!(
+            options,
+            SequenceOptions {
+                increment: Some(-1),
+                min: Some(Some(-10)),
+                max: Some(Some(100)),
+                start: Some(-5),
+                cache: Some(20),
+                cycle: Some(false)
+            }
+        );
+        let Stmt::CreateSequence { options, .. } = parse("create sequence s nocache NO MAXVALUE nominvalue cycle")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (options.cache, options.max, options.min, options.cycle),
+            (Some(0), Some(None), Some(None), Some(true))
+        );
+        let Stmt::DropSequence { if_exists, names } = parse("DROP SEQUENCE IF EXISTS s, d.t") else { panic!() };
+        assert!(if_exists);
+        assert_eq!(names, vec![(None, "s".to_string()), (Some("d".to_string()), "t".to_string())]);
+        assert_eq!(err("CREATE SEQUENCE s INCREMENT BY x").code, 1064);
+        assert_eq!(
+            sequence_value_syntax("INSERT INTO t VALUES (NEXT VALUE FOR s, previous value for `d`.`s`)").unwrap(),
+            "INSERT INTO t VALUES (NEXTVAL(s), LASTVAL(`d`.`s`))"
+        );
+        assert_eq!(sequence_value_syntax("SELECT 'NEXT VALUE FOR s'"), None);
     }
 
     #[test]

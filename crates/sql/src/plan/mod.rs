@@ -69,6 +69,8 @@ pub enum Plan {
     Access(Box<TableAccess>),
     /// A derived table or view body, executed once per opening and buffered.
     Derived(Arc<QueryPlan>),
+    /// A sequence's one row, made up from its options and state when opened.
+    Sequence(Arc<TableDef>),
     /// An information_schema table, materialized from the catalog when opened.
     InfoSchema {
         table: String,
@@ -266,7 +268,7 @@ pub fn reads_table(plan: &Plan, id: selkie_storage::TableId) -> bool {
         false
     };
     match plan {
-        Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } => false,
+        Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } | Plan::Sequence(_) => false,
         Plan::Access(a) => access_reads_table(a, id),
         Plan::Derived(q) => reads_table(&q.root, id),
         Plan::Filter { input, predicate } => expr_reads_table(predicate, id) || reads_table(input, id),

@@ -461,6 +461,12 @@ impl Session {
                 self.send_ok(sink, more, affected?, String::new(), warnings);
                 Ok(())
             }
+            Stmt::CreateSequence { or_replace, if_not_exists, db, name, options } => {
+                Box::pin(self.create_sequence((*or_replace, *if_not_exists), db, name, options, sink, more)).await
+            }
+            Stmt::DropSequence { if_exists, names } => {
+                Box::pin(self.drop_sequences(*if_exists, names, sink, more)).await
+            }
             Stmt::TableKeys { db, table, enable } => {
                 self.counters.bump(Counter::ComAlterTable);
                 // ALTER TABLE commits the open transaction, as in MariaDB.

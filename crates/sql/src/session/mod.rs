@@ -10,7 +10,8 @@
 //!
 //! Files, bottom up: `compiled` (what is kept of a statement), `counters`, `text_cache`,
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
-//! boundaries, savepoints), then `set`, `schema` (DDL), `temporary` (temporary tables), `prepared`, and `dispatch` (statement
+//! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE),
+//! `temporary` (temporary tables), `prepared`, and `dispatch` (statement
 //! dispatch, the entry from the server).
 
 mod compiled;
@@ -18,6 +19,7 @@ pub mod counters;
 mod dispatch;
 mod prepared;
 mod schema;
+mod sequence;
 mod set;
 mod state;
 mod temporary;

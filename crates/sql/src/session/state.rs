@@ -198,6 +198,7 @@ impl Session {
     /// Rolls back any open transaction (connection close).
     pub fn close(&mut self) {
         self.rollback_quietly();
+        self.server.sequences.forget_session(self.info.connection_id);
         self.drop_all_temporary();
     }
 

@@ -54,6 +54,9 @@ pub(crate) enum ShowCommand {
     CreateView {
         table: TableName,
     },
+    CreateSequence {
+        table: TableName,
+    },
     CreateDatabase {
         name: String,
         if_not_exists: bool,
@@ -669,6 +672,11 @@ fn parse_show_create(t: &mut Tokens) -> Result<ShowCommand, SqlError> {
         let table = t.table()?;
         t.finish()?;
         return Ok(ShowCommand::CreateView { table });
+    }
+    if t.eat("SEQUENCE") {
+        let table = t.table()?;
+        t.finish()?;
+        return Ok(ShowCommand::CreateSequence { table });
     }
     for kind in ["PROCEDURE", "FUNCTION", "TRIGGER", "EVENT"] {
         if t.eat(kind) {

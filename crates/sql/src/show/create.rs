@@ -47,6 +47,20 @@ fn column_line(col: &ColumnDef) -> String {
     s
 }
 
+/// SHOW CREATE SEQUENCE's text, in MariaDB's exact spelling.
+pub(crate) fn create_sequence_text(name: &str, def: &selkie_storage::SequenceDef) -> String {
+    let cache = if def.cache == 0 { "nocache".to_string() } else { format!("cache {}", def.cache) };
+    format!(
+        "CREATE SEQUENCE {} start with {} minvalue {} maxvalue {} increment by {} {cache} {} ENGINE={ENGINE_NAME}",
+        quote_ident(name),
+        def.start,
+        def.min,
+        def.max,
+        def.increment,
+        if def.cycle { "cycle" } else { "nocycle" }
+    )
+}
+
 /// The CREATE TABLE statement of `t`. `next_auto_increment` is the engine's next
 /// AUTO_INCREMENT value (None when the table has no such column); like MariaDB it is shown
 /// only once it is past 1.
@@ -77,6 +91,11 @@ pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) 
     }
     let charset = effective_charset(&t.options.charset);
     let mut out = format!("CREATE TABLE {} (\n  {}\n) ENGINE={ENGINE_NAME}", quote_ident(&t.name), lines.join(",\n  "));
+    if t.options.sequence.is_some() {
+        // MariaDB shows a sequence's table with no charset.
+        out.push_str(" SEQUENCE=1");
+        return out;
+    }
     if let Some(next) = next_auto_increment.filter(|&n| n > 1) {
         out.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
@@ -153,6 +172,7 @@ pub(crate) mod tests {
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: comment.into(),
+            sequence: None,
         }
     }
 

@@ -137,7 +137,16 @@ pub(crate) fn table_names(ctx: &Ctx, db: &str) -> Vec<(String, &'static str)> {
     if is_information_schema(db) {
         return IS_TABLES.iter().map(|t| (t.name.to_string(), "SYSTEM VIEW")).collect();
     }
-    listed_tables(ctx.catalog, db).into_iter().map(|t| (t.name.clone(), "BASE TABLE")).collect()
+    listed_tables(ctx.catalog, db).into_iter().map(|t| (t.name.clone(), table_type(t))).collect()
+}
+
+/// TABLE_TYPE of a user table: SEQUENCE for a sequence.
+fn table_type(t: &TableDef) -> &'static str {
+    if t.options.sequence.is_some() {
+        "SEQUENCE"
+    } else {
+        "BASE TABLE"
+    }
 }
 
 /// The AUTO_INCREMENT value a table reports: the next value, if it has such a column.
@@ -153,7 +162,7 @@ fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
         text(CATALOG_NAME),
         text(&t.db),
         text(&t.name),
-        text("BASE TABLE"),
+        text(table_type(t)),
         text(ENGINE_NAME),
         Value::UInt(TABLE_VERSION),
         text("Dynamic"),

@@ -87,6 +87,7 @@ fn utf8mb4(comment: &str) -> TableOptions {
         charset: "utf8mb4".into(),
         collation: "utf8mb4_bin".into(),
         comment: comment.into(),
+        sequence: None,
     }
 }
 

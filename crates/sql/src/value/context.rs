@@ -5,6 +5,9 @@
 
 use selkie_storage::DateTime;
 
+use crate::error::SqlError;
+use crate::types::Value;
+
 /// Session facts that functions and conversions need.
 pub trait FnContext {
     /// The statement's start time (NOW() is stable within a statement), session time zone.
@@ -25,4 +28,17 @@ pub trait FnContext {
     fn error_for_division_by_zero(&self) -> bool;
     /// Adds a warning (level Warning) for SHOW WARNINGS.
     fn warn(&self, code: u16, message: String);
+    /// NEXTVAL / LASTVAL / SETVAL of the sequence `db`.`name` (the binder checked it is one);
+    /// `args` are SETVAL's value, is_used and round.
+    fn sequence(&self, _op: SequenceOp, _db: &str, _name: &str, _args: &[Value]) -> Result<Value, SqlError> {
+        Err(SqlError::new(1235, "42000", "This version of MariaDB doesn't yet support 'sequences here'"))
+    }
+}
+
+/// What a sequence function does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SequenceOp {
+    Next,
+    Last,
+    Set,
 }

@@ -48,7 +48,7 @@ mod types;
 #[cfg(test)]
 mod tests;
 
-pub use context::FnContext;
+pub use context::{FnContext, SequenceOp};
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;
 pub use functions::ScalarFunction;

@@ -5,6 +5,7 @@
 use crate::buffer::PageId;
 use crate::error::{Result, StorageError};
 use crate::rowcodec::{put_varint, Reader};
+use crate::rowcodec::{unzigzag, zigzag};
 use crate::types::TableId;
 
 // Kind 1 (the logical undo record of format 1) is retired: undo lives in pages.
@@ -19,6 +20,7 @@ const KIND_UNDO_LOG_CREATED: u8 = 9;
 const KIND_UNDO_LOG_FREED: u8 = 10;
 const KIND_UNDO_LOGS: u8 = 11;
 const KIND_CHECKPOINT_MARKER: u8 = 12;
+const KIND_SEQUENCE_STATE: u8 = 13;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LogRecord {
@@ -33,6 +35,13 @@ pub enum LogRecord {
     AutoInc {
         table_id: TableId,
         next: u64,
+    },
+    /// A sequence's state (the last one in the log wins): logged, and made durable, before
+    /// any value it reserves is handed out, and again by every checkpoint.
+    SequenceState {
+        table_id: TableId,
+        next_not_cached: i64,
+        cycle_count: i64,
     },
     /// Sets the counter to `next` if and when `trx_id` commits (CREATE TABLE, TRUNCATE).
     AutoIncReset {
@@ -142,6 +151,12 @@ impl LogRecord {
                 put_roots(out, firsts);
             }
             LogRecord::CheckpointMarker => out.push(KIND_CHECKPOINT_MARKER),
+            LogRecord::SequenceState { table_id, next_not_cached, cycle_count } => {
+                out.push(KIND_SEQUENCE_STATE);
+                out.extend_from_slice(&table_id.to_le_bytes());
+                put_varint(out, zigzag(next_not_cached as i128));
+                put_varint(out, zigzag(cycle_count as i128));
+            }
         }
     }
 
@@ -161,6 +176,12 @@ impl LogRecord {
             KIND_UNDO_LOG_FREED => LogRecord::UndoLogFreed { first: r.u64()? },
             KIND_UNDO_LOGS => LogRecord::UndoLogs { firsts: get_roots(&mut r)? },
             KIND_CHECKPOINT_MARKER => LogRecord::CheckpointMarker,
+            KIND_SEQUENCE_STATE => {
+                let table_id = r.u32()?;
+                let int = |v: i128| i64::try_from(v).map_err(|_| StorageError::Corruption("sequence value".into()));
+                let next_not_cached = int(unzigzag(r.varint()?))?;
+                LogRecord::SequenceState { table_id, next_not_cached, cycle_count: int(unzigzag(r.varint()?))? }
+            }
             k => return Err(StorageError::Corruption(format!("unknown logical log record kind {k}"))),
         };
         if !r.is_empty() {
@@ -182,6 +203,8 @@ mod tests {
             LogRecord::UndoLogFreed { first: 1 << 40 },
             LogRecord::UndoLogs { firsts: vec![5, 6, 7] },
             LogRecord::CheckpointMarker,
+            LogRecord::SequenceState { table_id: 9, next_not_cached: -(1 << 62), cycle_count: 3 },
+            LogRecord::SequenceState { table_id: 9, next_not_cached: i64::MAX, cycle_count: 0 },
             LogRecord::Commit { trx_id: 12 },
             LogRecord::Abort { trx_id: 13 },
             LogRecord::AutoInc { table_id: 5, next: 1 << 40 },

@@ -1,0 +1,52 @@
+-- Sequences (issue 14 item 5): CREATE / DROP SEQUENCE, NEXTVAL, NEXT VALUE FOR, LASTVAL,
+-- PREVIOUS VALUE FOR, SETVAL, the sequence's row, SHOW CREATE, listings, errors.
+CREATE SEQUENCE sq;
+SELECT * FROM sq;
+SELECT nextval(sq), next value for sq, lastval(sq), previous value for sq;
+SELECT * FROM sq;
+SHOW CREATE SEQUENCE sq;
+SHOW CREATE TABLE sq;
+SHOW FULL TABLES;
+SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE();
+CREATE SEQUENCE x3 increment by -1;
+SHOW CREATE SEQUENCE x3;
+SELECT nextval(x3), nextval(x3);
+CREATE SEQUENCE x5 nocache nocycle increment = 5 start = 3 minvalue = 1;
+SHOW CREATE SEQUENCE x5;
+SELECT nextval(x5), nextval(x5);
+SELECT * FROM x5;
+SELECT setval(x5, 100), nextval(x5);
+SELECT setval(x5, 7, 0), nextval(x5);
+SELECT setval(x5, 200, 0), nextval(x5);
+CREATE SEQUENCE x4 maxvalue 3 cache 2;
+SELECT nextval(x4), nextval(x4), nextval(x4);
+SELECT nextval(x4);
+CREATE SEQUENCE x6 cycle maxvalue 2 cache 1;
+SELECT nextval(x6), nextval(x6), nextval(x6);
+SELECT * FROM x6;
+CREATE SEQUENCE x1 minvalue 10 maxvalue 5;
+CREATE SEQUENCE x2 start with 0;
+SELECT nextval(nope);
+CREATE TABLE tt (a INT);
+SELECT nextval(tt);
+DROP SEQUENCE tt;
+DROP SEQUENCE nope;
+DROP SEQUENCE IF EXISTS nope;
+CREATE SEQUENCE IF NOT EXISTS sq;
+CREATE SEQUENCE sq;
+-- connection b
+SELECT lastval(sq), nextval(sq);
+-- connection a
+CREATE TABLE ids (id BIGINT PRIMARY KEY, v INT);
+BEGIN;
+INSERT INTO ids VALUES (NEXT VALUE FOR sq, 1), (nextval(sq), 2);
+ROLLBACK;
+INSERT INTO ids VALUES (NEXT VALUE FOR sq, 3);
+SELECT id, v FROM ids;
+CREATE SEQUENCE s2 start with 10 increment by 10 minvalue 10 maxvalue 1000 cache 5;
+SELECT nextval(s2), nextval(s2), lastval(s2);
+SELECT * FROM s2;
+DROP SEQUENCE sq, x3;
+SELECT nextval(sq);
+DROP TABLE x4;
+DROP SEQUENCE x5, x6, s2;
