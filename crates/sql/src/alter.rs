@@ -320,7 +320,6 @@ impl<'t> Edit<'t> {
         }
         if self.primary.as_ref().is_some_and(|p| p.cols.is_empty()) {
             self.primary = None;
-            self.copy_reason.get_or_insert(REASON_DROP_PRIMARY);
         }
         self.secondary.retain(|i| !i.cols.is_empty());
         self.changed = true;
@@ -651,7 +650,15 @@ pub async fn alter_table(
         edit.apply(b, cx, op)?;
     }
     edit.check()?;
-    if !t.has_hidden_pk() && edit.primary.is_none() {
+    // Without a primary key InnoDB clusters on the first UNIQUE index of NOT NULL columns, in
+    // place; with none it must copy.
+    let unique_not_null = edit.secondary.iter().any(|i| {
+        i.unique
+            && i.cols
+                .iter()
+                .all(|(id, prefix)| prefix.is_none() && edit.cols.iter().any(|c| c.id == *id && !c.def.nullable))
+    });
+    if !t.has_hidden_pk() && edit.primary.is_none() && !unique_not_null {
         edit.copy_reason.get_or_insert(REASON_DROP_PRIMARY);
     }
     edit.check_algorithm()?;
