@@ -1,5 +1,5 @@
-//! DDL: CREATE/DROP DATABASE, CREATE/DROP/TRUNCATE/RENAME TABLE, CREATE/DROP INDEX, ALTER TABLE
-//! ADD/DROP INDEX. Definitions are validated here with MariaDB's error codes, then handed to
+//! DDL: CREATE/DROP DATABASE, CREATE/DROP/TRUNCATE/RENAME TABLE, CREATE/DROP INDEX (ALTER TABLE
+//! is alter.rs, which reads its column and index definitions with the functions here). Definitions are validated here with MariaDB's error codes, then handed to
 //! the engine, which runs each change as its own durable transaction.
 
 use std::sync::Arc;
@@ -38,7 +38,7 @@ pub fn default_collation(charset: &str) -> String {
     }
 }
 
-fn check_identifier(name: &str, err: fn(&str) -> SqlError) -> Result<(), SqlError> {
+pub(crate) fn check_identifier(name: &str, err: fn(&str) -> SqlError) -> Result<(), SqlError> {
     if name.is_empty() || name.ends_with(' ') {
         return Err(err(name));
     }
@@ -48,7 +48,7 @@ fn check_identifier(name: &str, err: fn(&str) -> SqlError) -> Result<(), SqlErro
     Ok(())
 }
 
-fn ident_parts(name: &ast::ObjectName, current_db: Option<&str>) -> Result<(String, String), SqlError> {
+pub(crate) fn ident_parts(name: &ast::ObjectName, current_db: Option<&str>) -> Result<(String, String), SqlError> {
     let (db, t) = object_name_parts(name)?;
     let db = match db {
         Some(d) => d,
@@ -57,7 +57,7 @@ fn ident_parts(name: &ast::ObjectName, current_db: Option<&str>) -> Result<(Stri
     Ok((db, t))
 }
 
-fn reject_information_schema(db: &str) -> Result<(), SqlError> {
+pub(crate) fn reject_information_schema(db: &str) -> Result<(), SqlError> {
     if db.eq_ignore_ascii_case(INFORMATION_SCHEMA) {
         return Err(SqlError::new(1044, "42000", format!("Access denied for user to database '{INFORMATION_SCHEMA}'")));
     }
@@ -104,14 +104,14 @@ fn is_lob(ty: &ColumnType) -> bool {
 }
 
 /// An index as declared: (column name, prefix length) pairs.
-struct IndexSpec {
-    name: Option<String>,
-    columns: Vec<(String, Option<u32>)>,
-    unique: bool,
-    primary: bool,
+pub(crate) struct IndexSpec {
+    pub name: Option<String>,
+    pub columns: Vec<(String, Option<u32>)>,
+    pub unique: bool,
+    pub primary: bool,
 }
 
-fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(String, Option<u32>)>, SqlError> {
+pub(crate) fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(String, Option<u32>)>, SqlError> {
     if cols.is_empty() {
         return Err(error::syntax(")", 1));
     }
@@ -147,7 +147,11 @@ fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(String, Option<u
 
 /// Resolves an index's columns against the table's columns with MariaDB's checks; long
 /// non-unique keys are shortened to a prefix with note 1071, as MariaDB does.
-fn resolve_index(spec: &IndexSpec, columns: &[ColumnDef], cx: &ExecCtx) -> Result<Vec<IndexColumn>, SqlError> {
+pub(crate) fn resolve_index(
+    spec: &IndexSpec,
+    columns: &[ColumnDef],
+    cx: &ExecCtx,
+) -> Result<Vec<IndexColumn>, SqlError> {
     let mut out: Vec<IndexColumn> = Vec::with_capacity(spec.columns.len());
     let mut total = 0u64;
     for (name, prefix) in &spec.columns {
@@ -199,7 +203,7 @@ fn resolve_index(spec: &IndexSpec, columns: &[ColumnDef], cx: &ExecCtx) -> Resul
 }
 
 /// Chooses MariaDB's name for an unnamed index: its first column, then `_2`, `_3`, ...
-fn index_name(first_column: &str, taken: &[String]) -> String {
+pub(crate) fn index_name(first_column: &str, taken: &[String]) -> String {
     let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n)) && !n.eq_ignore_ascii_case("PRIMARY");
     if free(first_column) {
         return first_column.to_string();
@@ -207,7 +211,7 @@ fn index_name(first_column: &str, taken: &[String]) -> String {
     (2..).map(|i| format!("{first_column}_{i}")).find(|n| free(n)).unwrap_or_default()
 }
 
-fn spec_from_constraint(c: &ast::TableConstraint) -> Result<IndexSpec, SqlError> {
+pub(crate) fn spec_from_constraint(c: &ast::TableConstraint) -> Result<IndexSpec, SqlError> {
     Ok(match c {
         ast::TableConstraint::PrimaryKey(pk) => {
             IndexSpec { name: None, columns: index_spec_columns(&pk.columns)?, unique: true, primary: true }
@@ -463,7 +467,7 @@ fn table_like(src: &TableDef, db: String, name: String) -> NewTable {
     }
 }
 
-fn build_new_table(
+pub(crate) fn build_new_table(
     b: &mut Binder,
     cx: &mut ExecCtx,
     ct: &ast::CreateTable,
@@ -768,94 +772,6 @@ pub async fn drop_index(
         return Err(error::cant_drop_field_or_key(index));
     }
     engine.drop_index(&t.db, &t.name, index).await?;
-    Ok(())
-}
-
-/// ALTER TABLE with index operations (each applied in order, as its own DDL).
-pub async fn alter_table(
-    engine: &Engine,
-    cx: &mut ExecCtx<'_>,
-    catalog: &selkie_storage::Catalog,
-    at: &ast::AlterTable,
-    current_db: Option<&str>,
-) -> Result<(), SqlError> {
-    let table = lookup(catalog, &at.name, current_db)?.clone();
-    // Validate everything before the first change.
-    for op in &at.operations {
-        match op {
-            ast::AlterTableOperation::AddConstraint { constraint, .. } => {
-                let spec = spec_from_constraint(constraint)?;
-                if spec.primary {
-                    return Err(error::not_supported("ALTER TABLE ... ADD PRIMARY KEY"));
-                }
-            }
-            ast::AlterTableOperation::DropIndex { .. }
-            | ast::AlterTableOperation::Algorithm { .. }
-            | ast::AlterTableOperation::Lock { .. }
-            | ast::AlterTableOperation::RenameTable { .. } => {}
-            ast::AlterTableOperation::AddColumn { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... ADD COLUMN"))
-            }
-            ast::AlterTableOperation::DropColumn { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... DROP COLUMN"))
-            }
-            ast::AlterTableOperation::ModifyColumn { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... MODIFY COLUMN"))
-            }
-            ast::AlterTableOperation::ChangeColumn { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... CHANGE COLUMN"))
-            }
-            ast::AlterTableOperation::RenameColumn { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... RENAME COLUMN"))
-            }
-            ast::AlterTableOperation::AlterColumn { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... ALTER COLUMN"))
-            }
-            ast::AlterTableOperation::DropPrimaryKey { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... DROP PRIMARY KEY"))
-            }
-            ast::AlterTableOperation::AutoIncrement { .. } => {
-                return Err(error::not_supported("ALTER TABLE ... AUTO_INCREMENT"))
-            }
-            other => return Err(error::not_supported(&format!("ALTER TABLE ... {other}"))),
-        }
-    }
-    let mut current = table;
-    for op in &at.operations {
-        match op {
-            ast::AlterTableOperation::AddConstraint { constraint, .. } => {
-                add_index(engine, &mut *cx, &current, spec_from_constraint(constraint)?).await?;
-            }
-            ast::AlterTableOperation::DropIndex { name } => {
-                if name.value.eq_ignore_ascii_case("PRIMARY") {
-                    return Err(error::not_supported("dropping the PRIMARY KEY"));
-                }
-                if current.secondary.iter().all(|i| !i.name.eq_ignore_ascii_case(&name.value)) {
-                    return Err(error::cant_drop_field_or_key(&name.value));
-                }
-                engine.drop_index(&current.db, &current.name, &name.value).await?;
-            }
-            ast::AlterTableOperation::RenameTable { table_name } => {
-                let new = match table_name {
-                    ast::RenameTableNameKind::As(n) | ast::RenameTableNameKind::To(n) => n,
-                };
-                let (ndb, nt) = ident_parts(new, current_db)?;
-                check_identifier(&nt, error::wrong_table_name)?;
-                if !(ndb == current.db && nt == current.name) {
-                    engine.rename_table(&current.db, &current.name, &ndb, &nt).await?;
-                }
-                let renamed = engine.catalog().table(&ndb, &nt).cloned();
-                if let Some(t) = renamed {
-                    current = t;
-                }
-                continue;
-            }
-            _ => {}
-        }
-        if let Some(t) = engine.catalog().table(&current.db, &current.name).cloned() {
-            current = t;
-        }
-    }
     Ok(())
 }
 

@@ -317,6 +317,31 @@ pub fn invalid_on_update(col: &str) -> SqlError {
     SqlError::new(1294, "HY000", format!("Invalid ON UPDATE clause for '{col}' column"))
 }
 
+// ---- ALTER TABLE (alter.rs) ----
+
+/// 1054 as ALTER TABLE words it: the table, not a clause.
+pub fn unknown_column_in_table(col: &str, table: &str) -> SqlError {
+    SqlError::new(1054, "42S22", format!("Unknown column '{col}' in '{table}'"))
+}
+
+pub fn cant_drop_column(col: &str) -> SqlError {
+    SqlError::new(1091, "42000", format!("Can't DROP COLUMN `{col}`; check that it exists"))
+}
+
+pub fn cant_remove_all_fields() -> SqlError {
+    SqlError::new(1090, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+}
+
+/// 1846: the ALTER cannot run with the requested ALGORITHM or LOCK, and why.
+pub fn alter_operation_not_supported_reason(what: &str, reason: &str, try_instead: &str) -> SqlError {
+    SqlError::new(1846, "0A000", format!("{what} is not supported. Reason: {reason}. Try {try_instead}"))
+}
+
+/// 1845: the ALTER cannot run with the requested ALGORITHM.
+pub fn alter_operation_not_supported(what: &str, try_instead: &str) -> SqlError {
+    SqlError::new(1845, "0A000", format!("{what} is not supported for this operation. Try {try_instead}"))
+}
+
 /// MariaDB's "(Errcode: 28 "No space left on device")" suffix of mysys file errors.
 fn errcode(e: &std::io::Error) -> String {
     match e.raw_os_error() {

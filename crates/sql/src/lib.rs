@@ -23,7 +23,8 @@
 //! - `show`: SHOW and information_schema.
 //! - `bind`: name resolution and the rule-based planner (AST to plan).
 //! - `exec`: the statement context, expression evaluation, and the operators that run a plan.
-//! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN.
+//! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN; `alter`: ALTER
+//!   TABLE (on top of `ddl`'s column and index definitions).
 //! - `session`: the `Session` type: dispatch, transactions, prepared statements, plan caches.
 //!
 //! A point select, top to bottom: `session::dispatch` (`execute_text` → cached plan of the
@@ -35,6 +36,7 @@
 //! Only what the server and the tests use is public: the types below, and the modules
 //! `value`, `variables`, `parse`, `show` and `session` for the items they make public.
 
+mod alter;
 mod bind;
 mod ddl;
 mod dml;

@@ -111,6 +111,9 @@ async fn ddl_and_show_find_the_temporary_table() {
     );
     assert_eq!(query(&mut a, "SHOW COLUMNS FROM t").await.len(), 2);
     exec(&mut a, "CREATE INDEX iv ON t (v)").await;
+    exec(&mut a, "ALTER TABLE t ADD COLUMN w INT DEFAULT 7").await;
+    assert_eq!(query(&mut a, "SELECT id, v, w FROM t").await, rows(&[&["5", "50", "7"]]));
+    assert_eq!(fail(&mut a, "ALTER TABLE t RENAME TO t2").await.code, 1235);
     assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t WHERE v = 50").await, rows(&[&["1"]]));
     exec(&mut a, "TRUNCATE TABLE t").await;
     assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t").await, rows(&[&["0"]]), "the temporary table was truncated");

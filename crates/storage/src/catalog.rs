@@ -56,6 +56,8 @@ const CATALOG_FORMAT_V1: u8 = 1;
 // (none yet)
 
 // Table attribute tags.
+/// Row layouts of instant ALTER TABLE (`TableDef::row_versions`; absent when empty).
+const ATTR_TABLE_ROW_VERSIONS: u8 = 3;
 /// A sequence's options (`TableOptions::sequence`).
 const ATTR_TABLE_SEQUENCE: u8 = 5;
 
@@ -433,6 +435,9 @@ fn table_attrs(t: &TableDef) -> Vec<(u8, Vec<u8>)> {
         b.push(s.cycle as u8);
         attrs.push((ATTR_TABLE_SEQUENCE, b));
     }
+    if !t.row_versions.is_empty() {
+        attrs.push((ATTR_TABLE_ROW_VERSIONS, encode_row_versions(&t.row_versions)));
+    }
     attrs
 }
 
@@ -448,10 +453,66 @@ fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
                 return Err(corrupt("sequence options"));
             }
             t.options.sequence = Some(SequenceDef { start, min, max, increment, cache, cycle });
-            Ok(())
         }
-        _ => Err(unknown_attr("table", tag)),
+        ATTR_TABLE_ROW_VERSIONS => t.row_versions = decode_row_versions(bytes, t.columns.len())?,
+        _ => return Err(unknown_attr("table", tag)),
     }
+    Ok(())
+}
+
+/// `count`, per layout `count` then per field `type | column+1 varint` (0: dropped); then
+/// `count` of added values, each `column varint | datum`.
+fn encode_row_versions(v: &RowVersions) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_varint(&mut out, v.old.len() as u128);
+    for layout in &v.old {
+        put_varint(&mut out, layout.fields.len() as u128);
+        for f in &layout.fields {
+            put_type(&mut out, &f.ty);
+            put_varint(&mut out, f.column.map_or(0, |c| c as u128 + 1));
+        }
+    }
+    put_varint(&mut out, v.added.len() as u128);
+    for (c, d) in &v.added {
+        put_varint(&mut out, *c as u128);
+        put_datum(&mut out, d);
+    }
+    out
+}
+
+fn decode_row_versions(bytes: &[u8], ncols: usize) -> Result<RowVersions> {
+    let mut r = Reader::new(bytes);
+    let column = |c: u64| -> Result<usize> {
+        let c = c as usize;
+        if c >= ncols {
+            return Err(corrupt("row version column out of range"));
+        }
+        Ok(c)
+    };
+    let mut old = Vec::with_capacity(get_len(&mut r)?);
+    for _ in 0..old.capacity() {
+        let n = get_len(&mut r)?;
+        let mut fields = Vec::with_capacity(n);
+        for _ in 0..n {
+            let ty = get_type(&mut r)?;
+            let c = r.varint_u64()?;
+            fields.push(RowField { ty, column: if c == 0 { None } else { Some(column(c - 1)?) } });
+        }
+        old.push(RowLayout { fields });
+    }
+    if old.first().is_some_and(|l| l.fields.is_empty()) {
+        return Err(corrupt("row version without fields"));
+    }
+    let n = get_len(&mut r)?;
+    let mut added = Vec::with_capacity(n);
+    for _ in 0..n {
+        let c = column(r.varint_u64()?)?;
+        added.push((c, get_datum(&mut r)?));
+    }
+    if !r.is_empty() {
+        return Err(corrupt("trailing bytes in row versions"));
+    }
+    Ok(RowVersions { old, added })
 }
 
 pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
@@ -503,7 +564,8 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
     if !r.is_empty() {
         return Err(corrupt("trailing bytes"));
     }
-    let mut table = TableDef { id, db, name, columns, primary, secondary, options };
+    let mut table =
+        TableDef { id, db, name, columns, primary, secondary, options, row_versions: RowVersions::default() };
     for (tag, bytes) in attrs {
         apply_table_attr(&mut table, tag, bytes)?;
     }
@@ -651,6 +713,11 @@ impl TableRuntime {
         (prev < next).then_some(next)
     }
 
+    /// After a rebuild numbered the rows of a table without a primary key anew.
+    pub fn reset_row_id(&self, next: u64) {
+        self.row_id.store(next.max(1), Ordering::Relaxed);
+    }
+
     pub fn reset_auto_inc(&self, next: u64) {
         self.auto_inc.store(next.max(1), Ordering::Release);
     }
@@ -787,6 +854,7 @@ mod tests {
             comment: format!("comment of {name}"),
         };
         TableDef {
+            row_versions: Default::default(),
             id: 70,
             db: "sbtest".into(),
             name: "sbtest1".into(),
@@ -901,6 +969,27 @@ mod tests {
             cycle: true,
         });
         assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
+    }
+
+    #[test]
+    fn row_versions_round_trip() {
+        let mut t = sample_table();
+        t.row_versions = RowVersions {
+            old: vec![
+                RowLayout {
+                    fields: vec![
+                        RowField { ty: ColumnType::Float, column: Some(6) },
+                        RowField { ty: ColumnType::VarChar { len: 3 }, column: None },
+                    ],
+                },
+                RowLayout { fields: vec![RowField { ty: ColumnType::Date, column: Some(7) }] },
+            ],
+            added: vec![(3, Datum::Decimal(Decimal::new(5, 2))), (5, Datum::Null)],
+        };
+        assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
+        // A field naming a column the table does not have is corruption.
+        t.row_versions.old[1].fields[0].column = Some(8);
+        assert!(decode_table(&encode_table(&t)).is_err());
     }
 
     #[test]

@@ -45,6 +45,8 @@ use crate::types::*;
 use crate::wal::control::ControlFile;
 use crate::wal::{Lsn, Wal, WalConfig};
 
+mod alter;
+
 pub use crate::shared::EngineConfig;
 use crate::shared::{DdlState, Shared, SlotLease};
 
@@ -750,6 +752,7 @@ impl Engine {
             primary,
             secondary,
             options: table.options,
+            row_versions: RowVersions::default(),
         });
         let auto_inc = table.auto_increment_start.unwrap_or(1).max(1);
 
@@ -897,7 +900,7 @@ impl Engine {
             if RecHeader::parse(&value)?.deleted {
                 continue;
             }
-            let row = rowcodec::decode_row(&t.columns, &value[HEADER_LEN..])?;
+            let row = rowcodec::decode_table_row(t, &value[HEADER_LEN..])?;
             let key = keycodec::secondary_key(t, ix, &row, &pk_key)?;
             if key.len() > MAX_KEY_LEN {
                 return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });

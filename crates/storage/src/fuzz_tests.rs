@@ -574,6 +574,7 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
         root: 3 + id as u64,
     };
     TableDef {
+        row_versions: Default::default(),
         id: 70,
         db: "d".into(),
         name: "t".into(),

@@ -722,6 +722,7 @@ mod tests {
 
     fn table() -> TableDef {
         TableDef {
+            row_versions: Default::default(),
             id: 1,
             db: "d".into(),
             name: "t".into(),

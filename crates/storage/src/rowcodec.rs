@@ -5,6 +5,14 @@
 //! - DECIMAL: zigzag varint of the mantissa at the column's scale;
 //! - strings and binaries: varint length, then the bytes.
 //!
+//! Tables altered in place (docs/architecture.md §4.9, "Instant ALTER") carry row versions:
+//! rows written since the first instant ALTER start with a marker, `b` bytes 0xFF where `b` is
+//! the bitmap length of version 0, then the version as a varint, then the row in the layout of
+//! that version. No row of version 0 can start so: either its bitmap has unused bits (always 0)
+//! or it has a multiple of 8 columns, and a bitmap of all ones then means every column is NULL,
+//! so the row ends right after it. Rows of a table never altered in place have no marker, and
+//! reading them costs one test of an empty list more (`decode_table_row`).
+//!
 //! Decoding never trusts its input: every length is checked against the bytes left, so garbage
 //! produces `StorageError::Corruption`, never a panic or a huge allocation.
 
@@ -147,6 +155,82 @@ pub fn encode_row(columns: &[ColumnDef], row: &[Datum]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Encodes a row of `t` (one value per current column) at the table's current row version.
+#[inline]
+pub fn encode_table_row(t: &TableDef, row: &[Datum]) -> Result<Vec<u8>> {
+    if t.row_versions.is_empty() {
+        return encode_row(&t.columns, row);
+    }
+    let mut out = Vec::with_capacity(64);
+    out.resize(version_marker_len(&t.row_versions), 0xFF);
+    put_varint(&mut out, t.row_versions.old.len() as u128);
+    encode_row_into(&mut out, &t.columns, row)?;
+    Ok(out)
+}
+
+/// Decodes a stored row of `t`, whatever row version it was written at, into the current
+/// columns.
+#[inline]
+pub fn decode_table_row(t: &TableDef, bytes: &[u8]) -> Result<Vec<Datum>> {
+    if t.row_versions.is_empty() {
+        return decode_row(&t.columns, bytes);
+    }
+    decode_versioned_row(t, bytes)
+}
+
+fn version_marker_len(v: &RowVersions) -> usize {
+    v.old.first().map_or(0, |l| l.fields.len().div_ceil(8))
+}
+
+fn decode_versioned_row(t: &TableDef, bytes: &[u8]) -> Result<Vec<Datum>> {
+    let versions = &t.row_versions;
+    let marker = version_marker_len(versions);
+    let (version, rest) = if bytes.len() > marker && bytes[..marker].iter().all(|&b| b == 0xFF) {
+        let mut r = Reader::new(&bytes[marker..]);
+        let version = r.varint_u64()?;
+        (version, &bytes[bytes.len() - r.remaining()..])
+    } else {
+        (0, bytes)
+    };
+    if version == versions.old.len() as u64 {
+        return decode_row(&t.columns, rest);
+    }
+    let layout = versions.old.get(version as usize).ok_or_else(|| corrupt("row (unknown row version)"))?;
+    let mut row = vec![Datum::Null; t.columns.len()];
+    for (c, d) in &versions.added {
+        if let Some(slot) = row.get_mut(*c) {
+            *slot = d.clone();
+        }
+    }
+    let mut r = Reader::new(rest);
+    let bitmap = r.take(layout.fields.len().div_ceil(8))?;
+    for (i, f) in layout.fields.iter().enumerate() {
+        let d = if bitmap[i / 8] & (1 << (i % 8)) != 0 { Datum::Null } else { decode_value(&mut r, &f.ty)? };
+        if let Some(slot) = f.column.and_then(|c| row.get_mut(c)) {
+            *slot = d;
+        }
+    }
+    if !r.is_empty() {
+        return Err(corrupt("row (trailing bytes)"));
+    }
+    Ok(row)
+}
+
+/// Whether values stored for a column of type `a` read back unchanged as type `b` (an instant
+/// ALTER may change a column's type only so: VARCHAR(10) to VARCHAR(20), a new display width).
+pub fn same_encoding(a: &ColumnType, b: &ColumnType) -> bool {
+    use ColumnType as T;
+    let string = |t: &T| matches!(t, T::Char { .. } | T::VarChar { .. } | T::Text { .. });
+    let binary = |t: &T| matches!(t, T::Binary { .. } | T::VarBinary { .. } | T::Blob { .. });
+    match (a, b) {
+        (T::Int { unsigned: ua, .. }, T::Int { unsigned: ub, .. }) => ua == ub,
+        (T::Decimal { scale: sa, .. }, T::Decimal { scale: sb, .. }) => sa == sb,
+        (T::DateTime { .. } | T::Timestamp { .. }, T::DateTime { .. } | T::Timestamp { .. }) => true,
+        _ if string(a) && string(b) || binary(a) && binary(b) => true,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
 fn encode_value(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum) -> Result<()> {
     match (&col.ty, d) {
         (ColumnType::Int { width, unsigned, .. }, Datum::Int(_) | Datum::UInt(_)) => {
@@ -226,7 +310,7 @@ pub fn decode_row(columns: &[ColumnDef], bytes: &[u8]) -> Result<Vec<Datum>> {
             row.push(Datum::Null);
             continue;
         }
-        row.push(decode_value(&mut r, col)?);
+        row.push(decode_value(&mut r, &col.ty)?);
     }
     if !r.is_empty() {
         return Err(corrupt("row (trailing bytes)"));
@@ -234,8 +318,8 @@ pub fn decode_row(columns: &[ColumnDef], bytes: &[u8]) -> Result<Vec<Datum>> {
     Ok(row)
 }
 
-fn decode_value(r: &mut Reader, col: &ColumnDef) -> Result<Datum> {
-    Ok(match &col.ty {
+fn decode_value(r: &mut Reader, ty: &ColumnType) -> Result<Datum> {
+    Ok(match ty {
         ColumnType::Int { unsigned: false, .. } => Datum::Int(r.varint_i64()?),
         ColumnType::Int { unsigned: true, .. } => Datum::UInt(r.varint_u64()?),
         ColumnType::Float => Datum::Double(f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as f64),
@@ -346,6 +430,92 @@ mod tests {
         let cols = vec![col(ColumnType::Blob { size: LobSize::Long })];
         let err = encode_row(&cols, &[Datum::Bytes(vec![0; MAX_ROW_BYTES + 1])]).unwrap_err();
         assert!(matches!(err, StorageError::RowTooLarge { .. }));
+    }
+
+    fn table_of(columns: Vec<ColumnDef>) -> TableDef {
+        TableDef {
+            id: 1,
+            db: "d".into(),
+            name: "t".into(),
+            columns,
+            primary: IndexDef { id: 2, name: "PRIMARY".into(), columns: vec![], unique: true, primary: true, root: 3 },
+            secondary: vec![],
+            options: TableOptions::default(),
+            row_versions: RowVersions::default(),
+        }
+    }
+
+    fn int_col() -> ColumnDef {
+        col(ColumnType::Int { width: IntWidth::Int, unsigned: false, display_width: None })
+    }
+
+    /// Version 0: (a int, b varchar). Then b dropped and c added (default 7) in one instant
+    /// change: version 1 is (a, c).
+    fn altered(v0_columns: usize) -> (TableDef, TableDef) {
+        let mut cols = vec![int_col(); v0_columns];
+        cols[1] = col(ColumnType::VarChar { len: 10 });
+        let v0 = table_of(cols.clone());
+        let mut v1 = v0.clone();
+        v1.columns = vec![int_col(); v0_columns];
+        v1.columns.remove(1);
+        v1.columns.push(int_col());
+        let last = v1.columns.len() - 1;
+        let fields = cols
+            .iter()
+            .enumerate()
+            .map(|(i, c)| RowField {
+                ty: c.ty.clone(),
+                column: match i {
+                    0 => Some(0),
+                    1 => None,
+                    i => Some(i - 1),
+                },
+            })
+            .collect();
+        v1.row_versions = RowVersions { old: vec![RowLayout { fields }], added: vec![(last, Datum::Int(7))] };
+        (v0, v1)
+    }
+
+    #[test]
+    fn rows_of_older_versions_read_with_their_layout() {
+        for n in [2, 3, 8, 9, 16] {
+            let (v0, v1) = altered(n);
+            let mut old_row: Vec<Datum> = (0..n as i64).map(Datum::Int).collect();
+            old_row[1] = Datum::Bytes(b"dropped".to_vec());
+            let old_bytes = encode_table_row(&v0, &old_row).unwrap();
+            assert_eq!(old_bytes, encode_row(&v0.columns, &old_row).unwrap(), "never altered: no marker");
+            let mut expect: Vec<Datum> = old_row.clone();
+            expect.remove(1);
+            expect.push(Datum::Int(7));
+            assert_eq!(decode_table_row(&v1, &old_bytes).unwrap(), expect, "{n} columns");
+            // Every column NULL at version 0 (a bitmap of all ones when n is a multiple of 8).
+            let nulls = vec![Datum::Null; n];
+            let mut expect_nulls = vec![Datum::Null; n];
+            expect_nulls[n - 1] = Datum::Int(7);
+            assert_eq!(decode_table_row(&v1, &encode_table_row(&v0, &nulls).unwrap()).unwrap(), expect_nulls);
+            // New rows carry the marker and read back at the current layout.
+            for new_row in [expect.clone(), vec![Datum::Null; n]] {
+                let b = encode_table_row(&v1, &new_row).unwrap();
+                assert_eq!(&b[..n.div_ceil(8)], &vec![0xFF; n.div_ceil(8)][..]);
+                assert_eq!(decode_table_row(&v1, &b).unwrap(), new_row);
+                assert!(decode_table_row(&v1, &b[..b.len() - 1]).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn same_encoding_allows_only_types_that_read_back_unchanged() {
+        let vc = |len| ColumnType::VarChar { len };
+        assert!(same_encoding(&vc(10), &vc(300)));
+        let int = |unsigned| ColumnType::Int { width: IntWidth::Int, unsigned, display_width: None };
+        assert!(same_encoding(&int(false), &int(false)));
+        assert!(!same_encoding(&int(false), &int(true)));
+        assert!(!same_encoding(&int(false), &ColumnType::Double));
+        assert!(!same_encoding(&vc(10), &ColumnType::VarBinary { len: 10 }));
+        assert!(!same_encoding(
+            &ColumnType::Decimal { precision: 10, scale: 2 },
+            &ColumnType::Decimal { precision: 10, scale: 3 }
+        ));
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::btree::{BTree, BTreeCursor, MAX_KEY_LEN};
 use crate::error::{Result, StorageError};
 use crate::keycodec::{self, encode_index_columns};
 use crate::lock::LockKey;
-use crate::rowcodec::{decode_row, encode_row};
+use crate::rowcodec::{decode_table_row, encode_table_row};
 use crate::trx::purge::Leftover;
 use crate::trx::record::{RecHeader, Resolved, HEADER_LEN};
 use crate::trx::txn::{Expect, Target, TrxState};
@@ -63,7 +63,7 @@ fn index_at(table: &TableDef, index_no: usize) -> &IndexDef {
 }
 
 fn decode_payload(table: &TableDef, value: &[u8]) -> Result<Vec<Datum>> {
-    decode_row(&table.columns, &value[HEADER_LEN..])
+    decode_table_row(table, &value[HEADER_LEN..])
 }
 
 /// Reads the version of record `key` that the transaction sees in `mode`: None if absent or
@@ -279,7 +279,7 @@ pub(crate) async fn insert(
     on_dup: OnDuplicate,
 ) -> Result<InsertOutcome> {
     trx.prepare_write(Some(table.id))?;
-    let row_bytes = encode_row(&table.columns, &row)?;
+    let row_bytes = encode_table_row(table, &row)?;
     let pk_key = if table.has_hidden_pk() {
         keycodec::hidden_row_id_key(trx.sess.sh.next_row_id(table.id)?)
     } else {
@@ -385,7 +385,7 @@ pub(crate) async fn update(
     lock_row_key(trx, table, pk_key, LockMode::Exclusive).await?;
     // The stored row is authoritative for the old index entries.
     let Some((cur, old)) = latest_live(trx, table, pk_key)? else { return Err(row_gone()) };
-    let new_bytes = encode_row(&table.columns, &new)?;
+    let new_bytes = encode_table_row(table, &new)?;
     let new_pk = if table.has_hidden_pk() { pk_key.to_vec() } else { keycodec::primary_key(table, &new)? };
     let old_keys = row_keys(table, &old, pk_key.to_vec())?;
     let new_keys = row_keys(table, &new, new_pk.clone())?;

@@ -499,6 +499,42 @@ pub struct TableDef {
     pub primary: IndexDef,
     pub secondary: Vec<IndexDef>,
     pub options: TableOptions,
+    /// The row layouts of instant ALTERs (empty for a table never altered in place).
+    pub row_versions: RowVersions,
+}
+
+/// Row layouts left by instant ALTER TABLE (docs/architecture.md §4.9, "Instant ALTER"), as
+/// InnoDB's instant ADD/DROP COLUMN: rows written before an ALTER keep their bytes and are read
+/// with the layout of the version they were written at. The current version is `old.len()`;
+/// its rows are laid out as the table's `columns`. Empty for a table never altered in place,
+/// whose rows carry no version at all.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RowVersions {
+    /// The layouts of versions `0..old.len()`, oldest first.
+    pub old: Vec<RowLayout>,
+    /// Values of columns that rows of older versions do not hold (added by an instant ADD
+    /// COLUMN, with the default it had then): (current column, value).
+    pub added: Vec<(usize, Datum)>,
+}
+
+/// The stored fields of rows of one older version, in stored order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowLayout {
+    pub fields: Vec<RowField>,
+}
+
+/// One stored field of an older row version: its type then (how to decode it) and the current
+/// column it is now (None: dropped since; the bytes are skipped).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowField {
+    pub ty: ColumnType,
+    pub column: Option<usize>,
+}
+
+impl RowVersions {
+    pub fn is_empty(&self) -> bool {
+        self.old.is_empty()
+    }
 }
 
 impl TableDef {
@@ -532,6 +568,37 @@ pub struct NewTable {
     pub options: TableOptions,
     /// AUTO_INCREMENT=n table option: the first value handed out.
     pub auto_increment_start: Option<u64>,
+}
+
+/// ALTER TABLE that copies the table (`Engine::rebuild_table`): the new definition, with the
+/// columns of the rows the caller's mapping produces (ids and roots are assigned by the engine).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableRebuild {
+    pub columns: Vec<ColumnDef>,
+    /// Empty = hidden row id.
+    pub primary_key: Vec<IndexColumn>,
+    pub indexes: Vec<NewIndex>,
+    pub options: TableOptions,
+    /// The next AUTO_INCREMENT value afterwards (None: the counter is kept, raised past the
+    /// largest value of the AUTO_INCREMENT column the rows hold).
+    pub auto_increment: Option<u64>,
+}
+
+/// ALTER TABLE that changes only metadata (`Engine::alter_table_instant`): every row keeps its
+/// bytes. `columns[j]` holds the values of old column `sources[j]`, or, if None, is a new column
+/// whose value in the existing rows is `added[j]` (read from the row layouts, docs §4.9). Index
+/// trees are kept: `primary_key` and each kept index (named by its old name, possibly renamed)
+/// give their columns in the new numbering and must index the same values as before.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstantAlter {
+    pub columns: Vec<ColumnDef>,
+    pub sources: Vec<Option<usize>>,
+    /// Per new column: the value existing rows get (used where `sources[j]` is None).
+    pub added: Vec<Datum>,
+    pub primary_key: Vec<IndexColumn>,
+    /// Secondary indexes kept: (old name, new name, columns). Indexes not named are dropped.
+    pub kept_indexes: Vec<(String, String, Vec<IndexColumn>)>,
+    pub options: TableOptions,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

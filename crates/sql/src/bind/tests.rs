@@ -49,6 +49,7 @@ fn catalog() -> Catalog {
         DatabaseDef { name: "d".into(), charset: "utf8mb4".into(), collation: "utf8mb4_general_ci".into() },
     );
     let sbtest = TableDef {
+        row_versions: Default::default(),
         id: 1,
         db: "d".into(),
         name: "sbtest1".into(),
@@ -63,6 +64,7 @@ fn catalog() -> Catalog {
         options: TableOptions::default(),
     };
     let orders = TableDef {
+        row_versions: Default::default(),
         id: 2,
         db: "d".into(),
         name: "orders".into(),
@@ -72,6 +74,7 @@ fn catalog() -> Catalog {
         options: TableOptions::default(),
     };
     let nokey = TableDef {
+        row_versions: Default::default(),
         id: 3,
         db: "d".into(),
         name: "nokey".into(),

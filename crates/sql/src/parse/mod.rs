@@ -3,6 +3,7 @@
 //! FROM, DO, table maintenance) are recognized here with the small lexer. Errors become
 //! MariaDB's 1064 message quoting the text from the offending token.
 
+pub mod alter;
 pub mod autoparam;
 pub mod lexer;
 
@@ -124,6 +125,8 @@ pub enum Stmt {
         if_exists: bool,
         names: Vec<(Option<String>, String)>,
     },
+    /// ALTER TABLE, parsed by `alter` (sqlparser lacks much of MariaDB's grammar).
+    AlterTable(Box<alter::AlterTable>),
 }
 
 /// CREATE SEQUENCE options as written (None: not given; the defaults depend on INCREMENT).
@@ -448,7 +451,17 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
         return None;
     }
     if word == "ALTER" {
-        return parse_table_keys(text).map(Ok);
+        if let Some(keys) = parse_table_keys(text) {
+            return Some(Ok(keys));
+        }
+        let table = first_words_are(text, &["ALTER", "TABLE"])
+            || first_words_are(text, &["ALTER", "ONLINE"])
+            || first_words_are(text, &["ALTER", "IGNORE"]);
+        return table.then(|| {
+            alter::parse(text, PARSER_RECURSION_LIMIT)
+                .map(|a| Stmt::AlterTable(Box::new(a)))
+                .map_err(|e| SyntaxError(syntax_error(text, &e)))
+        });
     }
     let Some(toks) = lexer::tokenize(text) else {
         return if matches!(word, "SET" | "DROP" | "EXECUTE") { None } else { Some(Err(syntax_at(text, text.len()))) };
@@ -1086,7 +1099,7 @@ mod tests {
         }
         assert!(matches!(parse("CREATE DATABASE d"), Stmt::CreateDatabase { if_not_exists: false, charset: None, .. }));
         assert!(matches!(parse("CREATE TABLE t (a INT)"), Stmt::Ast(_)));
-        assert!(matches!(parse("ALTER TABLE t DROP KEY k, ADD KEY j (a)"), Stmt::Ast(_)));
+        assert!(matches!(parse("ALTER TABLE t DROP KEY k, ADD KEY j (a)"), Stmt::AlterTable(_)));
         assert_eq!(
             drop_key_as_drop_index("ALTER TABLE t DROP KEY k, DROP  key j").as_deref(),
             Some("ALTER TABLE t DROP INDEX k, DROP  INDEX j")

@@ -335,6 +335,7 @@ mod tests {
     /// t(id PK, k, a, b) with KEY k(k), UNIQUE u(a, b).
     fn table() -> TableDef {
         TableDef {
+            row_versions: Default::default(),
             id: 1,
             db: "d".into(),
             name: "t".into(),

@@ -359,6 +359,7 @@ impl Session {
     ) -> Result<(), SqlError> {
         match stmt {
             Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
+            Stmt::AlterTable(at) => self.run_alter(at, text, sink, more).await,
             Stmt::Begin { read_only, consistent_snapshot } => {
                 self.counters.bump(Counter::ComBegin);
                 self.begin(*read_only).await?;

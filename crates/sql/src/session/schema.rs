@@ -113,6 +113,50 @@ impl Session {
         r
     }
 
+    /// ALTER TABLE (alter.rs): commits the open transaction first, as every DDL does; the OK
+    /// packet carries MariaDB's "Records: N  Duplicates: 0  Warnings: W".
+    pub(super) async fn run_alter(
+        &mut self,
+        at: &crate::parse::alter::AlterTable,
+        text: &str,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        self.counters.bump(Counter::ComAlterTable);
+        let temporary = self.alter_on_temporary(at)?;
+        let at = temporary.as_ref().unwrap_or(at);
+        self.commit().await?;
+        let catalog = self.store.catalog();
+        let engine = self.store.engine();
+        let db = self.current_db.clone();
+        let last_insert_id = self.vars.last_insert_id();
+        let (result, warnings) = {
+            let env = stmt_env!(self, engine, Some(catalog.clone()), &[]);
+            let mode = self.vars.sql_mode();
+            let benv = BindEnv {
+                catalog: &catalog,
+                current_db: db.as_deref(),
+                vars: None,
+                user_vars: None,
+                pipes_as_concat: mode.pipes_as_concat,
+                only_full_group_by: mode.only_full_group_by,
+                temporary: None,
+            };
+            let mut b = Binder::new(benv, text);
+            b.scopes.push(Scope::default());
+            let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
+            let r = crate::alter::alter_table(&mut b, &mut cx, engine, &catalog, at, db.as_deref()).await;
+            (r, cx.take_warnings())
+        };
+        let outcome = result?;
+        let info = match outcome.records {
+            Some(records) => format!("Records: {records}  Duplicates: 0  Warnings: {}", warnings.1),
+            None => String::new(),
+        };
+        self.send_ok(sink, more, outcome.affected, info, warnings);
+        Ok(())
+    }
+
     pub(super) async fn run_ddl(
         &mut self,
         s: &ast::Statement,
@@ -184,7 +228,7 @@ impl Session {
                         }
                     }
                 }
-                S::AlterTable(at) => crate::ddl::alter_table(engine, &mut cx, &catalog, at, current).await.map(|_| 0),
+                S::AlterTable(_) => Err(error::internal("ALTER TABLE is parsed by parse::alter")),
                 S::Truncate(t) => crate::ddl::truncate(engine, &catalog, &t.table_names, current).await.map(|_| 0),
                 S::RenameTable(r) => crate::ddl::rename_tables(engine, r, current).await.map(|_| 0),
                 _ => Err(error::internal("run_ddl on a non-DDL statement")),

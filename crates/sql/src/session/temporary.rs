@@ -188,6 +188,26 @@ impl Session {
         Ok(changed.then_some(out))
     }
 
+    /// ALTER TABLE of one of the session's temporary tables, rewritten to name its engine
+    /// table; None when it names none. RENAME TO is refused (the table would become permanent).
+    pub(super) fn alter_on_temporary(
+        &self,
+        at: &crate::parse::alter::AlterTable,
+    ) -> Result<Option<crate::parse::alter::AlterTable>, SqlError> {
+        let Ok((db, t)) = qualified(&at.name, self.current_db.as_deref()) else {
+            return Ok(None);
+        };
+        let Some(engine_name) = self.temporary.engine_name(&db, &t) else {
+            return Ok(None);
+        };
+        if at.ops.iter().any(|op| matches!(op, crate::parse::alter::AlterOp::RenameTable(_))) {
+            return Err(error::not_supported("renaming a temporary table"));
+        }
+        let mut rewritten = at.clone();
+        rewritten.name = engine_object_name(&db, engine_name);
+        Ok(Some(rewritten))
+    }
+
     /// Drops the session's temporary tables in the background (the session ends or is reset;
     /// nothing waits for it). Without a runtime they stay until the server next starts.
     pub(super) fn drop_all_temporary(&mut self) {

@@ -184,6 +184,7 @@ pub(crate) mod tests {
         let mut id = col("id", int(IntWidth::Int, false), false, ColumnDefault::None);
         id.auto_increment = true;
         TableDef {
+            row_versions: Default::default(),
             id: 1,
             db: "sbtest".into(),
             name: "sbtest1".into(),
@@ -273,6 +274,7 @@ pub(crate) mod tests {
         cols[28].on_update_current_timestamp = true;
         cols[31].comment = "five wide".into();
         let t = TableDef {
+            row_versions: Default::default(),
             id: 2,
             db: "sqa_ref".into(),
             name: "alltypes".into(),
@@ -355,6 +357,7 @@ pub(crate) mod tests {
         cols[7].auto_increment = true;
         cols[7].comment = "it's".into();
         let t = TableDef {
+            row_versions: Default::default(),
             id: 3,
             db: "sqa_ref".into(),
             name: "d1".into(),
@@ -382,6 +385,7 @@ pub(crate) mod tests {
     #[test]
     fn table_without_primary_key() {
         let t = TableDef {
+            row_versions: Default::default(),
             id: 4,
             db: "sqa_ref".into(),
             name: "nopk".into(),

@@ -111,6 +111,7 @@ fn orders() -> TableDef {
     ];
     cols[3].comment = "the o".into();
     TableDef {
+        row_versions: Default::default(),
         id: 2,
         db: "sbtest".into(),
         name: "orders".into(),
@@ -128,6 +129,7 @@ fn orders() -> TableDef {
 /// No declared primary key; the unique NOT NULL key acts as one for SHOW COLUMNS' Key.
 fn nopk() -> TableDef {
     TableDef {
+        row_versions: Default::default(),
         id: 3,
         db: "other".into(),
         name: "nopk".into(),

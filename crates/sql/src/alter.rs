@@ -1,0 +1,835 @@
+//! ALTER TABLE as MariaDB 10.11 does it (docs/architecture.md §4.9, "Instant ALTER").
+//!
+//! The operations (parsed by `parse::alter`) are applied in order to an editable copy of the
+//! table's definition, with MariaDB's checks and errors. Then the result is classified as
+//! MariaDB's InnoDB would run it, because that is what a client sees: a COPY reports every row
+//! as affected ("Records: N"), INPLACE and INSTANT report 0; `ALGORITHM=` and `LOCK=` clauses are
+//! refused (1845/1846) with MariaDB's reasons. Independently, Selkie picks how to do it:
+//! - metadata only (`Engine::alter_table_instant`) when every row can keep its bytes: columns
+//!   added, dropped, renamed or moved, defaults, a wider VARCHAR, NULL allowed, comments, table
+//!   options, indexes renamed or dropped;
+//! - one index build (`Engine::create_index`) for a lone ADD INDEX;
+//! - otherwise a rebuild (`Engine::rebuild_table`): every row converted with the column store
+//!   rules (strict mode errors abort it with MariaDB's `at row N`), new trees, one commit.
+//!   Writers of the table wait meanwhile (LOCK=SHARED), even where MariaDB would let them go on
+//!   (LOCK=NONE is accepted where MariaDB accepts it).
+//!
+//! A RENAME TO and an AUTO_INCREMENT= are separate engine steps after the change.
+
+use std::sync::Arc;
+
+use selkie_storage::{
+    Catalog, ColumnDef, ColumnDefault, ColumnType, Datum, Engine, IndexColumn, InstantAlter, NewIndex, TableDef,
+    TableOptions, TableRebuild,
+};
+use sqlparser::ast;
+
+use crate::bind::Binder;
+use crate::ddl::{self, IndexSpec};
+use crate::error::{self, SqlError};
+use crate::exec::ctx::ExecCtx;
+use crate::parse::alter::{Algorithm, AlterOp, AlterTable, LockKind, Position};
+use crate::types::WarnLevel;
+use crate::value::{self, FnContext, StoreTarget, MAX_BYTES_PER_CHAR};
+
+/// Why MariaDB copies the table for a column type change.
+const REASON_COLUMN_TYPE: &str = "Cannot change column type";
+const REASON_DROP_PRIMARY: &str = "Dropping a primary key is not allowed without also adding a new primary key";
+
+/// A column of the table being edited.
+#[derive(Clone)]
+struct Col {
+    /// Stable while the statement edits: indexes name columns by it.
+    id: usize,
+    def: ColumnDef,
+    /// The old column whose values it keeps (None: added).
+    source: Option<usize>,
+    /// For an added column: what the existing rows get.
+    fill: Fill,
+}
+
+#[derive(Clone)]
+enum Fill {
+    Value(Datum),
+    /// 1, 2, 3... in the order of the rows (a new AUTO_INCREMENT column).
+    Sequence,
+}
+
+#[derive(Clone)]
+struct Ix {
+    /// The index's name before the statement (None: added by it).
+    old: Option<String>,
+    name: String,
+    /// (column id, prefix length in bytes).
+    cols: Vec<(usize, Option<u32>)>,
+    unique: bool,
+    /// A column was removed from it: it must be rebuilt.
+    shrunk: bool,
+}
+
+struct Edit<'t> {
+    t: &'t TableDef,
+    cols: Vec<Col>,
+    primary: Option<Ix>,
+    secondary: Vec<Ix>,
+    options: TableOptions,
+    auto_increment: Option<u64>,
+    rename: Option<(String, String)>,
+    algorithm: Algorithm,
+    lock: LockKind,
+    /// FORCE or ENGINE=: rebuild (MariaDB: INPLACE).
+    force: bool,
+    /// Why MariaDB would copy (COPY algorithm), if it would.
+    copy_reason: Option<&'static str>,
+    /// MariaDB would rebuild in place (ALGORITHM=INSTANT and NOCOPY refused with 1845).
+    inplace_rebuild: bool,
+    /// CONVERT TO CHARACTER SET: every string value is converted.
+    convert: bool,
+    indexes_added: usize,
+    /// Anything but ALGORITHM/LOCK/AUTO_INCREMENT/RENAME TO.
+    changed: bool,
+}
+
+/// The effect of an ALTER TABLE for the OK packet: affected rows, and whether MariaDB's
+/// "Records: N  Duplicates: 0  Warnings: W" info goes with it.
+pub struct AlterOutcome {
+    pub affected: u64,
+    pub records: Option<u64>,
+}
+
+fn col_value_fill(def: &ColumnDef, cx: &ExecCtx) -> Result<Fill, SqlError> {
+    if def.auto_increment {
+        return Ok(Fill::Sequence);
+    }
+    Ok(Fill::Value(match &def.default {
+        ColumnDefault::Value(d) => d.clone(),
+        ColumnDefault::CurrentTimestamp => value::store_for_column(Datum::DateTime(cx.env.now()), def, cx)?,
+        ColumnDefault::None if def.nullable => Datum::Null,
+        ColumnDefault::None => value::implicit_default(&def.ty),
+    }))
+}
+
+/// Types equal but for the display width of an integer.
+fn same_type(a: &ColumnType, b: &ColumnType) -> bool {
+    match (a, b) {
+        (ColumnType::Int { width: wa, unsigned: ua, .. }, ColumnType::Int { width: wb, unsigned: ub, .. }) => {
+            wa == wb && ua == ub
+        }
+        _ => a == b,
+    }
+}
+
+/// InnoDB widens a VARCHAR in place while its length bytes stay the same (one byte up to 255
+/// bytes, two above); Selkie's rows hold any length the same way.
+fn instant_widening(a: &ColumnType, b: &ColumnType) -> bool {
+    let (from, to, per_char) = match (a, b) {
+        (ColumnType::VarChar { len: x }, ColumnType::VarChar { len: y }) => (*x as u64, *y as u64, MAX_BYTES_PER_CHAR),
+        (ColumnType::VarBinary { len: x }, ColumnType::VarBinary { len: y }) => (*x as u64, *y as u64, 1),
+        _ => return false,
+    };
+    to >= from && (from * per_char > 255 || to * per_char <= 255)
+}
+
+/// A column definition of ALTER (ADD, MODIFY, CHANGE) read as CREATE TABLE reads it, so that it
+/// means the same: the column, and whether it declared PRIMARY KEY / UNIQUE inline.
+fn column_from_def(
+    b: &mut Binder,
+    cx: &mut ExecCtx,
+    t: &TableDef,
+    cd: &ast::ColumnDef,
+) -> Result<(ColumnDef, bool, bool), SqlError> {
+    let mut text = format!("CREATE TABLE `t` ({cd}");
+    // An AUTO_INCREMENT column must lead a key in CREATE TABLE; ALTER checks that on the whole
+    // table afterwards.
+    let name = cd.name.value.replace('`', "``");
+    text.push_str(&format!(", KEY `__alter_auto` (`{name}`))"));
+    let stmt = match crate::parse::parse_statement(&text) {
+        Ok(crate::parse::Stmt::Ast(s)) => s,
+        Ok(_) => return Err(error::internal("column definition")),
+        Err(e) => return Err(e.0),
+    };
+    let ast::Statement::CreateTable(ct) = *stmt else { return Err(error::internal("column definition")) };
+    let nt = ddl::build_new_table(b, cx, &ct, t.db.clone(), t.name.clone())?;
+    let primary = !nt.primary_key.is_empty();
+    let unique = nt.indexes.iter().any(|i| i.unique);
+    let col = nt.columns.into_iter().next().ok_or_else(|| error::internal("column definition"))?;
+    Ok((col, primary, unique))
+}
+
+impl<'t> Edit<'t> {
+    fn new(t: &'t TableDef) -> Edit<'t> {
+        let cols = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Col { id: i, def: c.clone(), source: Some(i), fill: Fill::Value(Datum::Null) })
+            .collect();
+        let ix = |i: &selkie_storage::IndexDef| Ix {
+            old: Some(i.name.clone()),
+            name: i.name.clone(),
+            cols: i.columns.iter().map(|c| (c.column, c.prefix_len)).collect(),
+            unique: i.unique,
+            shrunk: false,
+        };
+        Edit {
+            t,
+            cols,
+            primary: (!t.has_hidden_pk()).then(|| ix(&t.primary)),
+            secondary: t.secondary.iter().map(ix).collect(),
+            options: t.options.clone(),
+            auto_increment: None,
+            rename: None,
+            algorithm: Algorithm::Default,
+            lock: LockKind::Default,
+            force: false,
+            copy_reason: None,
+            inplace_rebuild: false,
+            convert: false,
+            indexes_added: 0,
+            changed: false,
+        }
+    }
+
+    fn position_of(&self, name: &str) -> Option<usize> {
+        self.cols.iter().position(|c| c.def.name.eq_ignore_ascii_case(name))
+    }
+
+    fn next_id(&self) -> usize {
+        self.cols.iter().map(|c| c.id + 1).max().unwrap_or(0).max(self.t.columns.len())
+    }
+
+    fn unknown_column(&self, name: &str) -> SqlError {
+        error::unknown_column_in_table(name, &self.t.name)
+    }
+
+    fn place(&mut self, col: Col, position: Option<&Position>, at_end: usize) -> Result<(), SqlError> {
+        let at = match position {
+            None => at_end,
+            Some(Position::First) => 0,
+            Some(Position::After(a)) => self.position_of(a).ok_or_else(|| self.unknown_column(a))? + 1,
+        };
+        self.cols.insert(at, col);
+        Ok(())
+    }
+
+    fn index_names(&self) -> Vec<String> {
+        self.primary.iter().chain(&self.secondary).map(|i| i.name.clone()).collect()
+    }
+
+    fn add_column(
+        &mut self,
+        b: &mut Binder,
+        cx: &mut ExecCtx,
+        cd: &ast::ColumnDef,
+        position: Option<&Position>,
+        if_not_exists: bool,
+    ) -> Result<(), SqlError> {
+        if self.position_of(&cd.name.value).is_some() {
+            if if_not_exists {
+                cx.push_warning(WarnLevel::Note, 1060, format!("Duplicate column name '{}'", cd.name.value));
+                return Ok(());
+            }
+            return Err(error::duplicate_column(&cd.name.value));
+        }
+        let (def, primary, unique) = column_from_def(b, cx, self.t, cd)?;
+        let fill = col_value_fill(&def, cx)?;
+        if matches!(fill, Fill::Sequence) {
+            self.inplace_rebuild = true;
+        }
+        let id = self.next_id();
+        let name = def.name.clone();
+        let end = self.cols.len();
+        self.place(Col { id, def, source: None, fill }, position, end)?;
+        self.inline_keys(cx, &name, primary, unique)?;
+        self.changed = true;
+        Ok(())
+    }
+
+    /// `PRIMARY KEY` / `UNIQUE` written in a column definition.
+    fn inline_keys(&mut self, cx: &mut ExecCtx, name: &str, primary: bool, unique: bool) -> Result<(), SqlError> {
+        if primary {
+            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None)], unique: true, primary: true };
+            self.add_index(cx, spec, false)?;
+        }
+        if unique {
+            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None)], unique: true, primary: false };
+            self.add_index(cx, spec, false)?;
+        }
+        Ok(())
+    }
+
+    fn modify(
+        &mut self,
+        b: &mut Binder,
+        cx: &mut ExecCtx,
+        old: &str,
+        cd: &ast::ColumnDef,
+        position: Option<&Position>,
+        if_exists: bool,
+    ) -> Result<(), SqlError> {
+        let Some(at) = self.position_of(old) else {
+            if if_exists {
+                cx.push_warning(WarnLevel::Note, 1054, format!("Unknown column '{old}' in '{}'", self.t.name));
+                return Ok(());
+            }
+            return Err(self.unknown_column(old));
+        };
+        if let Some(other) = self.position_of(&cd.name.value) {
+            if other != at {
+                return Err(error::duplicate_column(&cd.name.value));
+            }
+        }
+        let (mut def, primary, unique) = column_from_def(b, cx, self.t, cd)?;
+        let mut col = self.cols.remove(at);
+        if !same_type(&col.def.ty, &def.ty) && !instant_widening(&col.def.ty, &def.ty) {
+            self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+        }
+        if def.auto_increment && !col.def.auto_increment {
+            self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+        }
+        // A column of the primary key stays NOT NULL.
+        let in_primary = self.primary.as_ref().is_some_and(|p| p.cols.iter().any(|(c, _)| *c == col.id));
+        if in_primary {
+            def.nullable = false;
+        }
+        if col.def.nullable && !def.nullable {
+            self.inplace_rebuild = true;
+        }
+        let name = def.name.clone();
+        col.def = def;
+        self.place(col, position, at)?;
+        self.inline_keys(cx, &name, primary, unique)?;
+        self.changed = true;
+        Ok(())
+    }
+
+    fn drop_column(&mut self, cx: &mut ExecCtx, name: &str, if_exists: bool) -> Result<(), SqlError> {
+        let Some(at) = self.position_of(name) else {
+            if if_exists {
+                cx.push_warning(WarnLevel::Note, 1091, format!("Can't DROP COLUMN `{name}`; check that it exists"));
+                return Ok(());
+            }
+            return Err(error::cant_drop_column(name));
+        };
+        let id = self.cols.remove(at).id;
+        // Indexes lose the column, as in MariaDB; one left without columns is dropped.
+        for ix in self.primary.iter_mut().chain(self.secondary.iter_mut()) {
+            let before = ix.cols.len();
+            ix.cols.retain(|(c, _)| *c != id);
+            ix.shrunk |= ix.cols.len() != before;
+        }
+        if self.primary.as_ref().is_some_and(|p| p.cols.is_empty()) {
+            self.primary = None;
+        }
+        self.secondary.retain(|i| !i.cols.is_empty());
+        self.changed = true;
+        Ok(())
+    }
+
+    fn add_index(&mut self, cx: &mut ExecCtx, spec: IndexSpec, if_not_exists: bool) -> Result<(), SqlError> {
+        if let Some(n) = &spec.name {
+            if self.index_names().iter().any(|x| x.eq_ignore_ascii_case(n)) {
+                if if_not_exists {
+                    cx.push_warning(WarnLevel::Note, 1061, format!("Duplicate key name '{n}'"));
+                    return Ok(());
+                }
+                return Err(error::duplicate_key_name(n));
+            }
+            if n.eq_ignore_ascii_case("PRIMARY") && !spec.primary {
+                return Err(error::incorrect_index_name(n));
+            }
+        }
+        if spec.primary && self.primary.is_some() {
+            return Err(error::multiple_primary_key());
+        }
+        let defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
+        let resolved = ddl::resolve_index(&spec, &defs, cx)?;
+        let cols: Vec<(usize, Option<u32>)> = resolved.iter().map(|c| (self.cols[c.column].id, c.prefix_len)).collect();
+        if spec.primary {
+            for ic in &resolved {
+                let c = &mut self.cols[ic.column];
+                if c.def.nullable {
+                    c.def.nullable = false;
+                    if c.source.is_some() {
+                        self.inplace_rebuild = true;
+                    }
+                }
+            }
+            self.primary = Some(Ix { old: None, name: "PRIMARY".into(), cols, unique: true, shrunk: false });
+            self.inplace_rebuild = true;
+        } else {
+            let name = match spec.name {
+                Some(n) => n,
+                None => ddl::index_name(&self.cols[resolved[0].column].def.name, &self.index_names()),
+            };
+            if self.secondary.iter().any(|i| i.cols == cols && i.unique == spec.unique) {
+                let msg =
+                    format!("Duplicate index `{name}`. This is deprecated and will be disallowed in a future release");
+                cx.push_warning(WarnLevel::Note, 1831, msg);
+            }
+            self.secondary.push(Ix { old: None, name, cols, unique: spec.unique, shrunk: false });
+        }
+        self.indexes_added += 1;
+        self.changed = true;
+        Ok(())
+    }
+
+    fn drop_index(&mut self, cx: &mut ExecCtx, name: &str, if_exists: bool) -> Result<(), SqlError> {
+        if name.eq_ignore_ascii_case("PRIMARY") && self.primary.is_some() {
+            return self.drop_primary();
+        }
+        match self.secondary.iter().position(|i| i.name.eq_ignore_ascii_case(name)) {
+            Some(at) => {
+                self.secondary.remove(at);
+                self.changed = true;
+                Ok(())
+            }
+            None if if_exists => {
+                cx.push_warning(WarnLevel::Note, 1091, format!("Can't DROP INDEX `{name}`; check that it exists"));
+                Ok(())
+            }
+            None => Err(error::cant_drop_field_or_key(name)),
+        }
+    }
+
+    fn drop_primary(&mut self) -> Result<(), SqlError> {
+        if self.primary.take().is_none() {
+            return Err(error::cant_drop_field_or_key("PRIMARY"));
+        }
+        self.changed = true;
+        Ok(())
+    }
+
+    fn apply(&mut self, b: &mut Binder, cx: &mut ExecCtx, op: &AlterOp) -> Result<(), SqlError> {
+        match op {
+            AlterOp::AddColumns { if_not_exists, columns, indexes } => {
+                let several = columns.len() > 1;
+                for (cd, pos) in columns {
+                    // Columns in parentheses go at the end, in order.
+                    let pos = if several { None } else { pos.as_ref() };
+                    self.add_column(b, cx, cd, pos, *if_not_exists)?;
+                }
+                for c in indexes {
+                    self.add_index(cx, ddl::spec_from_constraint(c)?, false)?;
+                }
+            }
+            AlterOp::AddIndex { if_not_exists, constraint } => {
+                self.add_index(cx, ddl::spec_from_constraint(constraint)?, *if_not_exists)?;
+            }
+            AlterOp::DropColumn { if_exists, name } => self.drop_column(cx, name, *if_exists)?,
+            AlterOp::DropIndex { if_exists, name } => self.drop_index(cx, name, *if_exists)?,
+            AlterOp::DropPrimaryKey => self.drop_primary()?,
+            AlterOp::DropForeignKey { .. } => return Err(error::not_supported("FOREIGN KEY")),
+            AlterOp::DropConstraint { .. } => return Err(error::not_supported("DROP CONSTRAINT")),
+            AlterOp::Modify { if_exists, old, column, position } => {
+                let old = old.as_deref().unwrap_or(&column.name.value);
+                self.modify(b, cx, old, column, position.as_ref(), *if_exists)?;
+            }
+            AlterOp::RenameColumn { old, new } => {
+                let at = self.position_of(old).ok_or_else(|| self.unknown_column(old))?;
+                if self.position_of(new).is_some_and(|o| o != at) {
+                    return Err(error::duplicate_column(new));
+                }
+                ddl::check_identifier(new, error::wrong_column_name)?;
+                self.cols[at].def.name = new.clone();
+                self.changed = true;
+            }
+            AlterOp::RenameIndex { old, new } => {
+                let table = self.t.name.clone();
+                // Names are those the table had before the statement, as in MariaDB.
+                let original = |i: &Ix| i.old.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(old));
+                let Some(at) = self.secondary.iter().position(original) else {
+                    return Err(error::unknown_key(old, &table));
+                };
+                if new.eq_ignore_ascii_case("PRIMARY") {
+                    return Err(error::incorrect_index_name(new));
+                }
+                let taken = self.primary.iter().any(|p| p.name.eq_ignore_ascii_case(new))
+                    || self.secondary.iter().enumerate().any(|(i, x)| i != at && x.name.eq_ignore_ascii_case(new));
+                if taken {
+                    return Err(error::duplicate_key_name(new));
+                }
+                self.secondary[at].name = new.clone();
+                self.changed = true;
+            }
+            AlterOp::SetDefault { column, default } => {
+                let at = self.position_of(column).ok_or_else(|| self.unknown_column(column))?;
+                let c = &self.cols[at].def;
+                let null = if c.nullable { "NULL" } else { "NOT NULL" };
+                let text = format!("`{}` {} {null} DEFAULT {default}", c.name.replace('`', "``"), c.ty.sql_name());
+                let cd = column_def_from_text(&text)?;
+                let (def, _, _) = column_from_def(b, cx, self.t, &cd)?;
+                self.cols[at].def.default = def.default;
+                self.changed = true;
+            }
+            AlterOp::DropDefault { column } => {
+                let at = self.position_of(column).ok_or_else(|| self.unknown_column(column))?;
+                self.cols[at].def.default = ColumnDefault::None;
+                self.changed = true;
+            }
+            AlterOp::RenameTable(name) => {
+                let (db, t) = ddl::ident_parts(name, Some(&self.t.db))?;
+                ddl::check_identifier(&t, error::wrong_table_name)?;
+                self.rename = Some((db, t));
+            }
+            AlterOp::Convert { charset, collation } => {
+                self.options.charset = charset.to_ascii_lowercase();
+                self.options.collation = collation.clone().unwrap_or_else(|| ddl::default_collation(charset));
+                self.convert = true;
+                self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+                self.changed = true;
+            }
+            AlterOp::Engine(e) => {
+                if !e.eq_ignore_ascii_case(&self.options.engine) {
+                    self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+                    self.options.engine = e.clone();
+                }
+                self.force = true;
+                self.changed = true;
+            }
+            AlterOp::Charset(c) => {
+                self.options.charset = c.to_ascii_lowercase();
+                self.options.collation = ddl::default_collation(c);
+                self.changed = true;
+            }
+            AlterOp::Collate(c) => {
+                self.options.collation = c.to_ascii_lowercase();
+                if let Some(cs) = c.split('_').next() {
+                    self.options.charset = cs.to_ascii_lowercase();
+                }
+                self.changed = true;
+            }
+            AlterOp::Comment(c) => {
+                self.options.comment = c.clone();
+                self.changed = true;
+            }
+            AlterOp::AutoIncrement(n) => self.auto_increment = Some(*n),
+            AlterOp::Algorithm(a) => self.algorithm = *a,
+            AlterOp::Lock(l) => self.lock = *l,
+            AlterOp::Force => {
+                self.force = true;
+                self.changed = true;
+            }
+            AlterOp::IgnoredOption => {}
+        }
+        Ok(())
+    }
+
+    /// MariaDB's table-wide checks once every operation is applied.
+    fn check(&self) -> Result<(), SqlError> {
+        if self.cols.is_empty() {
+            return Err(error::cant_remove_all_fields());
+        }
+        let autos: Vec<usize> = self.cols.iter().filter(|c| c.def.auto_increment).map(|c| c.id).collect();
+        if autos.len() > 1 {
+            return Err(error::bad_auto_column());
+        }
+        if let Some(a) = autos.first() {
+            let leads = self.primary.iter().chain(&self.secondary).any(|i| i.cols.first().is_some_and(|c| c.0 == *a));
+            if !leads {
+                return Err(error::bad_auto_column());
+            }
+        }
+        Ok(())
+    }
+
+    /// 1845/1846 for an ALGORITHM or LOCK clause MariaDB could not honour for this change.
+    fn check_algorithm(&self) -> Result<(), SqlError> {
+        let named = |a: Algorithm| match a {
+            Algorithm::Instant => "ALGORITHM=INSTANT",
+            Algorithm::Inplace => "ALGORITHM=INPLACE",
+            Algorithm::NoCopy => "ALGORITHM=NOCOPY",
+            Algorithm::Copy => "ALGORITHM=COPY",
+            Algorithm::Default => "ALGORITHM=DEFAULT",
+        };
+        let requested = self.algorithm;
+        if let Some(reason) = self.copy_reason {
+            if matches!(requested, Algorithm::Instant | Algorithm::Inplace | Algorithm::NoCopy) {
+                return Err(error::alter_operation_not_supported_reason(named(requested), reason, "ALGORITHM=COPY"));
+            }
+            if self.lock == LockKind::None {
+                let reason = if requested == Algorithm::Copy { "COPY algorithm requires a lock" } else { reason };
+                return Err(error::alter_operation_not_supported_reason("LOCK=NONE", reason, "LOCK=SHARED"));
+            }
+        }
+        if requested == Algorithm::Copy && self.lock == LockKind::None {
+            return Err(error::alter_operation_not_supported_reason(
+                "LOCK=NONE",
+                "COPY algorithm requires a lock",
+                "LOCK=SHARED",
+            ));
+        }
+        if (self.inplace_rebuild || self.force) && matches!(requested, Algorithm::Instant | Algorithm::NoCopy) {
+            return Err(error::alter_operation_not_supported(named(requested), "ALGORITHM=INPLACE"));
+        }
+        if self.indexes_added > 0 && requested == Algorithm::Instant {
+            return Err(error::alter_operation_not_supported_reason(
+                "ALGORITHM=INSTANT",
+                "ADD INDEX",
+                "ALGORITHM=NOCOPY",
+            ));
+        }
+        Ok(())
+    }
+
+    fn is_copy(&self) -> bool {
+        self.copy_reason.is_some() || self.algorithm == Algorithm::Copy
+    }
+
+    /// The final position of each column id.
+    fn positions(&self) -> Vec<Option<usize>> {
+        let mut pos = vec![None; self.next_id()];
+        for (j, c) in self.cols.iter().enumerate() {
+            pos[c.id] = Some(j);
+        }
+        pos
+    }
+
+    fn index_columns(&self, ix: &Ix, pos: &[Option<usize>]) -> Vec<IndexColumn> {
+        ix.cols
+            .iter()
+            .map(|(id, p)| IndexColumn { column: pos[*id].expect("indexed columns exist"), prefix_len: *p })
+            .collect()
+    }
+
+    /// Whether every row can keep its bytes and every kept index its tree.
+    fn instant_possible(&self) -> bool {
+        let old_pk: Vec<(usize, Option<u32>)> =
+            self.t.primary.columns.iter().map(|c| (c.column, c.prefix_len)).collect();
+        let pk_same = match &self.primary {
+            Some(p) => p.old.is_some() && !p.shrunk && p.cols == old_pk,
+            None => self.t.has_hidden_pk(),
+        };
+        let columns_keep_bytes = self.cols.iter().all(|c| match c.source {
+            None => matches!(c.fill, Fill::Value(_)),
+            Some(s) => {
+                let old = &self.t.columns[s];
+                (same_type(&old.ty, &c.def.ty) || instant_widening(&old.ty, &c.def.ty))
+                    && (c.def.nullable || !old.nullable)
+                    && (old.auto_increment || !c.def.auto_increment)
+            }
+        });
+        pk_same
+            && columns_keep_bytes
+            && self.indexes_added == 0
+            && self.secondary.iter().all(|i| i.old.is_some() && !i.shrunk)
+            && !self.force
+            && !self.convert
+            && !self.is_copy()
+    }
+}
+
+fn column_def_from_text(text: &str) -> Result<ast::ColumnDef, SqlError> {
+    let dialect = sqlparser::dialect::MySqlDialect {};
+    let mut p = sqlparser::parser::Parser::new(&dialect)
+        .try_with_sql(text)
+        .map_err(|e| crate::parse::syntax_error(text, &e))?;
+    p.parse_column_def().map_err(|e| crate::parse::syntax_error(text, &e))
+}
+
+/// Runs one ALTER TABLE statement.
+pub async fn alter_table(
+    b: &mut Binder<'_>,
+    cx: &mut ExecCtx<'_>,
+    engine: &Engine,
+    catalog: &Catalog,
+    at: &AlterTable,
+    current_db: Option<&str>,
+) -> Result<AlterOutcome, SqlError> {
+    let (db, name) = ddl::ident_parts(&at.name, current_db)?;
+    ddl::reject_information_schema(&db)?;
+    let Some(t) = catalog.table(&db, &name).cloned() else {
+        if at.if_exists {
+            cx.push_warning(WarnLevel::Error, 1146, format!("Table '{db}.{name}' doesn't exist"));
+            return Ok(AlterOutcome { affected: 0, records: None });
+        }
+        return Err(error::no_such_table(&db, &name));
+    };
+    let mut edit = Edit::new(&t);
+    for op in &at.ops {
+        edit.apply(b, cx, op)?;
+    }
+    edit.check()?;
+    // Without a primary key InnoDB clusters on the first UNIQUE index of NOT NULL columns, in
+    // place; with none it must copy.
+    let unique_not_null = edit.secondary.iter().any(|i| {
+        i.unique
+            && i.cols
+                .iter()
+                .all(|(id, prefix)| prefix.is_none() && edit.cols.iter().any(|c| c.id == *id && !c.def.nullable))
+    });
+    if !t.has_hidden_pk() && edit.primary.is_none() && !unique_not_null {
+        edit.copy_reason.get_or_insert(REASON_DROP_PRIMARY);
+    }
+    edit.check_algorithm()?;
+
+    let mut affected = 0;
+    if edit.changed {
+        let pos = edit.positions();
+        let columns: Vec<ColumnDef> = edit.cols.iter().map(|c| c.def.clone()).collect();
+        let primary_key = edit.primary.as_ref().map(|p| edit.index_columns(p, &pos)).unwrap_or_default();
+        let lone_index_add = edit.indexes_added == 1
+            && edit.secondary.last().is_some_and(|i| i.old.is_none())
+            && edit.secondary.len() == t.secondary.len() + 1
+            && edit.secondary.iter().zip(&t.secondary).all(|(a, b)| a.name == b.name && !a.shrunk)
+            && edit.cols.iter().enumerate().all(|(j, c)| c.source == Some(j) && c.def == t.columns[j])
+            && edit.options == t.options
+            && !edit.force
+            && !edit.is_copy();
+        if lone_index_add {
+            let ix = edit.secondary.last().expect("checked");
+            let new = NewIndex { name: ix.name.clone(), columns: edit.index_columns(ix, &pos), unique: ix.unique };
+            engine.create_index(&t.db, &t.name, new).await?;
+        } else if edit.instant_possible() {
+            let change = InstantAlter {
+                added: edit
+                    .cols
+                    .iter()
+                    .map(|c| match (&c.source, &c.fill) {
+                        (None, Fill::Value(d)) => d.clone(),
+                        _ => Datum::Null,
+                    })
+                    .collect(),
+                sources: edit.cols.iter().map(|c| c.source).collect(),
+                columns,
+                primary_key,
+                kept_indexes: edit
+                    .secondary
+                    .iter()
+                    .map(|i| (i.old.clone().unwrap_or_default(), i.name.clone(), edit.index_columns(i, &pos)))
+                    .collect(),
+                options: edit.options.clone(),
+            };
+            engine.alter_table_instant(&t.db, &t.name, &t, change).await?;
+        } else {
+            // Strict mode as for INSERT: a value the new column cannot hold aborts the ALTER.
+            let strict = cx.sql_mode_is_strict();
+            let saved = cx.set_strict(strict);
+            let rows = rebuild(engine, cx, &t, &edit, columns, primary_key, &pos).await;
+            cx.set_strict(saved);
+            let rows = rows?;
+            if edit.is_copy() {
+                affected = rows;
+            }
+        }
+    }
+    if let Some(n) = edit.auto_increment {
+        engine.set_auto_increment(&t.db, &t.name, n).await?;
+    }
+    if let Some((ndb, nt)) = &edit.rename {
+        if !(ndb == &t.db && nt == &t.name) {
+            engine.rename_table(&t.db, &t.name, ndb, nt).await?;
+        }
+    }
+    Ok(AlterOutcome { affected, records: Some(affected) })
+}
+
+/// The copy: each row converted to the new columns with the store rules of INSERT, numbered as
+/// MariaDB numbers them in its messages (`at row N`, 1-based in the order of the old primary key).
+async fn rebuild(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    t: &Arc<TableDef>,
+    edit: &Edit<'_>,
+    columns: Vec<ColumnDef>,
+    primary_key: Vec<IndexColumn>,
+    pos: &[Option<usize>],
+) -> Result<u64, SqlError> {
+    let indexes = edit
+        .secondary
+        .iter()
+        .map(|i| NewIndex { name: i.name.clone(), columns: edit.index_columns(i, pos), unique: i.unique })
+        .collect();
+    let new = TableRebuild {
+        columns: columns.clone(),
+        primary_key,
+        indexes,
+        options: edit.options.clone(),
+        auto_increment: edit.auto_increment,
+    };
+    enum Source {
+        Old { at: usize, convert: bool },
+        Value(Datum),
+        Sequence,
+    }
+    let plan: Vec<Source> = edit
+        .cols
+        .iter()
+        .map(|c| match (c.source, &c.fill) {
+            (Some(s), _) => {
+                let old = &t.columns[s];
+                let convert = edit.convert || old.ty != c.def.ty || (old.nullable && !c.def.nullable);
+                Source::Old { at: s, convert }
+            }
+            (None, Fill::Value(d)) => Source::Value(d.clone()),
+            (None, Fill::Sequence) => Source::Sequence,
+        })
+        .collect();
+    let (db, table) = (t.db.clone(), t.name.clone());
+    let mut row_no = 0u64;
+    let mut sequence = 0u64;
+    let cx: &mut ExecCtx = cx;
+    let map = move |old: Vec<Datum>| -> Result<Vec<Datum>, SqlError> {
+        row_no += 1;
+        let mut out = Vec::with_capacity(plan.len());
+        for (f, col) in plan.iter().zip(&columns) {
+            out.push(match f {
+                Source::Old { at, convert } => {
+                    let v = old[*at].clone();
+                    if v.is_null() {
+                        if col.nullable {
+                            Datum::Null
+                        } else {
+                            // MariaDB copies NULL into a NOT NULL column as a truncation.
+                            let msg = format!("Data truncated for column '{}' at row {row_no}", col.name);
+                            if cx.strict() {
+                                return Err(SqlError::new(1265, "01000", msg));
+                            }
+                            cx.push_warning(WarnLevel::Warning, 1265, msg);
+                            value::implicit_default(&col.ty)
+                        }
+                    } else if *convert {
+                        let target = StoreTarget { db: &db, table: &table, row: row_no };
+                        match value::store_for_column_at(v, col, Some(&target), &*cx) {
+                            Ok(v) => v,
+                            // ALTER reports a string cut short as a truncation, not 1406.
+                            Err(e) if e.code == 1406 => {
+                                let msg = format!("Data truncated for column '{}' at row {row_no}", col.name);
+                                return Err(SqlError::new(1265, "01000", msg));
+                            }
+                            Err(e) => return Err(e),
+                        }
+                    } else {
+                        v
+                    }
+                }
+                Source::Value(d) => d.clone(),
+                Source::Sequence => {
+                    sequence += 1;
+                    match col.ty {
+                        ColumnType::Int { unsigned: true, .. } => Datum::UInt(sequence),
+                        _ => Datum::Int(sequence as i64),
+                    }
+                }
+            });
+        }
+        Ok(out)
+    };
+    engine.rebuild_table(&t.db, &t.name, t, new, map).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varchar_widens_in_place_within_its_length_bytes() {
+        let vc = |len| ColumnType::VarChar { len };
+        assert!(instant_widening(&vc(20), &vc(63)));
+        assert!(!instant_widening(&vc(20), &vc(64)));
+        assert!(instant_widening(&vc(200), &vc(300)));
+        assert!(!instant_widening(&vc(30), &vc(20)));
+        let int = |dw| ColumnType::Int { width: selkie_storage::IntWidth::Int, unsigned: false, display_width: dw };
+        assert!(same_type(&int(None), &int(Some(5))));
+    }
+}

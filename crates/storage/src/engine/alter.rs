@@ -1,0 +1,413 @@
+//! ALTER TABLE in the engine (docs/architecture.md §4.9, "Instant ALTER" and "Table rebuild").
+//!
+//! Two ways, as InnoDB has them:
+//! - `alter_table_instant`: metadata only, whatever the table size. Every row keeps its bytes;
+//!   when the stored layout changes (a column added or dropped, columns reordered) the table's
+//!   `row_versions` gain the old layout, and rows are read with the layout of the version they
+//!   were written at (rowcodec.rs). Index trees are kept (or dropped whole).
+//! - `rebuild_table`: new trees built from every row, converted by the caller's mapping, with
+//!   the table's writers waiting (MariaDB's LOCK=SHARED) and readers going on; one catalog
+//!   commit swaps the definition and hands the old trees to purge. The new trees are pending
+//!   until that commit, so a crash at any moment leaves the old table or the new one.
+//!
+//! A rebuild writes the rows fresh at version 0 of the new definition: its row versions are
+//! empty again.
+
+use super::*;
+
+/// A rebuild reaches its crash point (`CrashPoint::TableRebuild`) after every this many rows.
+const REBUILD_CRASH_POINT_EVERY: u64 = 500;
+
+/// What a rebuild's copy produced.
+struct Copied {
+    rows: u64,
+    /// Largest value of the AUTO_INCREMENT column in the new rows.
+    max_auto_inc: u64,
+    /// Hidden row ids handed out (a table without a primary key).
+    row_ids: u64,
+}
+
+fn check_expected(t: &TableDef, expected: &TableDef) -> Result<()> {
+    // The caller computed the change from `expected`: another DDL in between makes it stale.
+    if t != expected {
+        return Err(StorageError::TableDefinitionChanged);
+    }
+    Ok(())
+}
+
+fn auto_inc_value(d: &Datum) -> u64 {
+    match d {
+        Datum::Int(v) => (*v).max(0) as u64,
+        Datum::UInt(v) => *v,
+        Datum::Double(v) if *v > 0.0 => *v as u64,
+        _ => 0,
+    }
+}
+
+/// The row layouts after an instant change of `t` (see `InstantAlter`): unchanged when every
+/// column stays at its place; otherwise the current layout becomes an old version, and every
+/// old field is renumbered to the new columns.
+fn versions_after(t: &TableDef, change: &InstantAlter) -> RowVersions {
+    let identity =
+        change.sources.len() == t.columns.len() && change.sources.iter().enumerate().all(|(j, s)| *s == Some(j));
+    if identity {
+        return t.row_versions.clone();
+    }
+    let mut new_position = vec![None; t.columns.len()];
+    for (j, s) in change.sources.iter().enumerate() {
+        if let Some(s) = s {
+            new_position[*s] = Some(j);
+        }
+    }
+    let renumber = |c: Option<usize>| c.and_then(|c| new_position[c]);
+    let mut old: Vec<RowLayout> = t
+        .row_versions
+        .old
+        .iter()
+        .map(|l| RowLayout {
+            fields: l.fields.iter().map(|f| RowField { ty: f.ty.clone(), column: renumber(f.column) }).collect(),
+        })
+        .collect();
+    old.push(RowLayout {
+        fields: t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| RowField { ty: c.ty.clone(), column: new_position[i] })
+            .collect(),
+    });
+    let mut added: Vec<(usize, Datum)> =
+        t.row_versions.added.iter().filter_map(|(c, d)| new_position[*c].map(|j| (j, d.clone()))).collect();
+    for (j, s) in change.sources.iter().enumerate() {
+        if s.is_none() {
+            added.push((j, change.added[j].clone()));
+        }
+    }
+    RowVersions { old, added }
+}
+
+/// `cols` (new numbering) index what `old` (old numbering) indexed.
+fn same_index_columns(sources: &[Option<usize>], old: &[IndexColumn], cols: &[IndexColumn]) -> bool {
+    old.len() == cols.len()
+        && old
+            .iter()
+            .zip(cols)
+            .all(|(o, n)| sources.get(n.column) == Some(&Some(o.column)) && o.prefix_len == n.prefix_len)
+}
+
+impl Engine {
+    /// ALTER TABLE that changes only metadata (see `InstantAlter`): columns renamed, added,
+    /// dropped or reordered, defaults, comments, a wider VARCHAR, table options, secondary
+    /// indexes renamed or dropped. Waits, as DROP INDEX does, for the open transactions that
+    /// changed the table and for running statements; then one catalog commit. `expected` is the
+    /// definition the change was computed from (1412 if another DDL changed it since).
+    pub async fn alter_table_instant(
+        &self,
+        db: &str,
+        table: &str,
+        expected: &TableDef,
+        change: InstantAlter,
+    ) -> Result<()> {
+        self.check_ddl()?;
+        let ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, table).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
+        };
+        check_expected(&t, expected)?;
+        let n = change.columns.len();
+        if n == 0 || change.sources.len() != n || change.added.len() != n {
+            return Err(bad_definition("instant ALTER: one source and one value per column".into()));
+        }
+        let mut seen = vec![false; t.columns.len()];
+        for (j, s) in change.sources.iter().enumerate() {
+            let Some(s) = *s else { continue };
+            if s >= t.columns.len() || std::mem::replace(&mut seen[s], true) {
+                return Err(bad_definition(format!("instant ALTER: column #{j} has a bad source")));
+            }
+            if !rowcodec::same_encoding(&t.columns[s].ty, &change.columns[j].ty) {
+                return Err(StorageError::NotSupported(format!(
+                    "changing the type of `{}` without copying the table",
+                    t.columns[s].name
+                )));
+            }
+        }
+        if !same_index_columns(&change.sources, &t.primary.columns, &change.primary_key) {
+            return Err(StorageError::NotSupported("changing the primary key without copying the table".into()));
+        }
+        let mut def = TableDef::clone(&t);
+        def.secondary.clear();
+        let mut names: Vec<&str> = vec![&t.primary.name];
+        for (old_name, new_name, cols) in &change.kept_indexes {
+            let Some(old) = t.secondary.iter().find(|i| i.name.eq_ignore_ascii_case(old_name)) else {
+                return Err(StorageError::NoSuchIndex { name: old_name.clone() });
+            };
+            if !same_index_columns(&change.sources, &old.columns, cols) {
+                return Err(StorageError::NotSupported(format!("changing index `{old_name}` without rebuilding it")));
+            }
+            if names.iter().any(|n| n.eq_ignore_ascii_case(new_name)) {
+                return Err(StorageError::IndexExists { name: new_name.clone() });
+            }
+            names.push(new_name);
+            let mut ix = old.clone();
+            ix.name = new_name.clone();
+            ix.columns = cols.clone();
+            def.secondary.push(ix);
+        }
+        let dropped: Vec<PageId> =
+            t.secondary.iter().filter(|i| !def.secondary.iter().any(|k| k.id == i.id)).map(|i| i.root).collect();
+        def.row_versions = versions_after(&t, &change);
+        def.columns = change.columns;
+        def.primary.columns = change.primary_key;
+        def.options = change.options;
+        for ix in def.indexes() {
+            validate_index(&def.columns, &ix.name, &ix.columns)?;
+        }
+        let def = Arc::new(def);
+        // Statements bound to the old definition (which could not read rows of the new layout)
+        // end first, as do transactions that changed the table (MariaDB's metadata lock).
+        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let mut trx = self.ddl_trx(ddl.slot);
+        self.catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&def), false, Expect::Live)?;
+        self.ddl_commit(trx, &[], &[], &dropped, || {})?;
+        self.edit_catalog(|_, ts| {
+            ts.insert((db.to_string(), table.to_string()), def);
+        });
+        if !dropped.is_empty() {
+            self.free_trees_later(dropped);
+        }
+        Ok(())
+    }
+
+    /// ALTER TABLE that copies the table: builds `new`'s trees from the latest committed version
+    /// of every row, each converted by `map` (old columns in, new columns out; its error aborts
+    /// the ALTER and leaves the table as it was), and swaps them in with one catalog commit.
+    /// Writers of the table wait meanwhile (`block_writes`, MariaDB's LOCK=SHARED); reads and
+    /// other tables go on. Fails with DuplicateKey if the rows violate a new unique key. Returns
+    /// the number of rows copied. `expected` as for `alter_table_instant`.
+    pub async fn rebuild_table<E: From<StorageError>>(
+        &self,
+        db: &str,
+        table: &str,
+        expected: &TableDef,
+        new: TableRebuild,
+        mut map: impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+    ) -> std::result::Result<u64, E> {
+        self.check_ddl()?;
+        let mut ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, table).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() }.into());
+        };
+        check_expected(&t, expected)?;
+        if new.columns.is_empty() {
+            return Err(bad_definition("a table needs a column".into()).into());
+        }
+        validate_index(&new.columns, "PRIMARY", &new.primary_key)?;
+        let mut names: Vec<&str> = vec![if new.primary_key.is_empty() { HIDDEN_PRIMARY_NAME } else { "PRIMARY" }];
+        for ix in &new.indexes {
+            validate_index(&new.columns, &ix.name, &ix.columns)?;
+            if names.iter().any(|n| n.eq_ignore_ascii_case(&ix.name)) {
+                return Err(StorageError::IndexExists { name: ix.name.clone() }.into());
+            }
+            names.push(&ix.name);
+        }
+        let _writes = self.block_writes(t.id, ddl.slot).await?;
+        let mut counters = ddl.counters;
+        // Pending from here: a crash before the commit frees them at the next open.
+        let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + new.indexes.len())?;
+        let mut next_index = || {
+            let id = counters.next_index_id;
+            counters.next_index_id += 1;
+            id
+        };
+        let primary = IndexDef {
+            id: next_index(),
+            name: names[0].to_string(),
+            columns: new.primary_key.clone(),
+            unique: true,
+            primary: true,
+            root: roots[0],
+        };
+        let secondary = new
+            .indexes
+            .iter()
+            .zip(&roots[1..])
+            .map(|(ix, &root)| IndexDef {
+                id: next_index(),
+                name: ix.name.clone(),
+                columns: ix.columns.clone(),
+                unique: ix.unique,
+                primary: false,
+                root,
+            })
+            .collect();
+        let def = Arc::new(TableDef {
+            id: t.id,
+            db: t.db.clone(),
+            name: t.name.clone(),
+            columns: new.columns,
+            primary,
+            secondary,
+            options: new.options,
+            row_versions: RowVersions::default(),
+        });
+        let copied = blocking::run(|| self.copy_rows(&t, &def, &mut map));
+        let copied = match copied {
+            Ok(c) => c,
+            Err(e) => {
+                blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &roots));
+                return Err(e);
+            }
+        };
+        let current = self.sh.registry.with(t.id, |rt| rt.peek_auto_inc()).unwrap_or(1);
+        let auto_inc = match new.auto_increment {
+            Some(n) => n.max(1),
+            None => current,
+        };
+        let auto_inc =
+            if def.auto_increment_column().is_some() { auto_inc.max(copied.max_auto_inc + 1) } else { auto_inc };
+        let mut trx = self.ddl_trx(ddl.slot);
+        let written = self
+            .catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&def), false, Expect::Live)
+            .and_then(|_| self.write_counters(&mut trx, &counters));
+        if let Err(e) = written {
+            drop(trx);
+            blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &roots));
+            return Err(e.into());
+        }
+        let trx_id = trx.id().expect("wrote catalog records");
+        let reset = LogRecord::AutoIncReset { trx_id, table_id: t.id, next: auto_inc };
+        let old_roots = all_roots(&t);
+        let ddl_id = self.ddl_commit(trx, &[reset], &roots, &old_roots, || {
+            self.sh.registry.with(t.id, |rt| {
+                rt.reset_auto_inc(auto_inc);
+                if def.has_hidden_pk() {
+                    rt.reset_row_id(copied.row_ids + 1);
+                }
+            });
+        })?;
+        ddl.counters = counters;
+        // Snapshots older than the rebuild cannot read the new trees (1412), as on MariaDB.
+        self.sh.note_indexes_created(ddl_id, def.indexes().map(|i| i.id));
+        // The old trees are freed: statements still reading them must end first.
+        let _barrier = self.barrier_all().await;
+        self.edit_catalog(|_, ts| {
+            ts.insert((db.to_string(), table.to_string()), def);
+        });
+        self.free_trees_later(old_roots);
+        Ok(copied.rows)
+    }
+
+    /// Fills the empty, unreachable trees of `new` from the latest version of every row of
+    /// `old` (all committed: see `block_writes`), in the old primary key's order, stamped
+    /// visible to all and logged as plain page changes (as `build_index`). Synchronous.
+    fn copy_rows<E: From<StorageError>>(
+        &self,
+        old: &TableDef,
+        new: &TableDef,
+        map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+    ) -> std::result::Result<Copied, E> {
+        let store = &self.sh.store;
+        let visible = RecHeader { trx_id: VISIBLE_TO_ALL_TRX_ID, roll_ptr: NO_ROLL_PTR, deleted: false }.to_vec();
+        let primary = BTree::open(new.primary.root);
+        let auto_col = new.auto_increment_column();
+        let mut copied = Copied { rows: 0, max_auto_inc: 0, row_ids: 0 };
+        let mut cursor = BTree::open(old.primary.root).cursor(Bound::Unbounded, Bound::Unbounded, false);
+        while let Some((_, value)) = cursor.next(store)? {
+            if RecHeader::parse(&value)?.deleted {
+                continue;
+            }
+            let row = map(rowcodec::decode_table_row(old, &value[HEADER_LEN..])?)?;
+            if row.len() != new.columns.len() {
+                return Err(bad_definition(format!("mapped row has {} values", row.len())).into());
+            }
+            copied.rows += 1;
+            if let Some(a) = auto_col {
+                copied.max_auto_inc = copied.max_auto_inc.max(auto_inc_value(&row[a]));
+            }
+            let pk_key = if new.has_hidden_pk() {
+                copied.row_ids += 1;
+                keycodec::hidden_row_id_key(copied.row_ids)
+            } else {
+                keycodec::primary_key(new, &row)?
+            };
+            if pk_key.len() > MAX_KEY_LEN {
+                return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN }.into());
+            }
+            let mut v = visible.clone();
+            v.extend_from_slice(&rowcodec::encode_table_row(new, &row)?);
+            let mut mtr = Mtr::new(store);
+            let duplicate = primary.modify(&mut mtr, &pk_key, |cur| match cur {
+                Some(_) => (Change::Keep, true),
+                None => (Change::Put(v), false),
+            })?;
+            let (_, mut end) = mtr.commit();
+            if duplicate {
+                let key = keycodec::format_key_value(new, &new.primary, &row);
+                return Err(StorageError::DuplicateKey { index: new.primary.name.clone(), key }.into());
+            }
+            for ix in &new.secondary {
+                let key = keycodec::secondary_key(new, ix, &row, &pk_key)?;
+                if key.len() > MAX_KEY_LEN {
+                    return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN }.into());
+                }
+                let tree = BTree::open(ix.root);
+                if ix.unique && !keycodec::has_null_column(ix, &row) {
+                    let prefix = &key[..key.len() - pk_key.len()];
+                    let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
+                    if tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?.is_some() {
+                        let key = keycodec::format_key_value(new, ix, &row);
+                        return Err(StorageError::DuplicateKey { index: ix.name.clone(), key }.into());
+                    }
+                }
+                let mut mtr = Mtr::new(store);
+                let entry = visible.clone();
+                tree.modify(&mut mtr, &key, |_| (Change::Put(entry), ()))?;
+                end = mtr.commit().1;
+            }
+            if copied.rows.is_multiple_of(REBUILD_CRASH_POINT_EVERY) {
+                if self.sh.crash_points.is_armed(CrashPoint::TableRebuild) {
+                    // Crash test: the partial trees reach the disk, so that only the pending-tree
+                    // records can give their pages back.
+                    store.wal().flush_to(end)?;
+                }
+                self.sh.crash_points.hit(CrashPoint::TableRebuild)?;
+            }
+        }
+        Ok(copied)
+    }
+
+    /// ALTER TABLE ... AUTO_INCREMENT = n: the next value becomes n, or one past the largest
+    /// value the AUTO_INCREMENT column holds if that is more (as InnoDB does). Logged and
+    /// durable like any DDL.
+    pub async fn set_auto_increment(&self, db: &str, table: &str, next: u64) -> Result<()> {
+        self.check_ddl()?;
+        let ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, table).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
+        };
+        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let mut next = next.max(1);
+        if let Some(a) = t.auto_increment_column() {
+            let max = blocking::run(|| -> Result<u64> {
+                let mut cursor = BTree::open(t.primary.root).cursor(Bound::Unbounded, Bound::Unbounded, false);
+                let mut max = 0;
+                while let Some((_, value)) = cursor.next(&self.sh.store)? {
+                    if !RecHeader::parse(&value)?.deleted {
+                        max = max.max(auto_inc_value(&rowcodec::decode_table_row(&t, &value[HEADER_LEN..])?[a]));
+                    }
+                }
+                Ok(max)
+            })?;
+            next = next.max(max.saturating_add(1));
+        }
+        let mut trx = self.ddl_trx(ddl.slot);
+        // The unchanged table record gives the DDL transaction its id for the log record.
+        self.catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&t), false, Expect::Live)?;
+        let trx_id = trx.id().expect("wrote a catalog record");
+        let reset = LogRecord::AutoIncReset { trx_id, table_id: t.id, next };
+        self.ddl_commit(trx, &[reset], &[], &[], || {
+            self.sh.registry.with(t.id, |rt| rt.reset_auto_inc(next));
+        })?;
+        Ok(())
+    }
+}
