@@ -222,7 +222,7 @@ pub fn encode_record(
 /// fields are impossible).
 fn decode_at<P: PageBytes + ?Sized>(p: &P, page: PageId, off: usize) -> std::result::Result<UndoRecord, Torn> {
     let used = p.u16_at(OFF_UNDO_USED)? as usize;
-    if off < UNDO_DATA_START || off + REC_HEADER > used || used > PAGE_SIZE {
+    if off < UNDO_DATA_START || off.checked_add(REC_HEADER).is_none_or(|end| end > used) || used > PAGE_SIZE {
         return Err(Torn);
     }
     let prev = p.u64_at(off)?;
