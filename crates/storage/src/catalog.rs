@@ -55,7 +55,10 @@ const CATALOG_FORMAT_V1: u8 = 1;
 // (none yet)
 
 // Table attribute tags.
-// (none yet)
+/// The table's FOREIGN KEY constraints (`put_foreign_keys`).
+const ATTR_TABLE_FOREIGN_KEYS: u8 = 1;
+/// The table's CHECK constraints (`put_checks`).
+const ATTR_TABLE_CHECKS: u8 = 2;
 
 const KEY_DATABASE: u8 = 0x01;
 const KEY_TABLE: u8 = 0x02;
@@ -420,12 +423,124 @@ fn apply_column_attr(_c: &mut ColumnDef, tag: u8, _bytes: &[u8]) -> Result<()> {
 }
 
 /// The attributes of a table beyond the fixed layout (`ATTR_TABLE_*`).
-fn table_attrs(_t: &TableDef) -> Vec<(u8, Vec<u8>)> {
-    Vec::new()
+fn table_attrs(t: &TableDef) -> Vec<(u8, Vec<u8>)> {
+    let mut attrs = Vec::new();
+    if !t.constraints.foreign_keys.is_empty() {
+        attrs.push((ATTR_TABLE_FOREIGN_KEYS, put_foreign_keys(&t.constraints.foreign_keys)));
+    }
+    if !t.constraints.checks.is_empty() {
+        attrs.push((ATTR_TABLE_CHECKS, put_checks(&t.constraints.checks)));
+    }
+    attrs
 }
 
-fn apply_table_attr(_t: &mut TableDef, tag: u8, _bytes: &[u8]) -> Result<()> {
-    Err(unknown_attr("table", tag))
+fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
+    let mut r = Reader::new(bytes);
+    match tag {
+        ATTR_TABLE_FOREIGN_KEYS => t.constraints.foreign_keys = get_foreign_keys(&mut r)?,
+        ATTR_TABLE_CHECKS => t.constraints.checks = get_checks(&mut r)?,
+        _ => return Err(unknown_attr("table", tag)),
+    }
+    if !r.is_empty() {
+        return Err(corrupt("trailing bytes in a table attribute"));
+    }
+    Ok(())
+}
+
+fn put_names(out: &mut Vec<u8>, names: &[String]) {
+    put_varint(out, names.len() as u128);
+    for n in names {
+        put_str(out, n);
+    }
+}
+
+fn get_names(r: &mut Reader) -> Result<Vec<String>> {
+    let n = get_len(r)?;
+    (0..n).map(|_| get_str(r)).collect()
+}
+
+/// 0 = clause absent; otherwise 1 + the action.
+fn fk_action_tag(a: Option<ForeignKeyAction>) -> u8 {
+    match a {
+        None => 0,
+        Some(ForeignKeyAction::Restrict) => 1,
+        Some(ForeignKeyAction::NoAction) => 2,
+        Some(ForeignKeyAction::Cascade) => 3,
+        Some(ForeignKeyAction::SetNull) => 4,
+    }
+}
+
+fn get_fk_action(r: &mut Reader) -> Result<Option<ForeignKeyAction>> {
+    Ok(match r.u8()? {
+        0 => None,
+        1 => Some(ForeignKeyAction::Restrict),
+        2 => Some(ForeignKeyAction::NoAction),
+        3 => Some(ForeignKeyAction::Cascade),
+        4 => Some(ForeignKeyAction::SetNull),
+        _ => return Err(corrupt("foreign key action")),
+    })
+}
+
+/// `count`, then per key: name, columns, referenced database, table, columns, ON DELETE, ON UPDATE.
+fn put_foreign_keys(fks: &[ForeignKeyDef]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_varint(&mut out, fks.len() as u128);
+    for fk in fks {
+        put_str(&mut out, &fk.name);
+        put_names(&mut out, &fk.columns);
+        put_str(&mut out, &fk.ref_db);
+        put_str(&mut out, &fk.ref_table);
+        put_names(&mut out, &fk.ref_columns);
+        out.push(fk_action_tag(fk.on_delete));
+        out.push(fk_action_tag(fk.on_update));
+    }
+    out
+}
+
+fn get_foreign_keys(r: &mut Reader) -> Result<Vec<ForeignKeyDef>> {
+    let n = get_len(r)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(ForeignKeyDef {
+            name: get_str(r)?,
+            columns: get_names(r)?,
+            ref_db: get_str(r)?,
+            ref_table: get_str(r)?,
+            ref_columns: get_names(r)?,
+            on_delete: get_fk_action(r)?,
+            on_update: get_fk_action(r)?,
+        });
+    }
+    Ok(out)
+}
+
+/// `count`, then per check: name, column (flag + name), expression text.
+fn put_checks(checks: &[CheckDef]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_varint(&mut out, checks.len() as u128);
+    for c in checks {
+        put_str(&mut out, &c.name);
+        match &c.column {
+            Some(col) => {
+                out.push(1);
+                put_str(&mut out, col);
+            }
+            None => out.push(0),
+        }
+        put_str(&mut out, &c.expr);
+    }
+    out
+}
+
+fn get_checks(r: &mut Reader) -> Result<Vec<CheckDef>> {
+    let n = get_len(r)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let name = get_str(r)?;
+        let column = if get_bool(r)? { Some(get_str(r)?) } else { None };
+        out.push(CheckDef { name, column, expr: get_str(r)? });
+    }
+    Ok(out)
 }
 
 pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
@@ -476,7 +591,8 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
     if !r.is_empty() {
         return Err(corrupt("trailing bytes"));
     }
-    let mut table = TableDef { id, db, name, columns, primary, secondary, options };
+    let mut table =
+        TableDef { id, db, name, columns, primary, secondary, options, constraints: TableConstraints::default() };
     for (tag, bytes) in attrs {
         apply_table_attr(&mut table, tag, bytes)?;
     }
@@ -785,6 +901,7 @@ mod tests {
                 collation: "utf8mb4_bin".into(),
                 comment: "x".into(),
             },
+            constraints: TableConstraints::default(),
         }
     }
 
@@ -834,6 +951,39 @@ mod tests {
         put_str(&mut out, &t.options.collation);
         put_str(&mut out, &t.options.comment);
         out
+    }
+
+    #[test]
+    fn constraints_round_trip() {
+        let mut t = sample_table();
+        t.constraints.foreign_keys = vec![
+            ForeignKeyDef {
+                name: "sbtest1_ibfk_1".into(),
+                columns: vec!["k".into(), "c".into()],
+                ref_db: "other".into(),
+                ref_table: "parent".into(),
+                ref_columns: vec!["a".into(), "b".into()],
+                on_delete: Some(ForeignKeyAction::Cascade),
+                on_update: None,
+            },
+            ForeignKeyDef {
+                name: "fk2".into(),
+                columns: vec!["id".into()],
+                ref_db: "sbtest".into(),
+                ref_table: "sbtest1".into(),
+                ref_columns: vec!["k".into()],
+                on_delete: Some(ForeignKeyAction::SetNull),
+                on_update: Some(ForeignKeyAction::NoAction),
+            },
+        ];
+        t.constraints.checks = vec![
+            CheckDef { name: "k".into(), column: Some("k".into()), expr: "`k` > 0".into() },
+            CheckDef { name: "CONSTRAINT_1".into(), column: None, expr: "`k` < `id`".into() },
+        ];
+        assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
+        let mut only_checks = t.clone();
+        only_checks.constraints.foreign_keys.clear();
+        assert_eq!(decode_table(&encode_table(&only_checks)).unwrap(), only_checks);
     }
 
     #[test]

@@ -590,6 +590,7 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
             collation: "utf8mb4_bin".into(),
             comment: "x".into(),
         },
+        constraints: Default::default(),
     }
 }
 

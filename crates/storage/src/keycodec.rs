@@ -736,6 +736,7 @@ mod tests {
             },
             secondary: vec![],
             options: TableOptions::default(),
+            constraints: Default::default(),
         }
     }
 

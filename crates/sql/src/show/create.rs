@@ -176,6 +176,7 @@ pub(crate) mod tests {
             primary: index(1, "PRIMARY", &[(0, None)], true, true),
             secondary: vec![index(2, "k_1", &[(1, None)], false, false)],
             options: options(""),
+            constraints: Default::default(),
         }
     }
 
@@ -264,6 +265,7 @@ pub(crate) mod tests {
                 index(4, "uq_multi", &[(2, None), (3, None)], true, false),
             ],
             options: options("all types"),
+            constraints: Default::default(),
         };
         let want = "CREATE TABLE `alltypes` (
   `a` tinyint(4) DEFAULT NULL,
@@ -342,6 +344,7 @@ pub(crate) mod tests {
             primary: index(1, "PRIMARY", &[(7, None)], true, true),
             secondary: vec![],
             options: options("it's a \\ table"),
+            constraints: Default::default(),
         };
         let want = "CREATE TABLE `d1` (
   `a` varchar(10) DEFAULT 'l1\\nl2\t\\\\0',
@@ -372,6 +375,7 @@ pub(crate) mod tests {
             primary: index(1, "PRIMARY", &[], true, true),
             secondary: vec![],
             options: TableOptions::default(),
+            constraints: Default::default(),
         };
         let want = "CREATE TABLE `nopk` (\n  `a` int(11) DEFAULT NULL,\n  `b` varchar(10) DEFAULT NULL\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
         assert_eq!(create_table_text(&t, None), want);
