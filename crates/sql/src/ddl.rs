@@ -198,7 +198,7 @@ fn resolve_index(spec: &IndexSpec, columns: &[ColumnDef], cx: &ExecCtx) -> Resul
 }
 
 /// Chooses MariaDB's name for an unnamed index: its first column, then `_2`, `_3`, ...
-fn index_name(first_column: &str, taken: &[String]) -> String {
+pub(crate) fn index_name(first_column: &str, taken: &[String]) -> String {
     let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n)) && !n.eq_ignore_ascii_case("PRIMARY");
     if free(first_column) {
         return first_column.to_string();
@@ -356,6 +356,7 @@ pub async fn create_table(
     let (db, name) = ident_parts(&ct.name, b.env.current_db)?;
     reject_information_schema(&db)?;
     check_identifier(&name, error::wrong_table_name)?;
+    let mut constraints = selkie_storage::TableConstraints::default();
     let new_table = if let Some(like) = &ct.like {
         let src = match like {
             ast::CreateTableLikeKind::Parenthesized(l) | ast::CreateTableLikeKind::Plain(l) => &l.name,
@@ -366,9 +367,14 @@ pub async fn create_table(
         };
         table_like(src, db.clone(), name.clone())
     } else {
-        build_new_table(b, cx, ct, db.clone(), name.clone())?
+        let mut t = build_new_table(b, cx, ct, db.clone(), name.clone())?;
+        if !(ct.if_not_exists && b.env.catalog.table(&db, &name).is_some()) {
+            let checks = crate::constraints::foreign_key_checks(cx);
+            constraints = crate::constraints::create_table_constraints(b.env.catalog, ct, &mut t, checks)?;
+        }
+        t
     };
-    let created = engine.create_table(new_table, ct.if_not_exists).await?;
+    let created = engine.create_table_with_constraints(new_table, constraints, ct.if_not_exists).await?;
     if !created {
         cx.push_warning(WarnLevel::Note, 1050, format!("Table '{name}' already exists"));
     }
@@ -521,8 +527,7 @@ fn build_new_table(
                         }
                     }
                 }
-                ast::ColumnOption::ForeignKey(_) => return Err(error::not_supported("FOREIGN KEY")),
-                ast::ColumnOption::Check(_) => return Err(error::not_supported("CHECK constraints")),
+                o if crate::constraints::is_constraint_option(o) => {}
                 ast::ColumnOption::Generated { .. } => return Err(error::not_supported("generated columns")),
                 other => return Err(error::not_supported(&format!("column option {other}"))),
             }
@@ -542,7 +547,7 @@ fn build_new_table(
         });
         defaults.push(default);
     }
-    for c in &ct.constraints {
+    for c in ct.constraints.iter().filter(|c| !crate::constraints::is_constraint_clause(c)) {
         specs.push(spec_from_constraint(c)?);
     }
     // Primary key: at most one; its columns are NOT NULL.
@@ -625,6 +630,11 @@ pub async fn drop_tables(
     current_db: Option<&str>,
 ) -> Result<(), SqlError> {
     let mut missing = Vec::new();
+    let mut listed = Vec::with_capacity(names.len());
+    for n in names {
+        listed.push(ident_parts(n, current_db)?);
+    }
+    crate::constraints::check_drop(&engine.catalog(), &listed, cx)?;
     for n in names {
         let (db, t) = ident_parts(n, current_db)?;
         reject_information_schema(&db)?;
@@ -780,6 +790,10 @@ pub async fn alter_table(
     // Validate everything before the first change.
     for op in &at.operations {
         match op {
+            // FOREIGN KEY and CHECK: crate::constraints.
+            ast::AlterTableOperation::AddConstraint { constraint, .. }
+                if crate::constraints::is_constraint_clause(constraint) => {}
+            ast::AlterTableOperation::DropForeignKey { .. } | ast::AlterTableOperation::DropConstraint { .. } => {}
             ast::AlterTableOperation::AddConstraint { constraint, .. } => {
                 let spec = spec_from_constraint(constraint)?;
                 if spec.primary {
@@ -820,6 +834,22 @@ pub async fn alter_table(
     let mut current = table;
     for op in &at.operations {
         match op {
+            ast::AlterTableOperation::AddConstraint { constraint, .. }
+                if crate::constraints::is_constraint_clause(constraint) =>
+            {
+                crate::constraints::add_constraint(engine, &mut *cx, &current, constraint).await?;
+            }
+            ast::AlterTableOperation::DropForeignKey { name, .. } => {
+                let kind = crate::constraints::DropKind::ForeignKey;
+                crate::constraints::drop_constraint(engine, &current, &name.value, kind, false).await?;
+            }
+            ast::AlterTableOperation::DropConstraint { name, if_exists, .. } => {
+                let kind = crate::constraints::DropKind::Any;
+                if !crate::constraints::drop_constraint(engine, &current, &name.value, kind, *if_exists).await? {
+                    let message = format!("Can't DROP CONSTRAINT `{}`; check that it exists", name.value);
+                    cx.push_warning(WarnLevel::Note, 1091, message);
+                }
+            }
             ast::AlterTableOperation::AddConstraint { constraint, .. } => {
                 add_index(engine, &mut *cx, &current, spec_from_constraint(constraint)?).await?;
             }
@@ -858,12 +888,14 @@ pub async fn alter_table(
 
 pub async fn truncate(
     engine: &Engine,
+    cx: &mut ExecCtx<'_>,
     catalog: &selkie_storage::Catalog,
     names: &[ast::TruncateTableTarget],
     current_db: Option<&str>,
 ) -> Result<(), SqlError> {
     for n in names {
         let t = lookup(catalog, &n.name, current_db)?;
+        crate::constraints::check_truncate(catalog, &t.db, &t.name, cx)?;
         engine.truncate_table(&t.db, &t.name).await?;
     }
     Ok(())

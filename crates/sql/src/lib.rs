@@ -21,6 +21,7 @@
 //! - `show`: SHOW and information_schema.
 //! - `bind`: name resolution and the rule-based planner (AST to plan).
 //! - `exec`: the statement context, expression evaluation, and the operators that run a plan.
+//! - `constraints`: FOREIGN KEY and CHECK definitions and their enforcement on row changes.
 //! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN.
 //! - `session`: the `Session` type: dispatch, transactions, prepared statements, plan caches.
 //!
@@ -34,6 +35,7 @@
 //! `value`, `variables`, `parse`, `show` and `session` for the items they make public.
 
 mod bind;
+mod constraints;
 mod ddl;
 mod dml;
 mod error;

@@ -1,0 +1,210 @@
+//! ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY / CHECK, DROP FOREIGN KEY name,
+//! DROP CONSTRAINT name. Each is one DDL of its own: ADD FOREIGN KEY first
+//! builds the index it needs (when no index starts with its columns), and both ADDs check the
+//! existing rows (1452 / 4025) unless foreign_key_checks / check_constraint_checks are off.
+//!
+//! The rows are read by a transaction of the DDL's own before the constraint is published, so a
+//! row written by another session in between is not checked (MariaDB copies the table under a
+//! lock instead).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use selkie_storage::{
+    CheckDef, Engine, IndexColumn, IsolationLevel, KeyRange, NewIndex, ReadMode, TableDef, TrxOptions,
+};
+use sqlparser::ast;
+
+use super::define::{check_name, foreign_key_def, next_fk_number, validate_check, validate_parent};
+use super::enforce::{bind_check, foreign_key_checks, index_on};
+use super::print::check_text;
+use crate::error::{self, SqlError};
+use crate::exec::ctx::ExecCtx;
+use crate::types::Value;
+use crate::value;
+
+/// Which DROP: FOREIGN KEY, or CONSTRAINT (a foreign key or a check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DropKind {
+    ForeignKey,
+    Any,
+}
+
+/// ALTER TABLE ... DROP FOREIGN KEY / CHECK / CONSTRAINT `name` (1091 if there is none).
+/// The foreign key's index stays, as in MariaDB.
+pub(crate) async fn drop_constraint(
+    engine: &Engine,
+    table: &Arc<TableDef>,
+    name: &str,
+    kind: DropKind,
+    if_exists: bool,
+) -> Result<bool, SqlError> {
+    let mut c = table.constraints.clone();
+    let fk = c.foreign_keys.iter().position(|f| f.name.eq_ignore_ascii_case(name));
+    let check = c.checks.iter().position(|k| k.name.eq_ignore_ascii_case(name));
+    match (kind, fk, check) {
+        (DropKind::ForeignKey | DropKind::Any, Some(i), _) => {
+            c.foreign_keys.remove(i);
+        }
+        (DropKind::Any, _, Some(i)) => {
+            c.checks.remove(i);
+        }
+        _ if if_exists => return Ok(false),
+        (DropKind::ForeignKey, ..) => return Err(error::cant_drop_constraint("FOREIGN KEY", name)),
+        _ => return Err(error::cant_drop_constraint("CONSTRAINT", name)),
+    }
+    engine.set_table_constraints(&table.db, &table.name, c).await?;
+    Ok(true)
+}
+
+/// ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY ... / CHECK (...).
+pub(crate) async fn add_constraint(
+    engine: &Engine,
+    cx: &mut ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    c: &ast::TableConstraint,
+) -> Result<(), SqlError> {
+    let catalog = engine.catalog();
+    match c {
+        ast::TableConstraint::Check(ck) => {
+            let mut constraints = table.constraints.clone();
+            let taken: Vec<String> = constraints.checks.iter().map(|k| k.name.clone()).collect();
+            let name = match &ck.name {
+                Some(n) => {
+                    if taken.iter().any(|t| t.eq_ignore_ascii_case(&n.value)) {
+                        return Err(error::duplicate_constraint_name("CHECK", &n.value));
+                    }
+                    n.value.clone()
+                }
+                None => check_name(&taken, &mut 1),
+            };
+            let text = check_text(&ck.expr, &name)?;
+            validate_check(&catalog, table, &text)?;
+            let expr = bind_check(&catalog, table, &text)?;
+            let on =
+                value::truthy(&cx.system_variable("check_constraint_checks", crate::variables::VarScope::Session)?)
+                    .unwrap_or(true);
+            if on {
+                let failed = scan_rows(engine, &*cx, table, |row, cx| {
+                    let v = expr.eval(row, cx)?;
+                    Ok(value::truthy(&v) == Some(false))
+                })?;
+                if failed {
+                    return Err(error::check_failed(&name, &table.db, &table.name));
+                }
+            }
+            constraints.checks.push(CheckDef { name, column: None, expr: text });
+            engine.set_table_constraints(&table.db, &table.name, constraints).await?;
+            Ok(())
+        }
+        ast::TableConstraint::ForeignKey(fk) => {
+            let columns: Vec<String> = fk.columns.iter().map(|c| c.value.clone()).collect();
+            let mut positions = Vec::with_capacity(columns.len());
+            for c in &columns {
+                positions.push(table.column_index(c).ok_or_else(|| error::key_column_missing(c))?);
+            }
+            let mut number = next_fk_number(&table.name, &table.constraints.foreign_keys);
+            let def = foreign_key_def(fk, columns, &table.db, &table.name, &mut number)?;
+            if table.constraints.foreign_keys.iter().any(|f| f.name.eq_ignore_ascii_case(&def.name)) {
+                return Err(error::duplicate_constraint_name("FOREIGN KEY", &def.name));
+            }
+            let checks = foreign_key_checks(cx);
+            if checks {
+                let parent = catalog.table(&def.ref_db, &def.ref_table).map(|p| &**p);
+                let parent =
+                    if def.ref_db == table.db && def.ref_table == table.name { Some(&**table) } else { parent };
+                validate_parent(table, &def, parent)?;
+                // Existing rows must have their parents (1452).
+                if let Some(parent) = catalog.table(&def.ref_db, &def.ref_table).cloned() {
+                    let ref_cols: Vec<usize> = def.ref_columns.iter().filter_map(|n| parent.column_index(n)).collect();
+                    let index = index_on(&parent, &ref_cols);
+                    let detail = crate::show::foreign_key_detail(table, &def);
+                    let orphan = scan_rows(engine, &*cx, table, |row, cx| {
+                        let key: Vec<Value> = positions.iter().map(|&p| row[p].clone()).collect();
+                        if key.iter().any(Value::is_null) {
+                            return Ok(false);
+                        }
+                        Ok(!has_row(cx, &parent, index, &ref_cols, &key)?)
+                    })?;
+                    if orphan {
+                        return Err(error::no_referenced_row(&detail));
+                    }
+                }
+            }
+            if index_on(table, &positions).is_none() {
+                let name = fk.name.as_ref().or(fk.index_name.as_ref()).map(|n| n.value.clone()).unwrap_or_else(|| {
+                    let taken: Vec<String> = table.indexes().map(|i| i.name.clone()).collect();
+                    crate::ddl::index_name(&table.columns[positions[0]].name, &taken)
+                });
+                let columns = positions.iter().map(|&column| IndexColumn { column, prefix_len: None }).collect();
+                engine.create_index(&table.db, &table.name, NewIndex { name, columns, unique: false }).await?;
+            }
+            let current = engine.catalog().table(&table.db, &table.name).cloned().unwrap_or_else(|| table.clone());
+            let mut constraints = current.constraints.clone();
+            constraints.foreign_keys.push(def);
+            engine.set_table_constraints(&table.db, &table.name, constraints).await?;
+            Ok(())
+        }
+        _ => Err(error::internal("add_constraint on an index constraint")),
+    }
+}
+
+/// Whether `table` has a row whose `cols` equal `key` (latest committed versions).
+fn has_row(
+    cx: &mut ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    index: Option<usize>,
+    cols: &[usize],
+    key: &[Value],
+) -> Result<bool, SqlError> {
+    let (index_no, range) = match index {
+        Some(i) => (i, KeyRange::point(key.to_vec())),
+        None => (0, KeyRange::all()),
+    };
+    let trx = cx.trx()?;
+    let mut scan = trx.scan(table, index_no, range, false, ReadMode::Latest)?;
+    while let Some(r) = scan.next(trx)? {
+        if cols.iter().zip(key).all(|(&c, k)| value::compare(&r.row[c], k) == Some(std::cmp::Ordering::Equal)) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Runs `test` on every row of `table` in a read-only transaction of its own; true as soon as
+/// one row passes the test.
+fn scan_rows(
+    engine: &Engine,
+    cx: &ExecCtx<'_>,
+    table: &Arc<TableDef>,
+    mut test: impl FnMut(&[Value], &mut ExecCtx<'_>) -> Result<bool, SqlError>,
+) -> Result<bool, SqlError> {
+    let slot = engine.register_session()?;
+    let opts = TrxOptions {
+        isolation: IsolationLevel::ReadCommitted,
+        read_only: true,
+        lock_wait_timeout: std::time::Duration::from_secs(1),
+    };
+    let mut trx = engine.begin(&slot, opts);
+    let mut user_vars = HashMap::new();
+    let mut sub = ExecCtx::new(cx.env, Some(&mut trx), &[], &mut user_vars, 1, 0);
+    let rows: Vec<Vec<Value>> = {
+        let t = sub.trx()?;
+        let mut scan = t.scan(table, 0, KeyRange::all(), false, ReadMode::Latest)?;
+        let mut out = Vec::new();
+        while let Some(r) = scan.next(t)? {
+            out.push(r.row);
+        }
+        out
+    };
+    let mut found = false;
+    for row in &rows {
+        if test(row, &mut sub)? {
+            found = true;
+            break;
+        }
+    }
+    drop(sub);
+    trx.rollback()?;
+    Ok(found)
+}
