@@ -198,7 +198,7 @@ fn resolve_index(spec: &IndexSpec, columns: &[ColumnDef], cx: &ExecCtx) -> Resul
 }
 
 /// Chooses MariaDB's name for an unnamed index: its first column, then `_2`, `_3`, ...
-pub(crate) fn index_name(first_column: &str, taken: &[String]) -> String {
+fn index_name(first_column: &str, taken: &[String]) -> String {
     let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n)) && !n.eq_ignore_ascii_case("PRIMARY");
     if free(first_column) {
         return first_column.to_string();

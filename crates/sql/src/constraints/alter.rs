@@ -134,7 +134,7 @@ pub(crate) async fn add_constraint(
             if index_on(table, &positions).is_none() {
                 let name = fk.name.as_ref().or(fk.index_name.as_ref()).map(|n| n.value.clone()).unwrap_or_else(|| {
                     let taken: Vec<String> = table.indexes().map(|i| i.name.clone()).collect();
-                    crate::ddl::index_name(&table.columns[positions[0]].name, &taken)
+                    super::define::index_name(&table.columns[positions[0]].name, &taken)
                 });
                 let columns = positions.iter().map(|&column| IndexColumn { column, prefix_len: None }).collect();
                 engine.create_index(&table.db, &table.name, NewIndex { name, columns, unique: false }).await?;

@@ -293,6 +293,16 @@ fn is_prefix(short: &[IndexColumn], long: &[IndexColumn]) -> bool {
         && short.iter().zip(long).all(|(a, b)| a.column == b.column && a.prefix_len == b.prefix_len)
 }
 
+/// MariaDB's name for an unnamed index: its first column, then `_2`, `_3`, ... (as
+/// `ddl::index_name`, which sits above this module).
+pub(crate) fn index_name(first_column: &str, taken: &[String]) -> String {
+    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n)) && !n.eq_ignore_ascii_case("PRIMARY");
+    if free(first_column) {
+        return first_column.to_string();
+    }
+    (2..).map(|i| format!("{first_column}_{i}")).find(|n| free(n)).unwrap_or_default()
+}
+
 /// Inserts the foreign keys' indexes among the declared ones, dropping each that another index
 /// starts with (a later generated one of the same columns wins, as in MariaDB).
 fn add_generated_indexes(t: &mut NewTable, generated: Vec<(usize, NewIndex)>) {
@@ -311,7 +321,7 @@ fn add_generated_indexes(t: &mut NewTable, generated: Vec<(usize, NewIndex)>) {
         if g.name.is_empty() {
             let first = t.columns[g.columns[0].column].name.clone();
             let taken: Vec<String> = t.indexes.iter().map(|i| i.name.clone()).collect();
-            g.name = crate::ddl::index_name(&first, &taken);
+            g.name = index_name(&first, &taken);
         }
         t.indexes.insert((pos + inserted).min(t.indexes.len()), g);
     }

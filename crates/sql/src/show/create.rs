@@ -8,7 +8,7 @@ use selkie_storage::{ColumnDef, ColumnType, ForeignKeyAction, ForeignKeyDef, Tab
 
 use super::columns::IsTable;
 use super::literal::{self, quote_ident, quote_string, DefaultKind};
-use super::schema::{index_display_order, ENGINE_NAME};
+use super::schema::{foreign_keys_in_order, index_display_order, ENGINE_NAME};
 use crate::variables::{effective_charset, effective_collation};
 
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
@@ -89,13 +89,6 @@ pub(crate) fn foreign_key_clause(fk: &ForeignKeyDef, child_db: &str) -> String {
 /// What errors 1451 / 1452 put in parentheses: `` `db`.`child`, CONSTRAINT ... ``.
 pub(crate) fn foreign_key_detail(child: &TableDef, fk: &ForeignKeyDef) -> String {
     format!("{}.{}, {}", quote_ident(&child.db), quote_ident(&child.name), foreign_key_clause(fk, &child.db))
-}
-
-/// The foreign keys in InnoDB's order (by name, byte-wise).
-pub(crate) fn foreign_keys_in_order(t: &TableDef) -> Vec<&ForeignKeyDef> {
-    let mut fks: Vec<&ForeignKeyDef> = t.constraints.foreign_keys.iter().collect();
-    fks.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    fks
 }
 
 /// The CREATE TABLE statement of `t`. `next_auto_increment` is the engine's next

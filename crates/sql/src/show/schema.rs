@@ -583,6 +583,13 @@ fn constraints(t: &TableDef) -> impl Iterator<Item = &IndexDef> {
     index_display_order(t).into_iter().filter(|ix| ix.primary || ix.unique)
 }
 
+/// The foreign keys in InnoDB's order (by name, byte-wise).
+pub(crate) fn foreign_keys_in_order(t: &TableDef) -> Vec<&ForeignKeyDef> {
+    let mut fks: Vec<&ForeignKeyDef> = t.constraints.foreign_keys.iter().collect();
+    fks.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    fks
+}
+
 fn rule(a: Option<ForeignKeyAction>) -> &'static str {
     match a.unwrap_or_default() {
         ForeignKeyAction::Restrict => "RESTRICT",
@@ -609,7 +616,7 @@ pub(crate) fn referential_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
         for t in ctx.catalog.tables_in(&db) {
-            for fk in super::create::foreign_keys_in_order(t) {
+            for fk in foreign_keys_in_order(t) {
                 out.push(vec![
                     text(CATALOG_NAME),
                     text(&t.db),
@@ -654,7 +661,7 @@ pub(crate) fn key_column_usage_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
         for t in ctx.catalog.tables_in(&db) {
             let mut fk_rows = Vec::new();
-            for fk in super::create::foreign_keys_in_order(t) {
+            for fk in foreign_keys_in_order(t) {
                 for (i, (col, rcol)) in fk.columns.iter().zip(&fk.ref_columns).enumerate() {
                     fk_rows.push(vec![
                         text(CATALOG_NAME),
@@ -708,7 +715,7 @@ pub(crate) fn table_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
             let row = |name: &str, kind: &str| {
                 vec![text(CATALOG_NAME), text(&t.db), text(name), text(&t.db), text(&t.name), text(kind)]
             };
-            for fk in super::create::foreign_keys_in_order(t) {
+            for fk in foreign_keys_in_order(t) {
                 out.push(row(&fk.name, "FOREIGN KEY"));
             }
             for c in &t.constraints.checks {
