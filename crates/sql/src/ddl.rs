@@ -778,14 +778,16 @@ pub async fn drop_index(
     Ok(())
 }
 
-/// ALTER TABLE with index operations (each applied in order, as its own DDL).
+/// ALTER TABLE with index operations (each applied in order, as its own DDL). Returns the
+/// affected rows (the rows a copying ALTER, such as ADD CONSTRAINT, went through).
 pub async fn alter_table(
     engine: &Engine,
     cx: &mut ExecCtx<'_>,
     catalog: &selkie_storage::Catalog,
     at: &ast::AlterTable,
     current_db: Option<&str>,
-) -> Result<(), SqlError> {
+) -> Result<u64, SqlError> {
+    let mut affected = 0;
     let table = lookup(catalog, &at.name, current_db)?.clone();
     // Validate everything before the first change.
     for op in &at.operations {
@@ -837,7 +839,7 @@ pub async fn alter_table(
             ast::AlterTableOperation::AddConstraint { constraint, .. }
                 if crate::constraints::is_constraint_clause(constraint) =>
             {
-                crate::constraints::add_constraint(engine, &mut *cx, &current, constraint).await?;
+                affected += crate::constraints::add_constraint(engine, &mut *cx, &current, constraint).await?;
             }
             ast::AlterTableOperation::DropForeignKey { name, .. } => {
                 let kind = crate::constraints::DropKind::ForeignKey;
@@ -883,7 +885,7 @@ pub async fn alter_table(
             current = t;
         }
     }
-    Ok(())
+    Ok(affected)
 }
 
 pub async fn truncate(

@@ -57,14 +57,16 @@ pub(crate) async fn drop_constraint(
     Ok(true)
 }
 
-/// ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY ... / CHECK (...).
+/// ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY ... / CHECK (...). Returns the rows
+/// checked, which MariaDB reports as affected (it copies the table to check them).
 pub(crate) async fn add_constraint(
     engine: &Engine,
     cx: &mut ExecCtx<'_>,
     table: &Arc<TableDef>,
     c: &ast::TableConstraint,
-) -> Result<(), SqlError> {
+) -> Result<u64, SqlError> {
     let catalog = engine.catalog();
+    let mut copied = 0;
     match c {
         ast::TableConstraint::Check(ck) => {
             let mut constraints = table.constraints.clone();
@@ -80,22 +82,36 @@ pub(crate) async fn add_constraint(
             };
             let text = check_text(&ck.expr, &name)?;
             validate_check(&catalog, table, &text)?;
-            let expr = bind_check(&catalog, table, &text)?;
+            // MariaDB copies the table and checks every row against every constraint, the
+            // old ones first: the error names the first that fails.
+            let mut all = Vec::with_capacity(constraints.checks.len() + 1);
+            for k in &constraints.checks {
+                let shown = if k.column.is_some() { format!("{}.{}", table.name, k.name) } else { k.name.clone() };
+                all.push((shown, bind_check(&catalog, table, &k.expr)?));
+            }
+            all.push((name.clone(), bind_check(&catalog, table, &text)?));
             let on =
                 value::truthy(&cx.system_variable("check_constraint_checks", crate::variables::VarScope::Session)?)
                     .unwrap_or(true);
             if on {
-                let failed = scan_rows(engine, &*cx, table, |row, cx| {
-                    let v = expr.eval(row, cx)?;
-                    Ok(value::truthy(&v) == Some(false))
-                })?;
-                if failed {
-                    return Err(error::check_failed(&name, &table.db, &table.name));
+                let mut failed_name = None;
+                copied = scan_rows(engine, &*cx, table, |row, cx| {
+                    for (shown, expr) in &all {
+                        if value::truthy(&expr.eval(row, cx)?) == Some(false) {
+                            failed_name = Some(shown.clone());
+                            return Ok(true);
+                        }
+                    }
+                    Ok(false)
+                })?
+                .0;
+                if let Some(shown) = failed_name {
+                    return Err(error::check_failed(&shown, &table.db, &table.name));
                 }
             }
             constraints.checks.push(CheckDef { name, column: None, expr: text });
             engine.set_table_constraints(&table.db, &table.name, constraints).await?;
-            Ok(())
+            Ok(copied)
         }
         ast::TableConstraint::ForeignKey(fk) => {
             let columns: Vec<String> = fk.columns.iter().map(|c| c.value.clone()).collect();
@@ -119,7 +135,7 @@ pub(crate) async fn add_constraint(
                     let ref_cols: Vec<usize> = def.ref_columns.iter().filter_map(|n| parent.column_index(n)).collect();
                     let index = index_on(&parent, &ref_cols);
                     let detail = crate::show::foreign_key_detail(table, &def);
-                    let orphan = scan_rows(engine, &*cx, table, |row, cx| {
+                    let (rows, orphan) = scan_rows(engine, &*cx, table, |row, cx| {
                         let key: Vec<Value> = positions.iter().map(|&p| row[p].clone()).collect();
                         if key.iter().any(Value::is_null) {
                             return Ok(false);
@@ -129,6 +145,7 @@ pub(crate) async fn add_constraint(
                     if orphan {
                         return Err(error::no_referenced_row(&detail));
                     }
+                    copied = rows;
                 }
             }
             if index_on(table, &positions).is_none() {
@@ -143,7 +160,7 @@ pub(crate) async fn add_constraint(
             let mut constraints = current.constraints.clone();
             constraints.foreign_keys.push(def);
             engine.set_table_constraints(&table.db, &table.name, constraints).await?;
-            Ok(())
+            Ok(copied)
         }
         _ => Err(error::internal("add_constraint on an index constraint")),
     }
@@ -171,14 +188,15 @@ fn has_row(
     Ok(false)
 }
 
-/// Runs `test` on every row of `table` in a read-only transaction of its own; true as soon as
-/// one row passes the test.
+/// Runs `test` on every row of `table` in a read-only transaction of its own; stops at the first
+/// row that passes the test. Returns the number of rows (what MariaDB's copying ALTER reports as
+/// affected rows) and whether one passed.
 fn scan_rows(
     engine: &Engine,
     cx: &ExecCtx<'_>,
     table: &Arc<TableDef>,
     mut test: impl FnMut(&[Value], &mut ExecCtx<'_>) -> Result<bool, SqlError>,
-) -> Result<bool, SqlError> {
+) -> Result<(u64, bool), SqlError> {
     let slot = engine.register_session()?;
     let opts = TrxOptions {
         isolation: IsolationLevel::ReadCommitted,
@@ -206,5 +224,5 @@ fn scan_rows(
     }
     drop(sub);
     trx.rollback()?;
-    Ok(found)
+    Ok((rows.len() as u64, found))
 }

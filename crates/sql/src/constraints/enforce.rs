@@ -288,12 +288,14 @@ pub(crate) fn referencing_foreign_key<'c>(
     table: &str,
     except: &[(String, String)],
 ) -> Option<(&'c Arc<TableDef>, &'c selkie_storage::ForeignKeyDef)> {
-    let mut tables: Vec<&Arc<TableDef>> = catalog.tables.values().collect();
-    tables.sort_by(|a, b| (&a.db, &a.name).cmp(&(&b.db, &b.name)));
-    tables.into_iter().filter(|t| !except.iter().any(|(d, n)| *d == t.db && *n == t.name)).find_map(|t| {
-        let fk = t.constraints.foreign_keys.iter().find(|fk| fk.ref_db == db && fk.ref_table == table)?;
-        Some((t, fk))
-    })
+    // InnoDB keeps a parent's referencing keys ordered by name: report the first.
+    catalog
+        .tables
+        .values()
+        .filter(|t| !except.iter().any(|(d, n)| *d == t.db && *n == t.name))
+        .flat_map(|t| t.constraints.foreign_keys.iter().map(move |fk| (t, fk)))
+        .filter(|(_, fk)| fk.ref_db == db && fk.ref_table == table)
+        .min_by(|(_, a), (_, b)| a.name.as_bytes().cmp(b.name.as_bytes()))
 }
 
 /// DROP TABLE of a table another table references: 1451 (unless foreign_key_checks=0).

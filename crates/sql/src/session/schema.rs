@@ -178,7 +178,7 @@ impl Session {
                         }
                     }
                 }
-                S::AlterTable(at) => crate::ddl::alter_table(engine, &mut cx, &catalog, at, current).await.map(|_| 0),
+                S::AlterTable(at) => crate::ddl::alter_table(engine, &mut cx, &catalog, at, current).await,
                 S::Truncate(t) => {
                     crate::ddl::truncate(engine, &mut cx, &catalog, &t.table_names, current).await.map(|_| 0)
                 }
