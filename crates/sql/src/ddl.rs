@@ -365,6 +365,8 @@ pub async fn create_table(
         let Some(src) = b.env.catalog.table(&sdb, &sname) else {
             return Err(error::no_such_table(&sdb, &sname));
         };
+        // CHECK constraints come along, foreign keys do not (as in MariaDB).
+        constraints.checks = src.constraints.checks.clone();
         table_like(src, db.clone(), name.clone())
     } else {
         let mut t = build_new_table(b, cx, ct, db.clone(), name.clone())?;
@@ -872,6 +874,7 @@ pub async fn alter_table(
                 check_identifier(&nt, error::wrong_table_name)?;
                 if !(ndb == current.db && nt == current.name) {
                     engine.rename_table(&current.db, &current.name, &ndb, &nt).await?;
+                    crate::constraints::after_rename(engine, &current.db, &current.name, &ndb, &nt).await?;
                 }
                 let renamed = engine.catalog().table(&ndb, &nt).cloned();
                 if let Some(t) = renamed {
@@ -913,6 +916,7 @@ pub async fn rename_tables(
         let (ndb, nt) = ident_parts(&r.new_name, current_db)?;
         check_identifier(&nt, error::wrong_table_name)?;
         engine.rename_table(&db, &t, &ndb, &nt).await?;
+        crate::constraints::after_rename(engine, &db, &t, &ndb, &nt).await?;
     }
     Ok(())
 }

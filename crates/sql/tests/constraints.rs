@@ -285,3 +285,27 @@ async fn child_insert_locks_the_parent_row() {
     rb.unwrap();
     assert_eq!(ra.unwrap_err().code, 1452);
 }
+
+#[tokio::test]
+async fn rename_and_like() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE pp (id INT PRIMARY KEY)").await;
+    exec(&mut s, "CREATE TABLE cc (id INT, pid INT, CHECK (id > 0), FOREIGN KEY (pid) REFERENCES pp(id), CONSTRAINT zz CHECK (pid < 5))").await;
+    exec(&mut s, "RENAME TABLE pp TO pp2").await;
+    exec(&mut s, "RENAME TABLE cc TO cc2").await;
+    // As MariaDB 10.11 shows it after the same renames.
+    assert_eq!(
+        show_create(&mut s, "cc2").await,
+        "CREATE TABLE `cc2` (\n  `id` int(11) DEFAULT NULL,\n  `pid` int(11) DEFAULT NULL,\n  KEY `pid` (`pid`),\n  CONSTRAINT `cc2_ibfk_1` FOREIGN KEY (`pid`) REFERENCES `pp2` (`id`),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`id` > 0),\n  CONSTRAINT `zz` CHECK (`pid` < 5)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    );
+    exec(&mut s, "INSERT INTO pp2 VALUES (1)").await;
+    exec(&mut s, "INSERT INTO cc2 VALUES (1, 1)").await;
+    assert_eq!(fail(&mut s, "DELETE FROM pp2").await.code, 1451);
+    exec(&mut s, "CREATE TABLE cl LIKE cc2").await;
+    assert_eq!(
+        show_create(&mut s, "cl").await,
+        "CREATE TABLE `cl` (\n  `id` int(11) DEFAULT NULL,\n  `pid` int(11) DEFAULT NULL,\n  KEY `pid` (`pid`),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`id` > 0),\n  CONSTRAINT `zz` CHECK (`pid` < 5)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    );
+    assert_eq!(fail(&mut s, "INSERT INTO cl VALUES (0, 1)").await.code, 4025);
+}

@@ -226,3 +226,42 @@ fn scan_rows(
     trx.rollback()?;
     Ok((rows.len() as u64, found))
 }
+
+/// After RENAME TABLE, as InnoDB does: foreign keys that reference the table follow it, and the
+/// table's own generated key names (`<old>_ibfk_<n>`) take the new name. Each changed table is
+/// its own DDL after the rename (a crash in between leaves the old names, which
+/// foreign_key_checks=0 and ALTER TABLE can repair).
+pub(crate) async fn after_rename(
+    engine: &Engine,
+    old_db: &str,
+    old: &str,
+    new_db: &str,
+    new: &str,
+) -> Result<(), SqlError> {
+    let catalog = engine.catalog();
+    let prefix = format!("{old}_ibfk_");
+    let mut tables: Vec<&Arc<TableDef>> = catalog.tables.values().collect();
+    tables.sort_by(|a, b| (&a.db, &a.name).cmp(&(&b.db, &b.name)));
+    for t in tables {
+        let renamed = t.db == new_db && t.name == new;
+        let mut c = t.constraints.clone();
+        let mut changed = false;
+        for fk in &mut c.foreign_keys {
+            if fk.ref_db == old_db && fk.ref_table == old {
+                fk.ref_db = new_db.to_string();
+                fk.ref_table = new.to_string();
+                changed = true;
+            }
+            if renamed {
+                if let Some(n) = fk.name.strip_prefix(&prefix).filter(|n| n.parse::<u32>().is_ok()) {
+                    fk.name = format!("{new}_ibfk_{n}");
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            engine.set_table_constraints(&t.db, &t.name, c).await?;
+        }
+    }
+    Ok(())
+}

@@ -11,6 +11,6 @@ mod define;
 mod enforce;
 mod print;
 
-pub(crate) use alter::{add_constraint, drop_constraint, DropKind};
+pub(crate) use alter::{add_constraint, after_rename, drop_constraint, DropKind};
 pub(crate) use define::{create_table_constraints, is_constraint_clause, is_constraint_option};
 pub(crate) use enforce::{check_drop, check_truncate, foreign_key_checks, rules_for, TableRules};
