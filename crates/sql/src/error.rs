@@ -380,6 +380,16 @@ pub fn foreign_key_incorrectly_formed(db: &str, table: &str) -> SqlError {
     )
 }
 
+/// 1005 with errno 121: a foreign key name another table of the database uses (InnoDB's
+/// foreign key names are per database).
+pub fn foreign_key_duplicate_name(db: &str, table: &str) -> SqlError {
+    SqlError::new(
+        1005,
+        "HY000",
+        format!("Can't create table `{db}`.`{table}` (errno: 121 \"Duplicate key on write or update\")"),
+    )
+}
+
 /// 1239: the two column lists of a FOREIGN KEY differ in length.
 pub fn foreign_key_column_count(name: Option<&str>) -> SqlError {
     SqlError::new(

@@ -15,7 +15,9 @@ use selkie_storage::{
 };
 use sqlparser::ast;
 
-use super::define::{check_name, foreign_key_def, next_fk_number, validate_check, validate_parent};
+use super::define::{
+    check_name, foreign_key_def, name_used_in_database, next_fk_number, validate_check, validate_parent,
+};
 use super::enforce::{bind_check, foreign_key_checks, index_on};
 use super::print::check_text;
 use crate::error::{self, SqlError};
@@ -121,8 +123,10 @@ pub(crate) async fn add_constraint(
             }
             let mut number = next_fk_number(&table.name, &table.constraints.foreign_keys);
             let def = foreign_key_def(fk, columns, &table.db, &table.name, &mut number)?;
-            if table.constraints.foreign_keys.iter().any(|f| f.name.eq_ignore_ascii_case(&def.name)) {
-                return Err(error::duplicate_constraint_name("FOREIGN KEY", &def.name));
+            if table.constraints.foreign_keys.iter().any(|f| f.name == def.name)
+                || name_used_in_database(&catalog, &table.db, &table.name, &def.name)
+            {
+                return Err(error::foreign_key_duplicate_name(&table.db, &table.name));
             }
             let checks = foreign_key_checks(cx);
             if checks {

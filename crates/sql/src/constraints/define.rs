@@ -155,6 +155,16 @@ pub(crate) fn foreign_key_def(
     })
 }
 
+/// Whether another table of `db` has a foreign key named `name` (InnoDB's names are per
+/// database).
+pub(crate) fn name_used_in_database(catalog: &Catalog, db: &str, table: &str, name: &str) -> bool {
+    catalog
+        .tables
+        .values()
+        .filter(|t| t.db == db && t.name != table)
+        .any(|t| t.constraints.foreign_keys.iter().any(|fk| fk.name == name))
+}
+
 /// Binds a CHECK's printed text over the table's columns (1054 names 'CHECK' for an unknown
 /// column).
 pub(crate) fn validate_check(catalog: &Catalog, table: &TableDef, text: &str) -> Result<(), SqlError> {
@@ -267,8 +277,11 @@ pub(crate) fn create_table_constraints(
             positions.push(pos);
         }
         let def = foreign_key_def(d.ast, d.columns.clone(), &t.db, &t.name, &mut number)?;
-        if defs.iter().any(|x: &ForeignKeyDef| x.name.eq_ignore_ascii_case(&def.name)) {
-            return Err(error::duplicate_constraint_name("FOREIGN KEY", &def.name));
+        if defs.iter().any(|x: &ForeignKeyDef| x.name == def.name) {
+            return Err(error::foreign_key_incorrectly_formed(&t.db, &t.name));
+        }
+        if name_used_in_database(catalog, &t.db, &t.name, &def.name) {
+            return Err(error::foreign_key_duplicate_name(&t.db, &t.name));
         }
         let index_name = d.ast.name.as_ref().or(d.ast.index_name.as_ref()).map(|n| n.value.clone());
         let columns = positions.iter().map(|&column| IndexColumn { column, prefix_len: None }).collect();
