@@ -93,3 +93,24 @@ SET foreign_key_checks = 0;
 DROP TABLE c, c8, c10, c11, a, s, s2, sr, later;
 SET foreign_key_checks = 1;
 DROP TABLE p;
+
+-- A child insert S-locks its parent row until its transaction ends.
+CREATE TABLE lp (id INT PRIMARY KEY);
+CREATE TABLE lc (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES lp(id));
+INSERT INTO lp VALUES (1), (2);
+BEGIN;
+INSERT INTO lc VALUES (1, 1);
+-- connection b
+SET innodb_lock_wait_timeout = 1;
+DELETE FROM lp WHERE id = 1;
+UPDATE lp SET id = 5 WHERE id = 1;
+DELETE FROM lp WHERE id = 2;
+SELECT id FROM lp LOCK IN SHARE MODE;
+-- connection a
+COMMIT;
+-- connection b
+DELETE FROM lp WHERE id = 1;
+-- connection a
+SET foreign_key_checks = 0;
+DROP TABLE lp, lc;
+SET foreign_key_checks = 1;
