@@ -31,15 +31,16 @@ struct DeclaredForeignKey<'a> {
     declared_before: usize,
 }
 
-fn action(a: &Option<ast::ReferentialAction>) -> Result<Option<ForeignKeyAction>, SqlError> {
-    Ok(match a {
+fn action(a: &Option<ast::ReferentialAction>) -> Option<ForeignKeyAction> {
+    match a {
         None => None,
         Some(ast::ReferentialAction::Restrict) => Some(ForeignKeyAction::Restrict),
         Some(ast::ReferentialAction::NoAction) => Some(ForeignKeyAction::NoAction),
         Some(ast::ReferentialAction::Cascade) => Some(ForeignKeyAction::Cascade),
         Some(ast::ReferentialAction::SetNull) => Some(ForeignKeyAction::SetNull),
-        Some(ast::ReferentialAction::SetDefault) => return Err(error::not_supported("ON DELETE/UPDATE SET DEFAULT")),
-    })
+        // InnoDB accepts SET DEFAULT and records nothing: it behaves as RESTRICT.
+        Some(ast::ReferentialAction::SetDefault) => Some(ForeignKeyAction::Restrict),
+    }
 }
 
 /// A table definition with only columns and indexes, to bind CHECK expressions and resolve
@@ -150,8 +151,8 @@ pub(crate) fn foreign_key_def(
         ref_db: ref_db.unwrap_or_else(|| table_db.to_string()),
         ref_table,
         ref_columns: fk.referred_columns.iter().map(|c| c.value.clone()).collect(),
-        on_delete: action(&fk.on_delete)?,
-        on_update: action(&fk.on_update)?,
+        on_delete: action(&fk.on_delete),
+        on_update: action(&fk.on_update),
     })
 }
 
