@@ -419,8 +419,9 @@ impl<'t> Edit<'t> {
             AlterOp::DropColumn { if_exists, name } => self.drop_column(cx, name, *if_exists)?,
             AlterOp::DropIndex { if_exists, name } => self.drop_index(cx, name, *if_exists)?,
             AlterOp::DropPrimaryKey => self.drop_primary()?,
-            AlterOp::DropForeignKey { .. } => return Err(error::not_supported("FOREIGN KEY")),
-            AlterOp::DropConstraint { .. } => return Err(error::not_supported("DROP CONSTRAINT")),
+            AlterOp::DropForeignKey { .. } | AlterOp::DropConstraint { .. } => {
+                return Err(error::internal("constraint operations are applied by crate::constraints"))
+            }
             AlterOp::Modify { if_exists, old, column, position } => {
                 let old = old.as_deref().unwrap_or(&column.name.value);
                 self.modify(b, cx, old, column, position.as_ref(), *if_exists)?;
@@ -645,11 +646,17 @@ pub async fn alter_table(
         }
         return Err(error::no_such_table(&db, &name));
     };
+    // FOREIGN KEY and CHECK clauses are crate::constraints' work: they run after the other
+    // operations, each as a step of its own.
+    let (constraint_ops, ops): (Vec<&AlterOp>, Vec<&AlterOp>) = at.ops.iter().partition(|op| is_constraint_op(op));
     let mut edit = Edit::new(&t);
-    for op in &at.ops {
+    for op in ops {
         edit.apply(b, cx, op)?;
     }
     edit.check()?;
+    if edit.changed && !t.constraints.is_empty() {
+        check_constraints_survive(catalog, &t, &edit)?;
+    }
     // Without a primary key InnoDB clusters on the first UNIQUE index of NOT NULL columns, in
     // place; with none it must copy.
     let unique_not_null = edit.secondary.iter().any(|i| {
@@ -716,12 +723,65 @@ pub async fn alter_table(
     if let Some(n) = edit.auto_increment {
         engine.set_auto_increment(&t.db, &t.name, n).await?;
     }
+    let (mut db, mut name) = (t.db.clone(), t.name.clone());
     if let Some((ndb, nt)) = &edit.rename {
         if !(ndb == &t.db && nt == &t.name) {
             engine.rename_table(&t.db, &t.name, ndb, nt).await?;
+            crate::constraints::after_rename(engine, &t.db, &t.name, ndb, nt).await?;
+            (db, name) = (ndb.clone(), nt.clone());
+        }
+    }
+    for op in constraint_ops {
+        let current = engine.catalog().table(&db, &name).cloned().ok_or_else(|| error::no_such_table(&db, &name))?;
+        match op {
+            AlterOp::AddIndex { constraint, .. } => {
+                affected += crate::constraints::add_constraint(engine, &mut *cx, &current, constraint).await?;
+            }
+            AlterOp::DropForeignKey { name } => {
+                let kind = crate::constraints::DropKind::ForeignKey;
+                crate::constraints::drop_constraint(engine, &current, name, kind, false).await?;
+            }
+            AlterOp::DropConstraint { if_exists, name } => {
+                let kind = crate::constraints::DropKind::Any;
+                if !crate::constraints::drop_constraint(engine, &current, name, kind, *if_exists).await? {
+                    let message = format!("Can't DROP CONSTRAINT `{name}`; check that it exists");
+                    cx.push_warning(WarnLevel::Note, 1091, message);
+                }
+            }
+            _ => unreachable!("partitioned by is_constraint_op"),
         }
     }
     Ok(AlterOutcome { affected, records: Some(affected) })
+}
+
+/// ADD FOREIGN KEY / CHECK, DROP FOREIGN KEY, DROP CONSTRAINT.
+fn is_constraint_op(op: &AlterOp) -> bool {
+    match op {
+        AlterOp::AddIndex { constraint, .. } => crate::constraints::is_constraint_clause(constraint),
+        AlterOp::DropForeignKey { .. } | AlterOp::DropConstraint { .. } => true,
+        _ => false,
+    }
+}
+
+/// The table's constraints name columns: one that a dropped or renamed column would leave
+/// dangling is refused (MariaDB: 1828 for a foreign key column; a CHECK that no longer binds
+/// gives its own error). Foreign keys are not renamed along with their columns (InnoDB does).
+fn check_constraints_survive(catalog: &Catalog, t: &Arc<TableDef>, edit: &Edit) -> Result<(), SqlError> {
+    let names: Vec<&str> = edit.cols.iter().map(|c| c.def.name.as_str()).collect();
+    let has = |c: &str| names.iter().any(|n| n.eq_ignore_ascii_case(c));
+    for fk in &t.constraints.foreign_keys {
+        if let Some(gone) = fk.columns.iter().find(|c| !has(c)) {
+            let message = format!("Cannot drop column '{gone}': needed in a foreign key constraint '{}'", fk.name);
+            return Err(SqlError::new(1828, "HY000", message));
+        }
+    }
+    let mut after = TableDef::clone(t);
+    after.columns = edit.cols.iter().map(|c| c.def.clone()).collect();
+    let after = Arc::new(after);
+    for check in &t.constraints.checks {
+        crate::constraints::bind_check(catalog, &after, &check.expr)?;
+    }
+    Ok(())
 }
 
 /// The copy: each row converted to the new columns with the store rules of INSERT, numbered as

@@ -363,6 +363,7 @@ pub async fn create_table(
     let (db, name) = ident_parts(&ct.name, b.env.current_db)?;
     reject_information_schema(&db)?;
     check_identifier(&name, error::wrong_table_name)?;
+    let mut constraints = selkie_storage::TableConstraints::default();
     let new_table = if let Some(like) = &ct.like {
         let src = match like {
             ast::CreateTableLikeKind::Parenthesized(l) | ast::CreateTableLikeKind::Plain(l) => &l.name,
@@ -371,11 +372,18 @@ pub async fn create_table(
         let Some(src) = b.env.catalog.table(&sdb, &sname) else {
             return Err(error::no_such_table(&sdb, &sname));
         };
+        // CHECK constraints come along, foreign keys do not (as in MariaDB).
+        constraints.checks = src.constraints.checks.clone();
         table_like(src, db.clone(), name.clone())
     } else {
-        build_new_table(b, cx, ct, db.clone(), name.clone())?
+        let mut t = build_new_table(b, cx, ct, db.clone(), name.clone())?;
+        if !(ct.if_not_exists && b.env.catalog.table(&db, &name).is_some()) {
+            let checks = crate::constraints::foreign_key_checks(cx);
+            constraints = crate::constraints::create_table_constraints(b.env.catalog, ct, &mut t, checks)?;
+        }
+        t
     };
-    let created = engine.create_table(new_table, ct.if_not_exists).await?;
+    let created = engine.create_table_with_constraints(new_table, constraints, ct.if_not_exists).await?;
     if !created {
         cx.push_warning(WarnLevel::Note, 1050, format!("Table '{name}' already exists"));
     }
@@ -528,8 +536,7 @@ pub(crate) fn build_new_table(
                         }
                     }
                 }
-                ast::ColumnOption::ForeignKey(_) => return Err(error::not_supported("FOREIGN KEY")),
-                ast::ColumnOption::Check(_) => return Err(error::not_supported("CHECK constraints")),
+                o if crate::constraints::is_constraint_option(o) => {}
                 ast::ColumnOption::Generated { .. } => return Err(error::not_supported("generated columns")),
                 other => return Err(error::not_supported(&format!("column option {other}"))),
             }
@@ -549,7 +556,7 @@ pub(crate) fn build_new_table(
         });
         defaults.push(default);
     }
-    for c in &ct.constraints {
+    for c in ct.constraints.iter().filter(|c| !crate::constraints::is_constraint_clause(c)) {
         specs.push(spec_from_constraint(c)?);
     }
     // Primary key: at most one; its columns are NOT NULL.
@@ -632,6 +639,11 @@ pub async fn drop_tables(
     current_db: Option<&str>,
 ) -> Result<(), SqlError> {
     let mut missing = Vec::new();
+    let mut listed = Vec::with_capacity(names.len());
+    for n in names {
+        listed.push(ident_parts(n, current_db)?);
+    }
+    crate::constraints::check_drop(&engine.catalog(), &listed, cx)?;
     for n in names {
         let (db, t) = ident_parts(n, current_db)?;
         reject_information_schema(&db)?;
@@ -777,12 +789,14 @@ pub async fn drop_index(
 
 pub async fn truncate(
     engine: &Engine,
+    cx: &mut ExecCtx<'_>,
     catalog: &selkie_storage::Catalog,
     names: &[ast::TruncateTableTarget],
     current_db: Option<&str>,
 ) -> Result<(), SqlError> {
     for n in names {
         let t = lookup(catalog, &n.name, current_db)?;
+        crate::constraints::check_truncate(catalog, &t.db, &t.name, cx)?;
         engine.truncate_table(&t.db, &t.name).await?;
     }
     Ok(())
@@ -798,6 +812,7 @@ pub async fn rename_tables(
         let (ndb, nt) = ident_parts(&r.new_name, current_db)?;
         check_identifier(&nt, error::wrong_table_name)?;
         engine.rename_table(&db, &t, &ndb, &nt).await?;
+        crate::constraints::after_rename(engine, &db, &t, &ndb, &nt).await?;
     }
     Ok(())
 }

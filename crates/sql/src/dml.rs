@@ -17,6 +17,7 @@ use selkie_storage::{
 use sqlparser::ast;
 
 use crate::bind::{table_column_meta, Binder, ColumnInfo, Source, SourceKind};
+use crate::constraints::TableRules;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::exec::access::AccessCursor;
@@ -57,6 +58,8 @@ pub struct InsertPlan {
     pub on_duplicate: Option<Vec<(usize, Expr)>>,
     /// Whether MariaDB reports "Records: ..." (multi-row VALUES or INSERT ... SELECT).
     pub report_records: bool,
+    /// FOREIGN KEY / CHECK constraints to honour (None: the table has none).
+    pub rules: Option<Arc<TableRules>>,
 }
 
 #[derive(Debug)]
@@ -67,6 +70,7 @@ pub struct UpdatePlan {
     pub limit: Option<LimitSpec>,
     pub assignments: Vec<(usize, Expr)>,
     pub ignore: bool,
+    pub rules: Option<Arc<TableRules>>,
 }
 
 #[derive(Debug)]
@@ -74,6 +78,7 @@ pub struct DeletePlan {
     pub access: TableAccess,
     pub order: Vec<(Expr, bool)>,
     pub limit: Option<LimitSpec>,
+    pub rules: Option<Arc<TableRules>>,
 }
 
 /// The info string a DML statement reports (completed with the final warning count).
@@ -278,7 +283,8 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
     } else {
         InsertMode::Insert
     };
-    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records })
+    let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
+    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records, rules })
 }
 
 /// The DEFAULT keyword in an UPDATE / ODKU assignment: the column's default as an expression.
@@ -419,7 +425,8 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
         assignments.push((pos, e));
     }
     let (access, order, limit) = bind_where_order_limit(b, u.selection.as_ref(), &u.order_by, u.limit.as_ref())?;
-    Ok(UpdatePlan { access, order, limit, assignments, ignore: false })
+    let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
+    Ok(UpdatePlan { access, order, limit, assignments, ignore: false, rules })
 }
 
 /// Binds a single-table DELETE. The binder must have one (empty) scope pushed.
@@ -433,9 +440,10 @@ pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlErr
     if from.len() != 1 {
         return Err(error::not_supported("multi-table DELETE"));
     }
-    bind_target(b, &from[0], "DELETE")?;
+    let table = bind_target(b, &from[0], "DELETE")?;
     let (access, order, limit) = bind_where_order_limit(b, d.selection.as_ref(), &d.order_by, d.limit.as_ref())?;
-    Ok(DeletePlan { access, order, limit })
+    let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
+    Ok(DeletePlan { access, order, limit, rules })
 }
 
 // ---- execution ----
@@ -893,7 +901,86 @@ async fn insert_one(
 ) -> Result<(), SqlError> {
     cx.check_interrupt()?;
     counts.records += 1;
+    if let Some(rules) = &plan.rules {
+        return insert_one_constrained(plan, rules, table, row, row_number, on_dup, counts, cx).await;
+    }
     let outcome = cx.trx()?.insert(table, row.clone(), on_dup).await.map_err(SqlError::from)?;
+    handle_insert_outcome(plan, None, table, &row, row_number, outcome, counts, cx).await?;
+    yield_if_due(cx).await
+}
+
+/// `insert_one` for a table with FOREIGN KEY / CHECK constraints. CHECK constraints are
+/// evaluated before the engine sees the row, parents are looked up after the insert (so that a
+/// duplicate key is reported first, as InnoDB checks a foreign key when it reaches its index);
+/// INSERT IGNORE turns either failure into a warning and undoes the row (savepoint). REPLACE
+/// into a referenced table deletes each conflicting row as a DELETE would (children checked,
+/// cascaded), as MariaDB does when the table is referenced by a foreign key.
+#[allow(clippy::too_many_arguments)]
+async fn insert_one_constrained(
+    plan: &InsertPlan,
+    rules: &TableRules,
+    table: &Arc<TableDef>,
+    row: Vec<Value>,
+    row_number: u64,
+    on_dup: OnDuplicate,
+    counts: &mut InsertCounts,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(), SqlError> {
+    let ignore = plan.mode == InsertMode::Ignore;
+    if ignore {
+        if rules.check_row_or_warn(table, &row, cx)? {
+            return yield_if_due(cx).await;
+        }
+    } else {
+        rules.check_row(table, &row, cx)?;
+    }
+    let savepoint = if ignore && rules.has_foreign_keys() { Some(cx.trx()?.savepoint()) } else { None };
+    let r: Result<(), SqlError> = async {
+        let outcome = if on_dup == OnDuplicate::Replace && rules.is_referenced() {
+            let mut deleted = 0;
+            loop {
+                match cx.trx()?.insert(table, row.clone(), OnDuplicate::Report).await? {
+                    InsertOutcome::Inserted { pk_key } => break InsertOutcome::Replaced { pk_key, deleted },
+                    InsertOutcome::Duplicate { pk_key, existing, .. } => {
+                        rules.on_delete(table, &pk_key, &existing, cx).await?;
+                        cx.trx()?.delete(table, &pk_key, &existing).await?;
+                        deleted += 1;
+                    }
+                    other => break other,
+                }
+            }
+        } else {
+            cx.trx()?.insert(table, row.clone(), on_dup).await?
+        };
+        if matches!(outcome, InsertOutcome::Inserted { .. } | InsertOutcome::Replaced { .. }) {
+            rules.check_parents(&row, None, cx).await?;
+        }
+        handle_insert_outcome(plan, Some(rules), table, &row, row_number, outcome, counts, cx).await
+    }
+    .await;
+    match (r, savepoint) {
+        (Err(e), Some(sp)) if matches!(e.code, 1451 | 1452) => {
+            cx.trx()?.rollback_to_savepoint(&sp)?;
+            cx.push_warning(WarnLevel::Warning, e.code, e.message);
+        }
+        (r, _) => r?,
+    }
+    yield_if_due(cx).await
+}
+
+/// Counts an insert's outcome; a duplicate is updated (ON DUPLICATE KEY UPDATE) or reported
+/// (IGNORE).
+#[allow(clippy::too_many_arguments)]
+async fn handle_insert_outcome(
+    plan: &InsertPlan,
+    rules: Option<&TableRules>,
+    table: &Arc<TableDef>,
+    row: &[Value],
+    row_number: u64,
+    outcome: InsertOutcome,
+    counts: &mut InsertCounts,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(), SqlError> {
     match outcome {
         InsertOutcome::Inserted { .. } => counts.affected += 1,
         InsertOutcome::Replaced { deleted, .. } => {
@@ -923,18 +1010,25 @@ async fn insert_one(
                                 new[ci] = current_timestamp(table, c, row_number, cx)?;
                             }
                         }
-                        cx.trx()?.update(table, &pk_key, &existing, new).await.map_err(SqlError::from)?;
+                        if let Some(rules) = rules {
+                            rules.check_row(table, &new, cx)?;
+                            rules.check_parents(&new, Some(&existing), cx).await?;
+                        }
+                        cx.trx()?.update(table, &pk_key, &existing, new.clone()).await.map_err(SqlError::from)?;
+                        if let Some(rules) = rules {
+                            rules.on_update(table, &existing, &new, cx).await?;
+                        }
                         counts.affected += 2;
                     }
                 }
                 None => {
-                    let (key, name) = duplicate_key_text(table, index, &row);
+                    let (key, name) = duplicate_key_text(table, index, row);
                     cx.push_warning(WarnLevel::Warning, 1062, format!("Duplicate entry '{key}' for key '{name}'"));
                 }
             }
         }
     }
-    yield_if_due(cx).await
+    Ok(())
 }
 
 fn ai_value(table: &TableDef, col: usize, id: u64, row: u64, cx: &mut ExecCtx) -> Result<Value, SqlError> {
@@ -1026,8 +1120,18 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
                 new[ci] = current_timestamp(&table, c, matched, cx)?;
             }
         }
+        if let Some(rules) = &plan.rules {
+            rules.check_row(&table, &new, cx)?;
+            rules.check_parents(&new, Some(&cur.row), cx).await?;
+        }
+        let after = plan.rules.as_ref().map(|_| new.clone());
         match cx.trx()?.update(&table, &cur.pk_key, &cur.row, new).await {
-            Ok(_) => changed += 1,
+            Ok(_) => {
+                changed += 1;
+                if let (Some(rules), Some(new)) = (&plan.rules, &after) {
+                    rules.on_update(&table, &cur.row, new, cx).await?;
+                }
+            }
             Err(StorageError::DuplicateKey { index, key }) if plan.ignore => {
                 cx.push_warning(WarnLevel::Warning, 1062, format!("Duplicate entry '{key}' for key '{index}'"));
             }
@@ -1064,6 +1168,9 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         let Some(cur) = lock_and_recheck(&plan.access, &pk, cx).await? else {
             continue;
         };
+        if let Some(rules) = &plan.rules {
+            rules.on_delete(&table, &cur.pk_key, &cur.row, cx).await?;
+        }
         cx.trx()?.delete(&table, &cur.pk_key, &cur.row).await.map_err(SqlError::from)?;
         deleted += 1;
         yield_if_due(cx).await?;

@@ -65,6 +65,8 @@ pub enum Clause {
     Set,
     /// Column lists and VALUES of INSERT ('field list').
     FieldList,
+    /// A CHECK constraint's expression.
+    Check,
 }
 
 impl Clause {
@@ -78,6 +80,7 @@ impl Clause {
             Clause::OrderBy => "ORDER BY",
             Clause::Set => "SET",
             Clause::FieldList => "field list",
+            Clause::Check => "CHECK",
         }
     }
 }
@@ -369,4 +372,87 @@ pub fn temp_file_read(name: &str, e: &std::io::Error) -> SqlError {
 /// 28 "No space left on device")`.
 pub fn temp_file_write(name: &str, e: &std::io::Error) -> SqlError {
     SqlError::new(3, "HY000", format!("Error writing file '{name}' ({})", errcode(e)))
+}
+
+// ---- constraints (FOREIGN KEY, CHECK), as MariaDB 10.11 / InnoDB report them ----
+
+/// 4025: a CHECK constraint is false for the row.
+pub fn check_failed(name: &str, db: &str, table: &str) -> SqlError {
+    SqlError::new(4025, "23000", format!("CONSTRAINT `{name}` failed for `{db}`.`{table}`"))
+}
+
+/// 1452: no parent row. `fk` is the constraint as SHOW CREATE TABLE prints it, after the child.
+pub fn no_referenced_row(fk: &str) -> SqlError {
+    SqlError::new(1452, "23000", format!("Cannot add or update a child row: a foreign key constraint fails ({fk})"))
+}
+
+/// 1451: the parent row has children (RESTRICT / NO ACTION).
+pub fn row_is_referenced(fk: &str) -> SqlError {
+    SqlError::new(1451, "23000", format!("Cannot delete or update a parent row: a foreign key constraint fails ({fk})"))
+}
+
+/// 1451 without the constraint: DROP TABLE of a referenced parent.
+pub fn drop_referenced_table() -> SqlError {
+    SqlError::new(1451, "23000", "Cannot delete or update a parent row: a foreign key constraint fails")
+}
+
+/// 1701: TRUNCATE of a referenced parent.
+pub fn truncate_referenced(fk: &str) -> SqlError {
+    SqlError::new(1701, "42000", format!("Cannot truncate a table referenced in a foreign key constraint ({fk})"))
+}
+
+/// 1005 with InnoDB's errno 150.
+pub fn foreign_key_incorrectly_formed(db: &str, table: &str) -> SqlError {
+    SqlError::new(
+        1005,
+        "HY000",
+        format!("Can't create table `{db}`.`{table}` (errno: 150 \"Foreign key constraint is incorrectly formed\")"),
+    )
+}
+
+/// 1005 with errno 121: a foreign key name another table of the database uses (InnoDB's
+/// foreign key names are per database).
+pub fn foreign_key_duplicate_name(db: &str, table: &str) -> SqlError {
+    SqlError::new(
+        1005,
+        "HY000",
+        format!("Can't create table `{db}`.`{table}` (errno: 121 \"Duplicate key on write or update\")"),
+    )
+}
+
+/// 1239: the two column lists of a FOREIGN KEY differ in length.
+pub fn foreign_key_column_count(name: Option<&str>) -> SqlError {
+    SqlError::new(
+        1239,
+        "42000",
+        format!(
+            "Incorrect foreign key definition for '{}': Key reference and table reference don't match",
+            name.unwrap_or("foreign key without name")
+        ),
+    )
+}
+
+/// InnoDB's cascade depth limit on DELETE: error 193 of the storage engine (1296).
+pub fn cascade_delete_too_deep(fk: &str) -> SqlError {
+    SqlError::new(1296, "HY000", format!("Got error 193 '{fk}' from InnoDB"))
+}
+
+/// InnoDB's cascade depth limit on UPDATE (MariaDB sends the handler error number, 152).
+pub fn cascade_update_too_deep() -> SqlError {
+    SqlError::new(
+        152,
+        "23000",
+        "InnoDB: Cannot delete/update rows with cascading foreign key constraints that exceed max depth of 15. \
+         Please drop extra constraints and try again",
+    )
+}
+
+/// 1826: two CHECK constraints (or two foreign keys) with one name.
+pub fn duplicate_constraint_name(kind: &str, name: &str) -> SqlError {
+    SqlError::new(1826, "HY000", format!("Duplicate {kind} constraint name '{name}'"))
+}
+
+/// 1091 for DROP FOREIGN KEY / DROP CONSTRAINT of a name the table does not have.
+pub fn cant_drop_constraint(kind: &str, name: &str) -> SqlError {
+    SqlError::new(1091, "42000", format!("Can't DROP {kind} `{name}`; check that it exists"))
 }

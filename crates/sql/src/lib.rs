@@ -23,6 +23,7 @@
 //! - `show`: SHOW and information_schema.
 //! - `bind`: name resolution and the rule-based planner (AST to plan).
 //! - `exec`: the statement context, expression evaluation, and the operators that run a plan.
+//! - `constraints`: FOREIGN KEY and CHECK definitions and their enforcement on row changes.
 //! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN; `alter`: ALTER
 //!   TABLE (on top of `ddl`'s column and index definitions).
 //! - `session`: the `Session` type: dispatch, transactions, prepared statements, plan caches.
@@ -38,6 +39,7 @@
 
 mod alter;
 mod bind;
+mod constraints;
 mod ddl;
 mod dml;
 mod error;

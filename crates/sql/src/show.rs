@@ -30,6 +30,7 @@ use columns::{column_meta, projected, show_columns};
 use command::{RoutineKind, ShowCommand, TableName};
 use context::Ctx;
 pub use context::ShowContext;
+pub(crate) use create::{foreign_key_clause, foreign_key_detail};
 use filter::{Filter, LikeTarget};
 use schema::{text, TableTarget};
 

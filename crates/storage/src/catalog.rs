@@ -56,6 +56,10 @@ const CATALOG_FORMAT_V1: u8 = 1;
 // (none yet)
 
 // Table attribute tags.
+/// The table's FOREIGN KEY constraints (`put_foreign_keys`).
+const ATTR_TABLE_FOREIGN_KEYS: u8 = 1;
+/// The table's CHECK constraints (`put_checks`).
+const ATTR_TABLE_CHECKS: u8 = 2;
 /// Row layouts of instant ALTER TABLE (`TableDef::row_versions`; absent when empty).
 const ATTR_TABLE_ROW_VERSIONS: u8 = 3;
 /// A sequence's options (`TableOptions::sequence`).
@@ -438,6 +442,12 @@ fn table_attrs(t: &TableDef) -> Vec<(u8, Vec<u8>)> {
     if !t.row_versions.is_empty() {
         attrs.push((ATTR_TABLE_ROW_VERSIONS, encode_row_versions(&t.row_versions)));
     }
+    if !t.constraints.foreign_keys.is_empty() {
+        attrs.push((ATTR_TABLE_FOREIGN_KEYS, put_foreign_keys(&t.constraints.foreign_keys)));
+    }
+    if !t.constraints.checks.is_empty() {
+        attrs.push((ATTR_TABLE_CHECKS, put_checks(&t.constraints.checks)));
+    }
     attrs
 }
 
@@ -455,6 +465,17 @@ fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
             t.options.sequence = Some(SequenceDef { start, min, max, increment, cache, cycle });
         }
         ATTR_TABLE_ROW_VERSIONS => t.row_versions = decode_row_versions(bytes, t.columns.len())?,
+        ATTR_TABLE_FOREIGN_KEYS | ATTR_TABLE_CHECKS => {
+            let mut r = Reader::new(bytes);
+            if tag == ATTR_TABLE_FOREIGN_KEYS {
+                t.constraints.foreign_keys = get_foreign_keys(&mut r)?;
+            } else {
+                t.constraints.checks = get_checks(&mut r)?;
+            }
+            if !r.is_empty() {
+                return Err(corrupt("trailing bytes in a table attribute"));
+            }
+        }
         _ => return Err(unknown_attr("table", tag)),
     }
     Ok(())
@@ -515,6 +536,102 @@ fn decode_row_versions(bytes: &[u8], ncols: usize) -> Result<RowVersions> {
     Ok(RowVersions { old, added })
 }
 
+fn put_names(out: &mut Vec<u8>, names: &[String]) {
+    put_varint(out, names.len() as u128);
+    for n in names {
+        put_str(out, n);
+    }
+}
+
+fn get_names(r: &mut Reader) -> Result<Vec<String>> {
+    let n = get_len(r)?;
+    (0..n).map(|_| get_str(r)).collect()
+}
+
+/// 0 = clause absent; otherwise 1 + the action.
+fn fk_action_tag(a: Option<ForeignKeyAction>) -> u8 {
+    match a {
+        None => 0,
+        Some(ForeignKeyAction::Restrict) => 1,
+        Some(ForeignKeyAction::NoAction) => 2,
+        Some(ForeignKeyAction::Cascade) => 3,
+        Some(ForeignKeyAction::SetNull) => 4,
+    }
+}
+
+fn get_fk_action(r: &mut Reader) -> Result<Option<ForeignKeyAction>> {
+    Ok(match r.u8()? {
+        0 => None,
+        1 => Some(ForeignKeyAction::Restrict),
+        2 => Some(ForeignKeyAction::NoAction),
+        3 => Some(ForeignKeyAction::Cascade),
+        4 => Some(ForeignKeyAction::SetNull),
+        _ => return Err(corrupt("foreign key action")),
+    })
+}
+
+/// `count`, then per key: name, columns, referenced database, table, columns, ON DELETE, ON UPDATE.
+fn put_foreign_keys(fks: &[ForeignKeyDef]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_varint(&mut out, fks.len() as u128);
+    for fk in fks {
+        put_str(&mut out, &fk.name);
+        put_names(&mut out, &fk.columns);
+        put_str(&mut out, &fk.ref_db);
+        put_str(&mut out, &fk.ref_table);
+        put_names(&mut out, &fk.ref_columns);
+        out.push(fk_action_tag(fk.on_delete));
+        out.push(fk_action_tag(fk.on_update));
+    }
+    out
+}
+
+fn get_foreign_keys(r: &mut Reader) -> Result<Vec<ForeignKeyDef>> {
+    let n = get_len(r)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(ForeignKeyDef {
+            name: get_str(r)?,
+            columns: get_names(r)?,
+            ref_db: get_str(r)?,
+            ref_table: get_str(r)?,
+            ref_columns: get_names(r)?,
+            on_delete: get_fk_action(r)?,
+            on_update: get_fk_action(r)?,
+        });
+    }
+    Ok(out)
+}
+
+/// `count`, then per check: name, column (flag + name), expression text.
+fn put_checks(checks: &[CheckDef]) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_varint(&mut out, checks.len() as u128);
+    for c in checks {
+        put_str(&mut out, &c.name);
+        match &c.column {
+            Some(col) => {
+                out.push(1);
+                put_str(&mut out, col);
+            }
+            None => out.push(0),
+        }
+        put_str(&mut out, &c.expr);
+    }
+    out
+}
+
+fn get_checks(r: &mut Reader) -> Result<Vec<CheckDef>> {
+    let n = get_len(r)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let name = get_str(r)?;
+        let column = if get_bool(r)? { Some(get_str(r)?) } else { None };
+        out.push(CheckDef { name, column, expr: get_str(r)? });
+    }
+    Ok(out)
+}
+
 pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
     let mut r = Reader::new(bytes);
     let v2 = get_format(&mut r)?;
@@ -565,7 +682,17 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
         return Err(corrupt("trailing bytes"));
     }
     let mut table =
-        TableDef { id, db, name, columns, primary, secondary, options, row_versions: RowVersions::default() };
+        TableDef {
+            id,
+            db,
+            name,
+            columns,
+            primary,
+            secondary,
+            options,
+            row_versions: RowVersions::default(),
+            constraints: TableConstraints::default(),
+        };
     for (tag, bytes) in attrs {
         apply_table_attr(&mut table, tag, bytes)?;
     }
@@ -855,6 +982,7 @@ mod tests {
         };
         TableDef {
             row_versions: Default::default(),
+            constraints: Default::default(),
             id: 70,
             db: "sbtest".into(),
             name: "sbtest1".into(),
@@ -990,6 +1118,39 @@ mod tests {
         // A field naming a column the table does not have is corruption.
         t.row_versions.old[1].fields[0].column = Some(8);
         assert!(decode_table(&encode_table(&t)).is_err());
+    }
+
+    #[test]
+    fn constraints_round_trip() {
+        let mut t = sample_table();
+        t.constraints.foreign_keys = vec![
+            ForeignKeyDef {
+                name: "sbtest1_ibfk_1".into(),
+                columns: vec!["k".into(), "c".into()],
+                ref_db: "other".into(),
+                ref_table: "parent".into(),
+                ref_columns: vec!["a".into(), "b".into()],
+                on_delete: Some(ForeignKeyAction::Cascade),
+                on_update: None,
+            },
+            ForeignKeyDef {
+                name: "fk2".into(),
+                columns: vec!["id".into()],
+                ref_db: "sbtest".into(),
+                ref_table: "sbtest1".into(),
+                ref_columns: vec!["k".into()],
+                on_delete: Some(ForeignKeyAction::SetNull),
+                on_update: Some(ForeignKeyAction::NoAction),
+            },
+        ];
+        t.constraints.checks = vec![
+            CheckDef { name: "k".into(), column: Some("k".into()), expr: "`k` > 0".into() },
+            CheckDef { name: "CONSTRAINT_1".into(), column: None, expr: "`k` < `id`".into() },
+        ];
+        assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
+        let mut only_checks = t.clone();
+        only_checks.constraints.foreign_keys.clear();
+        assert_eq!(decode_table(&encode_table(&only_checks)).unwrap(), only_checks);
     }
 
     #[test]

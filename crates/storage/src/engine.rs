@@ -695,6 +695,17 @@ impl Engine {
 
     /// Returns false if it existed and `if_not_exists`.
     pub async fn create_table(&self, table: NewTable, if_not_exists: bool) -> Result<bool> {
+        self.create_table_with_constraints(table, TableConstraints::default(), if_not_exists).await
+    }
+
+    /// CREATE TABLE with FOREIGN KEY / CHECK constraints (validated by the SQL layer, which
+    /// enforces them; the engine only stores them).
+    pub async fn create_table_with_constraints(
+        &self,
+        table: NewTable,
+        constraints: TableConstraints,
+        if_not_exists: bool,
+    ) -> Result<bool> {
         self.check_ddl()?;
         let mut ddl = self.sh.ddl.lock().await;
         let cat = self.catalog();
@@ -753,6 +764,7 @@ impl Engine {
             secondary,
             options: table.options,
             row_versions: RowVersions::default(),
+            constraints,
         });
         let auto_inc = table.auto_increment_start.unwrap_or(1).max(1);
 
@@ -958,6 +970,28 @@ impl Engine {
             ts.insert((db.to_string(), table.to_string()), def);
         });
         self.free_trees_later(vec![dropped.root]);
+        Ok(())
+    }
+
+    /// Replaces the table's FOREIGN KEY and CHECK constraints (ALTER TABLE ADD/DROP CONSTRAINT).
+    /// Waits, like DROP INDEX, for running statements and for open transactions that changed
+    /// the table, so that every later write is checked against the new definition.
+    pub async fn set_table_constraints(&self, db: &str, table: &str, constraints: TableConstraints) -> Result<()> {
+        self.check_ddl()?;
+        let ddl = self.sh.ddl.lock().await;
+        let Some(t) = self.catalog().table(db, table).cloned() else {
+            return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
+        };
+        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let mut def = TableDef::clone(&t);
+        def.constraints = constraints;
+        let def = Arc::new(def);
+        let mut trx = self.ddl_trx(ddl.slot);
+        self.catalog_write(&mut trx, &catalog::table_key(t.id), &catalog::encode_table(&def), false, Expect::Live)?;
+        self.ddl_commit(trx, &[], &[], &[], || {})?;
+        self.edit_catalog(|_, ts| {
+            ts.insert((db.to_string(), table.to_string()), def);
+        });
         Ok(())
     }
 

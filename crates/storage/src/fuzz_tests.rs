@@ -592,6 +592,7 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
             comment: "x".into(),
             sequence: None,
         },
+        constraints: Default::default(),
     }
 }
 

@@ -737,6 +737,7 @@ mod tests {
             },
             secondary: vec![],
             options: TableOptions::default(),
+            constraints: Default::default(),
         }
     }
 

@@ -442,6 +442,7 @@ mod tests {
             secondary: vec![],
             options: TableOptions::default(),
             row_versions: RowVersions::default(),
+            constraints: Default::default(),
         }
     }
 

@@ -501,6 +501,8 @@ pub struct TableDef {
     pub options: TableOptions,
     /// The row layouts of instant ALTERs (empty for a table never altered in place).
     pub row_versions: RowVersions,
+    /// FOREIGN KEY and CHECK constraints (enforced by the SQL layer).
+    pub constraints: TableConstraints,
 }
 
 /// Row layouts left by instant ALTER TABLE (docs/architecture.md §4.9, "Instant ALTER"), as
@@ -534,6 +536,55 @@ pub struct RowField {
 impl RowVersions {
     pub fn is_empty(&self) -> bool {
         self.old.is_empty()
+    }
+}
+
+/// What a foreign key does to the child rows when the parent row is deleted or its referenced
+/// columns change (InnoDB's DICT_FOREIGN_ON_*). RESTRICT and NO ACTION behave alike in InnoDB
+/// (the check is immediate) but are shown as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ForeignKeyAction {
+    #[default]
+    Restrict,
+    NoAction,
+    Cascade,
+    SetNull,
+}
+
+/// `CONSTRAINT name FOREIGN KEY (columns) REFERENCES ref_db.ref_table (ref_columns)`. Columns are
+/// kept by name: the parent may not exist (created with foreign_key_checks=0) and either table's
+/// columns may move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignKeyDef {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub ref_db: String,
+    pub ref_table: String,
+    pub ref_columns: Vec<String>,
+    /// None when the clause was not written (shown as nothing, behaves as RESTRICT).
+    pub on_delete: Option<ForeignKeyAction>,
+    pub on_update: Option<ForeignKeyAction>,
+}
+
+/// `CONSTRAINT name CHECK (expr)`; `column` is set for a column-level check (named after its
+/// column). `expr` is the expression as MariaDB prints it (information_schema's CHECK_CLAUSE),
+/// re-parsed when statements are bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckDef {
+    pub name: String,
+    pub column: Option<String>,
+    pub expr: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TableConstraints {
+    pub foreign_keys: Vec<ForeignKeyDef>,
+    pub checks: Vec<CheckDef>,
+}
+
+impl TableConstraints {
+    pub fn is_empty(&self) -> bool {
+        self.foreign_keys.is_empty() && self.checks.is_empty()
     }
 }
 

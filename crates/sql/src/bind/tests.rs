@@ -62,6 +62,7 @@ fn catalog() -> Catalog {
         primary: index(1, "PRIMARY", &[0], true, true),
         secondary: vec![index(2, "k_1", &[1], false, false)],
         options: TableOptions::default(),
+        constraints: Default::default(),
     };
     let orders = TableDef {
         row_versions: Default::default(),
@@ -72,6 +73,7 @@ fn catalog() -> Catalog {
         primary: index(3, "PRIMARY", &[0], true, true),
         secondary: vec![index(4, "cust", &[1], false, false)],
         options: TableOptions::default(),
+        constraints: Default::default(),
     };
     let nokey = TableDef {
         row_versions: Default::default(),
@@ -82,6 +84,7 @@ fn catalog() -> Catalog {
         primary: IndexDef { id: 5, name: "PRIMARY".into(), columns: vec![], unique: true, primary: true, root: 0 },
         secondary: vec![],
         options: TableOptions::default(),
+        constraints: Default::default(),
     };
     for t in [sbtest, orders, nokey] {
         cat.tables.insert((t.db.clone(), t.name.clone()), Arc::new(t));

@@ -343,6 +343,7 @@ mod tests {
             primary: index(1, "PRIMARY", &[0], true, true),
             secondary: vec![index(2, "k", &[1], false, false), index(3, "u", &[2, 3], true, false)],
             options: TableOptions::default(),
+            constraints: Default::default(),
         }
     }
 

@@ -87,6 +87,7 @@ impl Session {
                 mode: dml::InsertMode::Insert,
                 on_duplicate: None,
                 report_records: true,
+                rules: None,
             };
             let compiled = CompiledStmt {
                 compiled: Compiled::Insert(Arc::new(insert)),
@@ -229,7 +230,9 @@ impl Session {
                     }
                 }
                 S::AlterTable(_) => Err(error::internal("ALTER TABLE is parsed by parse::alter")),
-                S::Truncate(t) => crate::ddl::truncate(engine, &catalog, &t.table_names, current).await.map(|_| 0),
+                S::Truncate(t) => {
+                    crate::ddl::truncate(engine, &mut cx, &catalog, &t.table_names, current).await.map(|_| 0)
+                }
                 S::RenameTable(r) => crate::ddl::rename_tables(engine, r, current).await.map(|_| 0),
                 _ => Err(error::internal("run_ddl on a non-DDL statement")),
             };

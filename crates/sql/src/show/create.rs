@@ -4,11 +4,11 @@
 //! options line always says `ENGINE=InnoDB` (the name Selkie's engine answers to, see SHOW
 //! ENGINES) and the `_bin` collation of the table's character set.
 
-use selkie_storage::{ColumnDef, ColumnType, TableDef};
+use selkie_storage::{ColumnDef, ColumnType, ForeignKeyAction, ForeignKeyDef, TableDef};
 
 use super::columns::IsTable;
 use super::literal::{self, quote_ident, quote_string, DefaultKind};
-use super::schema::{index_display_order, ENGINE_NAME};
+use super::schema::{foreign_keys_in_order, index_display_order, ENGINE_NAME};
 use crate::variables::{effective_charset, effective_collation};
 
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
@@ -61,11 +61,66 @@ pub(crate) fn create_sequence_text(name: &str, def: &selkie_storage::SequenceDef
     )
 }
 
+fn action_text(a: Option<ForeignKeyAction>) -> Option<&'static str> {
+    match a? {
+        // InnoDB does not record RESTRICT: it is the behaviour without a clause.
+        ForeignKeyAction::Restrict => None,
+        ForeignKeyAction::NoAction => Some("NO ACTION"),
+        ForeignKeyAction::Cascade => Some("CASCADE"),
+        ForeignKeyAction::SetNull => Some("SET NULL"),
+    }
+}
+
+fn quoted_list(names: &[String]) -> String {
+    names.iter().map(|n| quote_ident(n)).collect::<Vec<_>>().join(", ")
+}
+
+/// `CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `p` (`id`) ON DELETE CASCADE`, as InnoDB
+/// prints it for a table in `child_db` (the parent's database only when it differs).
+pub(crate) fn foreign_key_clause(fk: &ForeignKeyDef, child_db: &str) -> String {
+    let parent = if fk.ref_db == child_db {
+        quote_ident(&fk.ref_table)
+    } else {
+        format!("{}.{}", quote_ident(&fk.ref_db), quote_ident(&fk.ref_table))
+    };
+    let mut s = format!(
+        "CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {parent} ({})",
+        quote_ident(&fk.name),
+        quoted_list(&fk.columns),
+        quoted_list(&fk.ref_columns)
+    );
+    if let Some(a) = action_text(fk.on_delete) {
+        s.push_str(" ON DELETE ");
+        s.push_str(a);
+    }
+    if let Some(a) = action_text(fk.on_update) {
+        s.push_str(" ON UPDATE ");
+        s.push_str(a);
+    }
+    s
+}
+
+/// What errors 1451 / 1452 put in parentheses: `` `db`.`child`, CONSTRAINT ... ``.
+pub(crate) fn foreign_key_detail(child: &TableDef, fk: &ForeignKeyDef) -> String {
+    format!("{}.{}, {}", quote_ident(&child.db), quote_ident(&child.name), foreign_key_clause(fk, &child.db))
+}
+
 /// The CREATE TABLE statement of `t`. `next_auto_increment` is the engine's next
 /// AUTO_INCREMENT value (None when the table has no such column); like MariaDB it is shown
 /// only once it is past 1.
 pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) -> String {
-    let mut lines: Vec<String> = t.columns.iter().map(column_line).collect();
+    let mut lines: Vec<String> = t
+        .columns
+        .iter()
+        .map(|c| {
+            let mut line = column_line(c);
+            // A column-level CHECK stays on its column's line.
+            for check in t.constraints.checks.iter().filter(|k| k.column.as_deref() == Some(c.name.as_str())) {
+                line.push_str(&format!(" CHECK ({})", check.expr));
+            }
+            line
+        })
+        .collect();
     for ix in index_display_order(t) {
         let parts: Vec<String> = ix
             .columns
@@ -88,6 +143,12 @@ pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) 
         } else {
             format!("KEY {} ({parts})", quote_ident(&ix.name))
         });
+    }
+    for fk in foreign_keys_in_order(t) {
+        lines.push(foreign_key_clause(fk, &t.db));
+    }
+    for check in t.constraints.checks.iter().filter(|k| k.column.is_none()) {
+        lines.push(format!("CONSTRAINT {} CHECK ({})", quote_ident(&check.name), check.expr));
     }
     let charset = effective_charset(&t.options.charset);
     let mut out = format!("CREATE TABLE {} (\n  {}\n) ENGINE={ENGINE_NAME}", quote_ident(&t.name), lines.join(",\n  "));
@@ -197,6 +258,7 @@ pub(crate) mod tests {
             primary: index(1, "PRIMARY", &[(0, None)], true, true),
             secondary: vec![index(2, "k_1", &[(1, None)], false, false)],
             options: options(""),
+            constraints: Default::default(),
         }
     }
 
@@ -286,6 +348,7 @@ pub(crate) mod tests {
                 index(4, "uq_multi", &[(2, None), (3, None)], true, false),
             ],
             options: options("all types"),
+            constraints: Default::default(),
         };
         let want = "CREATE TABLE `alltypes` (
   `a` tinyint(4) DEFAULT NULL,
@@ -365,6 +428,7 @@ pub(crate) mod tests {
             primary: index(1, "PRIMARY", &[(7, None)], true, true),
             secondary: vec![],
             options: options("it's a \\ table"),
+            constraints: Default::default(),
         };
         let want = "CREATE TABLE `d1` (
   `a` varchar(10) DEFAULT 'l1\\nl2\t\\\\0',
@@ -396,6 +460,7 @@ pub(crate) mod tests {
             primary: index(1, "PRIMARY", &[], true, true),
             secondary: vec![],
             options: TableOptions::default(),
+            constraints: Default::default(),
         };
         let want = "CREATE TABLE `nopk` (\n  `a` int(11) DEFAULT NULL,\n  `b` varchar(10) DEFAULT NULL\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
         assert_eq!(create_table_text(&t, None), want);

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use selkie_storage::{ColumnType, IndexDef, TableDef};
+use selkie_storage::{ColumnType, ForeignKeyAction, ForeignKeyDef, IndexDef, TableDef};
 
 use super::columns::{is_table, IsTable, INFORMATION_SCHEMA, IS_TABLES};
 use super::context::Ctx;
@@ -603,15 +603,107 @@ pub(crate) fn statistics_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     out
 }
 
-/// Primary and unique keys (the constraints MariaDB reports; Selkie has no foreign keys).
+/// Primary and unique keys (foreign keys and checks are listed after them).
 fn constraints(t: &TableDef) -> impl Iterator<Item = &IndexDef> {
     index_display_order(t).into_iter().filter(|ix| ix.primary || ix.unique)
+}
+
+/// The foreign keys in InnoDB's order (by name, byte-wise).
+pub(crate) fn foreign_keys_in_order(t: &TableDef) -> Vec<&ForeignKeyDef> {
+    let mut fks: Vec<&ForeignKeyDef> = t.constraints.foreign_keys.iter().collect();
+    fks.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    fks
+}
+
+fn rule(a: Option<ForeignKeyAction>) -> &'static str {
+    match a.unwrap_or_default() {
+        ForeignKeyAction::Restrict => "RESTRICT",
+        ForeignKeyAction::NoAction => "NO ACTION",
+        ForeignKeyAction::Cascade => "CASCADE",
+        ForeignKeyAction::SetNull => "SET NULL",
+    }
+}
+
+/// The name of the parent's index a foreign key uses (its leading columns are the referenced
+/// ones), as REFERENTIAL_CONSTRAINTS.UNIQUE_CONSTRAINT_NAME shows it.
+fn referenced_index_name(ctx: &Ctx, fk: &ForeignKeyDef) -> Value {
+    let Some(parent) = ctx.catalog.table(&fk.ref_db, &fk.ref_table) else { return Value::Null };
+    let Some(cols) = fk.ref_columns.iter().map(|n| parent.column_index(n)).collect::<Option<Vec<usize>>>() else {
+        return Value::Null;
+    };
+    parent
+        .indexes()
+        .find(|ix| ix.columns.len() >= cols.len() && ix.columns.iter().zip(&cols).all(|(ic, &c)| ic.column == c))
+        .map_or(Value::Null, |ix| text(&ix.name))
+}
+
+pub(crate) fn referential_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            for fk in foreign_keys_in_order(t) {
+                out.push(vec![
+                    text(CATALOG_NAME),
+                    text(&t.db),
+                    text(&fk.name),
+                    text(CATALOG_NAME),
+                    text(&fk.ref_db),
+                    referenced_index_name(ctx, fk),
+                    text("NONE"),
+                    text(rule(fk.on_update)),
+                    text(rule(fk.on_delete)),
+                    text(&t.name),
+                    text(&fk.ref_table),
+                ]);
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn check_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (db, _, _) in databases(ctx).into_iter().skip(1) {
+        for t in ctx.catalog.tables_in(&db) {
+            for c in &t.constraints.checks {
+                let level = if c.column.is_some() { "Column" } else { "Table" };
+                out.push(vec![
+                    text(CATALOG_NAME),
+                    text(&t.db),
+                    text(&t.name),
+                    text(&c.name),
+                    text(level),
+                    text(&c.expr),
+                ]);
+            }
+        }
+    }
+    out
 }
 
 pub(crate) fn key_column_usage_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
         for t in listed_tables(ctx.catalog, &db) {
+            let mut fk_rows = Vec::new();
+            for fk in foreign_keys_in_order(t) {
+                for (i, (col, rcol)) in fk.columns.iter().zip(&fk.ref_columns).enumerate() {
+                    fk_rows.push(vec![
+                        text(CATALOG_NAME),
+                        text(&t.db),
+                        text(&fk.name),
+                        text(CATALOG_NAME),
+                        text(&t.db),
+                        text(&t.name),
+                        text(col),
+                        Value::UInt(i as u64 + 1),
+                        Value::UInt(i as u64 + 1),
+                        text(&fk.ref_db),
+                        text(&fk.ref_table),
+                        text(rcol),
+                    ]);
+                }
+            }
             for ix in constraints(t) {
                 for (i, part) in ix.columns.iter().enumerate() {
                     let col = t.columns.get(part.column).map(|c| c.name.as_str()).unwrap_or("");
@@ -631,6 +723,7 @@ pub(crate) fn key_column_usage_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
                     ]);
                 }
             }
+            out.append(&mut fk_rows);
         }
     }
     out
@@ -643,6 +736,15 @@ pub(crate) fn table_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
             for ix in constraints(t) {
                 let kind = if ix.primary { "PRIMARY KEY" } else { "UNIQUE" };
                 out.push(vec![text(CATALOG_NAME), text(&t.db), text(&ix.name), text(&t.db), text(&t.name), text(kind)]);
+            }
+            let row = |name: &str, kind: &str| {
+                vec![text(CATALOG_NAME), text(&t.db), text(name), text(&t.db), text(&t.name), text(kind)]
+            };
+            for fk in foreign_keys_in_order(t) {
+                out.push(row(&fk.name, "FOREIGN KEY"));
+            }
+            for c in &t.constraints.checks {
+                out.push(row(&c.name, "CHECK"));
             }
         }
     }

@@ -123,6 +123,7 @@ fn orders() -> TableDef {
             index(13, "uq_g", &[(6, None)], true, false),
         ],
         options: utf8mb4("orders table"),
+        constraints: Default::default(),
     }
 }
 
@@ -140,6 +141,7 @@ fn nopk() -> TableDef {
         primary: index(20, "PRIMARY", &[], true, true),
         secondary: vec![index(21, "ua", &[(0, None)], true, false)],
         options: TableOptions::default(),
+        constraints: Default::default(),
     }
 }
 

@@ -249,6 +249,7 @@ impl Engine {
             secondary,
             options: new.options,
             row_versions: RowVersions::default(),
+            constraints: t.constraints.clone(),
         });
         let copied = blocking::run(|| self.copy_rows(&t, &def, &mut map));
         let copied = match copied {

@@ -1,0 +1,490 @@
+//! CHECK expressions as MariaDB prints them (SHOW CREATE TABLE, information_schema's
+//! CHECK_CLAUSE): back-quoted columns, lower-case operators and function names, parentheses
+//! only where precedence needs them (`Item::print_parenthesised`), and the rewrites MariaDB's
+//! parser makes (NOT pushed into comparisons, a one-element IN as `=`, UPPER as `ucase`). The
+//! text is what the catalog stores and what statements re-parse, so it must parse back to the
+//! same expression.
+
+use sqlparser::ast::{self, BinaryOperator as B, Expr, UnaryOperator as U};
+
+use crate::error;
+use crate::error::SqlError;
+
+// MariaDB's `enum precedence` (item.h), lowest first.
+const OR: u8 = 1;
+const XOR: u8 = 2;
+const AND: u8 = 3;
+const CMP: u8 = 5;
+const BETWEEN: u8 = 6;
+const BITOR: u8 = 7;
+const BITAND: u8 = 8;
+const SHIFT: u8 = 9;
+const ADD: u8 = 10;
+const MUL: u8 = 11;
+const BITXOR: u8 = 12;
+const NEG: u8 = 14;
+const BANG: u8 = 15;
+const COLLATE: u8 = 16;
+const HIGHEST: u8 = 18;
+
+/// Functions whose value is not a function of the row: MariaDB refuses them in CHECK (1901).
+const NOT_ALLOWED: &[&str] = &[
+    "now",
+    "current_timestamp",
+    "localtime",
+    "localtimestamp",
+    "sysdate",
+    "curdate",
+    "current_date",
+    "curtime",
+    "current_time",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "unix_timestamp",
+    "rand",
+    "uuid",
+    "uuid_short",
+    "connection_id",
+    "database",
+    "schema",
+    "user",
+    "current_user",
+    "session_user",
+    "system_user",
+    "last_insert_id",
+    "found_rows",
+    "row_count",
+    "sleep",
+    "benchmark",
+    "get_lock",
+    "release_lock",
+];
+
+/// A printed expression and its precedence.
+struct P {
+    text: String,
+    prec: u8,
+}
+
+impl P {
+    fn new(text: String, prec: u8) -> P {
+        P { text, prec }
+    }
+    /// The text, parenthesised when this binds more loosely than `parent` requires.
+    fn within(&self, parent: u8) -> String {
+        if self.prec < parent {
+            format!("({})", self.text)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// Prints `e` for the CHECK constraint `name` (named in error 1901).
+pub(crate) fn check_text(e: &Expr, name: &str) -> Result<String, SqlError> {
+    Ok(Printer { name }.expr(e)?.text)
+}
+
+struct Printer<'a> {
+    name: &'a str,
+}
+
+fn quote(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+/// A string literal as MariaDB's `append_unescaped` writes it.
+fn string_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for ch in s.chars() {
+        match ch {
+            '\0' => out.push_str("\\0"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\u{1a}' => out.push_str("\\Z"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+fn comparison(op: &B) -> Option<&'static str> {
+    Some(match op {
+        B::Eq => "=",
+        B::NotEq => "<>",
+        B::Lt => "<",
+        B::LtEq => "<=",
+        B::Gt => ">",
+        B::GtEq => ">=",
+        B::Spaceship => "<=>",
+        _ => return None,
+    })
+}
+
+/// The comparison that is true exactly when `op` is false (for non-NULL operands), as
+/// MariaDB's `neg_transformer` rewrites `NOT (a < b)`.
+fn negated_comparison(op: &B) -> Option<B> {
+    Some(match op {
+        B::Eq => B::NotEq,
+        B::NotEq => B::Eq,
+        B::Lt => B::GtEq,
+        B::LtEq => B::Gt,
+        B::Gt => B::LtEq,
+        B::GtEq => B::Lt,
+        _ => return None,
+    })
+}
+
+fn unnest(e: &Expr) -> &Expr {
+    match e {
+        Expr::Nested(inner) => unnest(inner),
+        other => other,
+    }
+}
+
+fn is_column(e: &Expr) -> bool {
+    matches!(unnest(e), Expr::Identifier(_) | Expr::CompoundIdentifier(_))
+}
+
+impl Printer<'_> {
+    fn not_allowed(&self, what: &str) -> SqlError {
+        SqlError::new(
+            1901,
+            "HY000",
+            format!("Function or expression '{what}' cannot be used in the CHECK clause of `{}`", self.name),
+        )
+    }
+
+    fn expr(&self, e: &Expr) -> Result<P, SqlError> {
+        Ok(match e {
+            Expr::Nested(inner) => self.expr(inner)?,
+            Expr::Identifier(i) => P::new(quote(&i.value), HIGHEST),
+            Expr::CompoundIdentifier(parts) => {
+                P::new(quote(&parts.last().map(|i| i.value.clone()).unwrap_or_default()), HIGHEST)
+            }
+            Expr::Value(v) => P::new(self.value(&v.value)?, HIGHEST),
+            Expr::Prefixed { prefix, value } => P::new(format!("{}{}", prefix.value, self.expr(value)?.text), HIGHEST),
+            Expr::BinaryOp { left, op, right } => self.binary(left, op, right)?,
+            Expr::UnaryOp { op, expr } => match op {
+                U::Not | U::BangNot => self.not(expr)?,
+                U::Minus => {
+                    // A negative number literal stays one literal.
+                    if let Expr::Value(v) = unnest(expr) {
+                        if let ast::Value::Number(n, _) = &v.value {
+                            return Ok(P::new(format!("-{n}"), HIGHEST));
+                        }
+                    }
+                    P::new(format!("-{}", self.expr(expr)?.within(NEG)), NEG)
+                }
+                U::Plus => self.expr(expr)?,
+                U::BitwiseNot => P::new(format!("~{}", self.expr(expr)?.within(NEG)), NEG),
+                other => return Err(error::not_supported(&format!("operator {other} in CHECK"))),
+            },
+            Expr::IsNull(x) => self.postfix(x, " is null")?,
+            Expr::IsNotNull(x) => self.postfix(x, " is not null")?,
+            Expr::IsTrue(x) => self.postfix(x, " is true")?,
+            Expr::IsNotTrue(x) => self.postfix(x, " is not true")?,
+            Expr::IsFalse(x) => self.postfix(x, " is false")?,
+            Expr::IsNotFalse(x) => self.postfix(x, " is not false")?,
+            Expr::IsUnknown(x) => self.postfix(x, " is null")?,
+            Expr::IsNotUnknown(x) => self.postfix(x, " is not null")?,
+            Expr::InList { expr, list, negated } => self.in_list(expr, list, *negated)?,
+            Expr::Between { expr, negated, low, high } => {
+                let word = if *negated { "not between" } else { "between" };
+                P::new(
+                    format!(
+                        "{} {word} {} and {}",
+                        self.expr(expr)?.within(BETWEEN),
+                        self.expr(low)?.within(BETWEEN),
+                        self.expr(high)?.within(BETWEEN + 1)
+                    ),
+                    BETWEEN,
+                )
+            }
+            Expr::Like { negated, any: false, expr, pattern, escape_char } => {
+                // MariaDB's Item_func_like::print writes NOT LIKE with two spaces.
+                let word = if *negated { " not like" } else { "like" };
+                let mut s = format!("{} {word} {}", self.expr(expr)?.within(CMP), self.expr(pattern)?.within(CMP + 1));
+                if let Some(esc) = escape_char {
+                    s.push_str(&format!(" escape {}", self.expr(esc)?.text));
+                }
+                P::new(s, CMP)
+            }
+            Expr::RLike { negated, expr, pattern, .. } => {
+                let p = P::new(
+                    format!("{} regexp {}", self.expr(expr)?.within(CMP), self.expr(pattern)?.within(CMP + 1)),
+                    CMP,
+                );
+                if *negated {
+                    P::new(format!("!({})", p.text), BANG)
+                } else {
+                    p
+                }
+            }
+            Expr::Collate { expr, collation } => P::new(
+                format!("{} collate {}", self.expr(expr)?.within(COLLATE), collation.to_string().to_ascii_lowercase()),
+                COLLATE,
+            ),
+            Expr::Case { operand, conditions, else_result, .. } => {
+                let mut s = String::from("case ");
+                if let Some(op) = operand {
+                    s.push_str(&self.expr(op)?.text);
+                    s.push(' ');
+                }
+                for c in conditions {
+                    s.push_str(&format!("when {} then {} ", self.expr(&c.condition)?.text, self.expr(&c.result)?.text));
+                }
+                if let Some(e) = else_result {
+                    s.push_str(&format!("else {} ", self.expr(e)?.text));
+                }
+                s.push_str("end");
+                P::new(s, HIGHEST)
+            }
+            Expr::Function(f) => self.function(f)?,
+            Expr::Subquery(_) | Expr::InSubquery { .. } | Expr::Exists { .. } => {
+                return Err(SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions"));
+            }
+            other => return Err(error::not_supported(&format!("expression {other} in a CHECK constraint"))),
+        })
+    }
+
+    fn value(&self, v: &ast::Value) -> Result<String, SqlError> {
+        Ok(match v {
+            ast::Value::Number(n, _) => n.clone(),
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => string_literal(s),
+            ast::Value::Boolean(b) => (if *b { "1" } else { "0" }).to_string(),
+            ast::Value::Null => "NULL".to_string(),
+            ast::Value::HexStringLiteral(h) => format!("0x{h}"),
+            ast::Value::Placeholder(_) => return Err(error::syntax("?", 1)),
+            other => other.to_string(),
+        })
+    }
+
+    fn postfix(&self, x: &Expr, word: &str) -> Result<P, SqlError> {
+        Ok(P::new(format!("{}{word}", self.expr(x)?.within(CMP)), CMP))
+    }
+
+    fn op(&self, left: &Expr, word: &str, right: &Expr, prec: u8) -> Result<P, SqlError> {
+        Ok(P::new(format!("{} {word} {}", self.expr(left)?.within(prec), self.expr(right)?.within(prec + 1)), prec))
+    }
+
+    /// An AND / OR operand: MariaDB tests a bare column as `col <> 0`.
+    fn condition(&self, e: &Expr) -> Result<P, SqlError> {
+        if is_column(e) {
+            return Ok(P::new(format!("{} <> 0", self.expr(e)?.text), CMP));
+        }
+        self.expr(e)
+    }
+
+    fn logical(&self, left: &Expr, word: &str, right: &Expr, prec: u8) -> Result<P, SqlError> {
+        // Item_cond flattens nested conditions of its own kind and prints every argument at
+        // its own precedence.
+        Ok(P::new(
+            format!("{} {word} {}", self.condition(left)?.within(prec), self.condition(right)?.within(prec)),
+            prec,
+        ))
+    }
+
+    fn binary(&self, left: &Expr, op: &B, right: &Expr) -> Result<P, SqlError> {
+        if let Some(word) = comparison(op) {
+            return self.op(left, word, right, CMP);
+        }
+        match op {
+            B::And => self.logical(left, "and", right, AND),
+            B::Or | B::StringConcat => self.logical(left, "or", right, OR),
+            B::Xor => self.logical(left, "xor", right, XOR),
+            B::Plus => self.op(left, "+", right, ADD),
+            B::Minus => self.op(left, "-", right, ADD),
+            B::Multiply => self.op(left, "*", right, MUL),
+            B::Divide => self.op(left, "/", right, MUL),
+            B::Modulo => self.op(left, "MOD", right, MUL),
+            B::MyIntegerDivide | B::DuckIntegerDivide => self.op(left, "DIV", right, MUL),
+            B::BitwiseOr => self.op(left, "|", right, BITOR),
+            B::BitwiseAnd => self.op(left, "&", right, BITAND),
+            B::BitwiseXor | B::PGBitwiseXor => self.op(left, "^", right, BITXOR),
+            B::PGBitwiseShiftLeft => self.op(left, "<<", right, SHIFT),
+            B::PGBitwiseShiftRight => self.op(left, ">>", right, SHIFT),
+            B::Regexp => self.op(left, "regexp", right, CMP),
+            other => Err(error::not_supported(&format!("operator {other} in a CHECK constraint"))),
+        }
+    }
+
+    /// NOT e, with the rewrites of MariaDB's `negate_expression`.
+    fn not(&self, e: &Expr) -> Result<P, SqlError> {
+        match unnest(e) {
+            Expr::BinaryOp { left, op, right } => {
+                if let Some(neg) = negated_comparison(op) {
+                    return self.binary(left, &neg, right);
+                }
+                match op {
+                    B::And => return self.de_morgan(left, right, "or", OR),
+                    B::Or | B::StringConcat => return self.de_morgan(left, right, "and", AND),
+                    _ => {}
+                }
+            }
+            Expr::UnaryOp { op: U::Not | U::BangNot, expr } => return self.expr(expr),
+            Expr::IsNull(x) => return self.postfix(x, " is not null"),
+            Expr::IsNotNull(x) => return self.postfix(x, " is null"),
+            Expr::IsTrue(x) => return self.postfix(x, " is not true"),
+            Expr::IsNotTrue(x) => return self.postfix(x, " is true"),
+            Expr::IsFalse(x) => return self.postfix(x, " is not false"),
+            Expr::IsNotFalse(x) => return self.postfix(x, " is false"),
+            Expr::InList { expr, list, negated } => return self.in_list(expr, list, !negated),
+            Expr::Between { expr, negated, low, high } => {
+                let flipped =
+                    Expr::Between { expr: expr.clone(), negated: !negated, low: low.clone(), high: high.clone() };
+                return self.expr(&flipped);
+            }
+            Expr::Like { negated, any: false, expr, pattern, escape_char } => {
+                let flipped = Expr::Like {
+                    negated: !negated,
+                    any: false,
+                    expr: expr.clone(),
+                    pattern: pattern.clone(),
+                    escape_char: escape_char.clone(),
+                };
+                return self.expr(&flipped);
+            }
+            x if is_column(x) => return Ok(P::new(format!("{} = 0", self.expr(x)?.text), CMP)),
+            _ => {}
+        }
+        // Always in parentheses, so that the stored text can be read back (`sqlparser_text`).
+        Ok(P::new(format!("!({})", self.expr(e)?.text), BANG))
+    }
+
+    fn de_morgan(&self, left: &Expr, right: &Expr, word: &str, prec: u8) -> Result<P, SqlError> {
+        Ok(P::new(format!("{} {word} {}", self.not(left)?.within(prec), self.not(right)?.within(prec)), prec))
+    }
+
+    fn in_list(&self, expr: &Expr, list: &[Expr], negated: bool) -> Result<P, SqlError> {
+        if list.len() == 1 {
+            // MariaDB's parser turns `a IN (x)` into `a = x`.
+            let op = if negated { B::NotEq } else { B::Eq };
+            return self.binary(expr, &op, &list[0]);
+        }
+        let items: Vec<String> = list.iter().map(|x| self.expr(x).map(|p| p.text)).collect::<Result<_, _>>()?;
+        let word = if negated { "not in" } else { "in" };
+        Ok(P::new(format!("{} {word} ({})", self.expr(expr)?.within(CMP), items.join(",")), CMP))
+    }
+
+    fn function(&self, f: &ast::Function) -> Result<P, SqlError> {
+        let name = f.name.to_string().to_ascii_lowercase();
+        if NOT_ALLOWED.contains(&name.as_str()) {
+            // MariaDB names the function as it prints it.
+            let shown = match name.as_str() {
+                "now" | "localtime" | "localtimestamp" => "current_timestamp",
+                "current_date" => "curdate",
+                "current_time" => "curtime",
+                other => other,
+            };
+            return Err(self.not_allowed(&format!("{shown}()")));
+        }
+        let printed = match name.as_str() {
+            "upper" => "ucase",
+            "lower" => "lcase",
+            "length" => "octet_length",
+            "character_length" => "char_length",
+            "substring" | "mid" => "substr",
+            other => other,
+        };
+        let args = match &f.args {
+            ast::FunctionArguments::None => Vec::new(),
+            ast::FunctionArguments::List(l) => {
+                if l.duplicate_treatment.is_some() || !l.clauses.is_empty() {
+                    return Err(error::not_supported(&format!("{f} in a CHECK constraint")));
+                }
+                let mut out = Vec::with_capacity(l.args.len());
+                for a in &l.args {
+                    match a {
+                        ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => out.push(self.expr(e)?.text),
+                        _ => return Err(error::not_supported(&format!("{f} in a CHECK constraint"))),
+                    }
+                }
+                out
+            }
+            ast::FunctionArguments::Subquery(_) => {
+                return Err(SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions"));
+            }
+        };
+        Ok(P::new(format!("{printed}({})", args.join(",")), HIGHEST))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlparser::dialect::MySqlDialect;
+    use sqlparser::parser::Parser;
+
+    fn printed(sql: &str) -> String {
+        let e = crate::constraints::enforce::parse_expr(sql).unwrap();
+        check_text(&e, "c").unwrap()
+    }
+
+    /// Each case was printed by MariaDB 10.11 (information_schema.CHECK_CONSTRAINTS).
+    #[test]
+    fn prints_as_mariadb() {
+        let cases = [
+            ("a > 0 and b < 5 or a is null", "`a` > 0 and `b` < 5 or `a` is null"),
+            ("a in (1,2,3)", "`a` in (1,2,3)"),
+            ("a between 1 and 10", "`a` between 1 and 10"),
+            ("c like 'x%'", "`c` like 'x%'"),
+            ("char_length(c) > 2", "char_length(`c`) > 2"),
+            ("not (a = 1)", "`a` <> 1"),
+            ("a + b * 2 > (a - b) * 3", "`a` + `b` * 2 > (`a` - `b`) * 3"),
+            ("c <> 'it''s'", "`c` <> 'it\\'s'"),
+            ("b is not null", "`b` is not null"),
+            ("a = -1 or a != 2", "`a` = -1 or `a` <> 2"),
+            ("upper(c) = c", "ucase(`c`) = `c`"),
+            ("a % 2 = 0 and a div 2 < 3", "`a` MOD 2 = 0 and `a` DIV 2 < 3"),
+            ("coalesce(a,0) >= 0", "coalesce(`a`,0) >= 0"),
+            ("case when a > 1 then b else 0 end >= 0", "case when `a` > 1 then `b` else 0 end >= 0"),
+            ("a not in (5)", "`a` <> 5"),
+            ("c not like 'z'", "`c`  not like 'z'"),
+            ("1.5 < a", "1.5 < `a`"),
+            ("a & 1 = 0", "`a` & 1 = 0"),
+            ("true", "1"),
+            ("a <=> b", "`a` <=> `b`"),
+            ("-a < 0", "-`a` < 0"),
+            ("not (a > 1 and b > 1)", "`a` <= 1 or `b` <= 1"),
+            ("not a", "`a` = 0"),
+            ("(a > 0 or b > 0) and c = 'x'", "(`a` > 0 or `b` > 0) and `c` = 'x'"),
+            ("a not in (5,6)", "`a` not in (5,6)"),
+            ("a not between 1 and 2", "`a` not between 1 and 2"),
+            ("a is not true", "`a` is not true"),
+            ("concat(c, 'x') <> 'y'", "concat(`c`,'x') <> 'y'"),
+            ("a = 1.50", "`a` = 1.50"),
+            ("length(c) < 5", "octet_length(`c`) < 5"),
+            ("a - (b - 1) > 0", "`a` - (`b` - 1) > 0"),
+            ("a - b - 1 > 0", "`a` - `b` - 1 > 0"),
+            ("if(a > 0, 1, 0) = 1", "if(`a` > 0,1,0) = 1"),
+            ("- (a + 1) < 0", "-(`a` + 1) < 0"),
+            ("not (a and b)", "`a` = 0 or `b` = 0"),
+            ("not (a > 0 and b)", "`a` <= 0 or `b` = 0"),
+            ("not (a + 1)", "!(`a` + 1)"),
+            ("a + 0", "`a` + 0"),
+            ("a or b", "`a` <> 0 or `b` <> 0"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(printed(input), want, "{input}");
+            // The stored text parses back to itself.
+            assert_eq!(printed(want), want, "{want}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_mariadb_refuses() {
+        let e = Parser::new(&MySqlDialect {}).try_with_sql("now() > 0").unwrap().parse_expr().unwrap();
+        let err = check_text(&e, "CONSTRAINT_1").unwrap_err();
+        assert_eq!(err.code, 1901);
+        assert_eq!(
+            err.message,
+            "Function or expression 'current_timestamp()' cannot be used in the CHECK clause of `CONSTRAINT_1`"
+        );
+    }
+}
