@@ -171,11 +171,11 @@ fn encode_value(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum) -> Result<()> {
                 put_varint(out, zigzag(v))
             }
         }
-        (ColumnType::Float, d) => {
+        (ColumnType::Float { .. }, d) => {
             let f = numeric_f64(d).ok_or_else(|| mismatch(col, d))?;
             out.extend_from_slice(&(f as f32).to_le_bytes());
         }
-        (ColumnType::Double, d) => {
+        (ColumnType::Double { .. }, d) => {
             let f = numeric_f64(d).ok_or_else(|| mismatch(col, d))?;
             out.extend_from_slice(&f.to_le_bytes());
         }
@@ -238,8 +238,8 @@ fn decode_value(r: &mut Reader, col: &ColumnDef) -> Result<Datum> {
     Ok(match &col.ty {
         ColumnType::Int { unsigned: false, .. } => Datum::Int(r.varint_i64()?),
         ColumnType::Int { unsigned: true, .. } => Datum::UInt(r.varint_u64()?),
-        ColumnType::Float => Datum::Double(f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as f64),
-        ColumnType::Double => Datum::Double(f64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"))),
+        ColumnType::Float { .. } => Datum::Double(f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as f64),
+        ColumnType::Double { .. } => Datum::Double(f64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"))),
         ColumnType::Decimal { scale, .. } => Datum::Decimal(Decimal::new(unzigzag(r.varint()?), *scale)),
         ColumnType::Char { .. }
         | ColumnType::VarChar { .. }
@@ -269,6 +269,7 @@ mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            zerofill: false,
         }
     }
 
@@ -276,9 +277,9 @@ mod tests {
         vec![
             col(ColumnType::Int { width: IntWidth::Big, unsigned: false, display_width: None }),
             col(ColumnType::Int { width: IntWidth::Big, unsigned: true, display_width: None }),
-            col(ColumnType::Float),
-            col(ColumnType::Double),
-            col(ColumnType::Decimal { precision: 38, scale: 5 }),
+            col(ColumnType::FLOAT),
+            col(ColumnType::DOUBLE),
+            col(ColumnType::Decimal { precision: 38, scale: 5, unsigned: false }),
             col(ColumnType::VarChar { len: 100 }),
             col(ColumnType::Blob { size: LobSize::Normal }),
             col(ColumnType::Date),

@@ -25,8 +25,12 @@ pub struct Decimal {
 
 /// Largest scale (digits after the point) a DECIMAL may have, as in MariaDB.
 pub const DECIMAL_MAX_SCALE: u8 = 38;
-/// Largest precision supported (MariaDB allows 65; i128 holds 38 digits).
-pub const DECIMAL_MAX_PRECISION: u8 = 38;
+/// Largest precision a DECIMAL column may declare, as in MariaDB (1426 beyond it).
+pub const DECIMAL_MAX_PRECISION: u8 = 65;
+/// Most significant digits a stored DECIMAL value holds: the i128 mantissa. A column declared
+/// wider (Prisma's DECIMAL(65,30)) accepts its declaration, but a value needing more digits
+/// is out of range (1264) rather than silently rounded.
+pub const DECIMAL_MAX_STORED_DIGITS: u8 = 38;
 
 impl Decimal {
     pub const fn new(mantissa: i128, scale: u8) -> Decimal {
@@ -312,9 +316,18 @@ pub enum ColumnType {
     Decimal {
         precision: u8,
         scale: u8,
+        unsigned: bool,
     },
-    Float,
-    Double,
+    /// FLOAT; `digits` = (M, D) of FLOAT(M,D): values are rounded to D decimals when stored.
+    Float {
+        unsigned: bool,
+        digits: Option<(u8, u8)>,
+    },
+    /// DOUBLE (and REAL, DOUBLE PRECISION, FLOAT(25..53)); `digits` as for `Float`.
+    Double {
+        unsigned: bool,
+        digits: Option<(u8, u8)>,
+    },
     /// CHAR(n), n in characters.
     Char {
         len: u32,
@@ -353,6 +366,19 @@ impl ColumnType {
     pub fn is_integer(&self) -> bool {
         matches!(self, ColumnType::Int { .. })
     }
+    /// A plain FLOAT / DOUBLE (signed, no (M,D)).
+    pub const FLOAT: ColumnType = ColumnType::Float { unsigned: false, digits: None };
+    pub const DOUBLE: ColumnType = ColumnType::Double { unsigned: false, digits: None };
+    /// Whether the type is UNSIGNED (integers, DECIMAL, FLOAT, DOUBLE).
+    pub fn is_unsigned(&self) -> bool {
+        match self {
+            ColumnType::Int { unsigned, .. }
+            | ColumnType::Decimal { unsigned, .. }
+            | ColumnType::Float { unsigned, .. }
+            | ColumnType::Double { unsigned, .. } => *unsigned,
+            _ => false,
+        }
+    }
 
     /// The SQL text of the type as SHOW CREATE TABLE prints it (MariaDB style).
     pub fn sql_name(&self) -> String {
@@ -390,9 +416,11 @@ impl ColumnType {
                     format!("{base}({dw})")
                 }
             }
-            ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
-            ColumnType::Float => "float".into(),
-            ColumnType::Double => "double".into(),
+            ColumnType::Decimal { precision, scale, unsigned } => {
+                format!("decimal({precision},{scale}){}", if *unsigned { " unsigned" } else { "" })
+            }
+            ColumnType::Float { unsigned, digits } => float_name("float", *unsigned, *digits),
+            ColumnType::Double { unsigned, digits } => float_name("double", *unsigned, *digits),
             ColumnType::Char { len } => format!("char({len})"),
             ColumnType::VarChar { len } => format!("varchar({len})"),
             ColumnType::Text { size } => lob("text", *size),
@@ -406,6 +434,17 @@ impl ColumnType {
             ColumnType::Timestamp { fsp } => format!("timestamp({fsp})"),
         }
     }
+}
+
+fn float_name(base: &str, unsigned: bool, digits: Option<(u8, u8)>) -> String {
+    let mut s = base.to_string();
+    if let Some((m, d)) = digits {
+        s.push_str(&format!("({m},{d})"));
+    }
+    if unsigned {
+        s.push_str(" unsigned");
+    }
+    s
 }
 
 /// What a column gets when an INSERT does not name it.
@@ -429,6 +468,22 @@ pub struct ColumnDef {
     pub auto_increment: bool,
     pub on_update_current_timestamp: bool,
     pub comment: String,
+    /// ZEROFILL: the text protocol pads the value with zeros to the display width (the type
+    /// is UNSIGNED too, as MariaDB makes it).
+    pub zerofill: bool,
+}
+
+impl ColumnDef {
+    /// The column's type as SHOW CREATE TABLE and information_schema.COLUMNS.COLUMN_TYPE print
+    /// it: the type's name plus ZEROFILL, which MariaDB keeps with the column.
+    pub fn type_sql(&self) -> String {
+        let name = self.ty.sql_name();
+        if self.zerofill {
+            format!("{name} zerofill")
+        } else {
+            name
+        }
+    }
 }
 
 /// One column of an index. `prefix_len` (in bytes) indexes only a prefix of a string column.

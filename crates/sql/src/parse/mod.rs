@@ -5,6 +5,7 @@
 
 pub mod autoparam;
 pub mod lexer;
+pub mod type_modifiers;
 
 use selkie_storage::IsolationLevel;
 use sqlparser::ast;
@@ -125,6 +126,8 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
         }
         if word == "SET" && text.contains(":=") {
             rewritten = Some(set_assignments_with_equals(text));
+        } else if word == "CREATE" || word == "ALTER" {
+            rewritten = type_modifiers::rewrite(text);
         }
     }
     let text = rewritten.as_deref().unwrap_or(text);

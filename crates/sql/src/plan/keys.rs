@@ -86,7 +86,7 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
                 }
             }
         }
-        ColumnType::Double => match v {
+        ColumnType::Double { .. } => match v {
             Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Decimal(_) | Value::Bytes(_) => {
                 match value::to_f64(v) {
                     Some(f) if f.is_finite() => KeyConv::Exact(Datum::Double(f)),
@@ -97,7 +97,7 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
         },
         // FLOAT values are stored narrowed to f32; an f64 constant rarely equals one exactly,
         // and MySQL's comparison happens in double precision, so the index is not used.
-        ColumnType::Float => KeyConv::Unusable,
+        ColumnType::Float { .. } => KeyConv::Unusable,
         ColumnType::Char { .. }
         | ColumnType::VarChar { .. }
         | ColumnType::Text { .. }
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn decimal_column_rescales() {
-        let dec = ColumnType::Decimal { precision: 10, scale: 2 };
+        let dec = ColumnType::Decimal { precision: 10, scale: 2, unsigned: false };
         assert_eq!(convert(&dec, &Value::Int(3)), KeyConv::Exact(Datum::Decimal(Decimal::new(300, 2))));
         assert_eq!(
             convert(&dec, &Value::Decimal(Decimal::new(1234, 3))),

@@ -54,7 +54,7 @@ pub use functions::return_type_with_constants;
 pub use functions::ScalarFunction;
 pub use kinds::{AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
-pub use types::{column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
+pub use types::{column_def_field_meta, column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
 
 // ---- comparison ----
 

@@ -120,9 +120,9 @@ pub fn store_for_column_at(
     let r = Reporter { col, target, ctx };
     match &col.ty {
         ColumnType::Int { width, unsigned, .. } => store_int(&v, *width, *unsigned, &r),
-        ColumnType::Decimal { precision, scale } => store_decimal(&v, *precision, *scale, &r),
-        ColumnType::Float => store_float(&v, true, &r),
-        ColumnType::Double => store_float(&v, false, &r),
+        ColumnType::Decimal { precision, scale, unsigned } => store_decimal(&v, *precision, *scale, *unsigned, &r),
+        ColumnType::Float { unsigned, digits } => store_float(&v, true, *unsigned, *digits, &r),
+        ColumnType::Double { unsigned, digits } => store_float(&v, false, *unsigned, *digits, &r),
         ColumnType::Char { len } => store_text(v, Limit::Chars(*len as usize), true, &r),
         ColumnType::VarChar { len } => store_text(v, Limit::Chars(*len as usize), false, &r),
         ColumnType::Text { size } => store_text(v, Limit::Bytes(size.max_len() as usize), false, &r),
@@ -196,7 +196,7 @@ fn store_int(v: &Value, width: IntWidth, unsigned: bool, r: &Reporter<'_>) -> Re
     Ok(if unsigned { Value::UInt(n as u64) } else { Value::Int(n as i64) })
 }
 
-fn store_decimal(v: &Value, precision: u8, scale: u8, r: &Reporter<'_>) -> Result<Value, SqlError> {
+fn store_decimal(v: &Value, precision: u8, scale: u8, unsigned: bool, r: &Reporter<'_>) -> Result<Value, SqlError> {
     let d: Result<Decimal, bool> = match v {
         Value::Int(i) => Ok(Decimal::new(*i as i128, 0)),
         Value::UInt(u) => Ok(Decimal::new(*u as i128, 0)),
@@ -214,10 +214,26 @@ fn store_decimal(v: &Value, precision: u8, scale: u8, r: &Reporter<'_>) -> Resul
     if clamped {
         r.out_of_range()?;
     }
+    if unsigned && fitted.mantissa < 0 {
+        // MariaDB clips a negative value for an UNSIGNED DECIMAL to 0 (1264).
+        if !clamped {
+            r.out_of_range()?;
+        }
+        return Ok(Value::Decimal(Decimal::new(0, scale)));
+    }
     Ok(Value::Decimal(fitted))
 }
 
-fn store_float(v: &Value, single: bool, r: &Reporter<'_>) -> Result<Value, SqlError> {
+/// FLOAT / DOUBLE, with MariaDB's clipping: beyond the type's range (or FLOAT(M,D)'s
+/// 10^(M-D) - 10^-D) to the limit, negative values of an UNSIGNED column to 0, each with 1264.
+/// FLOAT(M,D) rounds to D decimals.
+fn store_float(
+    v: &Value,
+    single: bool,
+    unsigned: bool,
+    digits: Option<(u8, u8)>,
+    r: &Reporter<'_>,
+) -> Result<Value, SqlError> {
     let x = match v {
         Value::Int(i) => *i as f64,
         Value::UInt(u) => *u as f64,
@@ -227,8 +243,16 @@ fn store_float(v: &Value, single: bool, r: &Reporter<'_>) -> Result<Value, SqlEr
         Value::Date(_) | Value::DateTime(_) => super::cast::to_f64(v).unwrap_or(0.0),
         Value::Null => unreachable!("NULL returned early"),
     };
-    let limit = if single { f32::MAX as f64 } else { f64::MAX };
+    let mut limit = if single { f32::MAX as f64 } else { f64::MAX };
+    let mut x = x;
+    if let Some((m, d)) = digits {
+        x = round_to_decimals(x, d);
+        limit = limit.min(10f64.powi(m as i32 - d as i32) - 10f64.powi(-(d as i32)));
+    }
     let x = if x.is_nan() {
+        r.out_of_range()?;
+        0.0
+    } else if unsigned && x < 0.0 {
         r.out_of_range()?;
         0.0
     } else if x.abs() > limit {
@@ -238,6 +262,18 @@ fn store_float(v: &Value, single: bool, r: &Reporter<'_>) -> Result<Value, SqlEr
         x
     };
     Ok(Value::Double(if single { x as f32 as f64 } else { x }))
+}
+
+/// `x` rounded to `d` decimals as MariaDB's `truncate_double` does: the whole part plus the
+/// fraction rounded with rint (ties to even) in binary floating point, so FLOAT(7,0) stores 3.5
+/// as 3 and DOUBLE(8,2) stores 1.005 as 1.00 and 1.115 as 1.12, exactly as MariaDB.
+fn round_to_decimals(x: f64, d: u8) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(d as i32);
+    let whole = x.floor();
+    whole + ((x - whole) * scale).round_ties_even() / scale
 }
 
 /// Length limit of a character column.
@@ -381,7 +417,7 @@ pub fn implicit_default(ty: &ColumnType) -> Value {
         ColumnType::Int { unsigned: false, .. } => Value::Int(0),
         ColumnType::Int { unsigned: true, .. } => Value::UInt(0),
         ColumnType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale)),
-        ColumnType::Float | ColumnType::Double => Value::Double(0.0),
+        ColumnType::Float { .. } | ColumnType::Double { .. } => Value::Double(0.0),
         ColumnType::Binary { len } => Value::Bytes(vec![0; *len as usize]),
         ColumnType::Char { .. }
         | ColumnType::VarChar { .. }

@@ -5,7 +5,7 @@
 //! `mariadb --column-type-info`): strings carry collation 45 (the utf8mb4 default MariaDB
 //! reports for every utf8mb4 result), binary data 63; numeric and temporal types 63.
 
-use selkie_storage::ColumnType;
+use selkie_storage::{ColumnDef, ColumnType};
 
 use super::kinds::{FieldMeta, SqlType};
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
@@ -84,9 +84,9 @@ fn decimal_length(precision: u8, scale: u8) -> u32 {
 pub fn from_column(ty: &ColumnType) -> SqlType {
     match ty {
         ColumnType::Int { width, unsigned, .. } => SqlType::Int { bits: width.bits(), unsigned: *unsigned },
-        ColumnType::Decimal { precision, scale } => SqlType::Decimal { precision: *precision, scale: *scale },
-        ColumnType::Float => SqlType::Float,
-        ColumnType::Double => SqlType::Double,
+        ColumnType::Decimal { precision, scale, .. } => SqlType::Decimal { precision: *precision, scale: *scale },
+        ColumnType::Float { .. } => SqlType::Float,
+        ColumnType::Double { .. } => SqlType::Double,
         ColumnType::Char { len } | ColumnType::VarChar { len } => SqlType::Text { max_chars: *len, lob: false },
         ColumnType::Text { size } => SqlType::Text { max_chars: size.max_len().min(u32::MAX as u64) as u32, lob: true },
         ColumnType::Binary { len } | ColumnType::VarBinary { len } => SqlType::Bytes { max_len: *len, lob: false },
@@ -295,6 +295,26 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
             FieldMeta { length: display_width.unwrap_or_else(|| int_display_width(width.bits(), *unsigned)), ..base }
         }
         ColumnType::Char { .. } | ColumnType::Binary { .. } => FieldMeta { field_type: FieldType::String, ..base },
+        // An unsigned DECIMAL has no sign position: DECIMAL(5,2) UNSIGNED is 6 long.
+        ColumnType::Decimal { unsigned: true, .. } => {
+            FieldMeta { length: base.length - 1, flags: base.flags | flags::UNSIGNED, ..base }
+        }
+        // FLOAT(M,D) is M long with D decimals (the text protocol prints D digits).
+        ColumnType::Float { unsigned, digits } | ColumnType::Double { unsigned, digits } => {
+            let (length, decimals) = digits.map_or((base.length, base.decimals), |(m, d)| (m as u32, d));
+            let flags = if *unsigned { base.flags | flags::UNSIGNED } else { base.flags };
+            FieldMeta { length, decimals, flags, ..base }
+        }
         _ => base,
+    }
+}
+
+/// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL.
+pub fn column_def_field_meta(col: &ColumnDef) -> FieldMeta {
+    let meta = column_field_meta(&col.ty);
+    if col.zerofill {
+        FieldMeta { flags: meta.flags | flags::ZEROFILL, ..meta }
+    } else {
+        meta
     }
 }

@@ -1,0 +1,117 @@
+//! Column types beyond the basic ones, as MariaDB 10.11 stores, shows and describes them:
+//! UNSIGNED and (M,D) floating point, DECIMAL up to 65 digits declared, ZEROFILL, BOOLEAN.
+//! Every expectation was checked against MariaDB 10.11 (values, warnings, errors, metadata).
+
+mod common;
+use common::*;
+use selkie_storage::ColumnType;
+
+#[tokio::test]
+async fn unsigned_and_fixed_floating_point() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(
+        &mut s,
+        "CREATE TABLE f (a DOUBLE UNSIGNED, b FLOAT UNSIGNED, c DECIMAL(5,2) UNSIGNED, d REAL, e REAL SIGNED,
+         g FLOAT(7,2), h DOUBLE(8,3), i FLOAT(30), j FLOAT(10), k DECIMAL(65,30), m BOOLEAN)",
+    )
+    .await;
+    let cat = db.engine.catalog();
+    let t = cat.table("test", "f").unwrap();
+    assert_eq!(t.columns[0].ty, ColumnType::Double { unsigned: true, digits: None });
+    assert_eq!(t.columns[5].ty, ColumnType::Float { unsigned: false, digits: Some((7, 2)) });
+    assert_eq!(t.columns[7].ty, ColumnType::DOUBLE, "FLOAT(25..53) is DOUBLE");
+    assert_eq!(t.columns[8].ty, ColumnType::FLOAT);
+    let create = query(&mut s, "SHOW CREATE TABLE f").await[0][1].clone();
+    for part in [
+        "`a` double unsigned DEFAULT NULL",
+        "`c` decimal(5,2) unsigned DEFAULT NULL",
+        "`e` double DEFAULT NULL",
+        "`g` float(7,2) DEFAULT NULL",
+        "`h` double(8,3) DEFAULT NULL",
+        "`k` decimal(65,30) DEFAULT NULL",
+        "`m` tinyint(1) DEFAULT NULL",
+    ] {
+        assert!(create.contains(part), "{part} in {create}");
+    }
+
+    exec(&mut s, "SET sql_mode=''").await;
+    exec(&mut s, "INSERT INTO f (a, b, c, g, h, k) VALUES (-5, -5, -5, 12345.678, 1.23456, 1.5)").await;
+    let w = query(&mut s, "SHOW WARNINGS").await;
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert_eq!(w[0], ["Warning", "1264", "Out of range value for column 'a' at row 1"]);
+    assert_eq!(
+        query(&mut s, "SELECT a, b, c, g, h, k FROM f").await,
+        rows(&[&["0", "0", "0.00", "12345.6796875", "1.2349999999999999", "1.500000000000000000000000000000"]])
+    );
+
+    exec(&mut s, "SET sql_mode='STRICT_TRANS_TABLES'").await;
+    assert_eq!(fail(&mut s, "INSERT INTO f (a) VALUES (-5)").await.code, 1264);
+    assert_eq!(fail(&mut s, "INSERT INTO f (c) VALUES (-1)").await.code, 1264);
+    assert_eq!(fail(&mut s, "INSERT INTO f (g) VALUES (123456.7)").await.code, 1264);
+}
+
+#[tokio::test]
+async fn floating_point_rounds_as_mariadb() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE r (a DOUBLE(8,2), b FLOAT(7,0), c DOUBLE(5,1) UNSIGNED, d DOUBLE(4,2))").await;
+    exec(&mut s, "SET sql_mode=''").await;
+    exec(
+        &mut s,
+        "INSERT INTO r VALUES (1.005, 2.5, 3.45, 99.999), (-1.005, 3.5, -1, -99.995), (0.125, 0.5, 0.05, 1.115)",
+    )
+    .await;
+    // The values; the server prints them with the column's D digits ("1.00", "0.0").
+    assert_eq!(
+        query(&mut s, "SELECT a, b, c, d FROM r").await,
+        rows(&[&["1", "2", "3.5", "99.99"], &["-1", "3", "0", "-99.99"], &["0.12", "0", "0", "1.12"]])
+    );
+}
+
+#[tokio::test]
+async fn type_limits_have_mariadb_errors() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let cases = [
+        ("a DECIMAL(66,2)", 1426, "Too big precision specified for 'a'. Maximum is 65"),
+        ("a DECIMAL(65,39)", 1425, "Too big scale specified for 'a'. Maximum is 38"),
+        ("a FLOAT(256,2)", 1439, "Display width out of range for 'a' (max = 255)"),
+        ("a FLOAT(40,31)", 1425, "Too big scale specified for 'a'. Maximum is 30"),
+        ("a FLOAT(10,31)", 1427, "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column 'a')"),
+        ("a FLOAT(54)", 1063, "Incorrect column specifier for column 'a'"),
+        ("a DOUBLE(5)", 1064, ""),
+    ];
+    for (col, code, msg) in cases {
+        let e = fail(&mut s, &format!("CREATE TABLE x ({col})")).await;
+        assert_eq!(e.code, code, "{col}: {}", e.message);
+        if !msg.is_empty() {
+            assert_eq!(e.message, msg);
+        }
+    }
+}
+
+#[tokio::test]
+async fn zerofill_is_unsigned_and_kept() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE z (l INT(5) ZEROFILL, n FLOAT ZEROFILL, o DECIMAL(6,2) UNSIGNED ZEROFILL NOT NULL)")
+        .await;
+    let cat = db.engine.catalog();
+    let t = cat.table("test", "z").unwrap();
+    assert!(t.columns.iter().all(|c| c.zerofill && c.ty.is_unsigned()));
+    let create = query(&mut s, "SHOW CREATE TABLE z").await[0][1].clone();
+    assert!(create.contains("`l` int(5) unsigned zerofill DEFAULT NULL"), "{create}");
+    assert!(create.contains("`n` float unsigned zerofill DEFAULT NULL"), "{create}");
+    assert!(create.contains("`o` decimal(6,2) unsigned zerofill NOT NULL"), "{create}");
+    assert_eq!(
+        query(
+            &mut s,
+            "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_NAME = 'z' ORDER BY ORDINAL_POSITION"
+        )
+        .await,
+        rows(&[&["int(5) unsigned zerofill"], &["float unsigned zerofill"], &["decimal(6,2) unsigned zerofill"]])
+    );
+    let (meta, _) = result(&mut s, "SELECT l, n, o FROM z").await;
+    assert!(meta.iter().all(|m| m.flags & 64 != 0), "ZEROFILL_FLAG on every column");
+}
