@@ -103,7 +103,9 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         length,
         decimals,
         charset: charset::BINARY,
-        flags: flags::NUM | if unsigned { flags::UNSIGNED } else { 0 },
+        // MariaDB marks every computed number BINARY (its charset is binary); table columns
+        // are not (`column_field_meta` takes it off).
+        flags: flags::BINARY | flags::NUM | if unsigned { flags::UNSIGNED } else { 0 },
     };
     match ty {
         SqlType::Null => FieldMeta {
@@ -289,7 +291,10 @@ impl SqlType {
 /// this distinguishes CHAR/BINARY (STRING) from VARCHAR/VARBINARY (VAR_STRING) and honours an
 /// integer's declared display width. The executor should prefer it for plain column references.
 pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
-    let base = SqlType::from_column(ty).field_meta();
+    let mut base = SqlType::from_column(ty).field_meta();
+    if base.flags & flags::NUM != 0 {
+        base.flags &= !flags::BINARY;
+    }
     match ty {
         ColumnType::Int { width, unsigned, display_width } => {
             FieldMeta { length: display_width.unwrap_or_else(|| int_display_width(width.bits(), *unsigned)), ..base }
