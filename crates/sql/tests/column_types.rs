@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use selkie_protocol::constants::FieldType;
 use selkie_storage::ColumnType;
 
 #[tokio::test]
@@ -114,4 +115,112 @@ async fn zerofill_is_unsigned_and_kept() {
     );
     let (meta, _) = result(&mut s, "SELECT l, n, o FROM z").await;
     assert!(meta.iter().all(|m| m.flags & 64 != 0), "ZEROFILL_FLAG on every column");
+}
+
+#[tokio::test]
+async fn year_maps_two_digit_years_and_clips() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE y (id INT AUTO_INCREMENT PRIMARY KEY, a YEAR)").await;
+    exec(&mut s, "SET sql_mode=''").await;
+    exec(
+        &mut s,
+        "INSERT INTO y (a) VALUES (0),(1),(69),(70),(99),(100),(2155),(2156),('0'),('0000'),('abc'),('12abc'),(1.5)",
+    )
+    .await;
+    let w = query(&mut s, "SHOW WARNINGS").await;
+    assert_eq!(w[0], ["Warning", "1264", "Out of range value for column 'a' at row 6"]);
+    assert_eq!(w[2], ["Warning", "1366", "Incorrect integer value: 'abc' for column `test`.`y`.`a` at row 11"]);
+    assert_eq!(w[3], ["Warning", "1265", "Data truncated for column 'a' at row 12"]);
+    assert_eq!(
+        query(&mut s, "SELECT a FROM y ORDER BY id").await.concat(),
+        ["0", "2001", "2069", "1970", "1999", "0", "2155", "0", "2000", "0", "0", "2012", "2002"]
+    );
+    let (meta, _) = result(&mut s, "SELECT a FROM y").await;
+    assert_eq!((meta[0].field_type, meta[0].length, meta[0].flags & (32 | 64)), (FieldType::Year, 4, 32 | 64));
+    assert!(query(&mut s, "SHOW CREATE TABLE y").await[0][1].contains("`a` year(4) DEFAULT NULL"));
+    exec(&mut s, "SET sql_mode='STRICT_TRANS_TABLES'").await;
+    assert_eq!(fail(&mut s, "INSERT INTO y (a) VALUES (2156)").await.code, 1264);
+}
+
+#[tokio::test]
+async fn time_range_fractions_and_literals() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE tt (id INT AUTO_INCREMENT PRIMARY KEY, a TIME, b TIME(3))").await;
+    exec(&mut s, "SET sql_mode=''").await;
+    exec(
+        &mut s,
+        "INSERT INTO tt (a, b) VALUES ('10:11:12', '10:11:12.3456'), ('-1 02:03:04', '1 02:03:04.5'),
+         ('101112', 101112.125), ('839:00:00', '-900:00:00'), ('abc', '1:2'), ('12:60:00', '11'),
+         ('2024-01-02 03:04:05', 3.999), (1.5, -1)",
+    )
+    .await;
+    let w = query(&mut s, "SHOW WARNINGS").await;
+    assert_eq!(w[0], ["Warning", "1264", "Out of range value for column 'a' at row 4"]);
+    assert_eq!(w[2], ["Warning", "1265", "Data truncated for column 'a' at row 5"]);
+    assert_eq!(
+        query(&mut s, "SELECT a, b FROM tt ORDER BY id").await,
+        rows(&[
+            &["10:11:12", "10:11:12.345"],
+            &["-26:03:04", "26:03:04.500"],
+            &["10:11:12", "10:11:12.125"],
+            &["838:59:59", "-838:59:59.999"],
+            &["00:00:00", "01:02:00.000"],
+            &["00:00:00", "00:00:11.000"],
+            &["03:04:05", "00:00:03.999"],
+            &["00:00:01", "-00:00:01.000"],
+        ])
+    );
+    let (meta, _) = result(&mut s, "SELECT a, b FROM tt").await;
+    assert_eq!((meta[0].field_type, meta[0].length, meta[1].length, meta[1].decimals), (FieldType::Time, 10, 14, 3));
+    exec(&mut s, "SET sql_mode='STRICT_TRANS_TABLES'").await;
+    for bad in ["'abc'", "'839:00:00'", "'12:60:00'"] {
+        let e = fail(&mut s, &format!("INSERT INTO tt (a) VALUES ({bad})")).await;
+        assert_eq!(e.code, 1292, "{bad}");
+        assert!(e.message.starts_with("Incorrect time value: "), "{}", e.message);
+    }
+}
+
+#[tokio::test]
+async fn enum_set_and_json_columns() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(
+        &mut s,
+        "CREATE TABLE e (id INT AUTO_INCREMENT PRIMARY KEY, a ENUM('x','yy','Zz') NOT NULL, b SET('a','b','c'), j JSON)",
+    )
+    .await;
+    let create = query(&mut s, "SHOW CREATE TABLE e").await[0][1].clone();
+    assert!(create.contains("`a` enum('x','yy','Zz') NOT NULL,"), "{create}");
+    assert!(create.contains("`b` set('a','b','c') DEFAULT NULL,"), "{create}");
+    assert!(
+        create.contains("`j` longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL CHECK (json_valid(`j`))"),
+        "{create}"
+    );
+    exec(&mut s, "SET sql_mode=''").await;
+    exec(
+        &mut s,
+        "INSERT INTO e (a, b, j) VALUES ('yy','c,a','{\"k\":1}'), ('ZZ','a,a,b','[1,2]'), ('bad','x,a','1'), (2, 5, 'null')",
+    )
+    .await;
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await.len(), 2);
+    exec(&mut s, "INSERT INTO e (b) VALUES ('b')").await;
+    assert_eq!(
+        query(&mut s, "SELECT a, b, j FROM e ORDER BY id").await,
+        rows(&[
+            &["yy", "a,c", "{\"k\":1}"],
+            &["Zz", "a,b", "[1,2]"],
+            &["", "a", "1"],
+            &["yy", "a,c", "null"],
+            &["x", "b", "NULL"]
+        ])
+    );
+    let e = fail(&mut s, "INSERT INTO e (j) VALUES ('{bad')").await;
+    assert_eq!((e.code, e.message.as_str()), (4025, "CONSTRAINT `e.j` failed for `test`.`e`"));
+    let (meta, _) = result(&mut s, "SELECT a, b FROM e").await;
+    assert_eq!((meta[0].field_type, meta[0].flags & 256, meta[1].flags & 2048), (FieldType::String, 256, 2048));
+    exec(&mut s, "SET sql_mode='STRICT_TRANS_TABLES'").await;
+    assert_eq!(fail(&mut s, "INSERT INTO e (a) VALUES ('nope')").await.code, 1265);
+    assert_eq!(fail(&mut s, "INSERT INTO e (b) VALUES ('a,nope')").await.code, 1265);
 }

@@ -308,6 +308,11 @@ fn put_type(out: &mut Vec<u8>, t: &ColumnType) {
         ColumnType::Date => out.push(11),
         ColumnType::DateTime { fsp } => out.extend_from_slice(&[12, *fsp]),
         ColumnType::Timestamp { fsp } => out.extend_from_slice(&[13, *fsp]),
+        ColumnType::Year => out.push(17),
+        ColumnType::Time { fsp } => out.extend_from_slice(&[18, *fsp]),
+        ColumnType::Enum { values } => put_value_list(out, 19, values),
+        ColumnType::Set { values } => put_value_list(out, 20, values),
+        ColumnType::Json => out.push(21),
     }
 }
 
@@ -318,6 +323,20 @@ fn put_float_type(out: &mut Vec<u8>, tag: u8, unsigned: bool, digits: Option<(u8
     if let Some((m, d)) = digits {
         out.extend_from_slice(&[m, d]);
     }
+}
+
+/// ENUM/SET values: count, then each value as a string.
+fn put_value_list(out: &mut Vec<u8>, tag: u8, values: &[String]) {
+    out.push(tag);
+    put_varint(out, values.len() as u128);
+    for v in values {
+        put_str(out, v);
+    }
+}
+
+fn get_value_list(r: &mut Reader) -> Result<Vec<String>> {
+    let n = get_len(r)?;
+    (0..n).map(|_| get_str(r)).collect()
 }
 
 fn get_float_type(r: &mut Reader) -> Result<(bool, Option<(u8, u8)>)> {
@@ -365,6 +384,11 @@ fn get_type(r: &mut Reader) -> Result<ColumnType> {
         11 => ColumnType::Date,
         12 => ColumnType::DateTime { fsp: r.u8()? },
         13 => ColumnType::Timestamp { fsp: r.u8()? },
+        17 => ColumnType::Year,
+        18 => ColumnType::Time { fsp: r.u8()? },
+        19 => ColumnType::Enum { values: get_value_list(r)? },
+        20 => ColumnType::Set { values: get_value_list(r)? },
+        21 => ColumnType::Json,
         _ => return Err(corrupt("column type")),
     })
 }
@@ -804,6 +828,11 @@ mod tests {
                 col("fu", ColumnType::Float { unsigned: true, digits: None }, ColumnDefault::None),
                 col("g", ColumnType::Double { unsigned: false, digits: Some((8, 3)) }, ColumnDefault::None),
                 col("z", ColumnType::Decimal { precision: 65, scale: 30, unsigned: true }, ColumnDefault::None),
+                col("y", ColumnType::Year, ColumnDefault::None),
+                col("tm", ColumnType::Time { fsp: 3 }, ColumnDefault::None),
+                col("e", ColumnType::Enum { values: vec!["a".into(), "b'c".into()] }, ColumnDefault::None),
+                col("s", ColumnType::Set { values: vec!["x".into(), "y".into()] }, ColumnDefault::None),
+                col("j", ColumnType::Json, ColumnDefault::None),
                 col("dt", ColumnType::Date, ColumnDefault::Value(Datum::Date(Date::new(2024, 1, 2)))),
             ],
             primary: IndexDef {

@@ -70,8 +70,9 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
         out.push(NULL_TAG);
         return Domain::In;
     }
+    let ty = col.ty.stored_as();
     // Integers are range-checked before the tag goes out.
-    if let ColumnType::Int { width, unsigned, .. } = col.ty {
+    if let ColumnType::Int { width, unsigned, .. } = *ty {
         let v = datum_as_i128(d);
         let (min, max) = if unsigned {
             (0i128, width.unsigned_max() as i128)
@@ -97,7 +98,7 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
     if col.nullable {
         out.push(VALUE_TAG);
     }
-    match &col.ty {
+    match &*ty {
         ColumnType::Int { .. } => unreachable!("handled above"),
         ColumnType::Float { .. } => encode_f64(out, datum_as_f64(d) as f32 as f64),
         ColumnType::Double { .. } => encode_f64(out, datum_as_f64(d)),
@@ -130,6 +131,13 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
                 other => datum_as_i128(other).clamp(i64::MIN as i128, i64::MAX as i128) as i64,
             };
             out.extend_from_slice(&((v as u64) ^ SIGN_BIT_64).to_be_bytes());
+        }
+        ColumnType::Year
+        | ColumnType::Time { .. }
+        | ColumnType::Enum { .. }
+        | ColumnType::Set { .. }
+        | ColumnType::Json => {
+            unreachable!("stored_as maps newer types to the type they are stored as")
         }
     }
     Domain::In
@@ -221,7 +229,7 @@ pub fn column_len(key: &[u8], col: &ColumnDef) -> Result<usize> {
     } else {
         0
     };
-    let fixed = match &col.ty {
+    let fixed = match &*col.ty.stored_as() {
         ColumnType::Int { width, .. } => int_bytes(*width),
         ColumnType::Float { .. } | ColumnType::Double { .. } => 8,
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
@@ -498,7 +506,7 @@ pub fn declared_key_bytes(columns: &[ColumnDef], index_columns: &[IndexColumn]) 
         .iter()
         .map(|ic| {
             let col = &columns[ic.column];
-            let full = match &col.ty {
+            let full = match &*col.ty.stored_as() {
                 ColumnType::Int { .. } | ColumnType::Float { .. } | ColumnType::Double { .. } => 8,
                 ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
                 ColumnType::Date => 3,
@@ -506,6 +514,13 @@ pub fn declared_key_bytes(columns: &[ColumnDef], index_columns: &[IndexColumn]) 
                 ColumnType::Char { len } | ColumnType::VarChar { len } => *len as usize * MAX_BYTES_PER_CHAR,
                 ColumnType::Binary { len } | ColumnType::VarBinary { len } => *len as usize,
                 ColumnType::Text { size } | ColumnType::Blob { size } => size.max_len() as usize,
+                ColumnType::Year
+                | ColumnType::Time { .. }
+                | ColumnType::Enum { .. }
+                | ColumnType::Set { .. }
+                | ColumnType::Json => {
+                    unreachable!("stored_as maps newer types to the type they are stored as")
+                }
             };
             match ic.prefix_len {
                 Some(p) => full.min(p as usize),

@@ -148,7 +148,7 @@ pub fn encode_row(columns: &[ColumnDef], row: &[Datum]) -> Result<Vec<u8>> {
 }
 
 fn encode_value(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum) -> Result<()> {
-    match (&col.ty, d) {
+    match (&*col.ty.stored_as(), d) {
         (ColumnType::Int { width, unsigned, .. }, Datum::Int(_) | Datum::UInt(_)) => {
             let v = match d {
                 Datum::Int(v) => *v as i128,
@@ -235,7 +235,7 @@ pub fn decode_row(columns: &[ColumnDef], bytes: &[u8]) -> Result<Vec<Datum>> {
 }
 
 fn decode_value(r: &mut Reader, col: &ColumnDef) -> Result<Datum> {
-    Ok(match &col.ty {
+    Ok(match &*col.ty.stored_as() {
         ColumnType::Int { unsigned: false, .. } => Datum::Int(r.varint_i64()?),
         ColumnType::Int { unsigned: true, .. } => Datum::UInt(r.varint_u64()?),
         ColumnType::Float { .. } => Datum::Double(f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as f64),
@@ -252,6 +252,13 @@ fn decode_value(r: &mut Reader, col: &ColumnDef) -> Result<Datum> {
             Datum::Date(Date(i32::try_from(v).map_err(|_| corrupt("date"))?))
         }
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Datum::DateTime(DateTime(r.varint_i64()?)),
+        ColumnType::Year
+        | ColumnType::Time { .. }
+        | ColumnType::Enum { .. }
+        | ColumnType::Set { .. }
+        | ColumnType::Json => {
+            unreachable!("stored_as maps newer types to the type they are stored as")
+        }
     })
 }
 

@@ -354,9 +354,49 @@ pub enum ColumnType {
     Timestamp {
         fsp: u8,
     },
+    /// YEAR (YEAR(4)): 0 or 1901..=2155, stored as a SMALLINT UNSIGNED.
+    Year,
+    /// TIME(fsp): -838:59:59 ..= 838:59:59. Values are canonical text ('-12:30:00.500'), so the
+    /// SQL layer's TIME functions (which work on text) take them as they are.
+    Time {
+        fsp: u8,
+    },
+    /// ENUM('a','b'): one of the values (or '' for an invalid one), held as its text.
+    Enum {
+        values: Vec<String>,
+    },
+    /// SET('a','b'): a comma-separated subset in declaration order, held as its text.
+    Set {
+        values: Vec<String>,
+    },
+    /// JSON: MariaDB's alias of LONGTEXT whose values must be valid JSON (CHECK json_valid).
+    Json,
 }
 
 impl ColumnType {
+    /// The existing type whose storage (row and key encoding, ordering) a newer type shares:
+    /// the engine stores YEAR as SMALLINT UNSIGNED, TIME/ENUM/SET as their text, JSON as
+    /// LONGTEXT. Other types are their own.
+    pub fn stored_as(&self) -> std::borrow::Cow<'_, ColumnType> {
+        use std::borrow::Cow;
+        match self {
+            ColumnType::Year => {
+                Cow::Owned(ColumnType::Int { width: IntWidth::Small, unsigned: true, display_width: None })
+            }
+            // '-838:59:59.999999': 17 bytes.
+            ColumnType::Time { .. } => Cow::Owned(ColumnType::VarBinary { len: 17 }),
+            ColumnType::Enum { values } | ColumnType::Set { values } => {
+                let chars = match self {
+                    ColumnType::Enum { .. } => values.iter().map(|v| v.chars().count()).max().unwrap_or(0),
+                    _ => values.iter().map(|v| v.chars().count() + 1).sum::<usize>(),
+                };
+                Cow::Owned(ColumnType::VarChar { len: chars.max(1) as u32 })
+            }
+            ColumnType::Json => Cow::Owned(ColumnType::Text { size: LobSize::Long }),
+            other => Cow::Borrowed(other),
+        }
+    }
+
     pub fn is_string(&self) -> bool {
         matches!(self, ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. })
     }
@@ -432,8 +472,21 @@ impl ColumnType {
             ColumnType::DateTime { fsp } => format!("datetime({fsp})"),
             ColumnType::Timestamp { fsp: 0 } => "timestamp".into(),
             ColumnType::Timestamp { fsp } => format!("timestamp({fsp})"),
+            ColumnType::Year => "year(4)".into(),
+            ColumnType::Time { fsp: 0 } => "time".into(),
+            ColumnType::Time { fsp } => format!("time({fsp})"),
+            ColumnType::Enum { values } => format!("enum({})", quoted_list(values)),
+            ColumnType::Set { values } => format!("set({})", quoted_list(values)),
+            ColumnType::Json => "longtext".into(),
         }
     }
+}
+
+/// 'a','b''c': MariaDB quotes ENUM/SET values with doubled quotes (and backslashes).
+fn quoted_list(values: &[String]) -> String {
+    let quoted: Vec<String> =
+        values.iter().map(|v| format!("'{}'", v.replace('\\', "\\\\").replace('\'', "''"))).collect();
+    quoted.join(",")
 }
 
 fn float_name(base: &str, unsigned: bool, digits: Option<(u8, u8)>) -> String {

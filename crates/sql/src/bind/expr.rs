@@ -276,6 +276,8 @@ impl Binder<'_> {
     fn user_var(&self, name: &str) -> Bound {
         let current = self.env.user_vars.and_then(|m| m.get(&name.to_ascii_lowercase()));
         let ty = match current {
+            // MariaDB types an integer user variable BIGINT (LONGLONG, 20), whatever its value.
+            Some(Value::Int(_)) => SqlType::Int { bits: 64, unsigned: false },
             Some(v) if !v.is_null() => SqlType::of_value(v),
             _ => SqlType::Text { max_chars: 16_777_216, lob: true },
         };

@@ -93,6 +93,17 @@ fn fsp(p: &Option<u64>, col: &str) -> Result<u8, SqlError> {
     }
 }
 
+/// ENUM's values (ClickHouse's `'a' = 1` members are not MariaDB syntax).
+fn enum_values(members: &[ast::EnumMember]) -> Result<Vec<String>, SqlError> {
+    members
+        .iter()
+        .map(|m| match m {
+            ast::EnumMember::Name(n) => Ok(n.clone()),
+            ast::EnumMember::NamedValue(n, _) => Err(error::syntax(n, 1)),
+        })
+        .collect()
+}
+
 /// The stored type of a CREATE TABLE column, with MariaDB's limits (1074, 1426, 1425).
 /// Returns the type and whether UNSIGNED was given (for types that allow it).
 pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
@@ -171,6 +182,18 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
         D::Date => ColumnType::Date,
         D::Datetime(p) => ColumnType::DateTime { fsp: fsp(p, col)? },
         D::Timestamp(p, _) => ColumnType::Timestamp { fsp: fsp(p, col)? },
+        D::Time(p, _) => ColumnType::Time { fsp: fsp(p, col)? },
+        D::Enum(members, _) => ColumnType::Enum { values: enum_values(members)? },
+        D::Set(values) => ColumnType::Set { values: values.clone() },
+        D::JSON => ColumnType::Json,
+        D::Custom(name, modifiers) if name.to_string().eq_ignore_ascii_case("YEAR") => {
+            // YEAR(2) is gone from MariaDB: YEAR(n) is YEAR(4).
+            match modifiers.as_slice() {
+                [] => ColumnType::Year,
+                [n] if n == "4" || n == "2" => ColumnType::Year,
+                _ => return Err(error::syntax(&dt.to_string(), 1)),
+            }
+        }
         other => return Err(error::not_supported(&format!("column type {other}"))),
     })
 }

@@ -37,6 +37,12 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
     if v.is_null() {
         return KeyConv::Null;
     }
+    // TIME, ENUM and SET compare by their meaning, not by their stored text ('10:00' is
+    // 10:00:00; `e = 1` names the first value): the index cannot narrow them yet.
+    if matches!(ty, ColumnType::Time { .. } | ColumnType::Enum { .. } | ColumnType::Set { .. }) {
+        return KeyConv::Unusable;
+    }
+    let ty = &*ty.stored_as();
     match ty {
         ColumnType::Int { width, unsigned, .. } => {
             let (min, max): (i128, i128) = if *unsigned {
@@ -122,6 +128,13 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
             Some(dt) => KeyConv::Exact(Datum::DateTime(dt)),
             None => KeyConv::Unusable,
         },
+        ColumnType::Year
+        | ColumnType::Time { .. }
+        | ColumnType::Enum { .. }
+        | ColumnType::Set { .. }
+        | ColumnType::Json => {
+            unreachable!("stored_as maps newer types to the type they are stored as")
+        }
     }
 }
 

@@ -14,6 +14,11 @@ use crate::variables::{effective_charset, effective_collation};
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
 fn column_line(col: &ColumnDef) -> String {
     let mut s = format!("{} {}", quote_ident(&col.name), col.type_sql());
+    let is_json = matches!(col.ty, ColumnType::Json);
+    if is_json {
+        // MariaDB's JSON is utf8mb4_bin LONGTEXT with a CHECK.
+        s.push_str(" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    }
     let is_timestamp = matches!(col.ty, ColumnType::Timestamp { .. });
     if !col.nullable {
         s.push_str(" NOT NULL");
@@ -43,6 +48,9 @@ fn column_line(col: &ColumnDef) -> String {
     if !col.comment.is_empty() {
         s.push_str(" COMMENT ");
         s.push_str(&quote_string(col.comment.as_bytes()));
+    }
+    if is_json {
+        s.push_str(&format!(" CHECK (json_valid({}))", quote_ident(&col.name)));
     }
     s
 }

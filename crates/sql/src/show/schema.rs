@@ -314,6 +314,30 @@ pub(crate) fn type_facts(ty: &ColumnType, charset_max_len: u64) -> TypeFacts {
         ColumnType::Timestamp { fsp } => {
             TypeFacts { data_type: "timestamp", datetime_precision: Some(u64::from(*fsp)), ..none }
         }
+        ColumnType::Year => TypeFacts { data_type: "year", ..none },
+        ColumnType::Time { fsp } => TypeFacts { data_type: "time", datetime_precision: Some(u64::from(*fsp)), ..none },
+        ColumnType::Enum { .. } | ColumnType::Set { .. } => {
+            let chars = match ty.stored_as().as_ref() {
+                ColumnType::VarChar { len } => u64::from(*len),
+                _ => 0,
+            };
+            // A SET's longest value has no trailing comma.
+            let chars = if matches!(ty, ColumnType::Set { .. }) { chars.saturating_sub(1) } else { chars };
+            TypeFacts {
+                data_type: if matches!(ty, ColumnType::Enum { .. }) { "enum" } else { "set" },
+                char_max_len: Some(chars),
+                octet_len: Some(chars * charset_max_len),
+                is_text: true,
+                ..none
+            }
+        }
+        ColumnType::Json => TypeFacts {
+            data_type: "longtext",
+            char_max_len: Some(LobSize::Long.max_len()),
+            octet_len: Some(LobSize::Long.max_len()),
+            is_text: true,
+            ..none
+        },
     }
 }
 

@@ -43,6 +43,7 @@ mod kinds;
 mod like;
 mod num;
 mod store;
+mod store_types;
 mod types;
 
 #[cfg(test)]

@@ -6,13 +6,14 @@
 //! (rounding a DECIMAL, trailing spaces cut from a VARCHAR, time dropped from a DATE) nothing is
 //! reported: `FnContext::warn` adds Warnings only.
 
-use selkie_storage::{ColumnDef, ColumnType, Date, DateTime, Decimal, IntWidth};
+use selkie_storage::{ColumnDef, ColumnType, Date, DateTime, Decimal, IntWidth, LobSize};
 
 use super::cast::{char_count, char_prefix_len, decimal_to_i128, fit_decimal_type, temporal_as_number};
 use super::context::FnContext;
 use super::datetime::{epoch_from_local, temporal_of, truncate_micros, warn_text, TIMESTAMP_MAX_EPOCH};
 use super::format::to_text_bytes;
 use super::num::{dec_from_f64, dec_to_f64, lex_number, NumQuality};
+use super::store_types::{self, StoreIssue};
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -95,6 +96,29 @@ impl Reporter<'_> {
         self.report(error, (1265, warning))
     }
 
+    /// TIME beyond ±838:59:59: strict 1292 "Incorrect time value", otherwise 1264 (clipped).
+    fn time_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
+        let error = SqlError::new(
+            1292,
+            "22007",
+            format!("Incorrect time value: '{shown}' for column {} at row {}", self.qualified(), self.row()),
+        );
+        let warning = format!("Out of range value for column '{}' at row {}", self.col.name, self.row());
+        self.report(error, (1264, warning))
+    }
+
+    /// 4025: a JSON column's implicit CHECK (json_valid(`c`)) failed.
+    fn json_check_failed(&self) -> SqlError {
+        match self.target {
+            Some(t) => SqlError::new(
+                4025,
+                "23000",
+                format!("CONSTRAINT `{}.{}` failed for `{}`.`{}`", t.table, self.col.name, t.db, t.table),
+            ),
+            None => SqlError::new(4025, "23000", format!("CONSTRAINT `{}` failed", self.col.name)),
+        }
+    }
+
     /// TIMESTAMP out of its range: strict 1292, otherwise 1264.
     fn timestamp_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
         let error = SqlError::new(
@@ -136,6 +160,45 @@ pub fn store_for_column_at(
         ColumnType::Date => store_temporal(&v, TemporalKind::Date, &r),
         ColumnType::DateTime { fsp } => store_temporal(&v, TemporalKind::DateTime(*fsp), &r),
         ColumnType::Timestamp { fsp } => store_temporal(&v, TemporalKind::Timestamp(*fsp), &r),
+        ColumnType::Year => {
+            let (stored, issue) = store_types::year(&v);
+            match issue {
+                Some(StoreIssue::OutOfRange) => r.out_of_range()?,
+                Some(StoreIssue::Truncated) => r.data_truncated()?,
+                Some(StoreIssue::NotANumber) => r.incorrect_value("integer", &store_types::shown(&v))?,
+                None => {}
+            }
+            Ok(stored)
+        }
+        ColumnType::Time { fsp } => {
+            let (stored, issue) = store_types::time(&v, *fsp);
+            match issue {
+                Some(StoreIssue::OutOfRange) => r.time_out_of_range(&store_types::shown(&v))?,
+                Some(_) => r.incorrect_temporal("time", &store_types::shown(&v))?,
+                None => {}
+            }
+            Ok(stored)
+        }
+        ColumnType::Enum { values } | ColumnType::Set { values } => {
+            let (stored, issue) = if matches!(col.ty, ColumnType::Enum { .. }) {
+                store_types::enum_value(&v, values)
+            } else {
+                store_types::set_value(&v, values)
+            };
+            if issue.is_some() {
+                r.data_truncated()?;
+            }
+            Ok(stored)
+        }
+        ColumnType::Json => {
+            let stored = store_text(v, Limit::Bytes(LobSize::Long.max_len() as usize), false, &r)?;
+            match &stored {
+                // JSON is LONGTEXT with CHECK (json_valid(`c`)): a failed CHECK is an error
+                // in every sql_mode.
+                Value::Bytes(b) if !store_types::json_valid(b) => Err(r.json_check_failed()),
+                _ => Ok(stored),
+            }
+        }
     }
 }
 
@@ -426,5 +489,9 @@ pub fn implicit_default(ty: &ColumnType) -> Value {
         | ColumnType::Blob { .. } => Value::Bytes(Vec::new()),
         ColumnType::Date => Value::Date(Date(0)),
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Value::DateTime(DateTime(0)),
+        ColumnType::Year => Value::UInt(0),
+        ColumnType::Time { fsp } => Value::Bytes(store_types::format_time(0, *fsp).into_bytes()),
+        ColumnType::Enum { values } => store_types::enum_default(values),
+        ColumnType::Set { .. } | ColumnType::Json => Value::Bytes(Vec::new()),
     }
 }

@@ -39,6 +39,8 @@ const FLOAT_DISPLAY_LENGTH: u32 = 12;
 pub const NOT_FIXED_DECIMALS: u8 = 31;
 const DATE_DISPLAY_LENGTH: u32 = 10;
 const DATETIME_DISPLAY_LENGTH: u32 = 19;
+const TIME_DISPLAY_LENGTH: u32 = 10;
+const YEAR_DISPLAY_LENGTH: u32 = 4;
 
 fn text_meta(field_type: FieldType, max_chars: u32) -> FieldMeta {
     FieldMeta {
@@ -94,7 +96,16 @@ pub fn from_column(ty: &ColumnType) -> SqlType {
         ColumnType::Date => SqlType::Date,
         ColumnType::DateTime { fsp } => SqlType::DateTime { fsp: *fsp },
         ColumnType::Timestamp { fsp } => SqlType::Timestamp { fsp: *fsp },
+        ColumnType::Year => SqlType::Int { bits: 16, unsigned: true },
+        // TIME, ENUM and SET values are their text (see value::store_types); JSON is LONGTEXT.
+        ColumnType::Time { fsp } => SqlType::Text { max_chars: time_length(*fsp), lob: false },
+        ColumnType::Enum { .. } | ColumnType::Set { .. } | ColumnType::Json => from_column(&ty.stored_as()),
     }
+}
+
+/// Display length of TIME(fsp): '-838:59:59' is 10, plus the point and the digits.
+fn time_length(fsp: u8) -> u32 {
+    TIME_DISPLAY_LENGTH + if fsp > 0 { fsp as u32 + 1 } else { 0 }
 }
 
 pub fn field_meta(ty: &SqlType) -> FieldMeta {
@@ -304,6 +315,26 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
         ColumnType::Decimal { unsigned: true, .. } => {
             FieldMeta { length: base.length - 1, flags: base.flags | flags::UNSIGNED, ..base }
         }
+        // YEAR is a zero-filled number (0 shows as 0000).
+        ColumnType::Year => FieldMeta {
+            field_type: FieldType::Year,
+            length: YEAR_DISPLAY_LENGTH,
+            decimals: 0,
+            charset: charset::BINARY,
+            flags: flags::UNSIGNED | flags::ZEROFILL | flags::NUM,
+        },
+        ColumnType::Time { fsp } => FieldMeta {
+            field_type: FieldType::Time,
+            length: time_length(*fsp),
+            decimals: *fsp,
+            charset: charset::BINARY,
+            flags: flags::BINARY,
+        },
+        // ENUM and SET are STRING columns flagged ENUM / SET.
+        ColumnType::Enum { .. } => FieldMeta { field_type: FieldType::String, flags: base.flags | flags::ENUM, ..base },
+        ColumnType::Set { .. } => FieldMeta { field_type: FieldType::String, flags: base.flags | flags::SET, ..base },
+        // JSON is utf8mb4_bin LONGTEXT: a BLOB flagged BINARY.
+        ColumnType::Json => FieldMeta { flags: base.flags | flags::BINARY, ..base },
         // FLOAT(M,D) is M long with D decimals (the text protocol prints D digits).
         ColumnType::Float { unsigned, digits } | ColumnType::Double { unsigned, digits } => {
             let (length, decimals) = digits.map_or((base.length, base.decimals), |(m, d)| (m as u32, d));
