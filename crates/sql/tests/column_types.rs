@@ -201,7 +201,7 @@ async fn enum_set_and_json_columns() {
     exec(&mut s, "SET sql_mode=''").await;
     exec(
         &mut s,
-        "INSERT INTO e (a, b, j) VALUES ('yy','c,a','{\"k\":1}'), ('ZZ','a,a,b','[1,2]'), ('bad','x,a','1'), (2, 5, 'null')",
+        "INSERT INTO e (a, b, j) VALUES ('yy','c,a','{\"k\":1}'), ('Zz','a,a,b','[1,2]'), ('bad','x,a','1'), (2, 5, 'null')",
     )
     .await;
     assert_eq!(query(&mut s, "SHOW WARNINGS").await.len(), 2);

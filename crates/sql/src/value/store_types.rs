@@ -207,15 +207,15 @@ pub fn time(v: &Value, fsp: u8) -> (Value, Option<StoreIssue>) {
     (Value::Bytes(format_time(micros, fsp).into_bytes()), trailing.then_some(StoreIssue::Truncated))
 }
 
-/// ENUM: the declared value (compared case-insensitively, as MariaDB's default collations do;
-/// the declared spelling is stored), or a 1-based index given as a number; anything else is ''
-/// with 1265.
+/// ENUM: the declared value (compared as the column's binary collation does, trailing spaces
+/// ignored: Selkie compares strings as utf8mb4_bin), or a 1-based index given as a number;
+/// anything else is '' with 1265.
 pub fn enum_value(v: &Value, values: &[String]) -> (Value, Option<StoreIssue>) {
     let found = match v {
         Value::Bytes(b) => {
             let s = String::from_utf8_lossy(b);
             let s = s.trim_end_matches(' ');
-            values.iter().position(|x| x.trim_end_matches(' ').eq_ignore_ascii_case(s))
+            values.iter().position(|x| x.trim_end_matches(' ') == s)
         }
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
             let n = super::cast::to_i64(v).unwrap_or(0);
@@ -230,7 +230,8 @@ pub fn enum_value(v: &Value, values: &[String]) -> (Value, Option<StoreIssue>) {
     }
 }
 
-/// SET: comma-separated members (any order, repeats allowed) or a bitmask; stored in
+/// SET: comma-separated members (any order, repeats allowed; compared exactly, spaces
+/// included, as MariaDB's find_set does under a binary collation) or a bitmask; stored in
 /// declaration order. Unknown members are dropped with 1265.
 pub fn set_value(v: &Value, values: &[String]) -> (Value, Option<StoreIssue>) {
     let mut mask: u64 = 0;
@@ -240,8 +241,7 @@ pub fn set_value(v: &Value, values: &[String]) -> (Value, Option<StoreIssue>) {
             let s = String::from_utf8_lossy(b);
             if !s.is_empty() {
                 for part in s.split(',') {
-                    let part = part.trim_end_matches(' ');
-                    match values.iter().position(|x| x.trim_end_matches(' ').eq_ignore_ascii_case(part)) {
+                    match values.iter().position(|x| x == part) {
                         Some(i) => mask |= 1 << i,
                         None => issue = Some(StoreIssue::Truncated),
                     }

@@ -1,0 +1,24 @@
+-- YEAR and TIME columns: two-digit years, range and clipping, TIME literals and fractions.
+CREATE TABLE y (id INT AUTO_INCREMENT PRIMARY KEY, a YEAR, b YEAR(4));
+SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'y' ORDER BY ORDINAL_POSITION;
+SET sql_mode = '';
+INSERT INTO y (a) VALUES (0),(1),(69),(70),(99),(100),(1900),(1901),(2155),(2156),(-1),('0'),('00'),('000'),('1'),('69'),('70'),('99'),('2024'),('abc'),(''),('12abc'),(1.5),(2024.6),('0000');
+SELECT id, a, a + 0 FROM y ORDER BY id;
+SET sql_mode = 'STRICT_TRANS_TABLES';
+INSERT INTO y (a) VALUES (2156);
+INSERT INTO y (a) VALUES ('abc');
+INSERT INTO y (a, b) VALUES (24, '99');
+SELECT a, b FROM y WHERE id = 26;
+CREATE TABLE tt (id INT AUTO_INCREMENT PRIMARY KEY, a TIME, b TIME(3), c TIME(6));
+SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, DATETIME_PRECISION FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'tt' ORDER BY ORDINAL_POSITION;
+SET sql_mode = '';
+INSERT INTO tt (a, b) VALUES ('10:11:12', '10:11:12.3456'), ('-1 02:03:04', '1 02:03:04.5'), ('101112', '101112.125'), (101112, 101112.125), ('839:00:00', '-900:00:00'), ('abc', '1:2'), ('12:60:00', '11'), (1.5, -1), ('1:2:3', '-0:0:1'), ('10:11:12xyz', '  10:11 '), (1e0, 3.999), ('', '00:00:00');
+INSERT INTO tt (c) VALUES ('838:59:59.999999'), ('-838:59:59.999999'), ('12:34:56.789');
+SELECT id, a, b, c FROM tt ORDER BY id;
+SET sql_mode = 'STRICT_TRANS_TABLES';
+INSERT INTO tt (a) VALUES ('abc');
+INSERT INTO tt (a) VALUES ('839:00:00');
+INSERT INTO tt (a) VALUES ('12:60:00');
+INSERT INTO tt (a) VALUES ('-838:59:59');
+SELECT a FROM tt WHERE id = 16;
+CREATE TABLE bad (a TIME(7));
