@@ -224,3 +224,33 @@ async fn enum_set_and_json_columns() {
     assert_eq!(fail(&mut s, "INSERT INTO e (a) VALUES ('nope')").await.code, 1265);
     assert_eq!(fail(&mut s, "INSERT INTO e (b) VALUES ('a,nope')").await.code, 1265);
 }
+
+#[tokio::test]
+async fn uuid_and_inet_columns() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE u (id INT PRIMARY KEY, a UUID, b INET4, c INET6)").await;
+    exec(&mut s, "SET sql_mode=''").await;
+    exec(
+        &mut s,
+        "INSERT INTO u VALUES (1, '123E4567-E89B-12D3-A456-426614174000', '192.168.0.1', '2001:DB8::1'),
+         (2, '123e4567e89b12d3a456426614174000', '10.0.0.256', '::ffff:1.2.3.4')",
+    )
+    .await;
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1292", "Incorrect inet4 value: '10.0.0.256' for column `test`.`u`.`b` at row 2"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT a, b, c FROM u ORDER BY id").await,
+        rows(&[
+            &["123e4567-e89b-12d3-a456-426614174000", "192.168.0.1", "2001:db8::1"],
+            &["123e4567-e89b-12d3-a456-426614174000", "NULL", "::ffff:1.2.3.4"],
+        ])
+    );
+    exec(&mut s, "SET sql_mode='STRICT_TRANS_TABLES'").await;
+    assert_eq!(fail(&mut s, "INSERT INTO u (id, a) VALUES (3, 'bad')").await.code, 1292);
+    let e = fail(&mut s, "INSERT INTO u (id, a) VALUES (3, 12)").await;
+    assert_eq!((e.code, e.message.as_str()), (4078, "Cannot cast 'int' as 'uuid' in assignment of `test`.`u`.`a`"));
+    assert!(query(&mut s, "SHOW CREATE TABLE u").await[0][1].contains("`a` uuid DEFAULT NULL"));
+}

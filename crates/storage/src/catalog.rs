@@ -313,6 +313,9 @@ fn put_type(out: &mut Vec<u8>, t: &ColumnType) {
         ColumnType::Enum { values } => put_value_list(out, 19, values),
         ColumnType::Set { values } => put_value_list(out, 20, values),
         ColumnType::Json => out.push(21),
+        ColumnType::Uuid => out.push(22),
+        ColumnType::Inet4 => out.push(23),
+        ColumnType::Inet6 => out.push(24),
     }
 }
 
@@ -389,6 +392,9 @@ fn get_type(r: &mut Reader) -> Result<ColumnType> {
         19 => ColumnType::Enum { values: get_value_list(r)? },
         20 => ColumnType::Set { values: get_value_list(r)? },
         21 => ColumnType::Json,
+        22 => ColumnType::Uuid,
+        23 => ColumnType::Inet4,
+        24 => ColumnType::Inet6,
         _ => return Err(corrupt("column type")),
     })
 }
@@ -833,6 +839,9 @@ mod tests {
                 col("e", ColumnType::Enum { values: vec!["a".into(), "b'c".into()] }, ColumnDefault::None),
                 col("s", ColumnType::Set { values: vec!["x".into(), "y".into()] }, ColumnDefault::None),
                 col("j", ColumnType::Json, ColumnDefault::None),
+                col("u", ColumnType::Uuid, ColumnDefault::None),
+                col("i4", ColumnType::Inet4, ColumnDefault::None),
+                col("i6", ColumnType::Inet6, ColumnDefault::None),
                 col("dt", ColumnType::Date, ColumnDefault::Value(Datum::Date(Date::new(2024, 1, 2)))),
             ],
             primary: IndexDef {

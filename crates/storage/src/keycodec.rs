@@ -132,11 +132,8 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
             };
             out.extend_from_slice(&((v as u64) ^ SIGN_BIT_64).to_be_bytes());
         }
-        ColumnType::Year
-        | ColumnType::Time { .. }
-        | ColumnType::Enum { .. }
-        | ColumnType::Set { .. }
-        | ColumnType::Json => {
+        // Newer types are mapped to the type they are stored as.
+        _ => {
             unreachable!("stored_as maps newer types to the type they are stored as")
         }
     }
@@ -514,11 +511,8 @@ pub fn declared_key_bytes(columns: &[ColumnDef], index_columns: &[IndexColumn]) 
                 ColumnType::Char { len } | ColumnType::VarChar { len } => *len as usize * MAX_BYTES_PER_CHAR,
                 ColumnType::Binary { len } | ColumnType::VarBinary { len } => *len as usize,
                 ColumnType::Text { size } | ColumnType::Blob { size } => size.max_len() as usize,
-                ColumnType::Year
-                | ColumnType::Time { .. }
-                | ColumnType::Enum { .. }
-                | ColumnType::Set { .. }
-                | ColumnType::Json => {
+                // Newer types are mapped to the type they are stored as.
+                _ => {
                     unreachable!("stored_as maps newer types to the type they are stored as")
                 }
             };

@@ -252,11 +252,8 @@ fn decode_value(r: &mut Reader, col: &ColumnDef) -> Result<Datum> {
             Datum::Date(Date(i32::try_from(v).map_err(|_| corrupt("date"))?))
         }
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Datum::DateTime(DateTime(r.varint_i64()?)),
-        ColumnType::Year
-        | ColumnType::Time { .. }
-        | ColumnType::Enum { .. }
-        | ColumnType::Set { .. }
-        | ColumnType::Json => {
+        // Newer types are mapped to the type they are stored as.
+        _ => {
             unreachable!("stored_as maps newer types to the type they are stored as")
         }
     })

@@ -371,6 +371,11 @@ pub enum ColumnType {
     },
     /// JSON: MariaDB's alias of LONGTEXT whose values must be valid JSON (CHECK json_valid).
     Json,
+    /// UUID (MariaDB 10.7+), INET4 and INET6 (10.5+/10.10+): values are their canonical text
+    /// ('123e4567-e89b-12d3-a456-426614174000', '192.168.0.1', '2001:db8::1').
+    Uuid,
+    Inet4,
+    Inet6,
 }
 
 impl ColumnType {
@@ -393,6 +398,9 @@ impl ColumnType {
                 Cow::Owned(ColumnType::VarChar { len: chars.max(1) as u32 })
             }
             ColumnType::Json => Cow::Owned(ColumnType::Text { size: LobSize::Long }),
+            ColumnType::Uuid => Cow::Owned(ColumnType::VarChar { len: 36 }),
+            ColumnType::Inet4 => Cow::Owned(ColumnType::VarChar { len: 15 }),
+            ColumnType::Inet6 => Cow::Owned(ColumnType::VarChar { len: 39 }),
             other => Cow::Borrowed(other),
         }
     }
@@ -478,6 +486,9 @@ impl ColumnType {
             ColumnType::Enum { values } => format!("enum({})", quoted_list(values)),
             ColumnType::Set { values } => format!("set({})", quoted_list(values)),
             ColumnType::Json => "longtext".into(),
+            ColumnType::Uuid => "uuid".into(),
+            ColumnType::Inet4 => "inet4".into(),
+            ColumnType::Inet6 => "inet6".into(),
         }
     }
 }

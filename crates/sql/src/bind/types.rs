@@ -186,6 +186,13 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
         D::Enum(members, _) => ColumnType::Enum { values: enum_values(members)? },
         D::Set(values) => ColumnType::Set { values: values.clone() },
         D::JSON => ColumnType::Json,
+        D::Uuid => ColumnType::Uuid,
+        D::Custom(name, modifiers) if modifiers.is_empty() && name.to_string().eq_ignore_ascii_case("INET4") => {
+            ColumnType::Inet4
+        }
+        D::Custom(name, modifiers) if modifiers.is_empty() && name.to_string().eq_ignore_ascii_case("INET6") => {
+            ColumnType::Inet6
+        }
         D::Custom(name, modifiers) if name.to_string().eq_ignore_ascii_case("YEAR") => {
             // YEAR(2) is gone from MariaDB: YEAR(n) is YEAR(4).
             match modifiers.as_slice() {

@@ -128,11 +128,8 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
             Some(dt) => KeyConv::Exact(Datum::DateTime(dt)),
             None => KeyConv::Unusable,
         },
-        ColumnType::Year
-        | ColumnType::Time { .. }
-        | ColumnType::Enum { .. }
-        | ColumnType::Set { .. }
-        | ColumnType::Json => {
+        // Newer types are mapped to the type they are stored as.
+        _ => {
             unreachable!("stored_as maps newer types to the type they are stored as")
         }
     }

@@ -331,6 +331,9 @@ pub(crate) fn type_facts(ty: &ColumnType, charset_max_len: u64) -> TypeFacts {
                 ..none
             }
         }
+        ColumnType::Uuid => TypeFacts { data_type: "uuid", ..none },
+        ColumnType::Inet4 => TypeFacts { data_type: "inet4", ..none },
+        ColumnType::Inet6 => TypeFacts { data_type: "inet6", ..none },
         ColumnType::Json => TypeFacts {
             data_type: "longtext",
             char_max_len: Some(LobSize::Long.max_len()),

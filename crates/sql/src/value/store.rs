@@ -107,6 +107,25 @@ impl Reporter<'_> {
         self.report(error, (1264, warning))
     }
 
+    /// UUID/INET4/INET6 text that is not one: 1292 "Incorrect uuid value: 'x' for column
+    /// `db`.`t`.`c` at row N", an error in strict mode, a warning (and NULL) otherwise.
+    fn incorrect_kind_value(&self, kind: &str, shown: &str) -> Result<(), SqlError> {
+        let msg = format!("Incorrect {kind} value: '{shown}' for column {} at row {}", self.qualified(), self.row());
+        self.report(SqlError::new(1292, "22007", msg.clone()), (1292, msg))
+    }
+
+    /// 4078: a number or date cannot become a UUID/INET value, in any sql_mode.
+    fn cannot_cast(&self, v: &Value, kind: &str) -> SqlError {
+        let from = match v {
+            Value::Int(_) | Value::UInt(_) => "int",
+            Value::Decimal(_) => "decimal",
+            Value::Double(_) => "double",
+            Value::Date(_) => "date",
+            _ => "datetime",
+        };
+        SqlError::new(4078, "HY000", format!("Cannot cast '{from}' as '{kind}' in assignment of {}", self.qualified()))
+    }
+
     /// 4025: a JSON column's implicit CHECK (json_valid(`c`)) failed.
     fn json_check_failed(&self) -> SqlError {
         match self.target {
@@ -189,6 +208,24 @@ pub fn store_for_column_at(
                 r.data_truncated()?;
             }
             Ok(stored)
+        }
+        ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
+            let (kind, canonical): (&str, fn(&[u8]) -> Option<String>) = match col.ty {
+                ColumnType::Uuid => ("uuid", store_types::canonical_uuid),
+                ColumnType::Inet4 => ("inet4", store_types::canonical_inet4),
+                _ => ("inet6", store_types::canonical_inet6),
+            };
+            match &v {
+                Value::Bytes(b) => match canonical(b) {
+                    Some(text) => Ok(Value::Bytes(text.into_bytes())),
+                    None => {
+                        // Not strict: NULL, with the warning.
+                        r.incorrect_kind_value(kind, &store_types::shown(&v))?;
+                        Ok(Value::Null)
+                    }
+                },
+                other => Err(r.cannot_cast(other, kind)),
+            }
         }
         ColumnType::Json => {
             let stored = store_text(v, Limit::Bytes(LobSize::Long.max_len() as usize), false, &r)?;
@@ -493,5 +530,8 @@ pub fn implicit_default(ty: &ColumnType) -> Value {
         ColumnType::Time { fsp } => Value::Bytes(store_types::format_time(0, *fsp).into_bytes()),
         ColumnType::Enum { values } => store_types::enum_default(values),
         ColumnType::Set { .. } | ColumnType::Json => Value::Bytes(Vec::new()),
+        ColumnType::Uuid => Value::Bytes(b"00000000-0000-0000-0000-000000000000".to_vec()),
+        ColumnType::Inet4 => Value::Bytes(b"0.0.0.0".to_vec()),
+        ColumnType::Inet6 => Value::Bytes(b"::".to_vec()),
     }
 }

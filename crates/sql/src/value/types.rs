@@ -99,7 +99,12 @@ pub fn from_column(ty: &ColumnType) -> SqlType {
         ColumnType::Year => SqlType::Int { bits: 16, unsigned: true },
         // TIME, ENUM and SET values are their text (see value::store_types); JSON is LONGTEXT.
         ColumnType::Time { fsp } => SqlType::Text { max_chars: time_length(*fsp), lob: false },
-        ColumnType::Enum { .. } | ColumnType::Set { .. } | ColumnType::Json => from_column(&ty.stored_as()),
+        ColumnType::Enum { .. }
+        | ColumnType::Set { .. }
+        | ColumnType::Json
+        | ColumnType::Uuid
+        | ColumnType::Inet4
+        | ColumnType::Inet6 => from_column(&ty.stored_as()),
     }
 }
 
@@ -333,6 +338,10 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
         // ENUM and SET are STRING columns flagged ENUM / SET.
         ColumnType::Enum { .. } => FieldMeta { field_type: FieldType::String, flags: base.flags | flags::ENUM, ..base },
         ColumnType::Set { .. } => FieldMeta { field_type: FieldType::String, flags: base.flags | flags::SET, ..base },
+        // UUID/INET4/INET6 are STRING columns flagged UNSIGNED BINARY (their binary form).
+        ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
+            FieldMeta { field_type: FieldType::String, flags: base.flags | flags::UNSIGNED | flags::BINARY, ..base }
+        }
         // JSON is utf8mb4_bin LONGTEXT: a BLOB flagged BINARY.
         ColumnType::Json => FieldMeta { flags: base.flags | flags::BINARY, ..base },
         // FLOAT(M,D) is M long with D decimals (the text protocol prints D digits).
