@@ -150,6 +150,9 @@ impl Reporter<'_> {
     }
 }
 
+/// Text of a UUID/INET value in its canonical form, or None when it is not one.
+type Canonicalizer = fn(&[u8]) -> Option<String>;
+
 /// See `super::store_for_column`; `target` names the table and row for messages.
 pub fn store_for_column_at(
     v: Value,
@@ -210,7 +213,7 @@ pub fn store_for_column_at(
             Ok(stored)
         }
         ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
-            let (kind, canonical): (&str, fn(&[u8]) -> Option<String>) = match col.ty {
+            let (kind, canonical): (&str, Canonicalizer) = match col.ty {
                 ColumnType::Uuid => ("uuid", store_types::canonical_uuid),
                 ColumnType::Inet4 => ("inet4", store_types::canonical_inet4),
                 _ => ("inet6", store_types::canonical_inet6),
@@ -349,10 +352,7 @@ fn store_float(
         x = round_to_decimals(x, d);
         limit = limit.min(10f64.powi(m as i32 - d as i32) - 10f64.powi(-(d as i32)));
     }
-    let x = if x.is_nan() {
-        r.out_of_range()?;
-        0.0
-    } else if unsigned && x < 0.0 {
+    let x = if x.is_nan() || (unsigned && x < 0.0) {
         r.out_of_range()?;
         0.0
     } else if x.abs() > limit {
