@@ -22,3 +22,14 @@ INSERT INTO tt (a) VALUES ('12:60:00');
 INSERT INTO tt (a) VALUES ('-838:59:59');
 SELECT a FROM tt WHERE id = 16;
 CREATE TABLE bad (a TIME(7));
+-- TIME operands compare, sort and compute as times (MariaDB converts the other side).
+SET sql_mode = '';
+CREATE TABLE tc (id INT PRIMARY KEY, a TIME, b TIME(3));
+INSERT INTO tc VALUES (1, '10:11:12', '10:11:12.345'), (2, '-26:03:04', '26:03:04.5'), (3, '838:59:59', '-838:59:59.999'), (4, '00:00:01', '-00:00:01'), (5, '9:00', '99:00:00'), (6, '100:00:00', '00:00:00');
+SELECT id, a, a + 0, b + 0, a < '9:00:00', a = '10:11:12', a > 95959 FROM tc ORDER BY id;
+SELECT id, a FROM tc ORDER BY a, id;
+SELECT id, b FROM tc ORDER BY b DESC, id;
+SELECT id FROM tc WHERE b BETWEEN '-1:00' AND '1:00' ORDER BY id;
+SELECT id FROM tc WHERE a IN ('10:11:12', '0:0:1', '9:00:00') ORDER BY id;
+SELECT MAX(a), MIN(a), MAX(b), MIN(b) FROM tc;
+SELECT CAST('abc' AS TIME), CAST('839:00:00' AS TIME), CAST('10:11:12.5' AS TIME), CAST('10:11:12.5' AS TIME(2)), CAST(101112 AS TIME), CAST('-1 02:03:04' AS TIME);

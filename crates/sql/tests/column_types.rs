@@ -254,3 +254,34 @@ async fn uuid_and_inet_columns() {
     assert_eq!((e.code, e.message.as_str()), (4078, "Cannot cast 'int' as 'uuid' in assignment of `test`.`u`.`a`"));
     assert!(query(&mut s, "SHOW CREATE TABLE u").await[0][1].contains("`a` uuid DEFAULT NULL"));
 }
+
+#[tokio::test]
+async fn time_operands_compare_sort_and_compute_as_times() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE tc (id INT PRIMARY KEY, a TIME, b TIME(3))").await;
+    exec(
+        &mut s,
+        "INSERT INTO tc VALUES (1, '10:11:12', '10:11:12.345'), (2, '-26:03:04', '26:03:04.5'),
+         (3, '838:59:59', '-838:59:59.999'), (4, '00:00:01', '-00:00:01'), (5, '9:00', '99:00:00'),
+         (6, '100:00:00', '00:00:00')",
+    )
+    .await;
+    assert_eq!(
+        query(&mut s, "SELECT a + 0, b + 0, a < '9:00:00' FROM tc WHERE id <= 2 ORDER BY id").await,
+        rows(&[&["101112", "101112.345", "0"], &["-260304", "260304.500", "1"]])
+    );
+    assert_eq!(query(&mut s, "SELECT id FROM tc ORDER BY a, id").await.concat(), ["2", "4", "5", "1", "6", "3"]);
+    assert_eq!(
+        query(&mut s, "SELECT id FROM tc WHERE b BETWEEN '-1:00' AND '1:00' ORDER BY id").await.concat(),
+        ["4", "6"]
+    );
+    assert_eq!(
+        query(&mut s, "SELECT MIN(a), MAX(a), MIN(b) FROM tc").await,
+        rows(&[&["-26:03:04", "838:59:59", "-838:59:59.999"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT CAST('abc' AS TIME), CAST('10:11:12.5' AS TIME(2)), CAST('-1 02:03:04' AS TIME)").await,
+        rows(&[&["NULL", "10:11:12.50", "-26:03:04"]])
+    );
+}

@@ -119,6 +119,13 @@ impl Binder<'_> {
                 let lo = self.bind_expr(low)?;
                 let hi = self.bind_expr(high)?;
                 let nullable = x.nullable || lo.nullable || hi.nullable;
+                // A TIME compares as a time (see bind_comparison).
+                let (x, lo, hi) = if [&x, &lo, &hi].iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
+                    let m = |b| time_operand(b, CastTarget::TimeMicros);
+                    (m(x), m(lo), m(hi))
+                } else {
+                    (x, lo, hi)
+                };
                 Ok(Bound::new(
                     Expr::Between {
                         expr: x.expr.boxed(),
@@ -378,8 +385,8 @@ impl Binder<'_> {
                     return self.bind_date_add(right, iv, false);
                 }
             }
-            let l = self.bind_expr(left)?;
-            let r = self.bind_expr(right)?;
+            let l = time_as_number(self.bind_expr(left)?);
+            let r = time_as_number(self.bind_expr(right)?);
             let ty = value::arith_type(aop, &l.ty, &r.ty);
             let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
             return Ok(Bound::new(Expr::Arith { op: aop, left: l.expr.boxed(), right: r.expr.boxed() }, ty, nullable));
@@ -477,6 +484,13 @@ impl Binder<'_> {
         let l = self.bind_expr(left)?;
         let r = self.bind_expr(right)?;
         let nullable = op != CmpOp::NullSafeEq && (l.nullable || r.nullable);
+        let (l, r) = if matches!(l.ty, SqlType::Time { .. }) || matches!(r.ty, SqlType::Time { .. }) {
+            // A TIME compares as a time (MariaDB converts the other side): as microseconds,
+            // since TIME text does not sort as time ('9:00' > '10:00', '-1:00' > '0:00').
+            (time_operand(l, CastTarget::TimeMicros), time_operand(r, CastTarget::TimeMicros))
+        } else {
+            (l, r)
+        };
         Ok(Bound::new(Expr::Cmp { op, left: l.expr.boxed(), right: r.expr.boxed() }, bool_type(), nullable))
     }
 
@@ -510,8 +524,11 @@ impl Binder<'_> {
             }
             let b = self.bind_expr(item)?;
             nullable |= b.nullable;
+            // A TIME compares as a time (see bind_comparison).
+            let b = if matches!(x.ty, SqlType::Time { .. }) { time_operand(b, CastTarget::TimeMicros) } else { b };
             items.push(b.expr);
         }
+        let x = if matches!(x.ty, SqlType::Time { .. }) { time_operand(x, CastTarget::TimeMicros) } else { x };
         Ok(Bound::new(Expr::InList { expr: x.expr.boxed(), list: items, negated }, bool_type(), nullable))
     }
 
@@ -596,7 +613,9 @@ impl Binder<'_> {
 
     fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
-        Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), x.nullable))
+        // A value that is not a time casts to NULL.
+        let nullable = x.nullable || matches!(target, CastTarget::Time { .. });
+        Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), nullable))
     }
 
     fn bind_date_add(&mut self, base: &ast::Expr, iv: &ast::Interval, negate: bool) -> Result<Bound, SqlError> {
@@ -927,6 +946,20 @@ fn date_add_type(base: &SqlType, unit: IntervalUnit) -> SqlType {
             SqlType::DateTime { fsp: if unit == IntervalUnit::Microsecond { 6 } else { *fsp } }
         }
         _ => SqlType::DateTime { fsp: if unit == IntervalUnit::Microsecond { 6 } else { 0 } },
+    }
+}
+
+/// `b` converted by `target` (a TIME operand made comparable or numeric).
+fn time_operand(b: Bound, target: CastTarget) -> Bound {
+    let ty = value::cast_type(target);
+    Bound::new(Expr::Cast { expr: b.expr.boxed(), target }, ty, true)
+}
+
+/// A TIME operand of arithmetic as MariaDB's number HHMMSS[.f]; anything else as it is.
+fn time_as_number(b: Bound) -> Bound {
+    match b.ty {
+        SqlType::Time { fsp } => time_operand(b, CastTarget::TimeNumber { fsp }),
+        _ => b,
     }
 }
 

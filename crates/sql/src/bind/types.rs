@@ -236,6 +236,7 @@ pub fn cast_target(dt: &DataType) -> Result<CastTarget, SqlError> {
         D::Binary(l) => CastTarget::Binary { len: l.map(|n| n.min(u32::MAX as u64) as u32) },
         D::Date => CastTarget::Date,
         D::Datetime(p) | D::Timestamp(p, _) => CastTarget::DateTime { fsp: fsp(p, "")? },
+        D::Time(p, _) => CastTarget::Time { fsp: fsp(p, "")? },
         other => return Err(error::not_supported(&format!("CAST AS {other}"))),
     })
 }

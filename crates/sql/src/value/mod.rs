@@ -8,9 +8,10 @@
 //! Layout, bottom to top (each module uses only those before it, so there are no import loops):
 //! `kinds` (SqlType, FieldMeta, the operator/cast/interval/aggregate enums) and `context`
 //! (FnContext), `num` (number lexing, 256-bit intermediates, exact DECIMAL), `format` (text
-//! protocol), `types` (type rules, wire metadata), `datetime` (calendar, parsing, clock), `cast`
+//! protocol), `types` (type rules, wire metadata), `datetime` (calendar, parsing, clock), `time` (TIME
+//! values), `cast`
 //! (CAST and the lenient numeric/text views), `arith`, `interval` (DATE_ADD), `compare`, `like`,
-//! `store` (assignment to columns), `aggregate`, `functions` (scalar functions), and this file,
+//! `store` and `store_types` (assignment to columns), `aggregate`, `functions` (scalar functions), and this file,
 //! which only declares the modules and forwards to them. Behaviour follows MariaDB 10.11;
 //! `tests/` checks it against a real server.
 //!
@@ -44,6 +45,7 @@ mod like;
 mod num;
 mod store;
 mod store_types;
+mod time;
 mod types;
 
 #[cfg(test)]

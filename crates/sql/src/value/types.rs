@@ -98,7 +98,7 @@ pub fn from_column(ty: &ColumnType) -> SqlType {
         ColumnType::Timestamp { fsp } => SqlType::Timestamp { fsp: *fsp },
         ColumnType::Year => SqlType::Int { bits: 16, unsigned: true },
         // TIME, ENUM and SET values are their text (see value::store_types); JSON is LONGTEXT.
-        ColumnType::Time { fsp } => SqlType::Text { max_chars: time_length(*fsp), lob: false },
+        ColumnType::Time { fsp } => SqlType::Time { fsp: *fsp },
         ColumnType::Enum { .. }
         | ColumnType::Set { .. }
         | ColumnType::Json
@@ -157,6 +157,13 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         SqlType::DateTime { fsp } => FieldMeta {
             field_type: FieldType::DateTime,
             length: datetime_length(*fsp),
+            decimals: *fsp,
+            charset: charset::BINARY,
+            flags: flags::BINARY,
+        },
+        SqlType::Time { fsp } => FieldMeta {
+            field_type: FieldType::Time,
+            length: time_length(*fsp),
             decimals: *fsp,
             charset: charset::BINARY,
             flags: flags::BINARY,
@@ -298,6 +305,7 @@ impl SqlType {
             SqlType::Text { max_chars, .. } => *max_chars,
             SqlType::Bytes { max_len, .. } => *max_len,
             SqlType::Date => DATE_DISPLAY_LENGTH,
+            SqlType::Time { fsp } => time_length(*fsp),
             SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => datetime_length(*fsp),
         }
     }
@@ -327,13 +335,6 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
             decimals: 0,
             charset: charset::BINARY,
             flags: flags::UNSIGNED | flags::ZEROFILL | flags::NUM,
-        },
-        ColumnType::Time { fsp } => FieldMeta {
-            field_type: FieldType::Time,
-            length: time_length(*fsp),
-            decimals: *fsp,
-            charset: charset::BINARY,
-            flags: flags::BINARY,
         },
         // ENUM and SET are STRING columns flagged ENUM / SET.
         ColumnType::Enum { .. } => FieldMeta { field_type: FieldType::String, flags: base.flags | flags::ENUM, ..base },
