@@ -17,3 +17,11 @@ CREATE TABLE q (s ENUM('it''s', 'a\\b', 'x'));
 SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'q';
 INSERT INTO q VALUES ('it''s');
 SELECT s FROM q;
+-- An ENUM is its index in numeric context, against numbers, and in ORDER BY.
+SET sql_mode = '';
+CREATE TABLE ei (id INT PRIMARY KEY, a ENUM('x','yy','Zz') NOT NULL, c ENUM('p','q'));
+INSERT INTO ei VALUES (1, 'yy', 'q'), (2, 'Zz', NULL), (3, 'bad', 'p'), (4, 2, 'q'), (5, 'x', 'p');
+SELECT id, a, a + 0, c + 0, a = 2, a = 'yy', a > 1 FROM ei ORDER BY id;
+SELECT id, a FROM ei ORDER BY a, id;
+SELECT id, c FROM ei ORDER BY c DESC, id;
+SELECT id FROM ei WHERE a IN ('x', 'Zz') ORDER BY id;

@@ -389,6 +389,7 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
         // MariaDB makes BINARY(0) for a NULL column; one byte keeps the type usable.
         T::Null => ColumnType::VarBinary { len: 1 },
         T::Time { fsp } => ColumnType::Time { fsp: *fsp },
+        T::Enum { values } => ColumnType::Enum { values: values.clone() },
         T::Int { bits, unsigned } => {
             let width = match bits {
                 0..=8 => IntWidth::Tiny,

@@ -285,3 +285,25 @@ async fn time_operands_compare_sort_and_compute_as_times() {
         rows(&[&["NULL", "10:11:12.50", "-26:03:04"]])
     );
 }
+
+#[tokio::test]
+async fn enum_is_its_index_for_numbers_and_order() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE ei (id INT PRIMARY KEY, a ENUM('x','yy','Zz') NOT NULL, c ENUM('p','q'))").await;
+    exec(&mut s, "SET sql_mode=''").await;
+    exec(&mut s, "INSERT INTO ei VALUES (1, 'yy', 'q'), (2, 'Zz', NULL), (3, 'bad', 'p'), (4, 2, 'q'), (5, 'x', 'p')")
+        .await;
+    assert_eq!(
+        query(&mut s, "SELECT a + 0, c + 0, a = 2, a = 'yy' FROM ei ORDER BY id").await,
+        rows(&[
+            &["2", "2", "1", "1"],
+            &["3", "NULL", "0", "0"],
+            &["0", "1", "0", "0"],
+            &["2", "2", "1", "1"],
+            &["1", "1", "0", "0"]
+        ])
+    );
+    // Index order, not text order ('Zz' < 'x' as bytes).
+    assert_eq!(query(&mut s, "SELECT id FROM ei ORDER BY a, id").await.concat(), ["3", "5", "1", "4", "2"]);
+}

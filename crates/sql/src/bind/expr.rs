@@ -385,8 +385,10 @@ impl Binder<'_> {
                     return self.bind_date_add(right, iv, false);
                 }
             }
-            let l = time_as_number(self.bind_expr(left)?);
-            let r = time_as_number(self.bind_expr(right)?);
+            let l = self.bind_expr(left)?;
+            let l = time_as_number(self.enum_index(l)?);
+            let r = self.bind_expr(right)?;
+            let r = time_as_number(self.enum_index(r)?);
             let ty = value::arith_type(aop, &l.ty, &r.ty);
             let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
             return Ok(Bound::new(Expr::Arith { op: aop, left: l.expr.boxed(), right: r.expr.boxed() }, ty, nullable));
@@ -484,6 +486,9 @@ impl Binder<'_> {
         let l = self.bind_expr(left)?;
         let r = self.bind_expr(right)?;
         let nullable = op != CmpOp::NullSafeEq && (l.nullable || r.nullable);
+        // An ENUM compared with a number compares its index.
+        let l = if r.ty.is_numeric() { self.enum_index(l)? } else { l };
+        let r = if l.ty.is_numeric() { self.enum_index(r)? } else { r };
         let (l, r) = if matches!(l.ty, SqlType::Time { .. }) || matches!(r.ty, SqlType::Time { .. }) {
             // A TIME compares as a time (MariaDB converts the other side): as microseconds,
             // since TIME text does not sort as time ('9:00' > '10:00', '-1:00' > '0:00').
@@ -661,6 +666,35 @@ impl Binder<'_> {
             bound.push(self.bind_expr(a)?);
         }
         self.call_function(name, bound)
+    }
+
+    /// An ENUM operand as its index, FIELD(e, 'v1', 'v2', ...) (0 for the '' of an invalid
+    /// value), where MariaDB uses the index; anything else as it is.
+    pub fn enum_index(&mut self, b: Bound) -> Result<Bound, SqlError> {
+        let SqlType::Enum { values } = &b.ty else {
+            return Ok(b);
+        };
+        let mut args = vec![Bound::new(b.expr.clone(), SqlType::Text { max_chars: 0, lob: false }, b.nullable)];
+        for v in values {
+            let lit = Value::Bytes(v.clone().into_bytes());
+            args.push(Bound::new(Expr::Literal(lit.clone()), SqlType::of_value(&lit), false));
+        }
+        let nullable = b.nullable;
+        let mut index = self.call_function("FIELD", args)?;
+        // FIELD(NULL, ...) is 0; an ENUM that is NULL stays NULL in MariaDB.
+        if nullable {
+            let is_null = Bound::new(Expr::IsNull { expr: b.expr.boxed(), negated: false }, bool_type(), false);
+            index = Bound::new(
+                Expr::Case {
+                    operand: None,
+                    whens: vec![(is_null.expr, Expr::Literal(Value::Null))],
+                    otherwise: Some(index.expr.boxed()),
+                },
+                index.ty,
+                true,
+            );
+        }
+        Ok(index)
     }
 
     fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {

@@ -271,10 +271,14 @@ impl Binder<'_> {
             };
             // TIME text does not sort as time ('-1:00' after '0:00', '100:00' before '99:00'):
             // sort by microseconds (outside grouping, where a hidden column must be grouped).
-            let expr = if matches!(ty, SqlType::Time { .. }) && group_by.is_empty() && self.scope().aggs.is_empty() {
-                Expr::Cast { expr: expr.boxed(), target: crate::value::CastTarget::TimeMicros }
-            } else {
-                expr
+            // An ENUM sorts by its index.
+            let grouping = !group_by.is_empty() || !self.scope().aggs.is_empty();
+            let expr = match ty {
+                SqlType::Time { .. } if !grouping => {
+                    Expr::Cast { expr: expr.boxed(), target: crate::value::CastTarget::TimeMicros }
+                }
+                SqlType::Enum { .. } if !grouping => self.enum_index(super::binder::Bound::new(expr, ty, true))?.expr,
+                _ => expr,
             };
             if let Expr::Literal(_) = expr {
                 // ORDER BY NULL / a constant: no order at all.

@@ -289,7 +289,9 @@ fn type_class(t: &SqlType) -> TypeClass {
         // The binder turns TIME operands into numbers (CastTarget::TimeNumber) first.
         SqlType::Time { fsp: 0 } => TypeClass::Int { unsigned: false },
         SqlType::Time { .. } => TypeClass::Dec,
-        SqlType::Float | SqlType::Double | SqlType::Text { .. } | SqlType::Bytes { .. } => TypeClass::Dbl,
+        SqlType::Float | SqlType::Double | SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. } => {
+            TypeClass::Dbl
+        }
     }
 }
 

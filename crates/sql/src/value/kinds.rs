@@ -42,6 +42,11 @@ pub enum SqlType {
     Time {
         fsp: u8,
     },
+    /// An ENUM column: text values; the binder turns it into its index (FIELD) where MariaDB
+    /// uses the index: numeric context, comparison with a number, ORDER BY.
+    Enum {
+        values: Vec<String>,
+    },
 }
 
 /// Wire metadata of a result column of type `SqlType`.

@@ -99,12 +99,10 @@ pub fn from_column(ty: &ColumnType) -> SqlType {
         ColumnType::Year => SqlType::Int { bits: 16, unsigned: true },
         // TIME, ENUM and SET values are their text (see value::store_types); JSON is LONGTEXT.
         ColumnType::Time { fsp } => SqlType::Time { fsp: *fsp },
-        ColumnType::Enum { .. }
-        | ColumnType::Set { .. }
-        | ColumnType::Json
-        | ColumnType::Uuid
-        | ColumnType::Inet4
-        | ColumnType::Inet6 => from_column(&ty.stored_as()),
+        ColumnType::Enum { values } => SqlType::Enum { values: values.clone() },
+        ColumnType::Set { .. } | ColumnType::Json | ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
+            from_column(&ty.stored_as())
+        }
     }
 }
 
@@ -140,6 +138,7 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         SqlType::Float => numeric(FieldType::Float, FLOAT_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
         SqlType::Double => numeric(FieldType::Double, DOUBLE_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
         SqlType::Text { max_chars, lob: false } => text_meta(FieldType::VarString, *max_chars),
+        SqlType::Enum { .. } => text_meta(FieldType::VarString, ty.display_chars()),
         SqlType::Text { max_chars, lob: true } => {
             FieldMeta { flags: flags::BLOB, ..text_meta(FieldType::Blob, *max_chars) }
         }
@@ -287,7 +286,7 @@ impl SqlType {
     }
 
     pub fn is_string(&self) -> bool {
-        matches!(self, SqlType::Text { .. } | SqlType::Bytes { .. })
+        matches!(self, SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. })
     }
 
     pub fn is_temporal(&self) -> bool {
@@ -306,6 +305,7 @@ impl SqlType {
             SqlType::Bytes { max_len, .. } => *max_len,
             SqlType::Date => DATE_DISPLAY_LENGTH,
             SqlType::Time { fsp } => time_length(*fsp),
+            SqlType::Enum { values } => values.iter().map(|v| v.chars().count()).max().unwrap_or(0) as u32,
             SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => datetime_length(*fsp),
         }
     }
