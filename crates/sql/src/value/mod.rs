@@ -21,8 +21,12 @@
 //! (ROUND(x, 2), NOW(3), STR_TO_DATE(s, '%Y') types depend on constant arguments),
 //! `parse_interval_unit`, `AggState::new_group_concat` (SEPARATOR, group_concat_max_len).
 //!
-//! Known limits: DECIMAL holds 38 digits (MariaDB 65); strings compare as bytes without PAD
-//! SPACE; `compare`, `negate` and `truthy` cannot warn (no context); Notes are not reported.
+//! Known limits: DECIMAL holds 38 digits (MariaDB 65; a column may declare 65 but a value needs
+//! to fit 38); strings compare as bytes without PAD SPACE; `compare`, `negate` and `truthy`
+//! cannot warn (no context); Notes are not reported. TIME, ENUM, SET, UUID and INET values are
+//! their canonical text: the binder converts TIME operands (comparisons, arithmetic, ORDER BY,
+//! MIN/MAX) and ENUM operands (numeric context, ORDER BY) where MariaDB uses their meaning;
+//! SET in numeric context and UUID/INET ordering still follow the text.
 
 use std::cmp::Ordering;
 
