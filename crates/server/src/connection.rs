@@ -840,7 +840,7 @@ impl Context {
             }
             let ty = SqlType::from_column(&col.ty);
             // As in result sets: CHAR/BINARY are STRING, INT(5) has length 5.
-            let fm = selkie_sql::value::column_field_meta(&col.ty);
+            let fm = selkie_sql::value::column_def_field_meta(col);
             let mut p = self.writer.begin_packet();
             selkie_protocol::resultset::encode_column_definition(
                 &mut p,

@@ -80,6 +80,11 @@ pub struct ColumnEncoding {
     pub unsigned: bool,
     pub layout: BinaryLayout,
     pub sql_type: SqlType,
+    /// FLOAT/DOUBLE with fixed decimals (FLOAT(7,2) columns): the text protocol prints exactly
+    /// this many digits after the point, as MariaDB's Protocol_text::store(double, decimals).
+    pub fixed_decimals: Option<u8>,
+    /// ZEROFILL columns: the text protocol pads the value with zeros to this width.
+    pub zerofill_width: Option<u32>,
 }
 
 impl ColumnEncoding {
@@ -90,9 +95,32 @@ impl ColumnEncoding {
             unsigned: meta.flags & column_flags::UNSIGNED != 0,
             layout: binary_layout(wire_type),
             sql_type: sql_type_of(meta),
+            fixed_decimals: (matches!(wire_type, FieldType::Float | FieldType::Double)
+                && meta.decimals < NOT_FIXED_DECIMALS)
+                .then_some(meta.decimals),
+            zerofill_width: (meta.flags & column_flags::ZEROFILL != 0).then_some(meta.length),
+        }
+    }
+
+    /// The text form of a non-NULL, non-string value.
+    fn put_text(&self, v: &Value, out: &mut Vec<u8>) {
+        let start = out.len();
+        match (self.fixed_decimals, v) {
+            (Some(d), Value::Double(x)) => out.extend_from_slice(format!("{x:.*}", d as usize).as_bytes()),
+            _ => format_text(v, Some(&self.sql_type), out),
+        }
+        if let Some(width) = self.zerofill_width {
+            let len = out.len() - start;
+            if len < width as usize {
+                let pad = width as usize - len;
+                out.splice(start..start, std::iter::repeat_n(b'0', pad));
+            }
         }
     }
 }
+
+/// `decimals` of a floating-point result printed in its shortest form.
+const NOT_FIXED_DECIMALS: u8 = 31;
 
 /// Appends one text-protocol row. Missing trailing values are sent as NULL.
 pub fn put_text_row(out: &mut Vec<u8>, values: &[Value], columns: &[ColumnEncoding]) {
@@ -101,7 +129,7 @@ pub fn put_text_row(out: &mut Vec<u8>, values: &[Value], columns: &[ColumnEncodi
         match values.get(i).unwrap_or(&Value::Null) {
             Value::Null => put_text_null(out),
             Value::Bytes(b) => put_lenenc_bytes(out, b),
-            v => put_lenenc_with(out, |out| format_text(v, Some(&col.sql_type), out)),
+            v => put_lenenc_with(out, |out| col.put_text(v, out)),
         }
     }
 }

@@ -403,6 +403,8 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
     match ty {
         // MariaDB makes BINARY(0) for a NULL column; one byte keeps the type usable.
         T::Null => ColumnType::VarBinary { len: 1 },
+        T::Time { fsp } => ColumnType::Time { fsp: *fsp },
+        T::Enum { values } => ColumnType::Enum { values: values.clone() },
         T::Int { bits, unsigned } => {
             let width = match bits {
                 0..=8 => IntWidth::Tiny,
@@ -413,9 +415,11 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
             };
             ColumnType::Int { width, unsigned: *unsigned, display_width: None }
         }
-        T::Decimal { precision, scale } => ColumnType::Decimal { precision: (*precision).max(1), scale: *scale },
-        T::Float => ColumnType::Float,
-        T::Double => ColumnType::Double,
+        T::Decimal { precision, scale } => {
+            ColumnType::Decimal { precision: (*precision).max(1), scale: *scale, unsigned: false }
+        }
+        T::Float => ColumnType::FLOAT,
+        T::Double => ColumnType::DOUBLE,
         T::Text { max_chars, lob: false } if (*max_chars as u64) <= crate::bind::types::MAX_VARCHAR_CHARS => {
             ColumnType::VarChar { len: *max_chars }
         }
@@ -452,6 +456,7 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            zerofill: false,
         });
     }
     let (mut options, auto_increment_start) = table_options(&ct.table_options);
@@ -501,8 +506,10 @@ pub(crate) fn build_new_table(
         let mut auto_increment = false;
         let mut on_update = false;
         let mut comment = String::new();
+        let mut zerofill = false;
         for opt in &cd.options {
             match &opt.option {
+                o if crate::parse::type_modifiers::is_zerofill_marker(o) => zerofill = true,
                 ast::ColumnOption::Null => nullable = Some(true),
                 ast::ColumnOption::NotNull => nullable = Some(false),
                 ast::ColumnOption::Default(e) => default = Some(e),
@@ -553,6 +560,7 @@ pub(crate) fn build_new_table(
             auto_increment,
             on_update_current_timestamp: on_update,
             comment,
+            zerofill,
         });
         defaults.push(default);
     }

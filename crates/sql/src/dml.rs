@@ -1041,6 +1041,10 @@ fn column_default(table: &TableDef, c: &ColumnDef, row: u64, cx: &mut ExecCtx) -
         ColumnDefault::Value(v) => Ok(v.clone()),
         ColumnDefault::CurrentTimestamp => current_timestamp(table, c, row, cx),
         ColumnDefault::None if c.nullable => Ok(Value::Null),
+        // An ENUM NOT NULL defaults to its first value, silently, in every sql_mode.
+        ColumnDefault::None if matches!(c.ty, selkie_storage::ColumnType::Enum { .. }) => {
+            Ok(value::implicit_default(&c.ty))
+        }
         ColumnDefault::None => {
             if cx.strict() {
                 Err(error::no_default(&c.name))

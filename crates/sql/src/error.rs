@@ -248,12 +248,17 @@ pub fn key_too_long(max: usize) -> SqlError {
     SqlError::new(1071, "42000", format!("Specified key was too long; max key length is {max} bytes"))
 }
 
-pub fn too_big_precision(precision: u64, col: &str, max: u8) -> SqlError {
-    SqlError::new(1426, "42000", format!("Too big precision {precision} specified for '{col}'. Maximum is {max}"))
+/// MariaDB 10.11's 1426 names no number: "Too big precision specified for 'c'. Maximum is 65".
+pub fn too_big_precision(_precision: u64, col: &str, max: u8) -> SqlError {
+    SqlError::new(1426, "42000", format!("Too big precision specified for '{col}'. Maximum is {max}"))
 }
 
-pub fn too_big_scale(scale: u64, col: &str, max: u8) -> SqlError {
-    SqlError::new(1425, "42000", format!("Too big scale {scale} specified for '{col}'. Maximum is {max}"))
+pub fn too_big_scale(_scale: u64, col: &str, max: u8) -> SqlError {
+    SqlError::new(1425, "42000", format!("Too big scale specified for '{col}'. Maximum is {max}"))
+}
+
+pub fn display_width_out_of_range(col: &str, max: u64) -> SqlError {
+    SqlError::new(1439, "42000", format!("Display width out of range for '{col}' (max = {max})"))
 }
 
 pub fn scale_above_precision(col: &str) -> SqlError {
@@ -264,8 +269,8 @@ pub fn scale_above_precision(col: &str) -> SqlError {
     )
 }
 
-pub fn too_big_fsp(fsp: u64, col: &str) -> SqlError {
-    SqlError::new(1426, "42000", format!("Too big precision {fsp} specified for '{col}'. Maximum is 6"))
+pub fn too_big_fsp(_fsp: u64, col: &str) -> SqlError {
+    SqlError::new(1426, "42000", format!("Too big precision specified for '{col}'. Maximum is 6"))
 }
 
 pub fn cant_drop_field_or_key(name: &str) -> SqlError {

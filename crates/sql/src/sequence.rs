@@ -83,6 +83,7 @@ pub fn sequence_table(db: String, name: String, def: SequenceDef) -> NewTable {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: comment.to_string(),
+        zerofill: false,
     };
     let big = |name: &str, comment: &str| column(name, IntWidth::Big, false, 21, comment);
     NewTable {

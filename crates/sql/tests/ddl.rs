@@ -29,7 +29,7 @@ async fn create_table_with_every_type() {
     assert_eq!(ty("si"), ColumnType::Int { width: IntWidth::Small, unsigned: true, display_width: None });
     assert_eq!(ty("i"), ColumnType::Int { width: IntWidth::Int, unsigned: false, display_width: Some(11) });
     assert_eq!(ty("b"), ColumnType::Int { width: IntWidth::Tiny, unsigned: false, display_width: Some(1) });
-    assert_eq!(ty("de"), ColumnType::Decimal { precision: 10, scale: 2 });
+    assert_eq!(ty("de"), ColumnType::Decimal { precision: 10, scale: 2, unsigned: false });
     assert_eq!(ty("mt"), ColumnType::Text { size: LobSize::Medium });
     assert_eq!(ty("vb"), ColumnType::VarBinary { len: 16 });
     assert_eq!(ty("dtm"), ColumnType::DateTime { fsp: 6 });

@@ -289,9 +289,12 @@ fn put_type(out: &mut Vec<u8>, t: &ColumnType) {
                 None => out.push(0),
             }
         }
-        ColumnType::Decimal { precision, scale } => out.extend_from_slice(&[2, *precision, *scale]),
-        ColumnType::Float => out.push(3),
-        ColumnType::Double => out.push(4),
+        ColumnType::Decimal { precision, scale, unsigned: false } => out.extend_from_slice(&[2, *precision, *scale]),
+        ColumnType::Decimal { precision, scale, unsigned: true } => out.extend_from_slice(&[16, *precision, *scale]),
+        ColumnType::Float { unsigned: false, digits: None } => out.push(3),
+        ColumnType::Double { unsigned: false, digits: None } => out.push(4),
+        ColumnType::Float { unsigned, digits } => put_float_type(out, 14, *unsigned, *digits),
+        ColumnType::Double { unsigned, digits } => put_float_type(out, 15, *unsigned, *digits),
         ColumnType::Char { len } => {
             out.push(5);
             out.extend_from_slice(&len.to_le_bytes());
@@ -313,7 +316,47 @@ fn put_type(out: &mut Vec<u8>, t: &ColumnType) {
         ColumnType::Date => out.push(11),
         ColumnType::DateTime { fsp } => out.extend_from_slice(&[12, *fsp]),
         ColumnType::Timestamp { fsp } => out.extend_from_slice(&[13, *fsp]),
+        ColumnType::Year => out.push(17),
+        ColumnType::Time { fsp } => out.extend_from_slice(&[18, *fsp]),
+        ColumnType::Enum { values } => put_value_list(out, 19, values),
+        ColumnType::Set { values } => put_value_list(out, 20, values),
+        ColumnType::Json => out.push(21),
+        ColumnType::Uuid => out.push(22),
+        ColumnType::Inet4 => out.push(23),
+        ColumnType::Inet6 => out.push(24),
     }
+}
+
+/// FLOAT/DOUBLE with UNSIGNED or (M,D): the flag byte, then M and D when bit 1 is set.
+fn put_float_type(out: &mut Vec<u8>, tag: u8, unsigned: bool, digits: Option<(u8, u8)>) {
+    out.push(tag);
+    out.push(unsigned as u8 | (digits.is_some() as u8) << 1);
+    if let Some((m, d)) = digits {
+        out.extend_from_slice(&[m, d]);
+    }
+}
+
+/// ENUM/SET values: count, then each value as a string.
+fn put_value_list(out: &mut Vec<u8>, tag: u8, values: &[String]) {
+    out.push(tag);
+    put_varint(out, values.len() as u128);
+    for v in values {
+        put_str(out, v);
+    }
+}
+
+fn get_value_list(r: &mut Reader) -> Result<Vec<String>> {
+    let n = get_len(r)?;
+    (0..n).map(|_| get_str(r)).collect()
+}
+
+fn get_float_type(r: &mut Reader) -> Result<(bool, Option<(u8, u8)>)> {
+    let flags = r.u8()?;
+    if flags > 3 {
+        return Err(corrupt("float type flags"));
+    }
+    let digits = if flags & 2 != 0 { Some((r.u8()?, r.u8()?)) } else { None };
+    Ok((flags & 1 != 0, digits))
 }
 
 fn get_type(r: &mut Reader) -> Result<ColumnType> {
@@ -331,9 +374,18 @@ fn get_type(r: &mut Reader) -> Result<ColumnType> {
             let display_width = if get_bool(r)? { Some(r.u32()?) } else { None };
             ColumnType::Int { width, unsigned, display_width }
         }
-        2 => ColumnType::Decimal { precision: r.u8()?, scale: r.u8()? },
-        3 => ColumnType::Float,
-        4 => ColumnType::Double,
+        2 => ColumnType::Decimal { precision: r.u8()?, scale: r.u8()?, unsigned: false },
+        16 => ColumnType::Decimal { precision: r.u8()?, scale: r.u8()?, unsigned: true },
+        3 => ColumnType::FLOAT,
+        4 => ColumnType::DOUBLE,
+        14 => {
+            let (unsigned, digits) = get_float_type(r)?;
+            ColumnType::Float { unsigned, digits }
+        }
+        15 => {
+            let (unsigned, digits) = get_float_type(r)?;
+            ColumnType::Double { unsigned, digits }
+        }
         5 => ColumnType::Char { len: r.u32()? },
         6 => ColumnType::VarChar { len: r.u32()? },
         7 => ColumnType::Text { size: get_lob(r)? },
@@ -343,6 +395,14 @@ fn get_type(r: &mut Reader) -> Result<ColumnType> {
         11 => ColumnType::Date,
         12 => ColumnType::DateTime { fsp: r.u8()? },
         13 => ColumnType::Timestamp { fsp: r.u8()? },
+        17 => ColumnType::Year,
+        18 => ColumnType::Time { fsp: r.u8()? },
+        19 => ColumnType::Enum { values: get_value_list(r)? },
+        20 => ColumnType::Set { values: get_value_list(r)? },
+        21 => ColumnType::Json,
+        22 => ColumnType::Uuid,
+        23 => ColumnType::Inet4,
+        24 => ColumnType::Inet6,
         _ => return Err(corrupt("column type")),
     })
 }
@@ -418,13 +478,24 @@ pub fn encode_table(t: &TableDef) -> Vec<u8> {
     out
 }
 
+/// ZEROFILL (no payload).
+const ATTR_COLUMN_ZEROFILL: u8 = 2;
+
 /// The attributes of a column beyond the fixed layout (`ATTR_COLUMN_*`).
-fn column_attrs(_c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
-    Vec::new()
+fn column_attrs(c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
+    let mut attrs = Vec::new();
+    if c.zerofill {
+        attrs.push((ATTR_COLUMN_ZEROFILL, Vec::new()));
+    }
+    attrs
 }
 
-fn apply_column_attr(_c: &mut ColumnDef, tag: u8, _bytes: &[u8]) -> Result<()> {
-    Err(unknown_attr("column", tag))
+fn apply_column_attr(c: &mut ColumnDef, tag: u8, _bytes: &[u8]) -> Result<()> {
+    match tag {
+        ATTR_COLUMN_ZEROFILL => c.zerofill = true,
+        _ => return Err(unknown_attr("column", tag)),
+    }
+    Ok(())
 }
 
 /// The attributes of a table beyond the fixed layout (`ATTR_TABLE_*`).
@@ -658,6 +729,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
             auto_increment: get_bool(&mut r)?,
             on_update_current_timestamp: get_bool(&mut r)?,
             comment: get_str(&mut r)?,
+            zerofill: false,
         };
         for (tag, bytes) in get_attrs(&mut r, v2)? {
             apply_column_attr(&mut column, tag, bytes)?;
@@ -979,6 +1051,7 @@ mod tests {
             auto_increment: name == "id",
             on_update_current_timestamp: name == "ts",
             comment: format!("comment of {name}"),
+            zerofill: name == "z",
         };
         TableDef {
             row_versions: Default::default(),
@@ -1000,12 +1073,23 @@ mod tests {
                 col("c", ColumnType::Char { len: 120 }, ColumnDefault::Value(Datum::Bytes(b"".to_vec()))),
                 col(
                     "d",
-                    ColumnType::Decimal { precision: 10, scale: 2 },
+                    ColumnType::Decimal { precision: 10, scale: 2, unsigned: false },
                     ColumnDefault::Value(Datum::Decimal(Decimal::new(-150, 2))),
                 ),
                 col("ts", ColumnType::Timestamp { fsp: 3 }, ColumnDefault::CurrentTimestamp),
                 col("b", ColumnType::Blob { size: LobSize::Medium }, ColumnDefault::None),
-                col("f", ColumnType::Float, ColumnDefault::Value(Datum::Double(1.5))),
+                col("f", ColumnType::FLOAT, ColumnDefault::Value(Datum::Double(1.5))),
+                col("fu", ColumnType::Float { unsigned: true, digits: None }, ColumnDefault::None),
+                col("g", ColumnType::Double { unsigned: false, digits: Some((8, 3)) }, ColumnDefault::None),
+                col("z", ColumnType::Decimal { precision: 65, scale: 30, unsigned: true }, ColumnDefault::None),
+                col("y", ColumnType::Year, ColumnDefault::None),
+                col("tm", ColumnType::Time { fsp: 3 }, ColumnDefault::None),
+                col("e", ColumnType::Enum { values: vec!["a".into(), "b'c".into()] }, ColumnDefault::None),
+                col("s", ColumnType::Set { values: vec!["x".into(), "y".into()] }, ColumnDefault::None),
+                col("j", ColumnType::Json, ColumnDefault::None),
+                col("u", ColumnType::Uuid, ColumnDefault::None),
+                col("i4", ColumnType::Inet4, ColumnDefault::None),
+                col("i6", ColumnType::Inet6, ColumnDefault::None),
                 col("dt", ColumnType::Date, ColumnDefault::Value(Datum::Date(Date::new(2024, 1, 2)))),
             ],
             primary: IndexDef {
@@ -1106,7 +1190,7 @@ mod tests {
             old: vec![
                 RowLayout {
                     fields: vec![
-                        RowField { ty: ColumnType::Float, column: Some(6) },
+                        RowField { ty: ColumnType::Float { unsigned: false, digits: None }, column: Some(6) },
                         RowField { ty: ColumnType::VarChar { len: 3 }, column: None },
                     ],
                 },
@@ -1155,7 +1239,9 @@ mod tests {
 
     #[test]
     fn format_1_tables_are_still_read() {
-        let t = sample_table();
+        let mut t = sample_table();
+        // Format 1 has no attributes: ZEROFILL did not exist.
+        t.columns.iter_mut().for_each(|c| c.zerofill = false);
         assert_eq!(decode_table(&encode_table_v1(&t)).unwrap(), t);
     }
 
@@ -1173,7 +1259,7 @@ mod tests {
     #[test]
     fn out_of_range_index_column_is_corruption() {
         let mut t = sample_table();
-        t.secondary[0].columns[0].column = 8;
+        t.secondary[0].columns[0].column = t.columns.len();
         assert!(decode_table(&encode_table(&t)).is_err());
     }
 

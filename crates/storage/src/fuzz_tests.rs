@@ -510,6 +510,7 @@ fn column(ty: ColumnType, nullable: bool) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        zerofill: false,
     }
 }
 
@@ -525,9 +526,9 @@ fn column_type() -> impl Strategy<Value = ColumnType> {
     prop_oneof![
         (width, any::<bool>(), prop::option::of(0u32..30))
             .prop_map(|(width, unsigned, display_width)| ColumnType::Int { width, unsigned, display_width }),
-        (1u8..=38, 0u8..=38).prop_map(|(precision, scale)| ColumnType::Decimal { precision, scale }),
-        Just(ColumnType::Float),
-        Just(ColumnType::Double),
+        (1u8..=38, 0u8..=38).prop_map(|(precision, scale)| ColumnType::Decimal { precision, scale, unsigned: false }),
+        Just(ColumnType::FLOAT),
+        Just(ColumnType::DOUBLE),
         (0u32..300).prop_map(|len| ColumnType::Char { len }),
         (0u32..70_000).prop_map(|len| ColumnType::VarChar { len }),
         lob.clone().prop_map(|size| ColumnType::Text { size }),
@@ -555,7 +556,7 @@ fn datum_for(ty: &ColumnType, seed: u64) -> Datum {
         }
         ColumnType::Int { width, unsigned: true, .. } => Datum::UInt(rng.gen_range(0..=width.unsigned_max())),
         ColumnType::Decimal { scale, .. } => Datum::Decimal(Decimal::new(rng.gen_range(-1_000_000..1_000_000), *scale)),
-        ColumnType::Float | ColumnType::Double => Datum::Double(rng.gen_range(-1e9..1e9)),
+        ColumnType::Float { .. } | ColumnType::Double { .. } => Datum::Double(rng.gen_range(-1e9..1e9)),
         ColumnType::Date => Datum::Date(Date::new(rng.gen_range(0..9999), rng.gen_range(1..13), rng.gen_range(1..29))),
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => {
             Datum::DateTime(DateTime(rng.gen_range(0..i64::MAX / 2)))

@@ -70,8 +70,9 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
         out.push(NULL_TAG);
         return Domain::In;
     }
+    let ty = col.ty.stored_as();
     // Integers are range-checked before the tag goes out.
-    if let ColumnType::Int { width, unsigned, .. } = col.ty {
+    if let ColumnType::Int { width, unsigned, .. } = *ty {
         let v = datum_as_i128(d);
         let (min, max) = if unsigned {
             (0i128, width.unsigned_max() as i128)
@@ -97,10 +98,10 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
     if col.nullable {
         out.push(VALUE_TAG);
     }
-    match &col.ty {
+    match &*ty {
         ColumnType::Int { .. } => unreachable!("handled above"),
-        ColumnType::Float => encode_f64(out, datum_as_f64(d) as f32 as f64),
-        ColumnType::Double => encode_f64(out, datum_as_f64(d)),
+        ColumnType::Float { .. } => encode_f64(out, datum_as_f64(d) as f32 as f64),
+        ColumnType::Double { .. } => encode_f64(out, datum_as_f64(d)),
         ColumnType::Decimal { scale, .. } => {
             let m = datum_as_scaled_i128(d, *scale);
             out.extend_from_slice(&((m as u128) ^ SIGN_BIT_128).to_be_bytes());
@@ -130,6 +131,10 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
                 other => datum_as_i128(other).clamp(i64::MIN as i128, i64::MAX as i128) as i64,
             };
             out.extend_from_slice(&((v as u64) ^ SIGN_BIT_64).to_be_bytes());
+        }
+        // Newer types are mapped to the type they are stored as.
+        _ => {
+            unreachable!("stored_as maps newer types to the type they are stored as")
         }
     }
     Domain::In
@@ -221,9 +226,9 @@ pub fn column_len(key: &[u8], col: &ColumnDef) -> Result<usize> {
     } else {
         0
     };
-    let fixed = match &col.ty {
+    let fixed = match &*col.ty.stored_as() {
         ColumnType::Int { width, .. } => int_bytes(*width),
-        ColumnType::Float | ColumnType::Double => 8,
+        ColumnType::Float { .. } | ColumnType::Double { .. } => 8,
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
         ColumnType::Date => 4,
         ColumnType::Decimal { .. } => 16,
@@ -473,7 +478,7 @@ fn format_datum(ty: &ColumnType, d: &Datum, prefix_len: Option<u32>) -> String {
         Datum::Int(v) => v.to_string(),
         Datum::UInt(v) => v.to_string(),
         Datum::Double(v) => {
-            let v = if matches!(ty, ColumnType::Float) { *v as f32 as f64 } else { *v };
+            let v = if matches!(ty, ColumnType::Float { .. }) { *v as f32 as f64 } else { *v };
             format!("{v}")
         }
         Datum::Decimal(v) => match ty {
@@ -498,14 +503,18 @@ pub fn declared_key_bytes(columns: &[ColumnDef], index_columns: &[IndexColumn]) 
         .iter()
         .map(|ic| {
             let col = &columns[ic.column];
-            let full = match &col.ty {
-                ColumnType::Int { .. } | ColumnType::Float | ColumnType::Double => 8,
+            let full = match &*col.ty.stored_as() {
+                ColumnType::Int { .. } | ColumnType::Float { .. } | ColumnType::Double { .. } => 8,
                 ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
                 ColumnType::Date => 3,
                 ColumnType::Decimal { .. } => 16,
                 ColumnType::Char { len } | ColumnType::VarChar { len } => *len as usize * MAX_BYTES_PER_CHAR,
                 ColumnType::Binary { len } | ColumnType::VarBinary { len } => *len as usize,
                 ColumnType::Text { size } | ColumnType::Blob { size } => size.max_len() as usize,
+                // Newer types are mapped to the type they are stored as.
+                _ => {
+                    unreachable!("stored_as maps newer types to the type they are stored as")
+                }
             };
             match ic.prefix_len {
                 Some(p) => full.min(p as usize),
@@ -533,6 +542,7 @@ mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            zerofill: false,
         }
     }
 
@@ -552,7 +562,7 @@ mod tests {
             (Datum::Int(x), Datum::Int(y)) => x.cmp(y),
             (Datum::UInt(x), Datum::UInt(y)) => x.cmp(y),
             (Datum::Double(x), Datum::Double(y)) => match ty {
-                ColumnType::Float => (*x as f32).partial_cmp(&(*y as f32)).unwrap(),
+                ColumnType::Float { .. } => (*x as f32).partial_cmp(&(*y as f32)).unwrap(),
                 _ => x.partial_cmp(y).unwrap(),
             },
             (Datum::Decimal(x), Datum::Decimal(y)) => x.cmp(y),
@@ -579,14 +589,14 @@ mod tests {
             3 => (int_ty(IntWidth::Medium, true), (0u64..1 << 24).prop_map(Datum::UInt).boxed()),
             4 => (int_ty(IntWidth::Int, false), any::<i32>().prop_map(|v| Datum::Int(v as i64)).boxed()),
             5 => (
-                ColumnType::Double,
+                ColumnType::DOUBLE,
                 prop_oneof![any::<f64>().prop_filter("finite", |f| f.is_finite()), Just(0.0), Just(-0.0)]
                     .prop_map(Datum::Double)
                     .boxed(),
             ),
-            6 => (ColumnType::Float, (-1e30f64..1e30).prop_map(Datum::Double).boxed()),
+            6 => (ColumnType::FLOAT, (-1e30f64..1e30).prop_map(Datum::Double).boxed()),
             7 => (
-                ColumnType::Decimal { precision: 20, scale: 4 },
+                ColumnType::Decimal { precision: 20, scale: 4, unsigned: false },
                 (-10i128.pow(16)..10i128.pow(16)).prop_map(|m| Datum::Decimal(Decimal::new(m, 4))).boxed(),
             ),
             8 => (
@@ -716,7 +726,7 @@ mod tests {
         assert_eq!(enc(&vc, &Datum::Bytes(b"a  ".to_vec())), enc(&vc, &Datum::Bytes(b"a".to_vec())));
         let vb = col(ColumnType::VarBinary { len: 10 }, true);
         assert_ne!(enc(&vb, &Datum::Bytes(b"a ".to_vec())), enc(&vb, &Datum::Bytes(b"a".to_vec())));
-        let d = col(ColumnType::Double, false);
+        let d = col(ColumnType::DOUBLE, false);
         assert_eq!(enc(&d, &Datum::Double(-0.0)), enc(&d, &Datum::Double(0.0)));
     }
 

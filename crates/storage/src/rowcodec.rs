@@ -222,9 +222,18 @@ pub fn same_encoding(a: &ColumnType, b: &ColumnType) -> bool {
     use ColumnType as T;
     let string = |t: &T| matches!(t, T::Char { .. } | T::VarChar { .. } | T::Text { .. });
     let binary = |t: &T| matches!(t, T::Binary { .. } | T::VarBinary { .. } | T::Blob { .. });
+    // Types stored as another (YEAR, TIME, ENUM, SET, JSON, UUID, INET) read back unchanged only
+    // as themselves: their stored text or number means something else under another type.
+    if matches!(a.stored_as(), std::borrow::Cow::Owned(_)) || matches!(b.stored_as(), std::borrow::Cow::Owned(_)) {
+        return a == b;
+    }
     match (a, b) {
         (T::Int { unsigned: ua, .. }, T::Int { unsigned: ub, .. }) => ua == ub,
-        (T::Decimal { scale: sa, .. }, T::Decimal { scale: sb, .. }) => sa == sb,
+        // UNSIGNED and (M,D) constrain the values: a change needs them checked or rounded.
+        (T::Decimal { scale: sa, unsigned: ua, .. }, T::Decimal { scale: sb, unsigned: ub, .. }) => {
+            sa == sb && ua == ub
+        }
+        (T::Float { .. }, T::Float { .. }) | (T::Double { .. }, T::Double { .. }) => a == b,
         (T::DateTime { .. } | T::Timestamp { .. }, T::DateTime { .. } | T::Timestamp { .. }) => true,
         _ if string(a) && string(b) || binary(a) && binary(b) => true,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
@@ -232,7 +241,7 @@ pub fn same_encoding(a: &ColumnType, b: &ColumnType) -> bool {
 }
 
 fn encode_value(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum) -> Result<()> {
-    match (&col.ty, d) {
+    match (&*col.ty.stored_as(), d) {
         (ColumnType::Int { width, unsigned, .. }, Datum::Int(_) | Datum::UInt(_)) => {
             let v = match d {
                 Datum::Int(v) => *v as i128,
@@ -255,11 +264,11 @@ fn encode_value(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum) -> Result<()> {
                 put_varint(out, zigzag(v))
             }
         }
-        (ColumnType::Float, d) => {
+        (ColumnType::Float { .. }, d) => {
             let f = numeric_f64(d).ok_or_else(|| mismatch(col, d))?;
             out.extend_from_slice(&(f as f32).to_le_bytes());
         }
-        (ColumnType::Double, d) => {
+        (ColumnType::Double { .. }, d) => {
             let f = numeric_f64(d).ok_or_else(|| mismatch(col, d))?;
             out.extend_from_slice(&f.to_le_bytes());
         }
@@ -319,11 +328,11 @@ pub fn decode_row(columns: &[ColumnDef], bytes: &[u8]) -> Result<Vec<Datum>> {
 }
 
 fn decode_value(r: &mut Reader, ty: &ColumnType) -> Result<Datum> {
-    Ok(match ty {
+    Ok(match &*ty.stored_as() {
         ColumnType::Int { unsigned: false, .. } => Datum::Int(r.varint_i64()?),
         ColumnType::Int { unsigned: true, .. } => Datum::UInt(r.varint_u64()?),
-        ColumnType::Float => Datum::Double(f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as f64),
-        ColumnType::Double => Datum::Double(f64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"))),
+        ColumnType::Float { .. } => Datum::Double(f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as f64),
+        ColumnType::Double { .. } => Datum::Double(f64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"))),
         ColumnType::Decimal { scale, .. } => Datum::Decimal(Decimal::new(unzigzag(r.varint()?), *scale)),
         ColumnType::Char { .. }
         | ColumnType::VarChar { .. }
@@ -336,6 +345,10 @@ fn decode_value(r: &mut Reader, ty: &ColumnType) -> Result<Datum> {
             Datum::Date(Date(i32::try_from(v).map_err(|_| corrupt("date"))?))
         }
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Datum::DateTime(DateTime(r.varint_i64()?)),
+        // Newer types are mapped to the type they are stored as.
+        _ => {
+            unreachable!("stored_as maps newer types to the type they are stored as")
+        }
     })
 }
 
@@ -353,6 +366,7 @@ mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            zerofill: false,
         }
     }
 
@@ -360,9 +374,9 @@ mod tests {
         vec![
             col(ColumnType::Int { width: IntWidth::Big, unsigned: false, display_width: None }),
             col(ColumnType::Int { width: IntWidth::Big, unsigned: true, display_width: None }),
-            col(ColumnType::Float),
-            col(ColumnType::Double),
-            col(ColumnType::Decimal { precision: 38, scale: 5 }),
+            col(ColumnType::FLOAT),
+            col(ColumnType::DOUBLE),
+            col(ColumnType::Decimal { precision: 38, scale: 5, unsigned: false }),
             col(ColumnType::VarChar { len: 100 }),
             col(ColumnType::Blob { size: LobSize::Normal }),
             col(ColumnType::Date),
@@ -511,11 +525,11 @@ mod tests {
         let int = |unsigned| ColumnType::Int { width: IntWidth::Int, unsigned, display_width: None };
         assert!(same_encoding(&int(false), &int(false)));
         assert!(!same_encoding(&int(false), &int(true)));
-        assert!(!same_encoding(&int(false), &ColumnType::Double));
+        assert!(!same_encoding(&int(false), &ColumnType::Double { unsigned: false, digits: None }));
         assert!(!same_encoding(&vc(10), &ColumnType::VarBinary { len: 10 }));
         assert!(!same_encoding(
-            &ColumnType::Decimal { precision: 10, scale: 2 },
-            &ColumnType::Decimal { precision: 10, scale: 3 }
+            &ColumnType::Decimal { precision: 10, scale: 2, unsigned: false },
+            &ColumnType::Decimal { precision: 10, scale: 3, unsigned: false }
         ));
     }
 

@@ -25,8 +25,12 @@ pub struct Decimal {
 
 /// Largest scale (digits after the point) a DECIMAL may have, as in MariaDB.
 pub const DECIMAL_MAX_SCALE: u8 = 38;
-/// Largest precision supported (MariaDB allows 65; i128 holds 38 digits).
-pub const DECIMAL_MAX_PRECISION: u8 = 38;
+/// Largest precision a DECIMAL column may declare, as in MariaDB (1426 beyond it).
+pub const DECIMAL_MAX_PRECISION: u8 = 65;
+/// Most significant digits a stored DECIMAL value holds: the i128 mantissa. A column declared
+/// wider (Prisma's DECIMAL(65,30)) accepts its declaration, but a value needing more digits
+/// is out of range (1264) rather than silently rounded.
+pub const DECIMAL_MAX_STORED_DIGITS: u8 = 38;
 
 impl Decimal {
     pub const fn new(mantissa: i128, scale: u8) -> Decimal {
@@ -312,9 +316,18 @@ pub enum ColumnType {
     Decimal {
         precision: u8,
         scale: u8,
+        unsigned: bool,
     },
-    Float,
-    Double,
+    /// FLOAT; `digits` = (M, D) of FLOAT(M,D): values are rounded to D decimals when stored.
+    Float {
+        unsigned: bool,
+        digits: Option<(u8, u8)>,
+    },
+    /// DOUBLE (and REAL, DOUBLE PRECISION, FLOAT(25..53)); `digits` as for `Float`.
+    Double {
+        unsigned: bool,
+        digits: Option<(u8, u8)>,
+    },
     /// CHAR(n), n in characters.
     Char {
         len: u32,
@@ -341,9 +354,57 @@ pub enum ColumnType {
     Timestamp {
         fsp: u8,
     },
+    /// YEAR (YEAR(4)): 0 or 1901..=2155, stored as a SMALLINT UNSIGNED.
+    Year,
+    /// TIME(fsp): -838:59:59 ..= 838:59:59. Values are canonical text ('-12:30:00.500'), so the
+    /// SQL layer's TIME functions (which work on text) take them as they are.
+    Time {
+        fsp: u8,
+    },
+    /// ENUM('a','b'): one of the values (or '' for an invalid one), held as its text.
+    Enum {
+        values: Vec<String>,
+    },
+    /// SET('a','b'): a comma-separated subset in declaration order, held as its text.
+    Set {
+        values: Vec<String>,
+    },
+    /// JSON: MariaDB's alias of LONGTEXT whose values must be valid JSON (CHECK json_valid).
+    Json,
+    /// UUID (MariaDB 10.7+), INET4 and INET6 (10.5+/10.10+): values are their canonical text
+    /// ('123e4567-e89b-12d3-a456-426614174000', '192.168.0.1', '2001:db8::1').
+    Uuid,
+    Inet4,
+    Inet6,
 }
 
 impl ColumnType {
+    /// The existing type whose storage (row and key encoding, ordering) a newer type shares:
+    /// the engine stores YEAR as SMALLINT UNSIGNED, TIME/ENUM/SET as their text, JSON as
+    /// LONGTEXT. Other types are their own.
+    pub fn stored_as(&self) -> std::borrow::Cow<'_, ColumnType> {
+        use std::borrow::Cow;
+        match self {
+            ColumnType::Year => {
+                Cow::Owned(ColumnType::Int { width: IntWidth::Small, unsigned: true, display_width: None })
+            }
+            // '-838:59:59.999999': 17 bytes.
+            ColumnType::Time { .. } => Cow::Owned(ColumnType::VarBinary { len: 17 }),
+            ColumnType::Enum { values } | ColumnType::Set { values } => {
+                let chars = match self {
+                    ColumnType::Enum { .. } => values.iter().map(|v| v.chars().count()).max().unwrap_or(0),
+                    _ => values.iter().map(|v| v.chars().count() + 1).sum::<usize>(),
+                };
+                Cow::Owned(ColumnType::VarChar { len: chars.max(1) as u32 })
+            }
+            ColumnType::Json => Cow::Owned(ColumnType::Text { size: LobSize::Long }),
+            ColumnType::Uuid => Cow::Owned(ColumnType::VarChar { len: 36 }),
+            ColumnType::Inet4 => Cow::Owned(ColumnType::VarChar { len: 15 }),
+            ColumnType::Inet6 => Cow::Owned(ColumnType::VarChar { len: 39 }),
+            other => Cow::Borrowed(other),
+        }
+    }
+
     pub fn is_string(&self) -> bool {
         matches!(self, ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. })
     }
@@ -352,6 +413,19 @@ impl ColumnType {
     }
     pub fn is_integer(&self) -> bool {
         matches!(self, ColumnType::Int { .. })
+    }
+    /// A plain FLOAT / DOUBLE (signed, no (M,D)).
+    pub const FLOAT: ColumnType = ColumnType::Float { unsigned: false, digits: None };
+    pub const DOUBLE: ColumnType = ColumnType::Double { unsigned: false, digits: None };
+    /// Whether the type is UNSIGNED (integers, DECIMAL, FLOAT, DOUBLE).
+    pub fn is_unsigned(&self) -> bool {
+        match self {
+            ColumnType::Int { unsigned, .. }
+            | ColumnType::Decimal { unsigned, .. }
+            | ColumnType::Float { unsigned, .. }
+            | ColumnType::Double { unsigned, .. } => *unsigned,
+            _ => false,
+        }
     }
 
     /// The SQL text of the type as SHOW CREATE TABLE prints it (MariaDB style).
@@ -390,9 +464,11 @@ impl ColumnType {
                     format!("{base}({dw})")
                 }
             }
-            ColumnType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
-            ColumnType::Float => "float".into(),
-            ColumnType::Double => "double".into(),
+            ColumnType::Decimal { precision, scale, unsigned } => {
+                format!("decimal({precision},{scale}){}", if *unsigned { " unsigned" } else { "" })
+            }
+            ColumnType::Float { unsigned, digits } => float_name("float", *unsigned, *digits),
+            ColumnType::Double { unsigned, digits } => float_name("double", *unsigned, *digits),
             ColumnType::Char { len } => format!("char({len})"),
             ColumnType::VarChar { len } => format!("varchar({len})"),
             ColumnType::Text { size } => lob("text", *size),
@@ -404,8 +480,35 @@ impl ColumnType {
             ColumnType::DateTime { fsp } => format!("datetime({fsp})"),
             ColumnType::Timestamp { fsp: 0 } => "timestamp".into(),
             ColumnType::Timestamp { fsp } => format!("timestamp({fsp})"),
+            ColumnType::Year => "year(4)".into(),
+            ColumnType::Time { fsp: 0 } => "time".into(),
+            ColumnType::Time { fsp } => format!("time({fsp})"),
+            ColumnType::Enum { values } => format!("enum({})", quoted_list(values)),
+            ColumnType::Set { values } => format!("set({})", quoted_list(values)),
+            ColumnType::Json => "longtext".into(),
+            ColumnType::Uuid => "uuid".into(),
+            ColumnType::Inet4 => "inet4".into(),
+            ColumnType::Inet6 => "inet6".into(),
         }
     }
+}
+
+/// 'a','b''c': MariaDB quotes ENUM/SET values with doubled quotes (and backslashes).
+fn quoted_list(values: &[String]) -> String {
+    let quoted: Vec<String> =
+        values.iter().map(|v| format!("'{}'", v.replace('\\', "\\\\").replace('\'', "''"))).collect();
+    quoted.join(",")
+}
+
+fn float_name(base: &str, unsigned: bool, digits: Option<(u8, u8)>) -> String {
+    let mut s = base.to_string();
+    if let Some((m, d)) = digits {
+        s.push_str(&format!("({m},{d})"));
+    }
+    if unsigned {
+        s.push_str(" unsigned");
+    }
+    s
 }
 
 /// What a column gets when an INSERT does not name it.
@@ -429,6 +532,22 @@ pub struct ColumnDef {
     pub auto_increment: bool,
     pub on_update_current_timestamp: bool,
     pub comment: String,
+    /// ZEROFILL: the text protocol pads the value with zeros to the display width (the type
+    /// is UNSIGNED too, as MariaDB makes it).
+    pub zerofill: bool,
+}
+
+impl ColumnDef {
+    /// The column's type as SHOW CREATE TABLE and information_schema.COLUMNS.COLUMN_TYPE print
+    /// it: the type's name plus ZEROFILL, which MariaDB keeps with the column.
+    pub fn type_sql(&self) -> String {
+        let name = self.ty.sql_name();
+        if self.zerofill {
+            format!("{name} zerofill")
+        } else {
+            name
+        }
+    }
 }
 
 /// One column of an index. `prefix_len` (in bytes) indexes only a prefix of a string column.

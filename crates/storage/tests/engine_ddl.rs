@@ -364,9 +364,9 @@ async fn every_column_type_round_trips_through_catalog_and_rows() {
     let types = vec![
         ColumnType::Int { width: IntWidth::Tiny, unsigned: true, display_width: Some(3) },
         ColumnType::Int { width: IntWidth::Big, unsigned: false, display_width: None },
-        ColumnType::Decimal { precision: 12, scale: 3 },
-        ColumnType::Float,
-        ColumnType::Double,
+        ColumnType::Decimal { precision: 12, scale: 3, unsigned: false },
+        ColumnType::FLOAT,
+        ColumnType::DOUBLE,
         ColumnType::Char { len: 4 },
         ColumnType::Text { size: LobSize::Medium },
         ColumnType::Binary { len: 3 },

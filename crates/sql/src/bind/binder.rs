@@ -379,7 +379,7 @@ pub fn object_name_parts(name: &ast::ObjectName) -> Result<(Option<String>, Stri
 pub fn table_column_meta(table: &TableDef, alias: &str, col: usize) -> ColumnDefinition {
     let c = &table.columns[col];
     // CHAR/BINARY are MYSQL_TYPE_STRING on the wire and INT(5) has length 5, as MariaDB sends them.
-    let fm = crate::value::column_field_meta(&c.ty);
+    let fm = crate::value::column_def_field_meta(c);
     let mut flags = fm.flags;
     if !c.nullable {
         flags |= column_flags::NOT_NULL;

@@ -119,6 +119,13 @@ impl Binder<'_> {
                 let lo = self.bind_expr(low)?;
                 let hi = self.bind_expr(high)?;
                 let nullable = x.nullable || lo.nullable || hi.nullable;
+                // A TIME compares as a time (see bind_comparison).
+                let (x, lo, hi) = if [&x, &lo, &hi].iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
+                    let m = |b| time_operand(b, CastTarget::TimeMicros);
+                    (m(x), m(lo), m(hi))
+                } else {
+                    (x, lo, hi)
+                };
                 Ok(Bound::new(
                     Expr::Between {
                         expr: x.expr.boxed(),
@@ -276,6 +283,8 @@ impl Binder<'_> {
     fn user_var(&self, name: &str) -> Bound {
         let current = self.env.user_vars.and_then(|m| m.get(&name.to_ascii_lowercase()));
         let ty = match current {
+            // MariaDB types an integer user variable BIGINT (LONGLONG, 20), whatever its value.
+            Some(Value::Int(_)) => SqlType::Int { bits: 64, unsigned: false },
             Some(v) if !v.is_null() => SqlType::of_value(v),
             _ => SqlType::Text { max_chars: 16_777_216, lob: true },
         };
@@ -377,7 +386,9 @@ impl Binder<'_> {
                 }
             }
             let l = self.bind_expr(left)?;
+            let l = time_as_number(self.enum_index(l)?);
             let r = self.bind_expr(right)?;
+            let r = time_as_number(self.enum_index(r)?);
             let ty = value::arith_type(aop, &l.ty, &r.ty);
             let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
             return Ok(Bound::new(Expr::Arith { op: aop, left: l.expr.boxed(), right: r.expr.boxed() }, ty, nullable));
@@ -475,6 +486,16 @@ impl Binder<'_> {
         let l = self.bind_expr(left)?;
         let r = self.bind_expr(right)?;
         let nullable = op != CmpOp::NullSafeEq && (l.nullable || r.nullable);
+        // An ENUM compared with a number compares its index.
+        let l = if r.ty.is_numeric() { self.enum_index(l)? } else { l };
+        let r = if l.ty.is_numeric() { self.enum_index(r)? } else { r };
+        let (l, r) = if matches!(l.ty, SqlType::Time { .. }) || matches!(r.ty, SqlType::Time { .. }) {
+            // A TIME compares as a time (MariaDB converts the other side): as microseconds,
+            // since TIME text does not sort as time ('9:00' > '10:00', '-1:00' > '0:00').
+            (time_operand(l, CastTarget::TimeMicros), time_operand(r, CastTarget::TimeMicros))
+        } else {
+            (l, r)
+        };
         Ok(Bound::new(Expr::Cmp { op, left: l.expr.boxed(), right: r.expr.boxed() }, bool_type(), nullable))
     }
 
@@ -508,8 +529,11 @@ impl Binder<'_> {
             }
             let b = self.bind_expr(item)?;
             nullable |= b.nullable;
+            // A TIME compares as a time (see bind_comparison).
+            let b = if matches!(x.ty, SqlType::Time { .. }) { time_operand(b, CastTarget::TimeMicros) } else { b };
             items.push(b.expr);
         }
+        let x = if matches!(x.ty, SqlType::Time { .. }) { time_operand(x, CastTarget::TimeMicros) } else { x };
         Ok(Bound::new(Expr::InList { expr: x.expr.boxed(), list: items, negated }, bool_type(), nullable))
     }
 
@@ -594,7 +618,9 @@ impl Binder<'_> {
 
     fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
-        Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), x.nullable))
+        // A value that is not a time casts to NULL.
+        let nullable = x.nullable || matches!(target, CastTarget::Time { .. });
+        Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), nullable))
     }
 
     fn bind_date_add(&mut self, base: &ast::Expr, iv: &ast::Interval, negate: bool) -> Result<Bound, SqlError> {
@@ -640,6 +666,35 @@ impl Binder<'_> {
             bound.push(self.bind_expr(a)?);
         }
         self.call_function(name, bound)
+    }
+
+    /// An ENUM operand as its index, FIELD(e, 'v1', 'v2', ...) (0 for the '' of an invalid
+    /// value), where MariaDB uses the index; anything else as it is.
+    pub fn enum_index(&mut self, b: Bound) -> Result<Bound, SqlError> {
+        let SqlType::Enum { values } = &b.ty else {
+            return Ok(b);
+        };
+        let mut args = vec![Bound::new(b.expr.clone(), SqlType::Text { max_chars: 0, lob: false }, b.nullable)];
+        for v in values {
+            let lit = Value::Bytes(v.clone().into_bytes());
+            args.push(Bound::new(Expr::Literal(lit.clone()), SqlType::of_value(&lit), false));
+        }
+        let nullable = b.nullable;
+        let mut index = self.call_function("FIELD", args)?;
+        // FIELD(NULL, ...) is 0; an ENUM that is NULL stays NULL in MariaDB.
+        if nullable {
+            let is_null = Bound::new(Expr::IsNull { expr: b.expr.boxed(), negated: false }, bool_type(), false);
+            index = Bound::new(
+                Expr::Case {
+                    operand: None,
+                    whens: vec![(is_null.expr, Expr::Literal(Value::Null))],
+                    otherwise: Some(index.expr.boxed()),
+                },
+                index.ty,
+                true,
+            );
+        }
+        Ok(index)
     }
 
     fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {
@@ -961,6 +1016,20 @@ fn date_add_type(base: &SqlType, unit: IntervalUnit) -> SqlType {
             SqlType::DateTime { fsp: if unit == IntervalUnit::Microsecond { 6 } else { *fsp } }
         }
         _ => SqlType::DateTime { fsp: if unit == IntervalUnit::Microsecond { 6 } else { 0 } },
+    }
+}
+
+/// `b` converted by `target` (a TIME operand made comparable or numeric).
+fn time_operand(b: Bound, target: CastTarget) -> Bound {
+    let ty = value::cast_type(target);
+    Bound::new(Expr::Cast { expr: b.expr.boxed(), target }, ty, true)
+}
+
+/// A TIME operand of arithmetic as MariaDB's number HHMMSS[.f]; anything else as it is.
+fn time_as_number(b: Bound) -> Bound {
+    match b.ty {
+        SqlType::Time { fsp } => time_operand(b, CastTarget::TimeNumber { fsp }),
+        _ => b,
     }
 }
 

@@ -54,7 +54,9 @@ fn key_class(ty: &SqlType) -> Option<KeyClass> {
     Some(match ty {
         SqlType::Int { .. } | SqlType::Decimal { .. } => KeyClass::Exact,
         SqlType::Float | SqlType::Double => KeyClass::Float,
-        SqlType::Text { .. } | SqlType::Bytes { .. } => KeyClass::Text,
+        SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. } => KeyClass::Text,
+        // TIME text does not sort as time: no join key class.
+        SqlType::Time { .. } => return None,
         SqlType::Date => KeyClass::Date,
         SqlType::DateTime { .. } | SqlType::Timestamp { .. } => KeyClass::DateTime,
         SqlType::Null => return None,

@@ -256,15 +256,29 @@ impl Binder<'_> {
         let mut order_columns: Vec<(Expr, bool)> = Vec::new();
         for it in order_by.unwrap_or(&[]) {
             let desc = it.options.sort == Some(ast::OrderBySort::Desc);
-            let expr = match position_literal(&it.expr) {
-                Some(Ok(p)) if p >= 1 && p <= items.len() => items[p - 1].bound.expr.clone(),
+            let (expr, ty) = match position_literal(&it.expr) {
+                Some(Ok(p)) if p >= 1 && p <= items.len() => {
+                    (items[p - 1].bound.expr.clone(), items[p - 1].bound.ty.clone())
+                }
                 Some(_) => return Err(error::unknown_column(&it.expr.to_string(), Clause::OrderBy)),
                 None => {
                     self.alias_mode = AliasMode::Prefer;
                     let b = self.bind_expr(&it.expr);
                     self.alias_mode = AliasMode::None;
-                    b?.expr
+                    let b = b?;
+                    (b.expr, b.ty)
                 }
+            };
+            // TIME text does not sort as time ('-1:00' after '0:00', '100:00' before '99:00'):
+            // sort by microseconds (outside grouping, where a hidden column must be grouped).
+            // An ENUM sorts by its index.
+            let grouping = !group_by.is_empty() || !self.scope().aggs.is_empty();
+            let expr = match ty {
+                SqlType::Time { .. } if !grouping => {
+                    Expr::Cast { expr: expr.boxed(), target: crate::value::CastTarget::TimeMicros }
+                }
+                SqlType::Enum { .. } if !grouping => self.enum_index(super::binder::Bound::new(expr, ty, true))?.expr,
+                _ => expr,
             };
             if let Expr::Literal(_) = expr {
                 // ORDER BY NULL / a constant: no order at all.

@@ -32,6 +32,39 @@ fn char_len(len: &Option<ast::CharacterLength>, default: u64) -> u64 {
     }
 }
 
+/// Largest M of FLOAT(M,D) / DOUBLE(M,D) (1439 beyond it).
+pub const MAX_FLOAT_DISPLAY_WIDTH: u64 = 255;
+/// Largest D of FLOAT(M,D) / DOUBLE(M,D) (1425 beyond it).
+pub const MAX_FLOAT_SCALE: u8 = 30;
+/// FLOAT(p): up to 24 bits of precision is FLOAT, up to 53 DOUBLE, more is 1063.
+const FLOAT_MAX_SINGLE_BITS: u64 = 24;
+const FLOAT_MAX_DOUBLE_BITS: u64 = 53;
+
+/// FLOAT / DOUBLE with MariaDB's checks: FLOAT(p) picks the width, (M,D) is kept.
+fn floating(info: &ExactNumberInfo, double: bool, unsigned: bool, col: &str) -> Result<ColumnType, SqlError> {
+    let (double, digits) = match *info {
+        ExactNumberInfo::None => (double, None),
+        ExactNumberInfo::Precision(p) if double => return Err(error::syntax(&format!("{p})"), 1)),
+        ExactNumberInfo::Precision(p) if p > FLOAT_MAX_DOUBLE_BITS => {
+            return Err(error::incorrect_column_specifier(col))
+        }
+        ExactNumberInfo::Precision(p) => (p > FLOAT_MAX_SINGLE_BITS, None),
+        ExactNumberInfo::PrecisionAndScale(m, d) => {
+            if m > MAX_FLOAT_DISPLAY_WIDTH {
+                return Err(error::display_width_out_of_range(col, MAX_FLOAT_DISPLAY_WIDTH));
+            }
+            if d < 0 || d as u64 > m {
+                return Err(error::scale_above_precision(col));
+            }
+            if d as u64 > MAX_FLOAT_SCALE as u64 {
+                return Err(error::too_big_scale(d as u64, col, MAX_FLOAT_SCALE));
+            }
+            (double, Some((m as u8, d as u8)))
+        }
+    };
+    Ok(if double { ColumnType::Double { unsigned, digits } } else { ColumnType::Float { unsigned, digits } })
+}
+
 fn decimal(info: &ExactNumberInfo, col: &str) -> Result<ColumnType, SqlError> {
     let (p, s) = match info {
         ExactNumberInfo::None => (DEFAULT_DECIMAL_PRECISION as u64, 0i64),
@@ -49,7 +82,7 @@ fn decimal(info: &ExactNumberInfo, col: &str) -> Result<ColumnType, SqlError> {
     }
     // DECIMAL(0) is DECIMAL(10,0) in MariaDB.
     let p = if p == 0 { DEFAULT_DECIMAL_PRECISION as u64 } else { p };
-    Ok(ColumnType::Decimal { precision: p as u8, scale: s as u8 })
+    Ok(ColumnType::Decimal { precision: p as u8, scale: s as u8, unsigned: false })
 }
 
 fn fsp(p: &Option<u64>, col: &str) -> Result<u8, SqlError> {
@@ -58,6 +91,17 @@ fn fsp(p: &Option<u64>, col: &str) -> Result<u8, SqlError> {
         Some(p) if *p <= MAX_FSP => Ok(*p as u8),
         Some(p) => Err(error::too_big_fsp(*p, col)),
     }
+}
+
+/// ENUM's values (ClickHouse's `'a' = 1` members are not MariaDB syntax).
+fn enum_values(members: &[ast::EnumMember]) -> Result<Vec<String>, SqlError> {
+    members
+        .iter()
+        .map(|m| match m {
+            ast::EnumMember::Name(n) => Ok(n.clone()),
+            ast::EnumMember::NamedValue(n, _) => Err(error::syntax(n, 1)),
+        })
+        .collect()
 }
 
 /// The stored type of a CREATE TABLE column, with MariaDB's limits (1074, 1426, 1425).
@@ -80,22 +124,18 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
         D::UBigInt => int(IntWidth::Big, true, &None),
         D::Bool | D::Boolean => ColumnType::Int { width: IntWidth::Tiny, unsigned: false, display_width: Some(1) },
         D::Decimal(i) | D::Numeric(i) | D::Dec(i) => decimal(i, col)?,
-        D::DecimalUnsigned(i) | D::DecUnsigned(i) => decimal(i, col)?,
-        D::Float(ExactNumberInfo::Precision(p)) if *p > 24 => ColumnType::Double,
-        D::Float(_) | D::FloatUnsigned(_) | D::Float4 | D::Real | D::RealUnsigned => {
-            // MariaDB's REAL is DOUBLE unless REAL_AS_FLOAT.
-            if matches!(dt, D::Real | D::RealUnsigned) {
-                ColumnType::Double
-            } else {
-                ColumnType::Float
-            }
-        }
-        D::Double(_)
-        | D::DoubleUnsigned(_)
-        | D::DoublePrecision
-        | D::DoublePrecisionUnsigned
-        | D::Float8
-        | D::Float64 => ColumnType::Double,
+        D::DecimalUnsigned(i) | D::DecUnsigned(i) => match decimal(i, col)? {
+            ColumnType::Decimal { precision, scale, .. } => ColumnType::Decimal { precision, scale, unsigned: true },
+            other => other,
+        },
+        D::Float(i) => floating(i, false, false, col)?,
+        D::FloatUnsigned(i) => floating(i, false, true, col)?,
+        D::Float4 => ColumnType::FLOAT,
+        D::Double(i) => floating(i, true, false, col)?,
+        D::DoubleUnsigned(i) => floating(i, true, true, col)?,
+        // MariaDB's REAL is DOUBLE unless REAL_AS_FLOAT.
+        D::Real | D::DoublePrecision | D::Float8 | D::Float64 => ColumnType::DOUBLE,
+        D::RealUnsigned | D::DoublePrecisionUnsigned => ColumnType::Double { unsigned: true, digits: None },
         D::Char(l) | D::Character(l) => {
             let n = char_len(l, 1);
             if n > MAX_CHAR_LEN {
@@ -142,6 +182,25 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
         D::Date => ColumnType::Date,
         D::Datetime(p) => ColumnType::DateTime { fsp: fsp(p, col)? },
         D::Timestamp(p, _) => ColumnType::Timestamp { fsp: fsp(p, col)? },
+        D::Time(p, _) => ColumnType::Time { fsp: fsp(p, col)? },
+        D::Enum(members, _) => ColumnType::Enum { values: enum_values(members)? },
+        D::Set(values) => ColumnType::Set { values: values.clone() },
+        D::JSON => ColumnType::Json,
+        D::Uuid => ColumnType::Uuid,
+        D::Custom(name, modifiers) if modifiers.is_empty() && name.to_string().eq_ignore_ascii_case("INET4") => {
+            ColumnType::Inet4
+        }
+        D::Custom(name, modifiers) if modifiers.is_empty() && name.to_string().eq_ignore_ascii_case("INET6") => {
+            ColumnType::Inet6
+        }
+        D::Custom(name, modifiers) if name.to_string().eq_ignore_ascii_case("YEAR") => {
+            // YEAR(2) is gone from MariaDB: YEAR(n) is YEAR(4).
+            match modifiers.as_slice() {
+                [] => ColumnType::Year,
+                [n] if n == "4" || n == "2" => ColumnType::Year,
+                _ => return Err(error::syntax(&dt.to_string(), 1)),
+            }
+        }
         other => return Err(error::not_supported(&format!("column type {other}"))),
     })
 }
@@ -177,6 +236,7 @@ pub fn cast_target(dt: &DataType) -> Result<CastTarget, SqlError> {
         D::Binary(l) => CastTarget::Binary { len: l.map(|n| n.min(u32::MAX as u64) as u32) },
         D::Date => CastTarget::Date,
         D::Datetime(p) | D::Timestamp(p, _) => CastTarget::DateTime { fsp: fsp(p, "")? },
+        D::Time(p, _) => CastTarget::Time { fsp: fsp(p, "")? },
         other => return Err(error::not_supported(&format!("CAST AS {other}"))),
     })
 }
@@ -225,7 +285,7 @@ mod tests {
         );
         assert_eq!(
             column_type(&parse_type("DECIMAL(10,2)"), "c").unwrap(),
-            ColumnType::Decimal { precision: 10, scale: 2 }
+            ColumnType::Decimal { precision: 10, scale: 2, unsigned: false }
         );
         assert_eq!(column_type(&parse_type("DATETIME(6)"), "c").unwrap(), ColumnType::DateTime { fsp: 6 });
         assert_eq!(column_type(&parse_type("MEDIUMTEXT"), "c").unwrap(), ColumnType::Text { size: LobSize::Medium });
@@ -234,7 +294,7 @@ mod tests {
             column_type(&parse_type("BOOLEAN"), "c").unwrap(),
             ColumnType::Int { width: IntWidth::Tiny, unsigned: false, display_width: Some(1) }
         );
-        assert_eq!(column_type(&parse_type("DOUBLE"), "c").unwrap(), ColumnType::Double);
+        assert_eq!(column_type(&parse_type("DOUBLE"), "c").unwrap(), ColumnType::DOUBLE);
     }
 
     #[test]

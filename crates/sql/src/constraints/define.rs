@@ -87,7 +87,7 @@ fn compatible(child: &ColumnType, parent: &ColumnType) -> bool {
         (a, b) if text(a) && text(b) => true,
         (a, b) if binary(a) && binary(b) => true,
         (T::Int { width: wa, unsigned: ua, .. }, T::Int { width: wb, unsigned: ub, .. }) => wa == wb && ua == ub,
-        (T::Float, T::Float) | (T::Double, T::Double) | (T::Date, T::Date) => true,
+        (T::Float { .. }, T::Float { .. }) | (T::Double { .. }, T::Double { .. }) | (T::Date, T::Date) => true,
         _ => false,
     }
 }

@@ -6,6 +6,7 @@
 pub mod alter;
 pub mod autoparam;
 pub mod lexer;
+pub mod type_modifiers;
 
 use selkie_storage::IsolationLevel;
 use sqlparser::ast;
@@ -155,6 +156,8 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
         }
         if word == "SET" && text.contains(":=") {
             rewritten = Some(set_assignments_with_equals(text));
+        } else if word == "CREATE" || word == "ALTER" {
+            rewritten = type_modifiers::rewrite(text);
         }
     }
     if rewritten.is_none() && contains_ignore_case(text, "VALUE FOR") {

@@ -37,6 +37,12 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
     if v.is_null() {
         return KeyConv::Null;
     }
+    // TIME, ENUM and SET compare by their meaning, not by their stored text ('10:00' is
+    // 10:00:00; `e = 1` names the first value): the index cannot narrow them yet.
+    if matches!(ty, ColumnType::Time { .. } | ColumnType::Enum { .. } | ColumnType::Set { .. }) {
+        return KeyConv::Unusable;
+    }
+    let ty = &*ty.stored_as();
     match ty {
         ColumnType::Int { width, unsigned, .. } => {
             let (min, max): (i128, i128) = if *unsigned {
@@ -86,7 +92,7 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
                 }
             }
         }
-        ColumnType::Double => match v {
+        ColumnType::Double { .. } => match v {
             Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Decimal(_) | Value::Bytes(_) => {
                 match value::to_f64(v) {
                     Some(f) if f.is_finite() => KeyConv::Exact(Datum::Double(f)),
@@ -97,7 +103,7 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
         },
         // FLOAT values are stored narrowed to f32; an f64 constant rarely equals one exactly,
         // and MySQL's comparison happens in double precision, so the index is not used.
-        ColumnType::Float => KeyConv::Unusable,
+        ColumnType::Float { .. } => KeyConv::Unusable,
         ColumnType::Char { .. }
         | ColumnType::VarChar { .. }
         | ColumnType::Text { .. }
@@ -122,6 +128,10 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
             Some(dt) => KeyConv::Exact(Datum::DateTime(dt)),
             None => KeyConv::Unusable,
         },
+        // Newer types are mapped to the type they are stored as.
+        _ => {
+            unreachable!("stored_as maps newer types to the type they are stored as")
+        }
     }
 }
 
@@ -351,7 +361,7 @@ mod tests {
 
     #[test]
     fn decimal_column_rescales() {
-        let dec = ColumnType::Decimal { precision: 10, scale: 2 };
+        let dec = ColumnType::Decimal { precision: 10, scale: 2, unsigned: false };
         assert_eq!(convert(&dec, &Value::Int(3)), KeyConv::Exact(Datum::Decimal(Decimal::new(300, 2))));
         assert_eq!(
             convert(&dec, &Value::Decimal(Decimal::new(1234, 3))),

@@ -13,7 +13,12 @@ use crate::variables::{effective_charset, effective_collation};
 
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
 fn column_line(col: &ColumnDef) -> String {
-    let mut s = format!("{} {}", quote_ident(&col.name), col.ty.sql_name());
+    let mut s = format!("{} {}", quote_ident(&col.name), col.type_sql());
+    let is_json = matches!(col.ty, ColumnType::Json);
+    if is_json {
+        // MariaDB's JSON is utf8mb4_bin LONGTEXT with a CHECK.
+        s.push_str(" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    }
     let is_timestamp = matches!(col.ty, ColumnType::Timestamp { .. });
     if !col.nullable {
         s.push_str(" NOT NULL");
@@ -43,6 +48,9 @@ fn column_line(col: &ColumnDef) -> String {
     if !col.comment.is_empty() {
         s.push_str(" COMMENT ");
         s.push_str(&quote_string(col.comment.as_bytes()));
+    }
+    if is_json {
+        s.push_str(&format!(" CHECK (json_valid({}))", quote_ident(&col.name)));
     }
     s
 }
@@ -209,6 +217,7 @@ pub(crate) mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            zerofill: false,
         }
     }
 
@@ -299,9 +308,14 @@ pub(crate) mod tests {
             col("h", int(IntWidth::Int, true), true, NoDefault),
             col("i", int(IntWidth::Big, false), false, NoDefault),
             col("j", int(IntWidth::Big, true), true, NoDefault),
-            col("k", ColumnType::Decimal { precision: 10, scale: 2 }, true, Def(Datum::Decimal(Decimal::new(150, 2)))),
-            col("l", ColumnType::Float, true, NoDefault),
-            col("m", ColumnType::Double, true, Def(Datum::Double(2.5))),
+            col(
+                "k",
+                ColumnType::Decimal { precision: 10, scale: 2, unsigned: false },
+                true,
+                Def(Datum::Decimal(Decimal::new(150, 2))),
+            ),
+            col("l", ColumnType::FLOAT, true, NoDefault),
+            col("m", ColumnType::DOUBLE, true, Def(Datum::Double(2.5))),
             col("n", ColumnType::Char { len: 10 }, false, NoDefault),
             col("o", ColumnType::VarChar { len: 255 }, true, Def(Datum::Bytes(b"x'y".to_vec()))),
             col("p", ColumnType::Text { size: LobSize::Tiny }, true, NoDefault),
@@ -403,10 +417,10 @@ pub(crate) mod tests {
         use ColumnDefault::{CurrentTimestamp, None as NoDefault, Value as Def};
         let mut cols = vec![
             col("a", ColumnType::VarChar { len: 10 }, true, Def(Datum::Bytes(b"l1\nl2\t\\0".to_vec()))),
-            col("b", ColumnType::Double, true, Def(Datum::Double(1e21))),
-            col("c", ColumnType::Double, true, Def(Datum::Double(0.00001))),
-            col("d", ColumnType::Float, true, Def(Datum::Double(0.1f32 as f64))),
-            col("e", ColumnType::Double, true, Def(Datum::Double(-1.5e-7))),
+            col("b", ColumnType::DOUBLE, true, Def(Datum::Double(1e21))),
+            col("c", ColumnType::DOUBLE, true, Def(Datum::Double(0.00001))),
+            col("d", ColumnType::FLOAT, true, Def(Datum::Double(0.1f32 as f64))),
+            col("e", ColumnType::DOUBLE, true, Def(Datum::Double(-1.5e-7))),
             col(
                 "f",
                 ColumnType::DateTime { fsp: 3 },

@@ -98,7 +98,7 @@ pub(crate) fn sql_literal(value: &Datum, ty: &ColumnType) -> String {
         Datum::Int(i) => i.to_string(),
         Datum::UInt(u) => u.to_string(),
         Datum::Double(d) => match ty {
-            ColumnType::Float => format_float(*d),
+            ColumnType::Float { .. } => format_float(*d),
             _ => format_double(*d),
         },
         Datum::Decimal(d) => match ty {
@@ -240,14 +240,14 @@ mod tests {
 
     #[test]
     fn literals_follow_the_column_type() {
-        let dec = ColumnType::Decimal { precision: 10, scale: 2 };
+        let dec = ColumnType::Decimal { precision: 10, scale: 2, unsigned: false };
         assert_eq!(sql_literal(&Datum::Decimal(Decimal::new(15, 1)), &dec), "1.50");
-        assert_eq!(sql_literal(&Datum::Double(2.5), &ColumnType::Double), "2.5");
-        assert_eq!(sql_literal(&Datum::Double(0.1f32 as f64), &ColumnType::Float), "0.1");
+        assert_eq!(sql_literal(&Datum::Double(2.5), &ColumnType::DOUBLE), "2.5");
+        assert_eq!(sql_literal(&Datum::Double(0.1f32 as f64), &ColumnType::FLOAT), "0.1");
         assert_eq!(sql_literal(&Datum::Date(Date::new(2024, 1, 2)), &ColumnType::Date), "'2024-01-02'");
         let dt = DateTime::new(Date::new(2024, 1, 2), 3, 4, 5, 678_000);
         assert_eq!(sql_literal(&Datum::DateTime(dt), &ColumnType::DateTime { fsp: 3 }), "'2024-01-02 03:04:05.678'");
-        assert_eq!(sql_literal(&Datum::UInt(u64::MAX), &ColumnType::Double), "18446744073709551615");
+        assert_eq!(sql_literal(&Datum::UInt(u64::MAX), &ColumnType::DOUBLE), "18446744073709551615");
         assert_eq!(current_timestamp(&ColumnType::Timestamp { fsp: 2 }), "current_timestamp(2)");
         assert_eq!(current_timestamp(&ColumnType::Timestamp { fsp: 0 }), "current_timestamp()");
     }

@@ -291,14 +291,21 @@ pub(crate) fn type_facts(ty: &ColumnType, charset_max_len: u64) -> TypeFacts {
             let digits = if *unsigned { unsigned_digits } else { signed_digits };
             TypeFacts { data_type: name, numeric_precision: Some(digits), numeric_scale: Some(0), ..none }
         }
-        ColumnType::Decimal { precision, scale } => TypeFacts {
+        ColumnType::Decimal { precision, scale, .. } => TypeFacts {
             data_type: "decimal",
             numeric_precision: Some(u64::from(*precision)),
             numeric_scale: Some(u64::from(*scale)),
             ..none
         },
-        ColumnType::Float => TypeFacts { data_type: "float", numeric_precision: Some(12), ..none },
-        ColumnType::Double => TypeFacts { data_type: "double", numeric_precision: Some(22), ..none },
+        // FLOAT(M,D) reports M and D; plain FLOAT/DOUBLE their display widths and no scale.
+        ColumnType::Float { digits, .. } | ColumnType::Double { digits, .. } => TypeFacts {
+            data_type: if matches!(ty, ColumnType::Float { .. }) { "float" } else { "double" },
+            numeric_precision: Some(
+                digits.map_or(if matches!(ty, ColumnType::Float { .. }) { 12 } else { 22 }, |d| u64::from(d.0)),
+            ),
+            numeric_scale: digits.map(|d| u64::from(d.1)),
+            ..none
+        },
         ColumnType::Char { len } | ColumnType::VarChar { len } => TypeFacts {
             data_type: if matches!(ty, ColumnType::Char { .. }) { "char" } else { "varchar" },
             char_max_len: Some(u64::from(*len)),
@@ -332,6 +339,33 @@ pub(crate) fn type_facts(ty: &ColumnType, charset_max_len: u64) -> TypeFacts {
         ColumnType::Timestamp { fsp } => {
             TypeFacts { data_type: "timestamp", datetime_precision: Some(u64::from(*fsp)), ..none }
         }
+        ColumnType::Year => TypeFacts { data_type: "year", ..none },
+        ColumnType::Time { fsp } => TypeFacts { data_type: "time", datetime_precision: Some(u64::from(*fsp)), ..none },
+        ColumnType::Enum { .. } | ColumnType::Set { .. } => {
+            let chars = match ty.stored_as().as_ref() {
+                ColumnType::VarChar { len } => u64::from(*len),
+                _ => 0,
+            };
+            // A SET's longest value has no trailing comma.
+            let chars = if matches!(ty, ColumnType::Set { .. }) { chars.saturating_sub(1) } else { chars };
+            TypeFacts {
+                data_type: if matches!(ty, ColumnType::Enum { .. }) { "enum" } else { "set" },
+                char_max_len: Some(chars),
+                octet_len: Some(chars * charset_max_len),
+                is_text: true,
+                ..none
+            }
+        }
+        ColumnType::Uuid => TypeFacts { data_type: "uuid", ..none },
+        ColumnType::Inet4 => TypeFacts { data_type: "inet4", ..none },
+        ColumnType::Inet6 => TypeFacts { data_type: "inet6", ..none },
+        ColumnType::Json => TypeFacts {
+            data_type: "longtext",
+            char_max_len: Some(LobSize::Long.max_len()),
+            octet_len: Some(LobSize::Long.max_len()),
+            is_text: true,
+            ..none
+        },
     }
 }
 
@@ -393,7 +427,7 @@ pub(crate) fn show_columns_rows(t: &TableDef, full: bool) -> Vec<Vec<Value>> {
         .enumerate()
         .map(|(i, col)| {
             let facts = type_facts(&col.ty, charset_max_len(&t.options.charset));
-            let mut row = vec![text(&col.name), text(&col.ty.sql_name())];
+            let mut row = vec![text(&col.name), text(&col.type_sql())];
             if full {
                 row.push(if facts.is_text { text(collation) } else { Value::Null });
             }
@@ -459,7 +493,7 @@ pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
                     opt_uint(f.datetime_precision),
                     opt_text(f.is_text.then_some(charset)),
                     opt_text(f.is_text.then(|| effective_collation(charset))),
-                    text(&col.ty.sql_name()),
+                    text(&col.type_sql()),
                     text(column_key(t, i)),
                     text(&column_extra(col)),
                     text(COLUMN_PRIVILEGES),

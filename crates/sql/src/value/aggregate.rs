@@ -98,6 +98,8 @@ enum Acc {
     MinMax {
         best: Option<Value>,
         keep_if: Ordering,
+        /// TIME values (text) compare as times.
+        time: bool,
     },
     Bits {
         acc: u64,
@@ -133,8 +135,11 @@ impl AggInner {
             AggFunc::CountStar | AggFunc::Count => Acc::Count(0),
             AggFunc::Sum | AggFunc::Avg if is_exact(arg) => Acc::Exact { sum: Decimal::new(0, 0), count: 0 },
             AggFunc::Sum | AggFunc::Avg => Acc::Float { sum: 0.0, count: 0 },
-            AggFunc::Min => Acc::MinMax { best: None, keep_if: Ordering::Less },
-            AggFunc::Max => Acc::MinMax { best: None, keep_if: Ordering::Greater },
+            AggFunc::Min | AggFunc::Max => Acc::MinMax {
+                best: None,
+                keep_if: if func == AggFunc::Min { Ordering::Less } else { Ordering::Greater },
+                time: matches!(arg, SqlType::Time { .. }),
+            },
             AggFunc::BitAnd => Acc::Bits { acc: u64::MAX, op: func },
             AggFunc::BitOr | AggFunc::BitXor => Acc::Bits { acc: 0, op: func },
             AggFunc::GroupConcat => Acc::GroupConcat {
@@ -202,9 +207,10 @@ impl AggInner {
                 *sum += x;
                 *count += 1;
             }
-            Acc::MinMax { best, keep_if } => {
+            Acc::MinMax { best, keep_if, time } => {
                 let replace = match best {
                     None => true,
+                    Some(b) if *time => super::time::time_micros(v).cmp(&super::time::time_micros(b)) == *keep_if,
                     Some(b) => sort_compare(v, b) == *keep_if,
                 };
                 if replace {

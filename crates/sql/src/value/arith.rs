@@ -286,7 +286,12 @@ fn type_class(t: &SqlType) -> TypeClass {
             TypeClass::Int { unsigned: false }
         }
         SqlType::DateTime { .. } | SqlType::Timestamp { .. } => TypeClass::Dec,
-        SqlType::Float | SqlType::Double | SqlType::Text { .. } | SqlType::Bytes { .. } => TypeClass::Dbl,
+        // The binder turns TIME operands into numbers (CastTarget::TimeNumber) first.
+        SqlType::Time { fsp: 0 } => TypeClass::Int { unsigned: false },
+        SqlType::Time { .. } => TypeClass::Dec,
+        SqlType::Float | SqlType::Double | SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. } => {
+            TypeClass::Dbl
+        }
     }
 }
 

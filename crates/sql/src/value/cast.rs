@@ -312,6 +312,22 @@ pub fn cast(v: &Value, target: CastTarget, ctx: &dyn FnContext) -> Result<Value,
         return Ok(Value::Null);
     }
     Ok(match target {
+        CastTarget::Time { fsp } => {
+            let (t, issue) = super::time::time(v, fsp);
+            match issue {
+                None => t,
+                Some(super::time::StoreIssue::OutOfRange) => {
+                    ctx.warn(1292, format!("Truncated incorrect time value: '{}'", quoted(v)));
+                    t
+                }
+                Some(_) => {
+                    ctx.warn(1292, format!("Incorrect time value: '{}'", quoted(v)));
+                    Value::Null
+                }
+            }
+        }
+        CastTarget::TimeMicros => super::time::time_micros(v).map_or(Value::Null, Value::Int),
+        CastTarget::TimeNumber { fsp } => super::time::time_number(v, fsp).unwrap_or(Value::Null),
         CastTarget::Signed => Value::Int(cast_integer(v, false, ctx) as i64),
         CastTarget::Unsigned => Value::UInt(cast_integer(v, true, ctx) as i64 as u64),
         CastTarget::Decimal { precision, scale } => {
@@ -396,5 +412,10 @@ pub fn cast_type(target: CastTarget) -> SqlType {
         CastTarget::Binary { len } => SqlType::Bytes { max_len: len.unwrap_or(CAST_DEFAULT_MAX_CHARS * 4), lob: false },
         CastTarget::Date => SqlType::Date,
         CastTarget::DateTime { fsp } => SqlType::DateTime { fsp },
+        CastTarget::Time { fsp } => SqlType::Time { fsp },
+        CastTarget::TimeMicros => SqlType::Int { bits: 64, unsigned: false },
+        CastTarget::TimeNumber { fsp: 0 } => SqlType::Int { bits: 32, unsigned: false },
+        // HHHMMSS and the fraction: 838:59:59.999999 is 8385959.999999.
+        CastTarget::TimeNumber { fsp } => SqlType::Decimal { precision: 7 + fsp, scale: fsp },
     }
 }

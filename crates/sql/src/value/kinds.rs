@@ -38,6 +38,15 @@ pub enum SqlType {
     Timestamp {
         fsp: u8,
     },
+    /// TIME(fsp). Values are canonical text (see value::time).
+    Time {
+        fsp: u8,
+    },
+    /// An ENUM column: text values; the binder turns it into its index (FIELD) where MariaDB
+    /// uses the index: numeric context, comparison with a number, ORDER BY.
+    Enum {
+        values: Vec<String>,
+    },
 }
 
 /// Wire metadata of a result column of type `SqlType`.
@@ -71,13 +80,33 @@ pub enum ArithOp {
 pub enum CastTarget {
     Signed,
     Unsigned,
-    Decimal { precision: u8, scale: u8 },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     Double,
     Float,
-    Char { len: Option<u32> },
-    Binary { len: Option<u32> },
+    Char {
+        len: Option<u32>,
+    },
+    Binary {
+        len: Option<u32>,
+    },
     Date,
-    DateTime { fsp: u8 },
+    DateTime {
+        fsp: u8,
+    },
+    /// CAST(x AS TIME(fsp)): canonical TIME text.
+    Time {
+        fsp: u8,
+    },
+    /// Not SQL syntax: the binder compares TIME operands as microseconds (exact order for
+    /// negative times and hours past 99, which their text does not have).
+    TimeMicros,
+    /// Not SQL syntax: a TIME operand of arithmetic, as MariaDB's `t + 0` (HHMMSS[.f]).
+    TimeNumber {
+        fsp: u8,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

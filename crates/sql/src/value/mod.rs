@@ -8,9 +8,10 @@
 //! Layout, bottom to top (each module uses only those before it, so there are no import loops):
 //! `kinds` (SqlType, FieldMeta, the operator/cast/interval/aggregate enums) and `context`
 //! (FnContext), `num` (number lexing, 256-bit intermediates, exact DECIMAL), `format` (text
-//! protocol), `types` (type rules, wire metadata), `datetime` (calendar, parsing, clock), `cast`
+//! protocol), `types` (type rules, wire metadata), `datetime` (calendar, parsing, clock), `time` (TIME
+//! values), `cast`
 //! (CAST and the lenient numeric/text views), `arith`, `interval` (DATE_ADD), `compare`, `like`,
-//! `store` (assignment to columns), `aggregate`, `functions` (scalar functions), and this file,
+//! `store` and `store_types` (assignment to columns), `aggregate`, `functions` (scalar functions), and this file,
 //! which only declares the modules and forwards to them. Behaviour follows MariaDB 10.11;
 //! `tests/` checks it against a real server.
 //!
@@ -20,8 +21,12 @@
 //! (ROUND(x, 2), NOW(3), STR_TO_DATE(s, '%Y') types depend on constant arguments),
 //! `parse_interval_unit`, `AggState::new_group_concat` (SEPARATOR, group_concat_max_len).
 //!
-//! Known limits: DECIMAL holds 38 digits (MariaDB 65); strings compare as bytes without PAD
-//! SPACE; `compare`, `negate` and `truthy` cannot warn (no context); Notes are not reported.
+//! Known limits: DECIMAL holds 38 digits (MariaDB 65; a column may declare 65 but a value needs
+//! to fit 38); strings compare as bytes without PAD SPACE; `compare`, `negate` and `truthy`
+//! cannot warn (no context); Notes are not reported. TIME, ENUM, SET, UUID and INET values are
+//! their canonical text: the binder converts TIME operands (comparisons, arithmetic, ORDER BY,
+//! MIN/MAX) and ENUM operands (numeric context, ORDER BY) where MariaDB uses their meaning;
+//! SET in numeric context and UUID/INET ordering still follow the text.
 
 use std::cmp::Ordering;
 
@@ -43,6 +48,8 @@ mod kinds;
 mod like;
 mod num;
 mod store;
+mod store_types;
+mod time;
 mod types;
 
 #[cfg(test)]
@@ -54,7 +61,7 @@ pub use functions::return_type_with_constants;
 pub use functions::ScalarFunction;
 pub use kinds::{AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
-pub use types::{column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
+pub use types::{column_def_field_meta, column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
 
 // ---- comparison ----
 

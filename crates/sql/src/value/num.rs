@@ -519,20 +519,25 @@ pub fn dec_mul(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
     fit_decimal(negative && mag != U256::ZERO, mag, scale)
 }
 
-/// `a / b` with result scale `min(a.scale + DIV_PRECISION_INCREMENT, 38)`, rounded half away from
-/// zero (MariaDB). The caller handles b = 0.
+/// Decimal digits in one word of MariaDB's DECIMAL (`DIG_PER_DEC1`).
+const DIGITS_PER_WORD: u32 = 9;
+
+/// `a / b` as MariaDB's decimal_div computes it: the quotient truncated to
+/// `a.scale + b.scale + div_precision_increment` digits rounded up to whole 9-digit words. The
+/// result type's scale is only `a.scale + 4` (see `arith_type`); the extra digits are what make
+/// `1/7*7` 1.0000 (0.142857142 * 7 = 0.999999994) rather than 1.0003, and the text protocol
+/// rounds to the type's scale. The caller handles b = 0.
 pub fn dec_div(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
     assert!(b.mantissa != 0, "dec_div by zero");
-    let result_scale = (a.scale as u32 + DIV_PRECISION_INCREMENT).min(MAX_DECIMAL_SCALE);
+    let wanted = a.scale as u32 + b.scale as u32 + DIV_PRECISION_INCREMENT;
+    let result_scale = wanted.div_ceil(DIGITS_PER_WORD) * DIGITS_PER_WORD;
+    let result_scale = result_scale.min(MAX_DECIMAL_SCALE).max(a.scale as u32);
     // q = |a| * 10^(result_scale - a.scale + b.scale) / |b|
     let shift = result_scale + b.scale as u32 - a.scale as u32;
     let numerator =
         U256::pow10(shift).and_then(|p| p.checked_mul_u128(a.mantissa.unsigned_abs())).ok_or(DecimalOverflow)?;
     let divisor = U256::from_u128(b.mantissa.unsigned_abs());
-    let (mut q, r) = numerator.div_rem(divisor);
-    if r.shl1_or(false) >= divisor {
-        q = q.checked_add(U256::from_u128(1)).ok_or(DecimalOverflow)?;
-    }
+    let (q, _) = numerator.div_rem(divisor);
     let negative = (a.mantissa < 0) != (b.mantissa < 0);
     fit_decimal(negative && q != U256::ZERO, q, result_scale)
 }
@@ -711,11 +716,13 @@ mod tests {
     #[test]
     fn decimal_ops_known_values() {
         // Expected values checked against MariaDB 10.11.
-        assert_eq!(dec_div(d("1"), d("3")).unwrap().to_string(), "0.3333");
-        assert_eq!(dec_div(d("1.00"), d("3.0")).unwrap().to_string(), "0.333333");
-        assert_eq!(dec_div(d("2"), d("3")).unwrap().to_string(), "0.6667");
-        assert_eq!(dec_div(d("1.5"), d("1.25")).unwrap().to_string(), "1.20000");
-        assert_eq!(dec_div(d("-10"), d("4")).unwrap().to_string(), "-2.5000");
+        // Whole 9-digit words, truncated (the type's scale, dividend's + 4, rounds them).
+        assert_eq!(dec_div(d("1"), d("3")).unwrap().to_string(), "0.333333333");
+        assert_eq!(dec_div(d("1.00"), d("3.0")).unwrap().to_string(), "0.333333333");
+        assert_eq!(dec_div(d("2"), d("3")).unwrap().to_string(), "0.666666666");
+        assert_eq!(dec_div(d("1.5"), d("1.25")).unwrap().to_string(), "1.200000000");
+        assert_eq!(dec_div(d("-10"), d("4")).unwrap().to_string(), "-2.500000000");
+        assert_eq!(dec_div(d("1.1234567"), d("3")).unwrap().to_string(), "0.374485566666666666");
         assert_eq!(dec_mul(d("1.5"), d("1.25")).unwrap().to_string(), "1.875");
         // MariaDB keeps 65 digits (…961.90); with 38 digits the product is rounded to fit.
         assert_eq!(

@@ -6,13 +6,14 @@
 //! (rounding a DECIMAL, trailing spaces cut from a VARCHAR, time dropped from a DATE) nothing is
 //! reported: `FnContext::warn` adds Warnings only.
 
-use selkie_storage::{ColumnDef, ColumnType, Date, DateTime, Decimal, IntWidth};
+use selkie_storage::{ColumnDef, ColumnType, Date, DateTime, Decimal, IntWidth, LobSize};
 
 use super::cast::{char_count, char_prefix_len, decimal_to_i128, fit_decimal_type, temporal_as_number};
 use super::context::FnContext;
 use super::datetime::{epoch_from_local, temporal_of, truncate_micros, warn_text, TIMESTAMP_MAX_EPOCH};
 use super::format::to_text_bytes;
 use super::num::{dec_from_f64, dec_to_f64, lex_number, NumQuality};
+use super::store_types::{self, StoreIssue};
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -95,6 +96,48 @@ impl Reporter<'_> {
         self.report(error, (1265, warning))
     }
 
+    /// TIME beyond ±838:59:59: strict 1292 "Incorrect time value", otherwise 1264 (clipped).
+    fn time_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
+        let error = SqlError::new(
+            1292,
+            "22007",
+            format!("Incorrect time value: '{shown}' for column {} at row {}", self.qualified(), self.row()),
+        );
+        let warning = format!("Out of range value for column '{}' at row {}", self.col.name, self.row());
+        self.report(error, (1264, warning))
+    }
+
+    /// UUID/INET4/INET6 text that is not one: 1292 "Incorrect uuid value: 'x' for column
+    /// `db`.`t`.`c` at row N", an error in strict mode, a warning (and NULL) otherwise.
+    fn incorrect_kind_value(&self, kind: &str, shown: &str) -> Result<(), SqlError> {
+        let msg = format!("Incorrect {kind} value: '{shown}' for column {} at row {}", self.qualified(), self.row());
+        self.report(SqlError::new(1292, "22007", msg.clone()), (1292, msg))
+    }
+
+    /// 4078: a number or date cannot become a UUID/INET value, in any sql_mode.
+    fn cannot_cast(&self, v: &Value, kind: &str) -> SqlError {
+        let from = match v {
+            Value::Int(_) | Value::UInt(_) => "int",
+            Value::Decimal(_) => "decimal",
+            Value::Double(_) => "double",
+            Value::Date(_) => "date",
+            _ => "datetime",
+        };
+        SqlError::new(4078, "HY000", format!("Cannot cast '{from}' as '{kind}' in assignment of {}", self.qualified()))
+    }
+
+    /// 4025: a JSON column's implicit CHECK (json_valid(`c`)) failed.
+    fn json_check_failed(&self) -> SqlError {
+        match self.target {
+            Some(t) => SqlError::new(
+                4025,
+                "23000",
+                format!("CONSTRAINT `{}.{}` failed for `{}`.`{}`", t.table, self.col.name, t.db, t.table),
+            ),
+            None => SqlError::new(4025, "23000", format!("CONSTRAINT `{}` failed", self.col.name)),
+        }
+    }
+
     /// TIMESTAMP out of its range: strict 1292, otherwise 1264.
     fn timestamp_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
         let error = SqlError::new(
@@ -106,6 +149,9 @@ impl Reporter<'_> {
         self.report(error, (1264, warning))
     }
 }
+
+/// Text of a UUID/INET value in its canonical form, or None when it is not one.
+type Canonicalizer = fn(&[u8]) -> Option<String>;
 
 /// See `super::store_for_column`; `target` names the table and row for messages.
 pub fn store_for_column_at(
@@ -120,9 +166,9 @@ pub fn store_for_column_at(
     let r = Reporter { col, target, ctx };
     match &col.ty {
         ColumnType::Int { width, unsigned, .. } => store_int(&v, *width, *unsigned, &r),
-        ColumnType::Decimal { precision, scale } => store_decimal(&v, *precision, *scale, &r),
-        ColumnType::Float => store_float(&v, true, &r),
-        ColumnType::Double => store_float(&v, false, &r),
+        ColumnType::Decimal { precision, scale, unsigned } => store_decimal(&v, *precision, *scale, *unsigned, &r),
+        ColumnType::Float { unsigned, digits } => store_float(&v, true, *unsigned, *digits, &r),
+        ColumnType::Double { unsigned, digits } => store_float(&v, false, *unsigned, *digits, &r),
         ColumnType::Char { len } => store_text(v, Limit::Chars(*len as usize), true, &r),
         ColumnType::VarChar { len } => store_text(v, Limit::Chars(*len as usize), false, &r),
         ColumnType::Text { size } => store_text(v, Limit::Bytes(size.max_len() as usize), false, &r),
@@ -136,6 +182,63 @@ pub fn store_for_column_at(
         ColumnType::Date => store_temporal(&v, TemporalKind::Date, &r),
         ColumnType::DateTime { fsp } => store_temporal(&v, TemporalKind::DateTime(*fsp), &r),
         ColumnType::Timestamp { fsp } => store_temporal(&v, TemporalKind::Timestamp(*fsp), &r),
+        ColumnType::Year => {
+            let (stored, issue) = store_types::year(&v);
+            match issue {
+                Some(StoreIssue::OutOfRange) => r.out_of_range()?,
+                Some(StoreIssue::Truncated) => r.data_truncated()?,
+                Some(StoreIssue::NotANumber) => r.incorrect_value("integer", &store_types::shown(&v))?,
+                None => {}
+            }
+            Ok(stored)
+        }
+        ColumnType::Time { fsp } => {
+            let (stored, issue) = store_types::time(&v, *fsp);
+            match issue {
+                Some(StoreIssue::OutOfRange) => r.time_out_of_range(&store_types::shown(&v))?,
+                Some(_) => r.incorrect_temporal("time", &store_types::shown(&v))?,
+                None => {}
+            }
+            Ok(stored)
+        }
+        ColumnType::Enum { values } | ColumnType::Set { values } => {
+            let (stored, issue) = if matches!(col.ty, ColumnType::Enum { .. }) {
+                store_types::enum_value(&v, values)
+            } else {
+                store_types::set_value(&v, values)
+            };
+            if issue.is_some() {
+                r.data_truncated()?;
+            }
+            Ok(stored)
+        }
+        ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
+            let (kind, canonical): (&str, Canonicalizer) = match col.ty {
+                ColumnType::Uuid => ("uuid", store_types::canonical_uuid),
+                ColumnType::Inet4 => ("inet4", store_types::canonical_inet4),
+                _ => ("inet6", store_types::canonical_inet6),
+            };
+            match &v {
+                Value::Bytes(b) => match canonical(b) {
+                    Some(text) => Ok(Value::Bytes(text.into_bytes())),
+                    None => {
+                        // Not strict: NULL, with the warning.
+                        r.incorrect_kind_value(kind, &store_types::shown(&v))?;
+                        Ok(Value::Null)
+                    }
+                },
+                other => Err(r.cannot_cast(other, kind)),
+            }
+        }
+        ColumnType::Json => {
+            let stored = store_text(v, Limit::Bytes(LobSize::Long.max_len() as usize), false, &r)?;
+            match &stored {
+                // JSON is LONGTEXT with CHECK (json_valid(`c`)): a failed CHECK is an error
+                // in every sql_mode.
+                Value::Bytes(b) if !store_types::json_valid(b) => Err(r.json_check_failed()),
+                _ => Ok(stored),
+            }
+        }
     }
 }
 
@@ -196,7 +299,7 @@ fn store_int(v: &Value, width: IntWidth, unsigned: bool, r: &Reporter<'_>) -> Re
     Ok(if unsigned { Value::UInt(n as u64) } else { Value::Int(n as i64) })
 }
 
-fn store_decimal(v: &Value, precision: u8, scale: u8, r: &Reporter<'_>) -> Result<Value, SqlError> {
+fn store_decimal(v: &Value, precision: u8, scale: u8, unsigned: bool, r: &Reporter<'_>) -> Result<Value, SqlError> {
     let d: Result<Decimal, bool> = match v {
         Value::Int(i) => Ok(Decimal::new(*i as i128, 0)),
         Value::UInt(u) => Ok(Decimal::new(*u as i128, 0)),
@@ -214,10 +317,26 @@ fn store_decimal(v: &Value, precision: u8, scale: u8, r: &Reporter<'_>) -> Resul
     if clamped {
         r.out_of_range()?;
     }
+    if unsigned && fitted.mantissa < 0 {
+        // MariaDB clips a negative value for an UNSIGNED DECIMAL to 0 (1264).
+        if !clamped {
+            r.out_of_range()?;
+        }
+        return Ok(Value::Decimal(Decimal::new(0, scale)));
+    }
     Ok(Value::Decimal(fitted))
 }
 
-fn store_float(v: &Value, single: bool, r: &Reporter<'_>) -> Result<Value, SqlError> {
+/// FLOAT / DOUBLE, with MariaDB's clipping: beyond the type's range (or FLOAT(M,D)'s
+/// 10^(M-D) - 10^-D) to the limit, negative values of an UNSIGNED column to 0, each with 1264.
+/// FLOAT(M,D) rounds to D decimals.
+fn store_float(
+    v: &Value,
+    single: bool,
+    unsigned: bool,
+    digits: Option<(u8, u8)>,
+    r: &Reporter<'_>,
+) -> Result<Value, SqlError> {
     let x = match v {
         Value::Int(i) => *i as f64,
         Value::UInt(u) => *u as f64,
@@ -227,8 +346,13 @@ fn store_float(v: &Value, single: bool, r: &Reporter<'_>) -> Result<Value, SqlEr
         Value::Date(_) | Value::DateTime(_) => super::cast::to_f64(v).unwrap_or(0.0),
         Value::Null => unreachable!("NULL returned early"),
     };
-    let limit = if single { f32::MAX as f64 } else { f64::MAX };
-    let x = if x.is_nan() {
+    let mut limit = if single { f32::MAX as f64 } else { f64::MAX };
+    let mut x = x;
+    if let Some((m, d)) = digits {
+        x = round_to_decimals(x, d);
+        limit = limit.min(10f64.powi(m as i32 - d as i32) - 10f64.powi(-(d as i32)));
+    }
+    let x = if x.is_nan() || (unsigned && x < 0.0) {
         r.out_of_range()?;
         0.0
     } else if x.abs() > limit {
@@ -238,6 +362,18 @@ fn store_float(v: &Value, single: bool, r: &Reporter<'_>) -> Result<Value, SqlEr
         x
     };
     Ok(Value::Double(if single { x as f32 as f64 } else { x }))
+}
+
+/// `x` rounded to `d` decimals as MariaDB's `truncate_double` does: the whole part plus the
+/// fraction rounded with rint (ties to even) in binary floating point, so FLOAT(7,0) stores 3.5
+/// as 3 and DOUBLE(8,2) stores 1.005 as 1.00 and 1.115 as 1.12, exactly as MariaDB.
+fn round_to_decimals(x: f64, d: u8) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(d as i32);
+    let whole = x.floor();
+    whole + ((x - whole) * scale).round_ties_even() / scale
 }
 
 /// Length limit of a character column.
@@ -381,7 +517,7 @@ pub fn implicit_default(ty: &ColumnType) -> Value {
         ColumnType::Int { unsigned: false, .. } => Value::Int(0),
         ColumnType::Int { unsigned: true, .. } => Value::UInt(0),
         ColumnType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale)),
-        ColumnType::Float | ColumnType::Double => Value::Double(0.0),
+        ColumnType::Float { .. } | ColumnType::Double { .. } => Value::Double(0.0),
         ColumnType::Binary { len } => Value::Bytes(vec![0; *len as usize]),
         ColumnType::Char { .. }
         | ColumnType::VarChar { .. }
@@ -390,5 +526,12 @@ pub fn implicit_default(ty: &ColumnType) -> Value {
         | ColumnType::Blob { .. } => Value::Bytes(Vec::new()),
         ColumnType::Date => Value::Date(Date(0)),
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Value::DateTime(DateTime(0)),
+        ColumnType::Year => Value::UInt(0),
+        ColumnType::Time { fsp } => Value::Bytes(store_types::format_time(0, *fsp).into_bytes()),
+        ColumnType::Enum { values } => store_types::enum_default(values),
+        ColumnType::Set { .. } | ColumnType::Json => Value::Bytes(Vec::new()),
+        ColumnType::Uuid => Value::Bytes(b"00000000-0000-0000-0000-000000000000".to_vec()),
+        ColumnType::Inet4 => Value::Bytes(b"0.0.0.0".to_vec()),
+        ColumnType::Inet6 => Value::Bytes(b"::".to_vec()),
     }
 }

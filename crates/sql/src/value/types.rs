@@ -5,7 +5,7 @@
 //! `mariadb --column-type-info`): strings carry collation 45 (the utf8mb4 default MariaDB
 //! reports for every utf8mb4 result), binary data 63; numeric and temporal types 63.
 
-use selkie_storage::ColumnType;
+use selkie_storage::{ColumnDef, ColumnType};
 
 use super::kinds::{FieldMeta, SqlType};
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
@@ -39,6 +39,8 @@ const FLOAT_DISPLAY_LENGTH: u32 = 12;
 pub const NOT_FIXED_DECIMALS: u8 = 31;
 const DATE_DISPLAY_LENGTH: u32 = 10;
 const DATETIME_DISPLAY_LENGTH: u32 = 19;
+const TIME_DISPLAY_LENGTH: u32 = 10;
+const YEAR_DISPLAY_LENGTH: u32 = 4;
 
 fn text_meta(field_type: FieldType, max_chars: u32) -> FieldMeta {
     FieldMeta {
@@ -84,9 +86,9 @@ fn decimal_length(precision: u8, scale: u8) -> u32 {
 pub fn from_column(ty: &ColumnType) -> SqlType {
     match ty {
         ColumnType::Int { width, unsigned, .. } => SqlType::Int { bits: width.bits(), unsigned: *unsigned },
-        ColumnType::Decimal { precision, scale } => SqlType::Decimal { precision: *precision, scale: *scale },
-        ColumnType::Float => SqlType::Float,
-        ColumnType::Double => SqlType::Double,
+        ColumnType::Decimal { precision, scale, .. } => SqlType::Decimal { precision: *precision, scale: *scale },
+        ColumnType::Float { .. } => SqlType::Float,
+        ColumnType::Double { .. } => SqlType::Double,
         ColumnType::Char { len } | ColumnType::VarChar { len } => SqlType::Text { max_chars: *len, lob: false },
         ColumnType::Text { size } => SqlType::Text { max_chars: size.max_len().min(u32::MAX as u64) as u32, lob: true },
         ColumnType::Binary { len } | ColumnType::VarBinary { len } => SqlType::Bytes { max_len: *len, lob: false },
@@ -94,7 +96,19 @@ pub fn from_column(ty: &ColumnType) -> SqlType {
         ColumnType::Date => SqlType::Date,
         ColumnType::DateTime { fsp } => SqlType::DateTime { fsp: *fsp },
         ColumnType::Timestamp { fsp } => SqlType::Timestamp { fsp: *fsp },
+        ColumnType::Year => SqlType::Int { bits: 16, unsigned: true },
+        // TIME, ENUM and SET values are their text (see value::store_types); JSON is LONGTEXT.
+        ColumnType::Time { fsp } => SqlType::Time { fsp: *fsp },
+        ColumnType::Enum { values } => SqlType::Enum { values: values.clone() },
+        ColumnType::Set { .. } | ColumnType::Json | ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
+            from_column(&ty.stored_as())
+        }
     }
+}
+
+/// Display length of TIME(fsp): '-838:59:59' is 10, plus the point and the digits.
+fn time_length(fsp: u8) -> u32 {
+    TIME_DISPLAY_LENGTH + if fsp > 0 { fsp as u32 + 1 } else { 0 }
 }
 
 pub fn field_meta(ty: &SqlType) -> FieldMeta {
@@ -103,7 +117,9 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         length,
         decimals,
         charset: charset::BINARY,
-        flags: flags::NUM | if unsigned { flags::UNSIGNED } else { 0 },
+        // MariaDB marks every computed number BINARY (its charset is binary); table columns
+        // are not (`column_field_meta` takes it off).
+        flags: flags::BINARY | flags::NUM | if unsigned { flags::UNSIGNED } else { 0 },
     };
     match ty {
         SqlType::Null => FieldMeta {
@@ -122,6 +138,7 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         SqlType::Float => numeric(FieldType::Float, FLOAT_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
         SqlType::Double => numeric(FieldType::Double, DOUBLE_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
         SqlType::Text { max_chars, lob: false } => text_meta(FieldType::VarString, *max_chars),
+        SqlType::Enum { .. } => text_meta(FieldType::VarString, ty.display_chars()),
         SqlType::Text { max_chars, lob: true } => {
             FieldMeta { flags: flags::BLOB, ..text_meta(FieldType::Blob, *max_chars) }
         }
@@ -139,6 +156,13 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         SqlType::DateTime { fsp } => FieldMeta {
             field_type: FieldType::DateTime,
             length: datetime_length(*fsp),
+            decimals: *fsp,
+            charset: charset::BINARY,
+            flags: flags::BINARY,
+        },
+        SqlType::Time { fsp } => FieldMeta {
+            field_type: FieldType::Time,
+            length: time_length(*fsp),
             decimals: *fsp,
             charset: charset::BINARY,
             flags: flags::BINARY,
@@ -262,7 +286,7 @@ impl SqlType {
     }
 
     pub fn is_string(&self) -> bool {
-        matches!(self, SqlType::Text { .. } | SqlType::Bytes { .. })
+        matches!(self, SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. })
     }
 
     pub fn is_temporal(&self) -> bool {
@@ -280,6 +304,8 @@ impl SqlType {
             SqlType::Text { max_chars, .. } => *max_chars,
             SqlType::Bytes { max_len, .. } => *max_len,
             SqlType::Date => DATE_DISPLAY_LENGTH,
+            SqlType::Time { fsp } => time_length(*fsp),
+            SqlType::Enum { values } => values.iter().map(|v| v.chars().count()).max().unwrap_or(0) as u32,
             SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => datetime_length(*fsp),
         }
     }
@@ -289,12 +315,52 @@ impl SqlType {
 /// this distinguishes CHAR/BINARY (STRING) from VARCHAR/VARBINARY (VAR_STRING) and honours an
 /// integer's declared display width. The executor should prefer it for plain column references.
 pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
-    let base = SqlType::from_column(ty).field_meta();
+    let mut base = SqlType::from_column(ty).field_meta();
+    if base.flags & flags::NUM != 0 {
+        base.flags &= !flags::BINARY;
+    }
     match ty {
         ColumnType::Int { width, unsigned, display_width } => {
             FieldMeta { length: display_width.unwrap_or_else(|| int_display_width(width.bits(), *unsigned)), ..base }
         }
         ColumnType::Char { .. } | ColumnType::Binary { .. } => FieldMeta { field_type: FieldType::String, ..base },
+        // An unsigned DECIMAL has no sign position: DECIMAL(5,2) UNSIGNED is 6 long.
+        ColumnType::Decimal { unsigned: true, .. } => {
+            FieldMeta { length: base.length - 1, flags: base.flags | flags::UNSIGNED, ..base }
+        }
+        // YEAR is a zero-filled number (0 shows as 0000).
+        ColumnType::Year => FieldMeta {
+            field_type: FieldType::Year,
+            length: YEAR_DISPLAY_LENGTH,
+            decimals: 0,
+            charset: charset::BINARY,
+            flags: flags::UNSIGNED | flags::ZEROFILL | flags::NUM,
+        },
+        // ENUM and SET are STRING columns flagged ENUM / SET.
+        ColumnType::Enum { .. } => FieldMeta { field_type: FieldType::String, flags: base.flags | flags::ENUM, ..base },
+        ColumnType::Set { .. } => FieldMeta { field_type: FieldType::String, flags: base.flags | flags::SET, ..base },
+        // UUID/INET4/INET6 are STRING columns flagged UNSIGNED BINARY (their binary form).
+        ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
+            FieldMeta { field_type: FieldType::String, flags: base.flags | flags::UNSIGNED | flags::BINARY, ..base }
+        }
+        // JSON is utf8mb4_bin LONGTEXT: a BLOB flagged BINARY.
+        ColumnType::Json => FieldMeta { flags: base.flags | flags::BINARY, ..base },
+        // FLOAT(M,D) is M long with D decimals (the text protocol prints D digits).
+        ColumnType::Float { unsigned, digits } | ColumnType::Double { unsigned, digits } => {
+            let (length, decimals) = digits.map_or((base.length, base.decimals), |(m, d)| (m as u32, d));
+            let flags = if *unsigned { base.flags | flags::UNSIGNED } else { base.flags };
+            FieldMeta { length, decimals, flags, ..base }
+        }
         _ => base,
+    }
+}
+
+/// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL.
+pub fn column_def_field_meta(col: &ColumnDef) -> FieldMeta {
+    let meta = column_field_meta(&col.ty);
+    if col.zerofill {
+        FieldMeta { flags: meta.flags | flags::ZEROFILL, ..meta }
+    } else {
+        meta
     }
 }

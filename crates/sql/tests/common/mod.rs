@@ -135,6 +135,17 @@ pub fn text(v: &Value, ty: Option<&SqlType>) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Text of a value in a result column: DECIMALs with the column's scale, as the server sends
+/// them (a quotient keeps more digits than its type shows, as in MariaDB).
+pub fn column_text(v: &Value, c: &ColumnDefinition) -> String {
+    match v {
+        Value::Decimal(_) if c.field_type == selkie_protocol::constants::FieldType::NewDecimal => {
+            text(v, Some(&SqlType::Decimal { precision: 65, scale: c.decimals }))
+        }
+        _ => text(v, None),
+    }
+}
+
 pub async fn run(s: &mut Session, sql: &str) -> Result<Vec<Res>, SqlError> {
     let mut c = Collect::default();
     s.execute_text(sql, &mut c).await?;
@@ -156,7 +167,9 @@ pub async fn exec(s: &mut Session, sql: &str) -> OkInfo {
 pub async fn query(s: &mut Session, sql: &str) -> Vec<Vec<String>> {
     match run(s, sql).await {
         Ok(mut r) => match r.pop() {
-            Some(Res::Rows { rows, .. }) => rows.iter().map(|r| r.iter().map(|v| text(v, None)).collect()).collect(),
+            Some(Res::Rows { rows, columns, .. }) => {
+                rows.iter().map(|r| r.iter().zip(&columns).map(|(v, c)| column_text(v, c)).collect()).collect()
+            }
             other => panic!("{sql}: expected rows, got {other:?}"),
         },
         Err(e) => panic!("{sql}: {e}"),

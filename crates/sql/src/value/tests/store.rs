@@ -14,6 +14,7 @@ fn col(name: &str, ty: ColumnType) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        zerofill: false,
     }
 }
 
@@ -99,27 +100,48 @@ fn cases() -> Vec<StoreCase> {
             Some(oor("biu")),
             Some(oor("biu")),
         ),
-        c("d", T::Decimal { precision: 5, scale: 2 }, "123.456", Some("123.46"), None, None),
-        c("d", T::Decimal { precision: 5, scale: 2 }, "1234.5", Some("999.99"), Some(oor("d")), Some(oor("d"))),
+        c("d", T::Decimal { precision: 5, scale: 2, unsigned: false }, "123.456", Some("123.46"), None, None),
         c(
             "d",
-            T::Decimal { precision: 5, scale: 2 },
+            T::Decimal { precision: 5, scale: 2, unsigned: false },
+            "1234.5",
+            Some("999.99"),
+            Some(oor("d")),
+            Some(oor("d")),
+        ),
+        c(
+            "d",
+            T::Decimal { precision: 5, scale: 2, unsigned: false },
             "'abc'",
             Some("0.00"),
             Some((1366, "Incorrect decimal value: 'abc' for column `test`.`s`.`d` at row 1")),
             Some((1366, "Incorrect decimal value: 'abc' for column `test`.`s`.`d` at row 1")),
         ),
-        c("d", T::Decimal { precision: 5, scale: 2 }, "'1.005'", Some("1.01"), None, None),
-        c("d", T::Decimal { precision: 5, scale: 2 }, "1.005e0", Some("1.01"), None, None),
-        c("d", T::Decimal { precision: 5, scale: 2 }, "'12.3abc'", Some("12.30"), Some(trunc("d")), Some(trunc("d"))),
-        c("d", T::Decimal { precision: 5, scale: 2 }, "0.3333333333333333e0", Some("0.33"), None, None),
-        c("f", T::Float, "1e40", Some("3.40282e38"), Some(oor("f")), Some(oor("f"))),
-        c("f", T::Float, "'1e400'", Some("3.40282e38"), Some(oor("f")), Some(oor("f"))),
-        c("f", T::Float, "0.1", Some("0.1"), None, None),
-        c("db", T::Double, "'1e400'", Some("1.7976931348623157e308"), Some(oor("db")), Some(oor("db"))),
+        c("d", T::Decimal { precision: 5, scale: 2, unsigned: false }, "'1.005'", Some("1.01"), None, None),
+        c("d", T::Decimal { precision: 5, scale: 2, unsigned: false }, "1.005e0", Some("1.01"), None, None),
+        c(
+            "d",
+            T::Decimal { precision: 5, scale: 2, unsigned: false },
+            "'12.3abc'",
+            Some("12.30"),
+            Some(trunc("d")),
+            Some(trunc("d")),
+        ),
+        c(
+            "d",
+            T::Decimal { precision: 5, scale: 2, unsigned: false },
+            "0.3333333333333333e0",
+            Some("0.33"),
+            None,
+            None,
+        ),
+        c("f", T::FLOAT, "1e40", Some("3.40282e38"), Some(oor("f")), Some(oor("f"))),
+        c("f", T::FLOAT, "'1e400'", Some("3.40282e38"), Some(oor("f")), Some(oor("f"))),
+        c("f", T::FLOAT, "0.1", Some("0.1"), None, None),
+        c("db", T::DOUBLE, "'1e400'", Some("1.7976931348623157e308"), Some(oor("db")), Some(oor("db"))),
         c(
             "db",
-            T::Double,
+            T::DOUBLE,
             "'x'",
             Some("0"),
             Some((1366, "Incorrect double value: 'x' for column `test`.`s`.`db` at row 1")),
@@ -298,8 +320,11 @@ fn messages_without_table_name_and_with_row_number() {
 fn implicit_defaults() {
     assert_eq!(implicit_default(&int(IntWidth::Int, false)), Value::Int(0));
     assert_eq!(implicit_default(&int(IntWidth::Big, true)), Value::UInt(0));
-    assert_eq!(implicit_default(&ColumnType::Decimal { precision: 5, scale: 2 }), Value::Decimal(Decimal::new(0, 2)));
-    assert_eq!(implicit_default(&ColumnType::Double), Value::Double(0.0));
+    assert_eq!(
+        implicit_default(&ColumnType::Decimal { precision: 5, scale: 2, unsigned: false }),
+        Value::Decimal(Decimal::new(0, 2))
+    );
+    assert_eq!(implicit_default(&ColumnType::DOUBLE), Value::Double(0.0));
     assert_eq!(implicit_default(&ColumnType::VarChar { len: 5 }), Value::Bytes(Vec::new()));
     assert_eq!(implicit_default(&ColumnType::Binary { len: 2 }), Value::Bytes(vec![0, 0]));
     assert_eq!(implicit_default(&ColumnType::Date), Value::Date(Date(0)));

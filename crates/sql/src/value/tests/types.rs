@@ -32,10 +32,16 @@ fn column_metadata_matches_mariadb() {
             T::Int { width: IntWidth::Tiny, unsigned: false, display_width: Some(1) },
             meta(FieldType::Tiny, 1, 0, charset::BINARY, num),
         ),
-        (T::Decimal { precision: 10, scale: 2 }, meta(FieldType::NewDecimal, 12, 2, charset::BINARY, num)),
-        (T::Decimal { precision: 5, scale: 0 }, meta(FieldType::NewDecimal, 6, 0, charset::BINARY, num)),
-        (T::Float, meta(FieldType::Float, 12, 31, charset::BINARY, num)),
-        (T::Double, meta(FieldType::Double, 22, 31, charset::BINARY, num)),
+        (
+            T::Decimal { precision: 10, scale: 2, unsigned: false },
+            meta(FieldType::NewDecimal, 12, 2, charset::BINARY, num),
+        ),
+        (
+            T::Decimal { precision: 5, scale: 0, unsigned: false },
+            meta(FieldType::NewDecimal, 6, 0, charset::BINARY, num),
+        ),
+        (T::FLOAT, meta(FieldType::Float, 12, 31, charset::BINARY, num)),
+        (T::DOUBLE, meta(FieldType::Double, 22, 31, charset::BINARY, num)),
         (T::Char { len: 10 }, meta(FieldType::String, 40, 0, UTF8, 0)),
         (T::VarChar { len: 20 }, meta(FieldType::VarString, 80, 0, UTF8, 0)),
         (T::Text { size: LobSize::Normal }, meta(FieldType::Blob, 262_140, 0, UTF8, flags::BLOB)),
@@ -56,10 +62,13 @@ fn column_metadata_matches_mariadb() {
     ];
     for (ty, want) in cases {
         assert_eq!(column_field_meta(&ty), want, "{ty:?}");
-        // SqlType metadata agrees except for CHAR/BINARY (VAR_STRING) and display widths.
+        // SqlType metadata agrees except for CHAR/BINARY (VAR_STRING), display widths and the
+        // BINARY flag of computed numbers.
         let generic = SqlType::from_column(&ty).field_meta();
+        let generic_flags =
+            if generic.flags & flags::NUM != 0 { generic.flags & !flags::BINARY } else { generic.flags };
         assert_eq!(
-            (generic.decimals, generic.charset, generic.flags),
+            (generic.decimals, generic.charset, generic_flags),
             (want.decimals, want.charset, want.flags),
             "{ty:?}"
         );
@@ -74,33 +83,36 @@ fn computed_metadata_matches_mariadb() {
     // carry: `None` lengths are not compared.
     let int32 = SqlType::Int { bits: 32, unsigned: false };
     let d52 = SqlType::Decimal { precision: 5, scale: 2 };
-    let dec = |len, decimals| (FieldType::NewDecimal, Some(len), decimals, flags::NUM);
+    let dec = |len, decimals| (FieldType::NewDecimal, Some(len), decimals, flags::BINARY | flags::NUM);
     type Want = (FieldType, Option<u32>, u8, u16);
     let cases: Vec<(SqlType, Want)> = vec![
-        (arith_type(ArithOp::Add, &int32, &int32), (FieldType::LongLong, None, 0, flags::NUM)),
+        (arith_type(ArithOp::Add, &int32, &int32), (FieldType::LongLong, None, 0, flags::BINARY | flags::NUM)),
         (arith_type(ArithOp::Add, &int32, &SqlType::Decimal { precision: 2, scale: 1 }), dec(14, 1)),
         (arith_type(ArithOp::Div, &int32, &int32), dec(16, 4)),
         (arith_type(ArithOp::Mul, &int32, &d52), dec(17, 2)),
-        (arith_type(ArithOp::IntDiv, &int32, &int32), (FieldType::LongLong, None, 0, flags::NUM)),
-        (arith_type(ArithOp::Add, &int32, &SqlType::Double), (FieldType::Double, None, 31, flags::NUM)),
+        (arith_type(ArithOp::IntDiv, &int32, &int32), (FieldType::LongLong, None, 0, flags::BINARY | flags::NUM)),
+        (arith_type(ArithOp::Add, &int32, &SqlType::Double), (FieldType::Double, None, 31, flags::BINARY | flags::NUM)),
         (
             arith_type(ArithOp::Add, &int32, &SqlType::Text { max_chars: 1, lob: false }),
-            (FieldType::Double, None, 31, flags::NUM),
+            (FieldType::Double, None, 31, flags::BINARY | flags::NUM),
         ),
         (aggregate_type(AggFunc::Sum, &int32), dec(33, 0)),
         (aggregate_type(AggFunc::Avg, &int32), dec(16, 4)),
         (aggregate_type(AggFunc::Sum, &d52), dec(29, 2)),
         (aggregate_type(AggFunc::Avg, &d52), dec(11, 6)),
-        (aggregate_type(AggFunc::Sum, &SqlType::Double), (FieldType::Double, None, 31, flags::NUM)),
-        (aggregate_type(AggFunc::Min, &int32), (FieldType::Long, Some(11), 0, flags::NUM)),
-        (aggregate_type(AggFunc::Count, &int32), (FieldType::LongLong, None, 0, flags::NUM)),
-        (aggregate_type(AggFunc::BitOr, &int32), (FieldType::LongLong, None, 0, flags::NUM | flags::UNSIGNED)),
+        (aggregate_type(AggFunc::Sum, &SqlType::Double), (FieldType::Double, None, 31, flags::BINARY | flags::NUM)),
+        (aggregate_type(AggFunc::Min, &int32), (FieldType::Long, Some(11), 0, flags::BINARY | flags::NUM)),
+        (aggregate_type(AggFunc::Count, &int32), (FieldType::LongLong, None, 0, flags::BINARY | flags::NUM)),
+        (
+            aggregate_type(AggFunc::BitOr, &int32),
+            (FieldType::LongLong, None, 0, flags::BINARY | flags::NUM | flags::UNSIGNED),
+        ),
         (
             aggregate_type(AggFunc::GroupConcat, &SqlType::Text { max_chars: 10, lob: false }),
             (FieldType::Blob, Some(4_194_304), 0, flags::BLOB),
         ),
         (cast_type(CastTarget::Decimal { precision: 10, scale: 3 }), dec(12, 3)),
-        (cast_type(CastTarget::Unsigned), (FieldType::LongLong, None, 0, flags::NUM | flags::UNSIGNED)),
+        (cast_type(CastTarget::Unsigned), (FieldType::LongLong, None, 0, flags::BINARY | flags::NUM | flags::UNSIGNED)),
         (cast_type(CastTarget::DateTime { fsp: 2 }), (FieldType::DateTime, Some(22), 2, flags::BINARY)),
         (SqlType::Null, (FieldType::Null, Some(0), 0, flags::BINARY | flags::NUM)),
     ];

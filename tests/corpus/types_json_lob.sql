@@ -1,0 +1,23 @@
+-- JSON (LONGTEXT with CHECK (json_valid(`c`))) and TEXT/BLOB/BINARY limits.
+CREATE TABLE j (id INT PRIMARY KEY, doc JSON, note JSON NOT NULL);
+SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'j' ORDER BY ORDINAL_POSITION;
+INSERT INTO j VALUES (1, '{"k": [1, 2, {"x": null}]}', '"s"');
+INSERT INTO j VALUES (2, NULL, '[]');
+INSERT INTO j VALUES (3, '{bad', '1');
+INSERT INTO j VALUES (4, '1', '');
+SET sql_mode = '';
+INSERT INTO j VALUES (5, 'nope', 'true');
+SELECT id, doc, note FROM j ORDER BY id;
+UPDATE j SET doc = '[1' WHERE id = 1;
+UPDATE j SET doc = '{"a": 2}' WHERE id = 1;
+SELECT id, doc FROM j ORDER BY id;
+SET sql_mode = 'STRICT_TRANS_TABLES';
+CREATE TABLE l (id INT PRIMARY KEY, t TINYTEXT, b TINYBLOB, bn BINARY(4), vb VARBINARY(4));
+INSERT INTO l (id, t) VALUES (1, REPEAT('a', 256));
+INSERT INTO l (id, b) VALUES (1, REPEAT('a', 256));
+INSERT INTO l (id, bn) VALUES (1, 'abcde');
+INSERT INTO l (id, t, b, bn, vb) VALUES (1, REPEAT('a', 255), REPEAT('b', 255), 'ab', 'ab');
+SELECT id, LENGTH(t), LENGTH(b), HEX(bn), HEX(vb) FROM l;
+SET sql_mode = '';
+INSERT INTO l (id, t) VALUES (2, REPEAT('a', 300));
+SELECT id, LENGTH(t) FROM l ORDER BY id;

@@ -1,0 +1,35 @@
+-- YEAR and TIME columns: two-digit years, range and clipping, TIME literals and fractions.
+CREATE TABLE y (id INT AUTO_INCREMENT PRIMARY KEY, a YEAR, b YEAR(4));
+SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'y' ORDER BY ORDINAL_POSITION;
+SET sql_mode = '';
+INSERT INTO y (a) VALUES (0),(1),(69),(70),(99),(100),(1900),(1901),(2155),(2156),(-1),('0'),('00'),('000'),('1'),('69'),('70'),('99'),('2024'),('abc'),(''),('12abc'),(1.5),(2024.6),('0000');
+SELECT id, a, a + 0 FROM y ORDER BY id;
+SET sql_mode = 'STRICT_TRANS_TABLES';
+INSERT INTO y (a) VALUES (2156);
+INSERT INTO y (a) VALUES ('abc');
+INSERT INTO y (a, b) VALUES (24, '99');
+SELECT a, b FROM y WHERE id = 26;
+CREATE TABLE tt (id INT AUTO_INCREMENT PRIMARY KEY, a TIME, b TIME(3), c TIME(6));
+SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, DATETIME_PRECISION FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'tt' ORDER BY ORDINAL_POSITION;
+SET sql_mode = '';
+INSERT INTO tt (a, b) VALUES ('10:11:12', '10:11:12.3456'), ('-1 02:03:04', '1 02:03:04.5'), ('101112', '101112.125'), (101112, 101112.125), ('839:00:00', '-900:00:00'), ('abc', '1:2'), ('12:60:00', '11'), (1.5, -1), ('1:2:3', '-0:0:1'), ('10:11:12xyz', '  10:11 '), (1e0, 3.999), ('', '00:00:00');
+INSERT INTO tt (c) VALUES ('838:59:59.999999'), ('-838:59:59.999999'), ('12:34:56.789');
+SELECT id, a, b, c FROM tt ORDER BY id;
+SET sql_mode = 'STRICT_TRANS_TABLES';
+INSERT INTO tt (a) VALUES ('abc');
+INSERT INTO tt (a) VALUES ('839:00:00');
+INSERT INTO tt (a) VALUES ('12:60:00');
+INSERT INTO tt (a) VALUES ('-838:59:59');
+SELECT a FROM tt WHERE id = 16;
+CREATE TABLE bad (a TIME(7));
+-- TIME operands compare, sort and compute as times (MariaDB converts the other side).
+SET sql_mode = '';
+CREATE TABLE tc (id INT PRIMARY KEY, a TIME, b TIME(3));
+INSERT INTO tc VALUES (1, '10:11:12', '10:11:12.345'), (2, '-26:03:04', '26:03:04.5'), (3, '838:59:59', '-838:59:59.999'), (4, '00:00:01', '-00:00:01'), (5, '9:00', '99:00:00'), (6, '100:00:00', '00:00:00');
+SELECT id, a, a + 0, b + 0, a < '9:00:00', a = '10:11:12', a > 95959 FROM tc ORDER BY id;
+SELECT id, a FROM tc ORDER BY a, id;
+SELECT id, b FROM tc ORDER BY b DESC, id;
+SELECT id FROM tc WHERE b BETWEEN '-1:00' AND '1:00' ORDER BY id;
+SELECT id FROM tc WHERE a IN ('10:11:12', '0:0:1', '9:00:00') ORDER BY id;
+SELECT MAX(a), MIN(a), MAX(b), MIN(b) FROM tc;
+SELECT CAST('abc' AS TIME), CAST('839:00:00' AS TIME), CAST('10:11:12.5' AS TIME), CAST('10:11:12.5' AS TIME(2)), CAST(101112 AS TIME), CAST('-1 02:03:04' AS TIME);
