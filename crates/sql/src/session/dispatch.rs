@@ -321,10 +321,11 @@ impl Session {
         if let Some(id) = out.first_generated {
             self.vars.set_last_insert_id(id);
         }
-        self.row_count = out.affected as i64;
+        let affected = if self.client_found_rows { out.found } else { out.affected };
+        self.row_count = affected as i64;
         self.set_warnings(warnings, count);
         let info = OkInfo {
-            affected_rows: out.affected,
+            affected_rows: affected,
             last_insert_id: out.insert_id,
             warnings: self.warning_count(),
             info: out.info.map(|k| k.format(count)).unwrap_or_default(),
