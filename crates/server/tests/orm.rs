@@ -5,8 +5,11 @@
 mod common;
 
 use common::{runtime, Selkied};
-use selkie_protocol::client::ClientOptions;
+use selkie_protocol::client::{ClientOptions, Response};
+use selkie_protocol::command::ParamType;
 use selkie_protocol::constants::capabilities::*;
+use selkie_protocol::constants::FieldType;
+use selkie_protocol::value::BinaryValue;
 
 fn rows(v: &[&[Option<&str>]]) -> Vec<Vec<Option<String>>> {
     v.iter().map(|r| r.iter().map(|c| c.map(str::to_string)).collect()).collect()
@@ -41,5 +44,32 @@ fn client_found_rows_reports_matched_rows() {
             let none = c.execute_text("UPDATE fr.t SET a = a WHERE id = 7").await.unwrap();
             assert_eq!(none.affected_rows, expected[3]);
         }
+    });
+}
+
+/// INSERT ... RETURNING as Django sends it, prepared: the column definitions come with the
+/// PREPARE response and the rows in the binary protocol (MariaDB: id LONG, name VAR_STRING).
+#[test]
+fn returning_through_the_binary_protocol() {
+    let server = Selkied::start();
+    runtime().block_on(async {
+        let mut c = server.root().await;
+        c.execute_text("CREATE DATABASE app").await.unwrap();
+        c.execute_text("CREATE TABLE app.item (id INT PRIMARY KEY AUTO_INCREMENT, name VARCHAR(20) NOT NULL)")
+            .await
+            .unwrap();
+        let p = c.prepare("INSERT INTO app.item (name) VALUES (?) RETURNING id, name").await.unwrap();
+        assert_eq!(p.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["id", "name"]);
+        assert_eq!(p.columns[0].field_type, FieldType::Long);
+        let text = ParamType { column_type: FieldType::VarString, unsigned: false };
+        for (name, id) in [("a", 1), ("b", 2)] {
+            let results = c.execute(p.statement_id, &[(text, BinaryValue::Bytes(name.into()))]).await.unwrap();
+            let [Response::Rows(rs)] = &results[..] else { panic!("{results:?}") };
+            assert_eq!(rs.columns[1].field_type, FieldType::VarString);
+            assert_eq!(rs.rows, vec![vec![BinaryValue::Int(id), BinaryValue::Bytes(name.into())]]);
+        }
+        let results = c.query("DELETE FROM app.item WHERE id = 1 RETURNING name").await.unwrap();
+        let [Response::Rows(rs)] = &results[..] else { panic!("{results:?}") };
+        assert_eq!(rs.rows, vec![vec![Some(b"a".to_vec())]]);
     });
 }

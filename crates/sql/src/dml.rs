@@ -26,7 +26,7 @@ use crate::exec::sort::Sorter;
 use crate::exec::{self, eval_limit, Step};
 use crate::plan::access::OrderRequest;
 use crate::plan::Expr;
-use crate::plan::{LimitSpec, QueryPlan, SortKey, TableAccess};
+use crate::plan::{LimitSpec, QueryPlan, Returning, SortKey, TableAccess};
 use crate::types::Value;
 use crate::types::WarnLevel;
 use crate::value::{self, FnContext, SqlType, StoreTarget};
@@ -57,6 +57,8 @@ pub struct InsertPlan {
     pub on_duplicate: Option<Vec<(usize, Expr)>>,
     /// Whether MariaDB reports "Records: ..." (multi-row VALUES or INSERT ... SELECT).
     pub report_records: bool,
+    /// RETURNING: evaluated on each row as inserted (or as ON DUPLICATE KEY UPDATE left it).
+    pub returning: Option<Returning>,
 }
 
 #[derive(Debug)]
@@ -74,6 +76,8 @@ pub struct DeletePlan {
     pub access: TableAccess,
     pub order: Vec<(Expr, bool)>,
     pub limit: Option<LimitSpec>,
+    /// RETURNING: evaluated on each row before it is deleted.
+    pub returning: Option<Returning>,
 }
 
 /// The info string a DML statement reports (completed with the final warning count).
@@ -106,7 +110,7 @@ impl InfoKind {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DmlOutcome {
     pub affected: u64,
     /// Affected rows as a client with CLIENT_FOUND_ROWS counts them: UPDATE's matched rows, and
@@ -117,6 +121,8 @@ pub struct DmlOutcome {
     pub first_generated: Option<u64>,
     /// The insert id the OK packet reports.
     pub insert_id: u64,
+    /// The RETURNING rows, when the statement has RETURNING (sent instead of the OK).
+    pub returned: Option<Vec<Vec<Value>>>,
 }
 
 fn target_source(table: &Arc<TableDef>, alias: &str) -> Source {
@@ -158,7 +164,7 @@ fn is_default_keyword(e: &ast::Expr) -> bool {
 
 /// Binds INSERT / REPLACE. The binder must have one (empty) scope pushed.
 pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlError> {
-    if ins.or.is_some() || ins.partitioned.is_some() || !ins.after_columns.is_empty() || ins.returning.is_some() {
+    if ins.or.is_some() || ins.partitioned.is_some() || !ins.after_columns.is_empty() {
         return Err(error::not_supported(&ins.to_string()));
     }
     if ins.insert_alias.is_some() {
@@ -281,7 +287,18 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
     } else {
         InsertMode::Insert
     };
-    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records })
+    let returning = match &ins.returning {
+        Some(items) => {
+            // ON DUPLICATE KEY UPDATE already made the target the scope's source.
+            if b.scope().sources.is_empty() {
+                b.scope_mut().sources.push(target_source(&table, &table.name));
+                b.scope_mut().width = table.columns.len();
+            }
+            Some(b.bind_returning(items)?)
+        }
+        None => None,
+    };
+    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records, returning })
 }
 
 /// The DEFAULT keyword in an UPDATE / ODKU assignment: the column's default as an expression.
@@ -393,7 +410,11 @@ fn order_request(order: &[(Expr, bool)], has_limit: bool) -> Option<OrderRequest
 
 /// Binds a single-table UPDATE. The binder must have one (empty) scope pushed.
 pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlError> {
-    if u.from.is_some() || u.returning.is_some() || u.or.is_some() {
+    if u.returning.is_some() {
+        // MariaDB 10.11 has no UPDATE ... RETURNING: its parser stops there.
+        return Err(error::syntax(b.text.returning_clause_text().unwrap_or("RETURNING"), 1));
+    }
+    if u.from.is_some() || u.or.is_some() {
         return Err(error::not_supported(&u.to_string()));
     }
     let table = bind_target(b, &u.table, "UPDATE")?;
@@ -427,7 +448,7 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
 
 /// Binds a single-table DELETE. The binder must have one (empty) scope pushed.
 pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlError> {
-    if !d.tables.is_empty() || d.using.is_some() || d.returning.is_some() {
+    if !d.tables.is_empty() || d.using.is_some() {
         return Err(error::not_supported("multi-table DELETE"));
     }
     let from = match &d.from {
@@ -437,8 +458,9 @@ pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlErr
         return Err(error::not_supported("multi-table DELETE"));
     }
     bind_target(b, &from[0], "DELETE")?;
+    let returning = d.returning.as_ref().map(|items| b.bind_returning(items)).transpose()?;
     let (access, order, limit) = bind_where_order_limit(b, d.selection.as_ref(), &d.order_by, d.limit.as_ref())?;
-    Ok(DeletePlan { access, order, limit })
+    Ok(DeletePlan { access, order, limit, returning })
 }
 
 // ---- execution ----
@@ -614,6 +636,7 @@ struct InsertCounts {
     affected: u64,
     /// Duplicates that ON DUPLICATE KEY UPDATE left unchanged (CLIENT_FOUND_ROWS counts them).
     unchanged: u64,
+    returned: Vec<Vec<Value>>,
     duplicates: u64,
     records: u64,
 }
@@ -715,6 +738,7 @@ async fn insert_values(
         info: counts.info(plan),
         first_generated,
         insert_id,
+        returned: plan.returning.is_some().then_some(counts.returned),
     })
 }
 
@@ -846,6 +870,7 @@ async fn insert_select(
         info: counts.info(plan),
         first_generated,
         insert_id,
+        returned: plan.returning.is_some().then_some(counts.returned),
     })
 }
 
@@ -912,12 +937,16 @@ async fn insert_one(
     counts.records += 1;
     let outcome = cx.trx()?.insert(table, row.clone(), on_dup).await.map_err(SqlError::from)?;
     match outcome {
-        InsertOutcome::Inserted { .. } => counts.affected += 1,
+        InsertOutcome::Inserted { .. } => {
+            counts.affected += 1;
+            returning_row(&plan.returning, &row, &mut counts.returned, cx)?;
+        }
         InsertOutcome::Replaced { deleted, .. } => {
             counts.affected += 1 + deleted as u64;
             if deleted > 0 {
                 counts.duplicates += 1;
             }
+            returning_row(&plan.returning, &row, &mut counts.returned, cx)?;
         }
         InsertOutcome::Duplicate { index, pk_key, existing } => {
             counts.duplicates += 1;
@@ -940,9 +969,11 @@ async fn insert_one(
                                 new[ci] = current_timestamp(table, c, row_number, cx)?;
                             }
                         }
+                        returning_row(&plan.returning, &new, &mut counts.returned, cx)?;
                         cx.trx()?.update(table, &pk_key, &existing, new).await.map_err(SqlError::from)?;
                         counts.affected += 2;
                     } else {
+                        returning_row(&plan.returning, &existing, &mut counts.returned, cx)?;
                         counts.unchanged += 1;
                     }
                 }
@@ -954,6 +985,19 @@ async fn insert_one(
         }
     }
     yield_if_due(cx).await
+}
+
+/// Adds the RETURNING values of a written or removed row.
+fn returning_row(
+    returning: &Option<Returning>,
+    row: &[Value],
+    out: &mut Vec<Vec<Value>>,
+    cx: &mut ExecCtx,
+) -> Result<(), SqlError> {
+    if let Some(r) = returning {
+        out.push(r.exprs.iter().map(|e| e.eval(row, cx)).collect::<Result<_, _>>()?);
+    }
+    Ok(())
 }
 
 fn ai_value(table: &TableDef, col: usize, id: u64, row: u64, cx: &mut ExecCtx) -> Result<Value, SqlError> {
@@ -1060,6 +1104,7 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         info: Some(InfoKind::Matched { matched, changed }),
         first_generated: None,
         insert_id: cx.insert_id_override.unwrap_or(0),
+        returned: None,
     })
 }
 
@@ -1076,6 +1121,7 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
     let stream = streams(&plan.access, &plan.order, &[], &[]);
     let mut candidates = Candidates::open(&plan.access, &plan.order, stream, cx).await?;
     let mut deleted = 0u64;
+    let mut returned = Vec::new();
     while deleted < limit {
         let Some(pk) = candidates.next(cx).await? else {
             break;
@@ -1084,6 +1130,7 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         let Some(cur) = lock_and_recheck(&plan.access, &pk, cx).await? else {
             continue;
         };
+        returning_row(&plan.returning, &cur.row, &mut returned, cx)?;
         cx.trx()?.delete(&table, &cur.pk_key, &cur.row).await.map_err(SqlError::from)?;
         deleted += 1;
         yield_if_due(cx).await?;
@@ -1094,6 +1141,7 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         info: None,
         first_generated: None,
         insert_id: cx.insert_id_override.unwrap_or(0),
+        returned: plan.returning.is_some().then_some(returned),
     })
 }
 

@@ -65,6 +65,8 @@ pub enum Clause {
     Set,
     /// Column lists and VALUES of INSERT ('field list').
     FieldList,
+    /// INSERT / DELETE ... RETURNING.
+    Returning,
 }
 
 impl Clause {
@@ -78,6 +80,7 @@ impl Clause {
             Clause::OrderBy => "ORDER BY",
             Clause::Set => "SET",
             Clause::FieldList => "field list",
+            Clause::Returning => "RETURNING",
         }
     }
 }

@@ -321,6 +321,18 @@ impl Session {
         if let Some(id) = out.first_generated {
             self.vars.set_last_insert_id(id);
         }
+        if let Some(rows) = &out.returned {
+            // RETURNING: a result set instead of the OK; ROW_COUNT() is then -1, as after a
+            // SELECT.
+            sink.columns(returning_metas(&c.compiled));
+            for r in rows {
+                sink.row(r);
+            }
+            self.row_count = -1;
+            self.set_warnings(warnings, count);
+            sink.end_rows(self.warning_count(), more);
+            return Ok(Ran::Done);
+        }
         let affected = if self.client_found_rows { out.found } else { out.affected };
         self.row_count = affected as i64;
         self.set_warnings(warnings, count);
@@ -618,4 +630,14 @@ fn is_diagnostics(s: &ast::Statement) -> bool {
         }),
         _ => false,
     }
+}
+
+/// The result columns of an INSERT / REPLACE / DELETE ... RETURNING (empty for other statements).
+pub(super) fn returning_metas(compiled: &Compiled) -> &[crate::types::ColumnDefinition] {
+    let returning = match compiled {
+        Compiled::Insert(p) => p.returning.as_ref(),
+        Compiled::Delete(p) => p.returning.as_ref(),
+        _ => None,
+    };
+    returning.map_or(&[], |r| &r.metas)
 }

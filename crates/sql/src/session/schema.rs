@@ -83,6 +83,7 @@ impl Session {
                 mode: dml::InsertMode::Insert,
                 on_duplicate: None,
                 report_records: true,
+                returning: None,
             };
             let compiled = CompiledStmt {
                 compiled: Compiled::Insert(Arc::new(insert)),
