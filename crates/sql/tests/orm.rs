@@ -67,3 +67,47 @@ async fn insert_replace_delete_returning() {
     let got = prepared_rows(&mut s, info.statement_id, &params).await;
     assert_eq!(got[0][1..], ["p".to_string(), "2.00".to_string()]);
 }
+
+/// Named time zones, as a MariaDB whose mysql.time_zone* tables were loaded with
+/// mariadb-tzinfo-to-sql from the same zoneinfo: NOW()/UTC_TIMESTAMP()/UNIX_TIMESTAMP()/
+/// FROM_UNIXTIME() in the session zone, CONVERT_TZ with names and offsets, DST gap and overlap.
+#[tokio::test]
+async fn named_time_zones() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    // 2024-10-27 00:30:00 UTC: the first 02:30 of the night Paris leaves summer time.
+    exec(&mut s, "SET timestamp = 1729989000").await;
+    exec(&mut s, "SET time_zone = 'europe/paris'").await;
+    assert_eq!(
+        query(&mut s, "SELECT NOW(), UTC_TIMESTAMP(), UNIX_TIMESTAMP(), @@time_zone").await,
+        rows(&[&["2024-10-27 02:30:00", "2024-10-27 00:30:00", "1729989000", "Europe/Paris"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT FROM_UNIXTIME(1711846800), UNIX_TIMESTAMP('2024-03-31 02:30:00'), UNIX_TIMESTAMP('2024-07-01 12:00:00')").await,
+        rows(&[&["2024-03-31 03:00:00", "1711846800", "1719828000"]])
+    );
+    exec(&mut s, "SET time_zone = 'America/New_York'").await;
+    assert_eq!(
+        query(&mut s, "SELECT NOW(), CONVERT_TZ('2024-07-01 12:00:00', @@session.time_zone, '+00:00'), CONVERT_TZ('2024-07-01 12:00:00', 'America/New_York', 'Asia/Tokyo'), CONVERT_TZ('2024-01-01 12:00:00', 'UTC', 'UTC')").await,
+        rows(&[&["2024-10-26 20:30:00", "2024-07-01 16:00:00", "2024-07-02 01:00:00", "2024-01-01 12:00:00"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT CONVERT_TZ('2024-01-01 12:00:00', 'Europe/Nowhere', 'UTC'), CONVERT_TZ('1960-06-01 12:00:00', 'UTC', 'Europe/Paris'), CONVERT_TZ('0000-00-00 00:00:00', 'UTC', 'Europe/Paris'), CONVERT_TZ('2024-02-30 00:00:00', 'UTC', 'Europe/Paris')").await,
+        rows(&[&["NULL", "1960-06-01 12:00:00", "NULL", "NULL"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT CONVERT_TZ('2024-03-31 02:30:00', 'Europe/Paris', 'UTC'), CONVERT_TZ('2024-10-27 02:30:00', 'Europe/Paris', 'UTC'), CONVERT_TZ('2024-01-01 12:00:00.123456', 'UTC', 'Europe/Paris')").await,
+        rows(&[&["2024-03-31 01:00:00", "2024-10-27 00:30:00", "2024-01-01 13:00:00.123456"]])
+    );
+    exec(&mut s, "SET time_zone = '+05:30'").await;
+    assert_eq!(
+        query(&mut s, "SELECT NOW(), UNIX_TIMESTAMP(), FROM_UNIXTIME(0)").await,
+        rows(&[&["2024-10-27 06:00:00", "1729989000", "1970-01-01 05:30:00"]])
+    );
+    let e = fail(&mut s, "SET time_zone = 'Foo/Bar'").await;
+    assert_eq!((e.code, e.message.as_str()), (1298, "Unknown or incorrect time zone: 'Foo/Bar'"));
+    exec(&mut s, "SET GLOBAL time_zone = 'Asia/Tokyo'").await;
+    assert_eq!(query(&mut s, "SELECT @@global.time_zone").await, rows(&[&["Asia/Tokyo"]]));
+    exec(&mut s, "SET GLOBAL time_zone = DEFAULT").await;
+    assert_eq!(query(&mut s, "SELECT @@global.time_zone").await, rows(&[&["SYSTEM"]]));
+}

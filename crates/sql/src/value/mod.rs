@@ -44,6 +44,7 @@ mod like;
 mod num;
 mod store;
 mod types;
+mod tz;
 
 #[cfg(test)]
 mod tests;
@@ -55,6 +56,7 @@ pub use functions::ScalarFunction;
 pub use kinds::{AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
 pub use types::{column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
+pub use tz::TimeZone;
 
 // ---- comparison ----
 
@@ -178,9 +180,9 @@ pub fn now_local() -> DateTime {
 }
 
 /// NOW() for a session: the fixed `SET timestamp` value (seconds since the epoch) or the
-/// clock, in the session's time zone (seconds east of UTC; None = the system time zone).
-pub fn session_now(fixed_timestamp: Option<selkie_storage::Decimal>, tz_offset: Option<i32>) -> DateTime {
-    datetime::session_now(fixed_timestamp, tz_offset)
+/// clock, in the session's time zone.
+pub fn session_now(fixed_timestamp: Option<selkie_storage::Decimal>, tz: TimeZone) -> DateTime {
+    datetime::session_now(fixed_timestamp, tz)
 }
 
 /// DATE_ADD/DATE_SUB/`+ INTERVAL`: `amount` units added (subtracted if `negate`).
