@@ -347,8 +347,8 @@ pub async fn create_table(
     if ct.temporary {
         return Err(error::not_supported("CREATE TEMPORARY TABLE"));
     }
-    if ct.or_replace {
-        return Err(error::not_supported("CREATE OR REPLACE TABLE"));
+    if ct.or_replace && ct.if_not_exists {
+        return Err(error::or_replace_and_if_not_exists());
     }
     if ct.query.is_some() {
         return Err(error::internal("CREATE TABLE ... SELECT reached create_table"));
@@ -361,6 +361,9 @@ pub async fn create_table(
             ast::CreateTableLikeKind::Parenthesized(l) | ast::CreateTableLikeKind::Plain(l) => &l.name,
         };
         let (sdb, sname) = ident_parts(src, b.env.current_db)?;
+        if ct.or_replace && sdb == db && sname == name {
+            return Err(error::not_unique_table(&name));
+        }
         let Some(src) = b.env.catalog.table(&sdb, &sname) else {
             return Err(error::no_such_table(&sdb, &sname));
         };
@@ -368,6 +371,11 @@ pub async fn create_table(
     } else {
         build_new_table(b, cx, ct, db.clone(), name.clone())?
     };
+    if ct.or_replace {
+        // As in MariaDB, the old table goes once the new definition has been checked; the two
+        // steps are not one atomic change.
+        engine.drop_table(&db, &name, true).await?;
+    }
     let created = engine.create_table(new_table, ct.if_not_exists).await?;
     if !created {
         cx.push_warning(WarnLevel::Note, 1050, format!("Table '{name}' already exists"));
@@ -856,15 +864,17 @@ pub async fn alter_table(
     Ok(())
 }
 
+/// TRUNCATE; `lock_wait` is its WAIT n / NOWAIT (lock_wait_timeout when None).
 pub async fn truncate(
     engine: &Engine,
     catalog: &selkie_storage::Catalog,
     names: &[ast::TruncateTableTarget],
     current_db: Option<&str>,
+    lock_wait: Option<std::time::Duration>,
 ) -> Result<(), SqlError> {
     for n in names {
         let t = lookup(catalog, &n.name, current_db)?;
-        engine.truncate_table(&t.db, &t.name).await?;
+        engine.truncate_table_within(&t.db, &t.name, lock_wait).await?;
     }
     Ok(())
 }

@@ -110,6 +110,21 @@ pub fn unknown_table(qualified_names: &str) -> SqlError {
     SqlError::new(1051, "42S02", format!("Unknown table '{qualified_names}'"))
 }
 
+/// CREATE OR REPLACE TABLE ... IF NOT EXISTS.
+pub fn or_replace_and_if_not_exists() -> SqlError {
+    SqlError::new(1221, "HY000", "Incorrect usage of OR REPLACE and IF NOT EXISTS")
+}
+
+/// A statement that replaces a table while reading it (CREATE OR REPLACE TABLE t SELECT ...
+/// FROM t).
+pub fn target_is_source(table: &str, verb: &str) -> SqlError {
+    SqlError::new(
+        1093,
+        "HY000",
+        format!("Table '{table}' is specified twice, both as a target for '{verb}' and as a separate source for data"),
+    )
+}
+
 pub fn not_unique_table(alias: &str) -> SqlError {
     SqlError::new(1066, "42000", format!("Not unique table/alias: '{alias}'"))
 }

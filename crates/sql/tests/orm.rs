@@ -111,3 +111,99 @@ async fn named_time_zones() {
     exec(&mut s, "SET GLOBAL time_zone = DEFAULT").await;
     assert_eq!(query(&mut s, "SELECT @@global.time_zone").await, rows(&[&["SYSTEM"]]));
 }
+
+/// CREATE OR REPLACE TABLE (plain, LIKE, ... SELECT) and its errors, as MariaDB 10.11.
+#[tokio::test]
+async fn create_or_replace_table() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE OR REPLACE TABLE c1 (a INT)").await;
+    exec(&mut s, "INSERT INTO c1 VALUES (1)").await;
+    exec(&mut s, "CREATE OR REPLACE TABLE c1 (b INT)").await;
+    assert_eq!(column_names(&mut s, "SELECT * FROM c1").await, ["b"]);
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM c1").await, rows(&[&["0"]]));
+    let ok = exec(&mut s, "CREATE OR REPLACE TABLE c1 AS SELECT 5 AS x").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (1, "Records: 1  Duplicates: 0  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT * FROM c1").await, rows(&[&["5"]]));
+    exec(&mut s, "CREATE OR REPLACE TABLE c2 LIKE c1").await;
+    assert_eq!(column_names(&mut s, "SELECT * FROM c2").await, ["x"]);
+    let e = fail(&mut s, "CREATE OR REPLACE TABLE IF NOT EXISTS c1 (a INT)").await;
+    assert_eq!((e.code, e.message.as_str()), (1221, "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
+    let e = fail(&mut s, "CREATE OR REPLACE TABLE c1 LIKE c1").await;
+    assert_eq!((e.code, e.message.as_str()), (1066, "Not unique table/alias: 'c1'"));
+    let e = fail(&mut s, "CREATE OR REPLACE TABLE c1 SELECT * FROM c1").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1093, "Table 'c1' is specified twice, both as a target for 'CREATE' and as a separate source for data")
+    );
+    // A definition that fails its checks leaves the old table in place.
+    let e = fail(&mut s, "CREATE OR REPLACE TABLE c1 (a INT, a INT)").await;
+    assert_eq!(e.code, 1060);
+    assert_eq!(query(&mut s, "SELECT * FROM c1").await, rows(&[&["5"]]));
+}
+
+/// TRUNCATE [TABLE] t WAIT n / NOWAIT: a transaction that changed the table makes it fail
+/// with 1205 once the wait is over, at once for NOWAIT.
+#[tokio::test]
+async fn truncate_wait_and_nowait() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let mut other = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE tw (a INT)").await;
+    exec(&mut s, "INSERT INTO tw VALUES (1)").await;
+    exec(&mut s, "TRUNCATE TABLE tw WAIT 1").await;
+    exec(&mut s, "TRUNCATE tw NOWAIT").await;
+    exec(&mut other, "BEGIN").await;
+    exec(&mut other, "INSERT INTO tw VALUES (2)").await;
+    let started = std::time::Instant::now();
+    let e = fail(&mut s, "TRUNCATE tw NOWAIT").await;
+    assert_eq!((e.code, e.message.as_str()), (1205, "Lock wait timeout exceeded; try restarting transaction"));
+    assert!(started.elapsed() < std::time::Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    assert_eq!(fail(&mut s, "TRUNCATE TABLE tw WAIT 0.3").await.code, 1205);
+    assert!(started.elapsed() >= std::time::Duration::from_millis(300));
+    exec(&mut other, "COMMIT").await;
+    exec(&mut s, "TRUNCATE TABLE tw WAIT 1").await;
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM tw").await, rows(&[&["0"]]));
+    assert_eq!(fail(&mut s, "TRUNCATE TABLE tw WAIT").await.code, 1064);
+    let e = fail(&mut s, "TRUNCATE TABLE tw WAIT -1").await;
+    assert!(e.message.contains("near '-1'"), "{}", e.message);
+    // WAIT and NOWAIT may name a table.
+    exec(&mut s, "CREATE TABLE nowait (a INT)").await;
+    exec(&mut s, "TRUNCATE nowait").await;
+    exec(&mut s, "TRUNCATE TABLE nowait NOWAIT").await;
+}
+
+/// CHECKSUM TABLE gives MariaDB's numbers for the same rows.
+#[tokio::test]
+async fn checksum_table_as_mariadb() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE k1 (a INT NOT NULL, b BIGINT)").await;
+    exec(&mut s, "INSERT INTO k1 VALUES (1, 2), (3, NULL)").await;
+    exec(&mut s, "CREATE TABLE k2 (a INT NOT NULL PRIMARY KEY, v VARCHAR(10), c CHAR(3), d DATE, dt DATETIME, dt3 DATETIME(3), n DECIMAL(7,2), f DOUBLE, ts TIMESTAMP NULL, t TEXT, ti TINYINT UNSIGNED)").await;
+    exec(&mut s, "INSERT INTO k2 VALUES (1, 'abc', 'xy', '2024-01-02', '2024-01-02 03:04:05', '2024-01-02 03:04:05.678', 123.45, 1.5, NULL, 'hello', 200)").await;
+    exec(&mut s, "INSERT INTO k2 (a) VALUES (2)").await;
+    exec(&mut s, "CREATE TABLE k3 (a INT NOT NULL)").await;
+    exec(&mut s, "CREATE TABLE k8 (c1 INT, c2 INT, c3 INT, c4 INT, c5 INT, c6 INT, c7 INT)").await;
+    exec(&mut s, "INSERT INTO k8 (c1) VALUES (5)").await;
+    exec(&mut s, "CREATE TABLE k9 (c1 INT, c2 INT, c3 INT, c4 INT, c5 INT, c6 INT, c7 INT, c8 INT, v VARCHAR(3))")
+        .await;
+    exec(&mut s, "INSERT INTO k9 (c1) VALUES (5)").await;
+    let (cols, _) = result(&mut s, "CHECKSUM TABLE k1").await;
+    assert_eq!(cols.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["Table", "Checksum"]);
+    assert_eq!(
+        query(&mut s, "CHECKSUM TABLE k1, k3, k8, k9, nosuch").await,
+        rows(&[
+            &["test.k1", "2855916540"],
+            &["test.k3", "0"],
+            &["test.k8", "1096324035"],
+            &["test.k9", "1675685492"],
+            &["test.nosuch", "NULL"]
+        ])
+    );
+    assert_eq!(query(&mut s, "CHECKSUM TABLE k1 QUICK").await, rows(&[&["test.k1", "NULL"]]));
+    assert_eq!(query(&mut s, "CHECKSUM TABLE k2 EXTENDED").await, rows(&[&["test.k2", "4215411558"]]));
+    exec(&mut s, "INSERT INTO k3 VALUES (7)").await;
+    assert_eq!(query(&mut s, "CHECKSUM TABLE k3").await, rows(&[&["test.k3", "2442201128"]]));
+}

@@ -474,6 +474,8 @@ impl Session {
                 self.send_ok(sink, more, affected?, String::new(), warnings);
                 Ok(())
             }
+            Stmt::Checksum { tables, quick } => self.checksum_tables(tables, *quick, sink, more).await,
+            Stmt::TruncateWait { stmt, wait } => self.run_ddl(stmt, text, Some(*wait), sink, more).await,
             Stmt::TableKeys { db, table, enable } => {
                 self.counters.bump(Counter::ComAlterTable);
                 // ALTER TABLE commits the open transaction, as in MariaDB.
@@ -590,7 +592,7 @@ impl Session {
             | S::Truncate(_)
             | S::RenameTable(_) => match s {
                 S::CreateTable(ct) if ct.query.is_some() => self.create_table_as_select(ct, text, sink, more).await,
-                _ => self.run_ddl(s, text, sink, more).await,
+                _ => self.run_ddl(s, text, None, sink, more).await,
             },
             S::Explain { statement, analyze: false, .. } => {
                 let catalog = self.store.catalog();

@@ -13,6 +13,7 @@
 //! boundaries, savepoints), then `set`, `schema` (DDL), `prepared`, and `dispatch` (statement
 //! dispatch, the entry from the server).
 
+mod checksum;
 mod compiled;
 pub mod counters;
 mod dispatch;

@@ -27,8 +27,11 @@ impl Session {
         more: bool,
     ) -> Result<(), SqlError> {
         self.counters.bump(Counter::ComCreateTable);
-        if ct.temporary || ct.or_replace || ct.like.is_some() {
+        if ct.temporary || ct.like.is_some() {
             return Err(error::not_supported("this form of CREATE TABLE ... SELECT"));
+        }
+        if ct.or_replace && ct.if_not_exists {
+            return Err(error::or_replace_and_if_not_exists());
         }
         self.commit().await?;
         let catalog = self.store.catalog();
@@ -43,6 +46,14 @@ impl Session {
             (crate::ddl::table_for_query(&b, ct, &plan)?, plan, b.param_count)
         };
         let (tdb, tname) = (new_table.db.clone(), new_table.name.clone());
+        if ct.or_replace {
+            if let Some(old) = catalog.table(&tdb, &tname) {
+                if crate::plan::reads_table(&plan.root, old.id) {
+                    return Err(error::target_is_source(&tname, "CREATE"));
+                }
+                self.store.engine().drop_table(&tdb, &tname, true).await?;
+            }
+        }
         if !self.store.engine().create_table(new_table, ct.if_not_exists).await? {
             let note = (
                 vec![Warning {
@@ -110,10 +121,12 @@ impl Session {
         r
     }
 
+    /// A DDL statement; `lock_wait` is its WAIT n / NOWAIT, if it had one.
     pub(super) async fn run_ddl(
         &mut self,
         s: &ast::Statement,
         text: &str,
+        lock_wait: Option<std::time::Duration>,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<(), SqlError> {
@@ -179,7 +192,9 @@ impl Session {
                     }
                 }
                 S::AlterTable(at) => crate::ddl::alter_table(engine, &mut cx, &catalog, at, current).await.map(|_| 0),
-                S::Truncate(t) => crate::ddl::truncate(engine, &catalog, &t.table_names, current).await.map(|_| 0),
+                S::Truncate(t) => {
+                    crate::ddl::truncate(engine, &catalog, &t.table_names, current, lock_wait).await.map(|_| 0)
+                }
                 S::RenameTable(r) => crate::ddl::rename_tables(engine, r, current).await.map(|_| 0),
                 _ => Err(error::internal("run_ddl on a non-DDL statement")),
             };

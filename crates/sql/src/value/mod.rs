@@ -185,6 +185,11 @@ pub fn session_now(fixed_timestamp: Option<selkie_storage::Decimal>, tz: TimeZon
     datetime::session_now(fixed_timestamp, tz)
 }
 
+/// The Unix time of a wall-clock time in `tz`; None for a zero or out-of-range date.
+pub fn epoch_of_wall_clock(dt: DateTime, tz: TimeZone) -> Option<i64> {
+    datetime::epoch_of_civil(tz, &datetime::Civil::from_datetime(dt))
+}
+
 /// DATE_ADD/DATE_SUB/`+ INTERVAL`: `amount` units added (subtracted if `negate`).
 pub fn date_add(
     base: &Value,
