@@ -367,15 +367,20 @@ pub async fn create_table(
         let Some(src) = b.env.catalog.table(&sdb, &sname) else {
             return Err(error::no_such_table(&sdb, &sname));
         };
-        table_like(src, db.clone(), name.clone())
+        let like = table_like(src, db.clone(), name.clone());
+        if ct.or_replace {
+            engine.drop_table(&db, &name, true).await?;
+        }
+        like
     } else {
+        if ct.or_replace {
+            // MariaDB drops the old table before it checks the new definition: a definition
+            // that fails (1060, 1067, 1072, ...) leaves no table. The two steps are not one
+            // atomic change there either.
+            engine.drop_table(&db, &name, true).await?;
+        }
         build_new_table(b, cx, ct, db.clone(), name.clone())?
     };
-    if ct.or_replace {
-        // As in MariaDB, the old table goes once the new definition has been checked; the two
-        // steps are not one atomic change.
-        engine.drop_table(&db, &name, true).await?;
-    }
     let created = engine.create_table(new_table, ct.if_not_exists).await?;
     if !created {
         cx.push_warning(WarnLevel::Note, 1050, format!("Table '{name}' already exists"));

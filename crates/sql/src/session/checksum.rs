@@ -279,8 +279,10 @@ mod tests {
         assert_eq!(image(12345, 2, 7, 2), [0x80, 0x00, 0x7B, 0x2D]);
         assert_eq!(image(-12345, 2, 7, 2), [0x7F, 0xFF, 0x84, 0xD2]);
         // DECIMAL(20,10): 10 integer digits (1 + 9), 10 fraction digits (9 + 1).
-        let v = image(1_234_567_890_123_456_789_0, 10, 20, 10);
-        assert_eq!(v.len(), 1 + 4 + 4 + 1);
-        assert_eq!(v[0], 0x81);
+        // 1234567890.1234567890: '1', 234567890 | 123456789, '0'.
+        assert_eq!(
+            image(12_345_678_901_234_567_890, 10, 20, 10),
+            [0x81, 0x0D, 0xFB, 0x38, 0xD2, 0x07, 0x5B, 0xCD, 0x15, 0x00]
+        );
     }
 }
