@@ -51,6 +51,12 @@ async fn insert_replace_delete_returning() {
         ["12", "13"]
     );
     assert_eq!(query(&mut s, "DELETE FROM r WHERE id > 100 RETURNING id").await, Vec::<Vec<String>>::new());
+    // MariaDB's order: ORDER BY and LIMIT come before RETURNING.
+    assert_eq!(
+        column_names(&mut s, "DELETE FROM r ORDER BY id DESC LIMIT 1 RETURNING id, concat(name, '?') AS q, 1 + 1")
+            .await,
+        ["id", "q", "1 + 1"]
+    );
     assert_eq!(query(&mut s, "SELECT ROW_COUNT()").await, rows(&[&["-1"]]));
     let e = fail(&mut s, "INSERT INTO r (name) VALUES ('q') RETURNING nosuch").await;
     assert_eq!((e.code, e.message.as_str()), (1054, "Unknown column 'nosuch' in 'RETURNING'"));

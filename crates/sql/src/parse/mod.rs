@@ -150,6 +150,10 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
         }
     }
     match parse_with_sqlparser(text) {
+        Err(e) if first_words_are(text, &["DELETE"]) => match delete_returning_first(text) {
+            Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+            None => Err(e),
+        },
         Err(e) if first_words_are(text, &["ALTER"]) => {
             // sqlparser knows `DROP INDEX` but not MySQL's synonym `DROP KEY`.
             match drop_key_as_drop_index(text) {
@@ -159,6 +163,35 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
         }
         r => r,
     }
+}
+
+/// `DELETE ... ORDER BY ... LIMIT ... RETURNING ...` (MariaDB's order) with the RETURNING
+/// clause moved before ORDER BY, where sqlparser reads it. Only without placeholders: their
+/// numbering follows their places in the client's text.
+fn delete_returning_first(text: &str) -> Option<String> {
+    let toks = lexer::tokenize(text)?;
+    if toks.iter().any(|(t, _)| *t == Tok::Sym('?')) {
+        return None;
+    }
+    let mut depth = 0i32;
+    let (mut order_at, mut returning_at) = (None, None);
+    for (tok, off) in &toks {
+        match tok {
+            Tok::Sym('(') => depth += 1,
+            Tok::Sym(')') => depth -= 1,
+            t if depth == 0 && (t.is_word("ORDER") || t.is_word("LIMIT")) && order_at.is_none() => {
+                order_at = Some(*off)
+            }
+            t if depth == 0 && t.is_word("RETURNING") => returning_at = Some(*off),
+            _ => {}
+        }
+    }
+    let (order_at, returning_at) = (order_at?, returning_at?);
+    if returning_at < order_at {
+        return None;
+    }
+    let end = text.trim_end().trim_end_matches(';').len();
+    Some(format!("{} {} {}", &text[..order_at], &text[returning_at..end], &text[order_at..returning_at]))
 }
 
 /// A TRUNCATE's trailing `WAIT n` / `NOWAIT` (MariaDB 10.3+): where the rest of the statement
