@@ -25,3 +25,11 @@ SET timestamp = DEFAULT;
 CREATE TABLE ev (id INT PRIMARY KEY, at DATETIME);
 INSERT INTO ev VALUES (1, '2024-03-31 01:30:00'), (2, '2024-10-27 02:30:00'), (3, '2024-12-31 23:00:00');
 SELECT id, CONVERT_TZ(at, 'Europe/Paris', 'UTC'), CONVERT_TZ(at, 'UTC', 'America/Los_Angeles') FROM ev ORDER BY id;
+-- TIMESTAMP's range is the instant's: checked in the session's zone.
+CREATE TABLE tsr (t TIMESTAMP NULL);
+SET time_zone = '+05:00';
+INSERT INTO tsr VALUES ('1970-01-01 03:00:00');
+INSERT INTO tsr VALUES ('1970-01-01 06:00:00');
+SET time_zone = '-05:00';
+INSERT INTO tsr VALUES ('2038-01-19 01:00:00');
+SELECT COUNT(*) FROM tsr;

@@ -17,7 +17,9 @@ use super::compiled::Ran;
 use super::state::Session;
 use crate::error::{self, SqlError};
 use crate::parse::Stmt;
-use crate::types::{charset, column_flags, ColumnDefinition, FieldType, OkInfo, ResultSet, ResultSink, Value};
+use crate::types::{
+    charset, column_flags, ColumnDefinition, FieldType, OkInfo, ResultSet, ResultSink, Value, WarnLevel, Warning,
+};
 
 /// Collects the rows of the internal `SELECT *`.
 #[derive(Default)]
@@ -42,6 +44,7 @@ impl Session {
         more: bool,
     ) -> Result<(), SqlError> {
         let mut rows = Vec::with_capacity(tables.len());
+        let mut warnings = Vec::new();
         for (db, name) in tables {
             let db = match db {
                 Some(d) => d.clone(),
@@ -50,7 +53,12 @@ impl Session {
             let table = self.store.catalog().table(&db, name).cloned();
             let checksum = match table {
                 Some(t) if !quick => Value::UInt(u64::from(self.table_checksum(&t).await?)),
-                _ => Value::Null,
+                Some(_) => Value::Null,
+                None => {
+                    let message = format!("Table '{db}.{name}' doesn't exist");
+                    warnings.push(Warning { level: WarnLevel::Error, code: 1146, message });
+                    Value::Null
+                }
             };
             rows.push(vec![Value::Bytes(format!("{db}.{name}").into_bytes()), checksum]);
         }
@@ -68,7 +76,9 @@ impl Session {
             flags: column_flags::BINARY | column_flags::NUM,
             decimals: 0,
         };
-        self.send_result_set(ResultSet { columns: vec![table_col, checksum_col], rows }, sink, more, false)
+        let count = warnings.len();
+        self.set_warnings(warnings, count);
+        self.send_result_set(ResultSet { columns: vec![table_col, checksum_col], rows }, sink, more, true)
     }
 
     /// The rows of `t` as a consistent read, through the normal query path.

@@ -33,8 +33,9 @@ pub enum TimeZone {
 
 #[derive(Debug)]
 pub struct NamedZone {
-    /// The name as the zone database spells it ('Europe/Paris' for 'europe/paris'), which
-    /// `@@time_zone` shows.
+    /// The name as it was spelled when the process first loaded the zone, which `@@time_zone`
+    /// shows: MariaDB caches a zone under the spelling of its first use ('europe/paris' stays
+    /// 'europe/paris' until the server restarts, even when later set as 'Europe/Paris').
     name: String,
     zone: jiff::tz::TimeZone,
 }
@@ -126,8 +127,7 @@ fn named(name: &str) -> Option<&'static NamedZone> {
     if zone.is_unknown() {
         return None;
     }
-    let name = zone.iana_name().unwrap_or(name).to_string();
-    let z: &'static NamedZone = Box::leak(Box::new(NamedZone { name, zone }));
+    let z: &'static NamedZone = Box::leak(Box::new(NamedZone { name: name.to_string(), zone }));
     known.insert(key, z);
     Some(z)
 }
@@ -146,7 +146,9 @@ mod tests {
         assert_eq!(TimeZone::parse("system").map(|z| z.name()).as_deref(), Some("SYSTEM"));
         assert_eq!(TimeZone::parse("+5:30").map(|z| z.name()).as_deref(), Some("+05:30"));
         assert_eq!(TimeZone::parse("-00:30").map(|z| z.name()).as_deref(), Some("-00:30"));
-        assert_eq!(TimeZone::parse("europe/paris").map(|z| z.name()).as_deref(), Some("Europe/Paris"));
+        // The first spelling of a zone is the one shown, whatever the later ones.
+        assert_eq!(TimeZone::parse("asia/TOKYO").map(|z| z.name()).as_deref(), Some("asia/TOKYO"));
+        assert_eq!(TimeZone::parse("Asia/Tokyo").map(|z| z.name()).as_deref(), Some("asia/TOKYO"));
         assert_eq!(TimeZone::parse("UTC").map(|z| z.name()).as_deref(), Some("UTC"));
         for bad in ["Foo/Bar", "", "+15:00", "+01:60", "+", "../etc/passwd", "/etc/passwd", "Etc/Unknown"] {
             assert!(TimeZone::parse(bad).is_none(), "{bad}");
