@@ -37,7 +37,7 @@ def selkie():
 @pytest.fixture(scope="session")
 def mariadb():
     server = MariaDBServer(buffer_pool="256M")
-    server.start()
+    server.start(load_time_zones=True)
     yield server
     try:
         server.stop()

@@ -199,7 +199,9 @@ class MariaDBServer(ManagedServer):
         self.base.mkdir(parents=True, exist_ok=True)
         self.cnf.write_text("\n".join(lines) + "\n")
 
-    def start(self, timeout: float = 120.0) -> "MariaDBServer":
+    def start(self, timeout: float = 120.0, load_time_zones: bool = False) -> "MariaDBServer":
+        """`load_time_zones`: fill mysql.time_zone* from /usr/share/zoneinfo (as an operator runs
+        mariadb-tzinfo-to-sql), so that named zones work as they do in Selkie."""
         binary = mariadbd_binary()
         if binary is None:
             raise FileNotFoundError("mariadbd not installed (apt-get install mariadb-server)")
@@ -212,6 +214,10 @@ class MariaDBServer(ManagedServer):
             args.append("--user=root")
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_port(self.port, self.proc, timeout, self.log)
+        if load_time_zones:
+            tzinfo = subprocess.run(["mariadb-tzinfo-to-sql", "/usr/share/zoneinfo"], capture_output=True, text=True,
+                                    check=True, timeout=timeout)
+            mariadb_cli(self.port, database="mysql", stdin=tzinfo.stdout, timeout=timeout)
         return self
 
     def stop(self, timeout: float = 120.0) -> None:

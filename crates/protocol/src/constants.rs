@@ -31,9 +31,10 @@ pub mod capabilities {
     pub const CLIENT_DEPRECATE_EOF: u32 = 1 << 24;
 
     /// What selkied offers. Deliberately absent: SSL and COMPRESS (not implemented),
-    /// FOUND_ROWS (the SQL layer always reports changed rows), LOCAL_FILES (no LOAD DATA LOCAL),
+    /// LOCAL_FILES (no LOAD DATA LOCAL),
     /// SESSION_TRACK (no session state tracking).
     pub const SERVER_DEFAULT: u32 = CLIENT_LONG_PASSWORD
+        | CLIENT_FOUND_ROWS
         | CLIENT_LONG_FLAG
         | CLIENT_CONNECT_WITH_DB
         | CLIENT_PROTOCOL_41

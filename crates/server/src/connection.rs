@@ -306,6 +306,7 @@ async fn handshake(
     }
     // Without CLIENT_MULTI_STATEMENTS a COM_QUERY holds one statement (MariaDB: 1064 otherwise).
     session.set_multi_statements(response.capabilities & CLIENT_MULTI_STATEMENTS != 0);
+    session.set_client_found_rows(response.capabilities & CLIENT_FOUND_ROWS != 0);
     entry.set_identity(&response.user, session.current_database());
     entry.end(session.current_database());
     encode_ok(&mut writer.begin_packet(), OK_HEADER, 0, 0, status_flags(session.status()), 0, b"");
@@ -811,6 +812,7 @@ impl Context {
             }
         }
         session.set_multi_statements(self.capabilities & CLIENT_MULTI_STATEMENTS != 0);
+        session.set_client_found_rows(self.capabilities & CLIENT_FOUND_ROWS != 0);
         self.session = session;
         self.interrupt = self.session.interrupt_flag();
         self.entry.set_interrupt_flag(self.interrupt.clone());

@@ -354,8 +354,8 @@ pub async fn create_table(
     if ct.temporary && !hidden {
         return Err(error::not_supported("CREATE TEMPORARY TABLE"));
     }
-    if ct.or_replace {
-        return Err(error::not_supported("CREATE OR REPLACE TABLE"));
+    if ct.or_replace && ct.if_not_exists {
+        return Err(error::or_replace_and_if_not_exists());
     }
     if ct.query.is_some() {
         return Err(error::internal("CREATE TABLE ... SELECT reached create_table"));
@@ -369,13 +369,26 @@ pub async fn create_table(
             ast::CreateTableLikeKind::Parenthesized(l) | ast::CreateTableLikeKind::Plain(l) => &l.name,
         };
         let (sdb, sname) = ident_parts(src, b.env.current_db)?;
+        if ct.or_replace && sdb == db && sname == name {
+            return Err(error::not_unique_table(&name));
+        }
         let Some(src) = b.env.catalog.table(&sdb, &sname) else {
             return Err(error::no_such_table(&sdb, &sname));
         };
         // CHECK constraints come along, foreign keys do not (as in MariaDB).
         constraints.checks = src.constraints.checks.clone();
-        table_like(src, db.clone(), name.clone())
+        let like = table_like(src, db.clone(), name.clone());
+        if ct.or_replace {
+            engine.drop_table(&db, &name, true).await?;
+        }
+        like
     } else {
+        if ct.or_replace {
+            // MariaDB drops the old table before it checks the new definition: a definition
+            // that fails (1060, 1067, 1072, ...) leaves no table. The two steps are not one
+            // atomic change there either.
+            engine.drop_table(&db, &name, true).await?;
+        }
         let mut t = build_new_table(b, cx, ct, db.clone(), name.clone())?;
         if !(ct.if_not_exists && b.env.catalog.table(&db, &name).is_some()) {
             let checks = crate::constraints::foreign_key_checks(cx);
@@ -795,17 +808,19 @@ pub async fn drop_index(
     Ok(())
 }
 
+/// TRUNCATE; `lock_wait` is its WAIT n / NOWAIT (lock_wait_timeout when None).
 pub async fn truncate(
     engine: &Engine,
     cx: &mut ExecCtx<'_>,
     catalog: &selkie_storage::Catalog,
     names: &[ast::TruncateTableTarget],
     current_db: Option<&str>,
+    lock_wait: Option<std::time::Duration>,
 ) -> Result<(), SqlError> {
     for n in names {
         let t = lookup(catalog, &n.name, current_db)?;
         crate::constraints::check_truncate(catalog, &t.db, &t.name, cx)?;
-        engine.truncate_table(&t.db, &t.name).await?;
+        engine.truncate_table_within(&t.db, &t.name, lock_wait).await?;
     }
     Ok(())
 }

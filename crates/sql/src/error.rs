@@ -67,6 +67,8 @@ pub enum Clause {
     FieldList,
     /// A CHECK constraint's expression.
     Check,
+    /// INSERT / DELETE ... RETURNING.
+    Returning,
 }
 
 impl Clause {
@@ -81,6 +83,7 @@ impl Clause {
             Clause::Set => "SET",
             Clause::FieldList => "field list",
             Clause::Check => "CHECK",
+            Clause::Returning => "RETURNING",
         }
     }
 }
@@ -113,6 +116,21 @@ pub fn table_exists(table: &str) -> SqlError {
 /// 1051 for DROP TABLE and for `x.*` naming no table of the FROM clause.
 pub fn unknown_table(qualified_names: &str) -> SqlError {
     SqlError::new(1051, "42S02", format!("Unknown table '{qualified_names}'"))
+}
+
+/// CREATE OR REPLACE TABLE ... IF NOT EXISTS.
+pub fn or_replace_and_if_not_exists() -> SqlError {
+    SqlError::new(1221, "HY000", "Incorrect usage of OR REPLACE and IF NOT EXISTS")
+}
+
+/// A statement that replaces a table while reading it (CREATE OR REPLACE TABLE t SELECT ...
+/// FROM t).
+pub fn target_is_source(table: &str, verb: &str) -> SqlError {
+    SqlError::new(
+        1093,
+        "HY000",
+        format!("Table '{table}' is specified twice, both as a target for '{verb}' and as a separate source for data"),
+    )
 }
 
 pub fn not_unique_table(alias: &str) -> SqlError {

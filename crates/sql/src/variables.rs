@@ -38,6 +38,7 @@ use selkie_storage::{Decimal, IsolationLevel};
 use crate::error::SqlError;
 use crate::types::Warning;
 use crate::types::{SqlServerConfig, Value};
+use crate::value::TimeZone;
 use def::{Access, Kind, Scope, Slot, VarDef};
 
 pub(crate) use charsets::{charset as find_charset, effective_charset, effective_collation, CHARSETS, COLLATIONS};
@@ -339,7 +340,7 @@ struct HotValues {
     sql_select_limit: u64,
     max_allowed_packet: u64,
     sql_notes: bool,
-    time_zone_offset: Option<i32>,
+    time_zone: TimeZone,
 }
 
 impl HotValues {
@@ -372,7 +373,10 @@ impl HotValues {
             sql_select_limit: uint("sql_select_limit"),
             max_allowed_packet: uint("max_allowed_packet"),
             sql_notes: flag("sql_notes"),
-            time_zone_offset: convert::time_zone_offset(bytes("time_zone")),
+            time_zone: std::str::from_utf8(bytes("time_zone"))
+                .ok()
+                .and_then(TimeZone::parse)
+                .unwrap_or(TimeZone::System),
         }
     }
 }
@@ -615,9 +619,9 @@ impl SessionVariables {
     pub fn sql_notes(&self) -> bool {
         self.values.hot.sql_notes
     }
-    /// time_zone as seconds east of UTC; None for SYSTEM (the process's local time).
-    pub fn time_zone_offset(&self) -> Option<i32> {
-        self.values.hot.time_zone_offset
+    /// The session's time zone (`@@time_zone`).
+    pub fn time_zone(&self) -> TimeZone {
+        self.values.hot.time_zone
     }
     /// Stores the next transaction's one-shot characteristics (SET TRANSACTION without scope).
     pub fn set_next_transaction(&mut self, isolation: Option<IsolationLevel>, read_only: Option<bool>) {

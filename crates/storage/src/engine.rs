@@ -595,7 +595,17 @@ impl Engine {
     /// no other open transaction has changed any of `tables` (MariaDB's metadata locks make
     /// DDL wait for such transactions too). Gives up after the lock wait timeout.
     async fn exclusive(&self, tables: &[TableId], ddl_slot: usize) -> Result<BarrierGuards> {
-        let deadline = Instant::now() + self.sh.config.lock_wait_timeout;
+        self.exclusive_within(tables, ddl_slot, self.sh.config.lock_wait_timeout).await
+    }
+
+    /// `exclusive` waiting at most `lock_wait` (a statement's WAIT n / NOWAIT).
+    async fn exclusive_within(
+        &self,
+        tables: &[TableId],
+        ddl_slot: usize,
+        lock_wait: Duration,
+    ) -> Result<BarrierGuards> {
+        let deadline = Instant::now() + lock_wait;
         loop {
             let guards = self.barrier_all().await;
             if !tables.iter().any(|&t| self.sh.trx.table_has_writers(t, ddl_slot)) {
@@ -997,12 +1007,19 @@ impl Engine {
 
     /// Empties the table (new empty trees; AUTO_INCREMENT restarts at 1).
     pub async fn truncate_table(&self, db: &str, table: &str) -> Result<()> {
+        self.truncate_table_within(db, table, None).await
+    }
+
+    /// `truncate_table` that waits at most `lock_wait` (instead of lock_wait_timeout) for the
+    /// open transactions that changed the table (TRUNCATE ... WAIT n / NOWAIT).
+    pub async fn truncate_table_within(&self, db: &str, table: &str, lock_wait: Option<Duration>) -> Result<()> {
         self.check_ddl()?;
         let mut ddl = self.sh.ddl.lock().await;
         let Some(t) = self.catalog().table(db, table).cloned() else {
             return Err(StorageError::NoSuchTable { db: db.to_string(), name: table.to_string() });
         };
-        let _barrier = self.exclusive(&[t.id], ddl.slot).await?;
+        let lock_wait = lock_wait.unwrap_or(self.sh.config.lock_wait_timeout);
+        let _barrier = self.exclusive_within(&[t.id], ddl.slot, lock_wait).await?;
         let mut counters = ddl.counters;
         let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + t.secondary.len())?;
         // New index ids too: undo records of the old trees (of a transaction that wrote before

@@ -142,6 +142,71 @@ impl<'a> SourceText<'a> {
         items.into_iter().map(|r| r.map(|(s, e)| original.get(s..e).unwrap_or(&sub[s..e]).to_string())).collect()
     }
 
+    /// The text from the last top-level RETURNING to the end, as MariaDB quotes it in the 1064
+    /// of a statement that cannot have one (UPDATE).
+    pub fn returning_clause_text(&self) -> Option<&'a str> {
+        let tokens = Tokenizer::new(&MySqlDialect {}, self.text).tokenize_with_location().ok()?;
+        let mut depth = 0i32;
+        let mut start = None;
+        for t in &tokens {
+            match &t.token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth -= 1,
+                Token::Word(w)
+                    if depth == 0 && w.quote_style.is_none() && w.value.eq_ignore_ascii_case("RETURNING") =>
+                {
+                    start = self.offset_of(t.span.start)
+                }
+                _ => {}
+            }
+        }
+        Some(self.original[start?..].trim_end().trim_end_matches(';').trim_end())
+    }
+
+    /// The raw text of each item of the RETURNING list that ends the statement; None unless
+    /// exactly `count` items are found.
+    pub fn returning_item_texts(&self, count: usize) -> Option<Vec<String>> {
+        let tokens = Tokenizer::new(&MySqlDialect {}, self.text).tokenize_with_location().ok()?;
+        let mut depth = 0i32;
+        let mut start = None;
+        for (i, t) in tokens.iter().enumerate() {
+            match &t.token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth -= 1,
+                Token::Word(w)
+                    if depth == 0 && w.quote_style.is_none() && w.value.eq_ignore_ascii_case("RETURNING") =>
+                {
+                    start = Some(i + 1)
+                }
+                _ => {}
+            }
+        }
+        let mut items = Vec::new();
+        let mut cur: Option<(usize, usize)> = None;
+        depth = 0;
+        for t in &tokens[start?..] {
+            match t.token {
+                Token::Whitespace(_) => continue,
+                Token::Comma if depth == 0 => {
+                    items.push(cur.take()?);
+                    continue;
+                }
+                Token::SemiColon | Token::EOF if depth == 0 => break,
+                Token::LParen => depth += 1,
+                Token::RParen => depth -= 1,
+                _ => {}
+            }
+            let s = self.offset_of(t.span.start)?;
+            let e = self.offset_of(t.span.end)?;
+            cur = Some((cur.map_or(s, |c| c.0), e));
+        }
+        items.push(cur?);
+        if items.len() != count {
+            return None;
+        }
+        Some(items.into_iter().map(|(s, e)| self.original.get(s..e).unwrap_or(&self.text[s..e]).to_string()).collect())
+    }
+
     fn new_plain(text: &'a str) -> SourceText<'a> {
         let mut line_starts = vec![0];
         line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));

@@ -13,8 +13,8 @@ use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
 use crate::plan::Expr;
-use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, SortKey};
-use crate::types::Value;
+use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, Returning, SortKey};
+use crate::types::{ColumnDefinition, Value};
 use crate::value::SqlType;
 use selkie_storage::LockMode;
 
@@ -368,15 +368,8 @@ impl Binder<'_> {
         let columns = items
             .into_iter()
             .map(|it| {
-                let meta = match it.bound.origin {
-                    Some(m) => {
-                        let mut m = *m;
-                        m.name = it.name;
-                        m
-                    }
-                    None => computed_meta(&it.name, &it.bound.ty, it.bound.nullable),
-                };
-                OutputColumn { meta, ty: it.bound.ty }
+                let ty = it.bound.ty.clone();
+                OutputColumn { meta: item_meta(it.bound, it.name), ty }
             })
             .collect();
         Ok(QueryPlan::new(plan, columns, lock, found_rows_limit))
@@ -384,20 +377,25 @@ impl Binder<'_> {
 
     fn bind_select_items(&mut self, sel: &ast::Select) -> Result<Vec<SelectItem>, SqlError> {
         let mut raw_texts: Option<Option<Vec<String>>> = None;
-        let mut items = Vec::with_capacity(sel.projection.len());
-        for (pos, item) in sel.projection.iter().enumerate() {
+        self.bind_items(&sel.projection, &mut |text, pos| {
+            raw_texts.get_or_insert_with(|| text.select_item_texts(sel)).as_ref().and_then(|t| t.get(pos).cloned())
+        })
+    }
+
+    /// Binds a select list; `raw_text(pos)` gives the text of item `pos` as written, which
+    /// names an unaliased computed column.
+    fn bind_items(
+        &mut self,
+        projection: &[ast::SelectItem],
+        raw_text: &mut dyn FnMut(&super::names::SourceText, usize) -> Option<String>,
+    ) -> Result<Vec<SelectItem>, SqlError> {
+        let mut items = Vec::with_capacity(projection.len());
+        for (pos, item) in projection.iter().enumerate() {
             match item {
                 ast::SelectItem::UnnamedExpr(e) => {
                     let bound = self.bind_expr(e)?;
                     let needs_text = !matches!(e, ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_));
-                    let raw = if needs_text {
-                        raw_texts
-                            .get_or_insert_with(|| self.text.select_item_texts(sel))
-                            .as_ref()
-                            .and_then(|t| t.get(pos).cloned())
-                    } else {
-                        None
-                    };
+                    let raw = if needs_text { raw_text(&self.text, pos) } else { None };
                     let name = names::item_name(e, raw.as_deref());
                     items.push(SelectItem { bound, name, alias: None });
                 }
@@ -420,6 +418,20 @@ impl Binder<'_> {
             }
         }
         Ok(items)
+    }
+
+    /// The RETURNING list of INSERT / REPLACE / DELETE over the target table, which must be
+    /// the current scope's only source: each item's expression on a table row, and the result
+    /// columns, described as the same list in a SELECT from the table (MariaDB sends the same
+    /// metadata).
+    pub fn bind_returning(&mut self, projection: &[ast::SelectItem]) -> Result<Returning, SqlError> {
+        self.set_clause(Clause::Returning);
+        let texts = self.text.returning_item_texts(projection.len());
+        let items =
+            self.bind_items(projection, &mut |_, pos| texts.as_ref().and_then(|t: &Vec<String>| t.get(pos).cloned()))?;
+        let exprs = items.iter().map(|i| i.bound.expr.clone()).collect();
+        let metas = items.into_iter().map(|it| item_meta(it.bound, it.name)).collect();
+        Ok(Returning { exprs, metas })
     }
 
     fn expand_wildcard(
@@ -524,6 +536,19 @@ impl Binder<'_> {
 }
 
 /// `ORDER BY 2` / `GROUP BY 1`: a position, if the expression is an integer literal.
+/// A result column's metadata: the column's own for a plain column reference (under the
+/// item's name), computed from the type otherwise.
+fn item_meta(bound: Bound, name: String) -> ColumnDefinition {
+    match bound.origin {
+        Some(m) => {
+            let mut m = *m;
+            m.name = name;
+            m
+        }
+        None => computed_meta(&name, &bound.ty, bound.nullable),
+    }
+}
+
 fn position_literal(e: &ast::Expr) -> Option<Result<usize, ()>> {
     match e {
         ast::Expr::Value(v) => match &v.value {

@@ -77,7 +77,7 @@ pub struct StmtEnv<'a> {
 impl<'a> StmtEnv<'a> {
     /// NOW() of the statement: the clock (or `SET timestamp`) in the session's time zone.
     pub fn now(&self) -> DateTime {
-        *self.now.get_or_init(|| crate::value::session_now(self.vars.fixed_timestamp(), self.vars.time_zone_offset()))
+        *self.now.get_or_init(|| crate::value::session_now(self.vars.fixed_timestamp(), self.vars.time_zone()))
     }
 
     pub fn show_context(&'a self) -> ShowContext<'a> {
@@ -362,6 +362,9 @@ impl<'a> ExecCtx<'a> {
 impl FnContext for ExecCtx<'_> {
     fn now(&self) -> DateTime {
         self.env.now()
+    }
+    fn time_zone(&self) -> crate::value::TimeZone {
+        self.env.vars.time_zone()
     }
     fn current_database(&self) -> Option<String> {
         self.env.current_db.map(str::to_string)

@@ -108,10 +108,11 @@ pub fn parameterize(text: &str) -> Option<Parameterized> {
                 let u = w.to_ascii_uppercase();
                 if matches!(
                     u.as_str(),
-                    "ORDER" | "GROUP" | "HAVING" | "LIMIT" | "PROCEDURE" | "UNION" | "SELECT" | "WINDOW"
+                    "ORDER" | "GROUP" | "HAVING" | "LIMIT" | "PROCEDURE" | "UNION" | "SELECT" | "WINDOW" | "RETURNING"
                 ) && idx > 0
                 {
-                    // Positions, LIMIT counts, and nested queries' own clauses stay literal.
+                    // Positions, LIMIT counts, nested queries' own clauses and RETURNING lists
+                    // (their text names result columns) stay literal.
                     break;
                 }
                 if depth == 0 && start_kw.contains(&u.as_str()) {
@@ -229,6 +230,10 @@ mod tests {
         assert!(p("SELECT id FROM t WHERE c = _utf8mb4'a'").is_none());
         assert!(p("SELECT id FROM t WHERE c = 0x41").is_none());
         assert!(p("SELECT id FROM t WHERE id IN (SELECT x FROM u WHERE y = 1 ORDER BY 1)").is_none());
+        assert_eq!(
+            p("INSERT INTO t VALUES (1) RETURNING id + 1").unwrap().0,
+            "INSERT INTO t VALUES (?) RETURNING id + 1"
+        );
         assert!(p("SELECT id FROM t WHERE d > 1.5e-3").is_none());
         assert!(p("INSERT INTO t SELECT * FROM u WHERE id = 1").is_none());
         // Other statements, placeholders and oversized texts are left alone.

@@ -128,6 +128,18 @@ pub enum Stmt {
     },
     /// ALTER TABLE, parsed by `alter` (sqlparser lacks much of MariaDB's grammar).
     AlterTable(Box<alter::AlterTable>),
+    /// CHECKSUM TABLE t, ... [QUICK | EXTENDED].
+    Checksum {
+        tables: Vec<(Option<String>, String)>,
+        /// QUICK: the live checksum only, which no InnoDB table keeps (NULL).
+        quick: bool,
+    },
+    /// TRUNCATE [TABLE] t WAIT n / NOWAIT (sqlparser's TRUNCATE without the suffix): the most
+    /// the truncate waits for transactions that changed the table (lock_wait_timeout otherwise).
+    TruncateWait {
+        stmt: Box<ast::Statement>,
+        wait: std::time::Duration,
+    },
 }
 
 /// CREATE SEQUENCE options as written (None: not given; the defaults depend on INCREMENT).
@@ -164,7 +176,20 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
         rewritten = sequence_value_syntax(text);
     }
     let text = rewritten.as_deref().unwrap_or(text);
+    if first_words_are(text, &["TRUNCATE"]) {
+        if let Some((cut, wait)) = truncate_wait(text) {
+            let wait = wait?;
+            return match parse_with_sqlparser(&text[..cut])? {
+                Stmt::Ast(stmt) => Ok(Stmt::TruncateWait { stmt, wait }),
+                other => Ok(other),
+            };
+        }
+    }
     match parse_with_sqlparser(text) {
+        Err(e) if first_words_are(text, &["DELETE"]) => match delete_returning_first(text) {
+            Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+            None => Err(e),
+        },
         Err(e) if first_words_are(text, &["ALTER"]) => {
             // sqlparser knows `DROP INDEX` but not MySQL's synonym `DROP KEY`.
             match drop_key_as_drop_index(text) {
@@ -173,6 +198,65 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
             }
         }
         r => r,
+    }
+}
+
+/// `DELETE ... ORDER BY ... LIMIT ... RETURNING ...` (MariaDB's order) with the RETURNING
+/// clause moved before ORDER BY, where sqlparser reads it. Only without placeholders: their
+/// numbering follows their places in the client's text.
+fn delete_returning_first(text: &str) -> Option<String> {
+    let toks = lexer::tokenize(text)?;
+    if toks.iter().any(|(t, _)| *t == Tok::Sym('?')) {
+        return None;
+    }
+    let mut depth = 0i32;
+    let (mut order_at, mut returning_at) = (None, None);
+    for (tok, off) in &toks {
+        match tok {
+            Tok::Sym('(') => depth += 1,
+            Tok::Sym(')') => depth -= 1,
+            t if depth == 0 && (t.is_word("ORDER") || t.is_word("LIMIT")) && order_at.is_none() => {
+                order_at = Some(*off)
+            }
+            t if depth == 0 && t.is_word("RETURNING") => returning_at = Some(*off),
+            _ => {}
+        }
+    }
+    let (order_at, returning_at) = (order_at?, returning_at?);
+    if returning_at < order_at {
+        return None;
+    }
+    let end = text.trim_end().trim_end_matches(';').len();
+    Some(format!("{} {} {}", &text[..order_at], &text[returning_at..end], &text[order_at..returning_at]))
+}
+
+/// A TRUNCATE's trailing `WAIT n` / `NOWAIT` (MariaDB 10.3+): where the rest of the statement
+/// ends, and the wait (n seconds, fractions allowed); None without such a suffix.
+fn truncate_wait(text: &str) -> Option<(usize, Result<std::time::Duration, SyntaxError>)> {
+    let toks = lexer::tokenize(text)?;
+    let mut end = toks.len();
+    while end > 0 && toks[end - 1].0 == Tok::Sym(';') {
+        end -= 1;
+    }
+    let toks = &toks[..end];
+    // `TRUNCATE [TABLE] wait`: a table may be called WAIT or NOWAIT.
+    let names_a_table = |i: usize| i < 2 || toks[i - 1].0.is_word("TRUNCATE") || toks[i - 1].0.is_word("TABLE");
+    let suffix_at = toks.iter().rposition(|(t, _)| t.is_word("WAIT") || t.is_word("NOWAIT"))?;
+    if names_a_table(suffix_at) {
+        return None;
+    }
+    match toks {
+        [.., (w, off)] if w.is_word("NOWAIT") => Some((*off, Ok(std::time::Duration::ZERO))),
+        [.., (w, off)] if w.is_word("WAIT") => Some((*off, Err(syntax_at(text, text.len())))),
+        [.., (w, off), (n, noff)] if w.is_word("WAIT") => {
+            let secs = match n {
+                Tok::Num(n) => n.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0),
+                _ => None,
+            };
+            Some((*off, secs.map(std::time::Duration::from_secs_f64).ok_or_else(|| syntax_at(text, *noff))))
+        }
+        [.., (w, off), (Tok::Sym('-'), moff), _] if w.is_word("WAIT") => Some((*off, Err(syntax_at(text, *moff)))),
+        _ => None,
     }
 }
 
@@ -435,6 +519,7 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
         "CHECK",
         "REPAIR",
         "ANALYZE",
+        "CHECKSUM",
         "LOCK",
         "UNLOCK",
         "XA",
@@ -548,6 +633,7 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
             };
             parse_admin(&mut c, op)
         }
+        "CHECKSUM" => parse_checksum(&mut c),
         "LOCK" => {
             if !c.eat_word("TABLES") && !c.eat_word("TABLE") {
                 return Some(Err(c.error()));
@@ -935,6 +1021,30 @@ fn parse_table_keys(text: &str) -> Option<Stmt> {
         return None;
     }
     Some(Stmt::TableKeys { db, table, enable })
+}
+
+fn parse_checksum(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    if !c.eat_word("TABLE") {
+        return Err(c.error());
+    }
+    let mut tables = Vec::new();
+    loop {
+        let first = c.ident()?;
+        if c.eat_sym('.') {
+            tables.push((Some(first), c.ident()?));
+        } else {
+            tables.push((None, first));
+        }
+        if !c.eat_sym(',') {
+            break;
+        }
+    }
+    let quick = c.eat_word("QUICK");
+    if !quick {
+        c.eat_word("EXTENDED");
+    }
+    c.end()?;
+    Ok(Stmt::Checksum { tables, quick })
 }
 
 fn parse_admin(c: &mut Cursor, op: AdminOp) -> Result<Stmt, SyntaxError> {

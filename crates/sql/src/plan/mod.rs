@@ -49,6 +49,14 @@ impl QueryPlan {
     }
 }
 
+/// RETURNING of INSERT / REPLACE / DELETE (MariaDB 10.5+): expressions evaluated on each row
+/// the statement wrote or removed (a full table row), sent as a result set instead of an OK.
+#[derive(Debug)]
+pub struct Returning {
+    pub exprs: Vec<Expr>,
+    pub metas: Vec<ColumnDefinition>,
+}
+
 #[derive(Clone, Debug)]
 pub struct OutputColumn {
     pub meta: ColumnDefinition,

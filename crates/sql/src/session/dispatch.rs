@@ -321,10 +321,23 @@ impl Session {
         if let Some(id) = out.first_generated {
             self.vars.set_last_insert_id(id);
         }
-        self.row_count = out.affected as i64;
+        if let Some(rows) = &out.returned {
+            // RETURNING: a result set instead of the OK; ROW_COUNT() is then -1, as after a
+            // SELECT.
+            sink.columns(returning_metas(&c.compiled));
+            for r in rows {
+                sink.row(r);
+            }
+            self.row_count = -1;
+            self.set_warnings(warnings, count);
+            sink.end_rows(self.warning_count(), more);
+            return Ok(Ran::Done);
+        }
+        let affected = if self.client_found_rows { out.found } else { out.affected };
+        self.row_count = affected as i64;
         self.set_warnings(warnings, count);
         let info = OkInfo {
-            affected_rows: out.affected,
+            affected_rows: affected,
             last_insert_id: out.insert_id,
             warnings: self.warning_count(),
             info: out.info.map(|k| k.format(count)).unwrap_or_default(),
@@ -468,6 +481,11 @@ impl Session {
             Stmt::DropSequence { if_exists, names } => {
                 Box::pin(self.drop_sequences(*if_exists, names, sink, more)).await
             }
+            Stmt::Checksum { tables, quick } => self.checksum_tables(tables, *quick, sink, more).await,
+            Stmt::TruncateWait { stmt, wait } => match self.ddl_on_temporary(stmt)? {
+                Some(rewritten) => Box::pin(self.run_ddl(&rewritten, text, Some(*wait), sink, more)).await,
+                None => self.run_ddl(stmt, text, Some(*wait), sink, more).await,
+            },
             Stmt::TableKeys { db, table, enable } => {
                 self.counters.bump(Counter::ComAlterTable);
                 // ALTER TABLE commits the open transaction, as in MariaDB.
@@ -595,8 +613,8 @@ impl Session {
                 }
                 S::CreateTable(ct) if ct.query.is_some() => self.create_table_as_select(ct, text, sink, more).await,
                 _ => match self.ddl_on_temporary(s)? {
-                    Some(rewritten) => Box::pin(self.run_ddl(&rewritten, text, sink, more)).await,
-                    None => self.run_ddl(s, text, sink, more).await,
+                    Some(rewritten) => Box::pin(self.run_ddl(&rewritten, text, None, sink, more)).await,
+                    None => self.run_ddl(s, text, None, sink, more).await,
                 },
             },
             S::Explain { statement, analyze: false, .. } => {
@@ -637,4 +655,14 @@ fn is_diagnostics(s: &ast::Statement) -> bool {
         }),
         _ => false,
     }
+}
+
+/// The result columns of an INSERT / REPLACE / DELETE ... RETURNING (empty for other statements).
+pub(super) fn returning_metas(compiled: &Compiled) -> &[crate::types::ColumnDefinition] {
+    let returning = match compiled {
+        Compiled::Insert(p) => p.returning.as_ref(),
+        Compiled::Delete(p) => p.returning.as_ref(),
+        _ => None,
+    };
+    returning.map_or(&[], |r| &r.metas)
 }

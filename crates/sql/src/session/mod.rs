@@ -14,6 +14,7 @@
 //! `temporary` (temporary tables), `prepared`, and `dispatch` (statement
 //! dispatch, the entry from the server).
 
+mod checksum;
 mod compiled;
 pub mod counters;
 mod dispatch;

@@ -97,7 +97,7 @@ impl Session {
                 let params = (0..c.param_count).map(|_| param_meta()).collect();
                 let columns = match &c.compiled {
                     Compiled::Select(plan) => plan.metas.clone(),
-                    _ => Vec::new(),
+                    other => super::dispatch::returning_metas(other).to_vec(),
                 };
                 self.set_warnings(Vec::new(), 0);
                 Ok(PreparedInfo { statement_id, params, columns })

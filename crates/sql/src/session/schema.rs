@@ -28,8 +28,11 @@ impl Session {
     ) -> Result<(), SqlError> {
         self.counters.bump(Counter::ComCreateTable);
         let temporary = super::temporary::creates_temporary(ct);
-        if (ct.temporary && !temporary) || ct.or_replace || ct.like.is_some() {
+        if (ct.temporary && !temporary) || ct.like.is_some() {
             return Err(error::not_supported("this form of CREATE TABLE ... SELECT"));
+        }
+        if ct.or_replace && ct.if_not_exists {
+            return Err(error::or_replace_and_if_not_exists());
         }
         // DDL commits the open transaction first; CREATE TEMPORARY TABLE does not.
         if !temporary {
@@ -47,6 +50,14 @@ impl Session {
             (crate::ddl::table_for_query(&b, ct, &plan)?, plan, b.param_count)
         };
         let (tdb, tname) = (new_table.db.clone(), new_table.name.clone());
+        if ct.or_replace {
+            if let Some(old) = catalog.table(&tdb, &tname) {
+                if crate::plan::reads_table(&plan.root, old.id) {
+                    return Err(error::target_is_source(&tname, "CREATE"));
+                }
+                self.store.engine().drop_table(&tdb, &tname, true).await?;
+            }
+        }
         if !self.store.engine().create_table(new_table, ct.if_not_exists).await? {
             let note = (
                 vec![Warning {
@@ -88,6 +99,7 @@ impl Session {
                 on_duplicate: None,
                 report_records: true,
                 rules: None,
+                returning: None,
             };
             let compiled = CompiledStmt {
                 compiled: Compiled::Insert(Arc::new(insert)),
@@ -158,10 +170,12 @@ impl Session {
         Ok(())
     }
 
+    /// A DDL statement; `lock_wait` is its WAIT n / NOWAIT, if it had one.
     pub(super) async fn run_ddl(
         &mut self,
         s: &ast::Statement,
         text: &str,
+        lock_wait: Option<std::time::Duration>,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<(), SqlError> {
@@ -231,7 +245,7 @@ impl Session {
                 }
                 S::AlterTable(_) => Err(error::internal("ALTER TABLE is parsed by parse::alter")),
                 S::Truncate(t) => {
-                    crate::ddl::truncate(engine, &mut cx, &catalog, &t.table_names, current).await.map(|_| 0)
+                    crate::ddl::truncate(engine, &mut cx, &catalog, &t.table_names, current, lock_wait).await.map(|_| 0)
                 }
                 S::RenameTable(r) => crate::ddl::rename_tables(engine, r, current).await.map(|_| 0),
                 _ => Err(error::internal("run_ddl on a non-DDL statement")),

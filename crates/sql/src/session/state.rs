@@ -81,6 +81,8 @@ pub struct Session {
     /// CLIENT_MULTI_STATEMENTS / COM_SET_OPTION: whether one COM_QUERY may hold several
     /// statements (otherwise such a text is a syntax error, as in MariaDB).
     pub(super) multi_statements: bool,
+    /// CLIENT_FOUND_ROWS: affected rows are the rows found (matched), not the rows changed.
+    pub(super) client_found_rows: bool,
     /// Savepoints of the open transaction, oldest first.
     pub(super) savepoints: Vec<(String, SessionSavepoint)>,
     /// CREATE TEMPORARY TABLE's tables, dropped when the session ends.
@@ -126,6 +128,7 @@ impl Session {
             rng: seed | 1,
             text_cache: TextPlanCache::default(),
             multi_statements: true,
+            client_found_rows: false,
             savepoints: Vec::new(),
             temporary,
         })
@@ -136,6 +139,13 @@ impl Session {
     /// and none of it runs, as in MariaDB. On by default.
     pub fn set_multi_statements(&mut self, enabled: bool) {
         self.multi_statements = enabled;
+    }
+
+    /// CLIENT_FOUND_ROWS at connect: UPDATE (and ROW_COUNT()) reports the rows it matched
+    /// rather than the rows it changed, as MariaDB does for such a client (ORMs check that a
+    /// save of an unchanged row found it).
+    pub fn set_client_found_rows(&mut self, enabled: bool) {
+        self.client_found_rows = enabled;
     }
 
     /// COM_INIT_DB and CLIENT_CONNECT_WITH_DB: 1049 if the database does not exist.

@@ -67,7 +67,7 @@ impl Session {
         let r = if hidden.query.is_some() {
             self.create_table_as_select(&hidden, text, sink, more).await
         } else {
-            self.run_ddl(&statement, text, sink, more).await
+            self.run_ddl(&statement, text, None, sink, more).await
         };
         if r.is_ok() {
             self.temporary.insert(&db, &name, engine_name);
@@ -118,7 +118,7 @@ impl Session {
             if let ast::Statement::Drop { names, .. } = &mut rest {
                 *names = permanent;
             }
-            return self.run_ddl(&rest, text, sink, more).await;
+            return self.run_ddl(&rest, text, None, sink, more).await;
         }
         if !missing.is_empty() && !*if_exists {
             return Err(error::unknown_table(&missing.join(",")));

@@ -26,6 +26,10 @@ pub trait FnContext {
     fn strict(&self) -> bool;
     /// ERROR_FOR_DIVISION_BY_ZERO in sql_mode.
     fn error_for_division_by_zero(&self) -> bool;
+    /// The session's time zone (`@@time_zone`), in which `now()` is given.
+    fn time_zone(&self) -> super::TimeZone {
+        super::TimeZone::System
+    }
     /// Adds a warning (level Warning) for SHOW WARNINGS.
     fn warn(&self, code: u16, message: String);
     /// NEXTVAL / LASTVAL / SETVAL of the sequence `db`.`name` (the binder checked it is one);

@@ -9,6 +9,7 @@ use selkie_storage::{Date, DateTime};
 use super::context::FnContext;
 use super::kinds::IntervalUnit;
 use super::num::is_space;
+use super::tz::TimeZone;
 use crate::types::Value;
 
 /// Day number of 9999-12-31, the last date MariaDB handles.
@@ -598,9 +599,37 @@ pub fn now_local() -> DateTime {
     }
 }
 
+/// The wall-clock time in `tz` of a Unix time; None if out of range.
+pub fn civil_of_epoch(tz: TimeZone, secs: i64, micros: u32) -> Option<Civil> {
+    match tz {
+        TimeZone::System => local_from_epoch(secs, micros),
+        TimeZone::Offset(o) => utc_from_epoch(secs + i64::from(o), micros),
+        TimeZone::Named(z) => utc_from_epoch(secs + i64::from(z.offset_at(secs)?), micros),
+    }
+}
+
+/// The Unix time of a wall-clock time in `tz` (a named zone resolves gaps and overlaps as
+/// MariaDB does); None if it cannot be converted.
+pub fn epoch_of_civil(tz: TimeZone, c: &Civil) -> Option<i64> {
+    match tz {
+        TimeZone::System => epoch_from_local(c),
+        TimeZone::Offset(o) => Some(utc_epoch_of(c)? - i64::from(o)),
+        TimeZone::Named(z) => z.utc_of_local(utc_epoch_of(c)?),
+    }
+}
+
+/// A wall-clock time read as UTC, in seconds since the epoch.
+fn utc_epoch_of(c: &Civil) -> Option<i64> {
+    if !c.has_full_date() {
+        return None;
+    }
+    let days = calc_daynr(c.year, c.month, c.day) - EPOCH_DAY_NUMBER;
+    Some(days * SECONDS_PER_DAY + c.seconds_of_day())
+}
+
 /// NOW() for a session: `fixed` (seconds since the epoch, from `SET timestamp`) or the clock,
-/// in the session's time zone (`tz_offset` seconds east of UTC; None = the system zone).
-pub fn session_now(fixed: Option<selkie_storage::Decimal>, tz_offset: Option<i32>) -> DateTime {
+/// in the session's time zone.
+pub fn session_now(fixed: Option<selkie_storage::Decimal>, tz: TimeZone) -> DateTime {
     let (secs, micros) = match fixed.and_then(|d| d.rescale(6)) {
         Some(d) => {
             let total = d.mantissa;
@@ -609,10 +638,7 @@ pub fn session_now(fixed: Option<selkie_storage::Decimal>, tz_offset: Option<i32
         }
         None => epoch_now(),
     };
-    let civil = match tz_offset {
-        Some(offset) => utc_from_epoch(secs + i64::from(offset), micros),
-        None => local_from_epoch(secs, micros).or_else(|| utc_from_epoch(secs, micros)),
-    };
+    let civil = civil_of_epoch(tz, secs, micros).or_else(|| utc_from_epoch(secs, micros));
     civil.map_or(DateTime(0), |c| c.datetime())
 }
 

@@ -51,6 +51,7 @@ mod store;
 mod store_types;
 mod time;
 mod types;
+mod tz;
 
 #[cfg(test)]
 mod tests;
@@ -62,6 +63,7 @@ pub use functions::ScalarFunction;
 pub use kinds::{AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
 pub use types::{column_def_field_meta, column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
+pub use tz::TimeZone;
 
 // ---- comparison ----
 
@@ -185,9 +187,14 @@ pub fn now_local() -> DateTime {
 }
 
 /// NOW() for a session: the fixed `SET timestamp` value (seconds since the epoch) or the
-/// clock, in the session's time zone (seconds east of UTC; None = the system time zone).
-pub fn session_now(fixed_timestamp: Option<selkie_storage::Decimal>, tz_offset: Option<i32>) -> DateTime {
-    datetime::session_now(fixed_timestamp, tz_offset)
+/// clock, in the session's time zone.
+pub fn session_now(fixed_timestamp: Option<selkie_storage::Decimal>, tz: TimeZone) -> DateTime {
+    datetime::session_now(fixed_timestamp, tz)
+}
+
+/// The Unix time of a wall-clock time in `tz`; None for a zero or out-of-range date.
+pub fn epoch_of_wall_clock(dt: DateTime, tz: TimeZone) -> Option<i64> {
+    datetime::epoch_of_civil(tz, &datetime::Civil::from_datetime(dt))
 }
 
 /// DATE_ADD/DATE_SUB/`+ INTERVAL`: `amount` units added (subtracted if `negate`).

@@ -10,7 +10,7 @@ use selkie_storage::{ColumnDef, ColumnType, Date, DateTime, Decimal, IntWidth, L
 
 use super::cast::{char_count, char_prefix_len, decimal_to_i128, fit_decimal_type, temporal_as_number};
 use super::context::FnContext;
-use super::datetime::{epoch_from_local, temporal_of, truncate_micros, warn_text, TIMESTAMP_MAX_EPOCH};
+use super::datetime::{temporal_of, truncate_micros, warn_text, TIMESTAMP_MAX_EPOCH};
 use super::format::to_text_bytes;
 use super::num::{dec_from_f64, dec_to_f64, lex_number, NumQuality};
 use super::store_types::{self, StoreIssue};
@@ -497,7 +497,8 @@ fn store_temporal(v: &Value, kind: TemporalKind, r: &Reporter<'_>) -> Result<Val
             if c.is_zero_date() && c.seconds_of_day() == 0 && c.micros == 0 {
                 return Ok(zero);
             }
-            match epoch_from_local(&c) {
+            // The range is the instant's, so it is read in the session's time zone.
+            match super::datetime::epoch_of_civil(r.ctx.time_zone(), &c) {
                 Some(t) if (1..=TIMESTAMP_MAX_EPOCH).contains(&t) => {
                     c.micros = truncate_micros(c.micros, fsp);
                     Ok(Value::DateTime(c.datetime()))

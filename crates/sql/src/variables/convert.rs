@@ -178,40 +178,9 @@ pub(crate) fn isolation_text(level: IsolationLevel) -> &'static str {
     }
 }
 
-/// Seconds east of UTC of a stored time_zone value, None for SYSTEM.
-pub(crate) fn time_zone_offset(text: &[u8]) -> Option<i32> {
-    let s = std::str::from_utf8(text).ok()?;
-    let (sign, rest) = match s.as_bytes().first()? {
-        b'+' => (1, &s[1..]),
-        b'-' => (-1, &s[1..]),
-        _ => return None,
-    };
-    let (h, m) = rest.split_once(':')?;
-    Some(sign * (h.parse::<i32>().ok()? * 3600 + m.parse::<i32>().ok()? * 60))
-}
-
-/// Largest |offset| accepted for time_zone: ±14:00, the range of real-world offsets (MariaDB's
-/// own range, -12:59..+13:00, lies inside it).
-const MAX_TZ_OFFSET_MINUTES: i32 = 14 * 60;
-
+/// SYSTEM, '+hh:mm', or a zone name (spelled as when the process first used it).
 fn normalize_time_zone(s: &str) -> Option<String> {
-    if s.eq_ignore_ascii_case("SYSTEM") {
-        return Some("SYSTEM".into());
-    }
-    let (sign, rest) = match s.as_bytes().first()? {
-        b'+' => ('+', &s[1..]),
-        b'-' => ('-', &s[1..]),
-        _ => return None,
-    };
-    let (h, m) = rest.split_once(':')?;
-    if h.is_empty() || h.len() > 2 || m.len() != 2 || !h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
-    if m >= 60 || h * 60 + m > MAX_TZ_OFFSET_MINUTES {
-        return None;
-    }
-    Some(format!("{sign}{h:02}:{m:02}"))
+    crate::value::TimeZone::parse(s).map(|z| z.name())
 }
 
 pub(crate) fn double_value(v: f64) -> Value {
@@ -556,12 +525,11 @@ mod tests {
         assert_eq!(ok(Kind::TimeZone, bytes("system")).0, bytes("SYSTEM"));
         assert_eq!(ok(Kind::TimeZone, bytes("+1:00")).0, bytes("+01:00"));
         assert_eq!(ok(Kind::TimeZone, bytes("-05:30")).0, bytes("-05:30"));
-        assert_eq!(code(Kind::TimeZone, bytes("Europe/Paris")), 1298);
+        assert_eq!(ok(Kind::TimeZone, bytes("america/st_johns")).0, bytes("america/st_johns"));
+        assert_eq!(code(Kind::TimeZone, bytes("Europe/Nowhere")), 1298);
         assert_eq!(code(Kind::TimeZone, bytes("+15:00")), 1298);
         assert_eq!(code(Kind::TimeZone, bytes("+01:60")), 1298);
         assert_eq!(code(Kind::TimeZone, bytes("+")), 1298);
-        assert_eq!(time_zone_offset(b"-05:30"), Some(-(5 * 3600 + 30 * 60)));
-        assert_eq!(time_zone_offset(b"SYSTEM"), None);
         assert_eq!(ok(Kind::StorageEngine { nullable: false }, bytes("innodb")).0, bytes("InnoDB"));
         assert_eq!(code(Kind::StorageEngine { nullable: false }, bytes("MyISAM")), 1286);
         assert_eq!(ok(Kind::Locale, bytes("EN_us")).0, bytes("en_US"));

@@ -10,7 +10,7 @@ use crate::error::SqlError;
 use crate::types::Value;
 use crate::value::context::FnContext;
 use crate::value::datetime::{
-    calc_daynr, calc_week, calc_weekday, date_from_daynr, days_in_month, epoch_from_local, local_from_epoch, now_local,
+    calc_daynr, calc_week, calc_weekday, civil_of_epoch, date_from_daynr, days_in_month, epoch_of_civil, now_local,
     truncate_micros, utc_from_epoch, value_to_temporal, warn_text, week_mode, Civil, ParsedTemporal, MAX_DAY_NUMBER,
     MAX_YEAR, MICROS_PER_SECOND, SECONDS_PER_DAY, TIMESTAMP_MAX_EPOCH,
 };
@@ -54,6 +54,7 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("CURRENT_TIME", 0, 1, false, rt_time_text, curtime),
     func!("UNIX_TIMESTAMP", 0, 1, false, rt_unix_timestamp, unix_timestamp),
     func!("FROM_UNIXTIME", 1, 2, true, rt_from_unixtime, from_unixtime),
+    func!("CONVERT_TZ", 3, 3, true, rt_convert_tz, convert_tz),
     func!("DATE", 1, 1, true, rt_date, date),
     func!("YEAR", 1, 1, true, rt_int, year),
     func!("MONTH", 1, 1, true, rt_int, month),
@@ -108,6 +109,14 @@ fn rt_unix_timestamp(args: &[SqlType]) -> SqlType {
         // A string's fractional digits are only known per value: the value is an integer, or a
         // DECIMAL with just the digits it has (MariaDB prints '...00.5' as 1704067200.5).
         Some(_) => SqlType::Int { bits: 64, unsigned: false },
+    }
+}
+fn rt_convert_tz(args: &[SqlType]) -> SqlType {
+    match &args[0] {
+        SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => SqlType::DateTime { fsp: *fsp },
+        SqlType::Date | SqlType::Int { .. } | SqlType::Null => SqlType::DateTime { fsp: 0 },
+        // A string constant's digits fix the type (return_type_with_constants).
+        _ => SqlType::DateTime { fsp: 6 },
     }
 }
 fn rt_from_unixtime(args: &[SqlType]) -> SqlType {
@@ -203,7 +212,7 @@ fn with_fsp(c: Civil, fsp: u8) -> Value {
 /// The statement time in UTC.
 fn utc_now(ctx: &dyn FnContext) -> Option<Civil> {
     let local = Civil::from_datetime(ctx.now());
-    let secs = epoch_from_local(&local)?;
+    let secs = epoch_of_civil(ctx.time_zone(), &local)?;
     utc_from_epoch(secs, local.micros)
 }
 
@@ -309,7 +318,7 @@ fn unix_timestamp(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError
             None => return Ok(Value::Null),
         },
     };
-    let Some(secs) = epoch_from_local(&c).filter(|s| (0..=TIMESTAMP_MAX_EPOCH).contains(s)) else {
+    let Some(secs) = epoch_of_civil(ctx.time_zone(), &c).filter(|s| (0..=TIMESTAMP_MAX_EPOCH).contains(s)) else {
         return Ok(Value::Null);
     };
     if c.micros == 0 || args.is_empty() {
@@ -340,13 +349,35 @@ fn from_unixtime(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError>
     }
     let secs = (micros_total / MICROS_PER_SECOND as i128) as i64;
     let micros = (micros_total % MICROS_PER_SECOND as i128) as u32;
-    let Some(c) = local_from_epoch(secs, micros) else {
+    let Some(c) = civil_of_epoch(ctx.time_zone(), secs, micros) else {
         return Ok(Value::Null);
     };
     if args.len() == 2 {
         return Ok(format_date(&c, &text(&args[1])).map_or(Value::Null, Value::Bytes));
     }
     Ok(Value::DateTime(c.datetime()))
+}
+
+/// CONVERT_TZ(dt, from, to): NULL for an unknown zone; a time whose instant lies outside the
+/// TIMESTAMP range comes back unchanged, as in MariaDB (which converts through a TIMESTAMP).
+fn convert_tz(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
+    if any_null(args) {
+        return Ok(Value::Null);
+    }
+    let Some(c) = temporal(&args[0], ctx).map(|p| p.civil) else {
+        return Ok(Value::Null);
+    };
+    let zone = |v: &Value| std::str::from_utf8(&text(v)).ok().and_then(crate::value::TimeZone::parse);
+    let (Some(from), Some(to)) = (zone(&args[1]), zone(&args[2])) else {
+        return Ok(Value::Null);
+    };
+    if !c.has_full_date() {
+        return Ok(Value::Null);
+    }
+    let converted = epoch_of_civil(from, &c)
+        .filter(|s| (1..=TIMESTAMP_MAX_EPOCH).contains(s))
+        .and_then(|secs| civil_of_epoch(to, secs, c.micros));
+    Ok(Value::DateTime(converted.unwrap_or(c).datetime()))
 }
 
 // ---- fields ----

@@ -95,6 +95,17 @@ pub fn return_type_with_constants(f: &ScalarFunction, types: &[SqlType], consts:
                 None => (f.return_type)(types),
             }
         }
+        "CONVERT_TZ" => match consts.first().copied().flatten() {
+            // MariaDB counts a string constant's fractional digits.
+            Some(Value::Bytes(b)) => {
+                let frac = b
+                    .iter()
+                    .rposition(|c| *c == b'.')
+                    .map_or(0, |dot| b[dot + 1..].iter().take_while(|c| c.is_ascii_digit()).count());
+                SqlType::DateTime { fsp: frac.min(6) as u8 }
+            }
+            _ => (f.return_type)(types),
+        },
         "STR_TO_DATE" => match consts.get(1).copied().flatten() {
             Some(Value::Bytes(fmt)) => datetime::str_to_date_type(fmt),
             _ => (f.return_type)(types),

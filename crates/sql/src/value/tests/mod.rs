@@ -388,6 +388,9 @@ fn every_function_is_covered_by_cases() {
         "UUID",
         "NVL",
         "EXTRACT",
+        // Named zones need MariaDB's zone tables, which the generator's server lacks: checked
+        // in tests/orm.rs and value::tz against a MariaDB with them loaded.
+        "CONVERT_TZ",
     ];
     let missing: Vec<&str> = functions::function_names()
         .filter(|n| !HAND_TESTED.contains(n))
