@@ -401,7 +401,7 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
         T::Decimal { precision, scale } => ColumnType::Decimal { precision: (*precision).max(1), scale: *scale },
         T::Float => ColumnType::Float,
         T::Double => ColumnType::Double,
-        T::Text { max_chars, lob: false } if (*max_chars as u64) <= crate::bind::types::MAX_VARCHAR_CHARS => {
+        T::Text { max_chars, lob: false, .. } if (*max_chars as u64) <= crate::bind::types::MAX_VARCHAR_CHARS => {
             ColumnType::VarChar { len: *max_chars }
         }
         T::Text { max_chars, .. } => ColumnType::Text { size: lob(*max_chars as u64 * MAX_BYTES_PER_CHAR) },

@@ -89,8 +89,9 @@ impl Binder<'_> {
             E::CompoundIdentifier(parts) => self.bind_compound(parts),
             E::Value(v) => self.bind_value(v),
             E::Nested(inner) => self.bind_expr(inner),
+            E::Prefixed { prefix, value } if prefix.value.starts_with('_') => self.bind_introduced(prefix, value),
             E::Prefixed { value, .. } => self.bind_expr(value),
-            E::Collate { expr, .. } => self.bind_expr(expr),
+            E::Collate { expr, collation } => self.bind_collate(expr, collation),
             E::UnaryOp { op, expr } => self.bind_unary(op, expr),
             E::BinaryOp { left, op, right } => self.bind_binary(left, op, right),
             E::IsNull(x) => self.bind_is_null(x, false),
@@ -264,11 +265,8 @@ impl Binder<'_> {
 
     fn sysvar(&self, name: &str, scope: VarScope) -> Bound {
         let ty = match self.env.vars {
-            Some((s, g)) => s
-                .get(g, name, scope)
-                .map(|v| SqlType::of_value(&v))
-                .unwrap_or(SqlType::Text { max_chars: 1024, lob: false }),
-            None => SqlType::Text { max_chars: 1024, lob: false },
+            Some((s, g)) => s.get(g, name, scope).map(|v| SqlType::of_value(&v)).unwrap_or(SqlType::text(1024, false)),
+            None => SqlType::text(1024, false),
         };
         Bound::new(Expr::SysVar { name: Arc::from(name), scope }, ty, true)
     }
@@ -277,7 +275,7 @@ impl Binder<'_> {
         let current = self.env.user_vars.and_then(|m| m.get(&name.to_ascii_lowercase()));
         let ty = match current {
             Some(v) if !v.is_null() => SqlType::of_value(v),
-            _ => SqlType::Text { max_chars: 16_777_216, lob: true },
+            _ => SqlType::text(16_777_216, true),
         };
         Bound::new(Expr::UserVar(Arc::from(name)), ty, true)
     }
@@ -315,7 +313,16 @@ impl Binder<'_> {
             }
             other => return Err(error::not_supported(&other.to_string())),
         };
-        let ty = SqlType::of_value(&value);
+        let ty = match (&v.value, SqlType::of_value(&value)) {
+            // X'..' and b'..' are binary strings (VARBINARY, charset 63), as in MariaDB.
+            (V::HexStringLiteral(_) | V::SingleQuotedByteStringLiteral(_) | V::DoubleQuotedByteStringLiteral(_), t) => {
+                SqlType::Bytes { max_len: t.display_chars(), lob: false }
+            }
+            (_, SqlType::Text { max_chars, lob, .. }) => {
+                SqlType::Text { max_chars, lob, collation: self.connection_collation() }
+            }
+            (_, t) => t,
+        };
         let nullable = value.is_null();
         Ok(Bound::new(Expr::Literal(value), ty, nullable))
     }
@@ -662,7 +669,14 @@ impl Binder<'_> {
             })
             .collect();
         let ty = value::return_type_with_constants(f, &arg_types, &consts);
-        Ok(Bound::new(Expr::Func { func: FuncRef(f), args: args.into_iter().map(|a| a.expr).collect() }, ty, true))
+        let derivation = match ty {
+            SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(name, &args),
+            _ => crate::charset::Derivation::Numeric,
+        };
+        let mut call =
+            Bound::new(Expr::Func { func: FuncRef(f), args: args.into_iter().map(|a| a.expr).collect() }, ty, true);
+        call.derivation = derivation;
+        Ok(call)
     }
 
     fn bind_function(&mut self, f: &ast::Function) -> Result<Bound, SqlError> {
@@ -693,6 +707,9 @@ impl Binder<'_> {
                 ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => args.push(e),
                 _ => return Err(error::syntax(&f.to_string(), 1)),
             }
+        }
+        if let Some(bound) = self.bind_collation_function(&upper, &args) {
+            return bound;
         }
         match upper.as_str() {
             "IF" => {
@@ -798,11 +815,8 @@ impl Binder<'_> {
                     }
                     _ => return Err(error::syntax(&f.to_string(), 1)),
                 };
-                let mut bound = vec![Bound::new(
-                    Expr::Literal(Value::Bytes(unit.into_bytes())),
-                    SqlType::Text { max_chars: 16, lob: false },
-                    false,
-                )];
+                let mut bound =
+                    vec![Bound::new(Expr::Literal(Value::Bytes(unit.into_bytes())), SqlType::text(16, false), false)];
                 for a in &args[1..] {
                     bound.push(self.bind_expr(a)?);
                 }

@@ -7,6 +7,7 @@
 //! subqueries); nothing found is 1054, naming the clause being bound.
 
 mod binder;
+mod collation;
 mod expr;
 mod from;
 pub mod names;

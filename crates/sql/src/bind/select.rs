@@ -432,6 +432,7 @@ impl Binder<'_> {
                     ty: c.ty.clone(),
                     nullable: c.nullable || s.nullable,
                     origin: Some(Box::new(c.meta.clone())),
+                    derivation: Expr::Column(0).derivation(&c.ty),
                 };
                 items.push(SelectItem { bound, name: c.name.clone(), alias: None });
             }

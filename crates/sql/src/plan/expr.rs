@@ -2,11 +2,33 @@
 //! and planner ask of an expression (columns read, volatility, subqueries, aggregates).
 
 use super::{Expr, SubqueryKind};
+use crate::charset::Derivation;
 use crate::error::SqlError;
+use crate::types::Value;
+use crate::value::SqlType;
 
 impl Expr {
     pub fn boxed(self) -> Box<Expr> {
         Box::new(self)
+    }
+
+    /// The derivation (MariaDB's coercibility) the expression has by its kind alone, for a
+    /// result of type `ty`; the binder refines string functions and `COLLATE`.
+    pub fn derivation(&self, ty: &SqlType) -> Derivation {
+        match ty {
+            SqlType::Null => return Derivation::Ignorable,
+            SqlType::Text { .. } | SqlType::Bytes { .. } => {}
+            _ => return Derivation::Numeric,
+        }
+        match self {
+            Expr::Literal(Value::Null) => Derivation::Ignorable,
+            Expr::Literal(_) | Expr::Param(_) => Derivation::Coercible,
+            Expr::SysVar { .. } => Derivation::SysConst,
+            Expr::Column(_) | Expr::Outer { .. } | Expr::UserVar(_) | Expr::SetUserVar { .. } | Expr::Cast { .. } => {
+                Derivation::Implicit
+            }
+            _ => Derivation::Coercible,
+        }
     }
 
     /// Calls `f` on every direct child expression.

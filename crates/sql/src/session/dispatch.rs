@@ -494,7 +494,7 @@ impl Session {
                 // These statements commit the open transaction first, as in MariaDB.
                 self.commit().await?;
                 let rows = crate::ddl::admin_rows(self.store.engine(), *op, tables, self.current_db.as_deref()).await?;
-                let text_ty = value::SqlType::Text { max_chars: 255, lob: false };
+                let text_ty = value::SqlType::text(255, false);
                 let columns = ["Table", "Op", "Msg_type", "Msg_text"]
                     .iter()
                     .map(|n| crate::bind::computed_meta(n, &text_ty, true))

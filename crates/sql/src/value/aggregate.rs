@@ -77,7 +77,7 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
         AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => SqlType::Int { bits: 64, unsigned: true },
         AggFunc::GroupConcat => match arg {
             SqlType::Bytes { .. } => SqlType::Bytes { max_len: GROUP_CONCAT_MAX_LEN as u32, lob: true },
-            _ => SqlType::Text { max_chars: GROUP_CONCAT_MAX_LEN as u32, lob: true },
+            _ => SqlType::text(GROUP_CONCAT_MAX_LEN as u32, true),
         },
     }
 }

@@ -52,7 +52,7 @@ pub use context::FnContext;
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;
 pub use functions::ScalarFunction;
-pub use kinds::{AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
+pub use kinds::{default_text_collation, AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
 pub use types::{column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
 
