@@ -15,3 +15,9 @@ SELECT _utf8mb4 X'FF';
 SELECT 'a' COLLATE latin1_bin;
 SELECT 'a' COLLATE no_such_collation;
 SELECT _latin1'a' COLLATE utf8mb4_bin;
+-- The collations and character sets Selkie knows, as MariaDB lists them.
+SHOW CHARACTER SET WHERE Charset IN ('utf8mb4', 'utf8mb3', 'latin1', 'ascii', 'binary');
+SHOW COLLATION WHERE Collation IN ('utf8mb4_general_ci', 'utf8mb4_bin', 'utf8mb4_unicode_ci', 'utf8mb4_unicode_520_ci', 'utf8mb4_nopad_bin', 'utf8mb4_general_nopad_ci', 'latin1_swedish_ci', 'latin1_bin', 'ascii_general_ci', 'ascii_bin', 'utf8mb3_general_ci', 'utf8mb3_bin', 'binary');
+SELECT COLLATION_NAME, CHARACTER_SET_NAME, ID, IS_DEFAULT, SORTLEN FROM information_schema.COLLATIONS WHERE CHARACTER_SET_NAME = 'latin1' AND COLLATION_NAME IN ('latin1_swedish_ci', 'latin1_bin', 'latin1_nopad_bin') ORDER BY ID;
+SELECT * FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY WHERE COLLATION_NAME IN ('utf8mb4_general_ci', 'ascii_bin') ORDER BY 1;
+SELECT * FROM information_schema.CHARACTER_SETS WHERE CHARACTER_SET_NAME IN ('utf8mb4', 'latin1') ORDER BY 1;

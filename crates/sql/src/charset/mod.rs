@@ -12,6 +12,8 @@
 //! comparison, sorting, grouping and LIKE.
 
 pub mod convert;
+mod tables;
+mod weights;
 
 /// A character set MariaDB knows and Selkie accepts.
 pub struct CharsetDef {
