@@ -103,16 +103,17 @@ for page in range(256):
 for page, ws in enumerate(pages):
     if ws is None:
         continue
+    out.write("#[rustfmt::skip]\n")
     out.write(f"static GENERAL_CI_{page:02X}: [u16; 256] = [\n")
     for i in range(0, 256, 16):
         out.write("    " + " ".join(f"0x{w:04X}," for w in ws[i : i + 16]) + "\n")
     out.write("];\n")
 out.write("\n/// utf8mb4_general_ci weights of the BMP by page (None: each character weighs itself).\n")
-out.write("pub static GENERAL_CI_PAGES: [Option<&[u16; 256]>; 256] = [\n")
+out.write("#[rustfmt::skip]\npub static GENERAL_CI_PAGES: [Option<&[u16; 256]>; 256] = [\n")
 for page, ws in enumerate(pages):
     out.write(f"    Some(&GENERAL_CI_{page:02X}),\n" if ws else "    None,\n")
 out.write("];\n\n/// latin1_swedish_ci (and ascii_general_ci) weight of each byte.\n")
-out.write("pub static LATIN1_SWEDISH_CI: [u8; 256] = [\n")
+out.write("#[rustfmt::skip]\npub static LATIN1_SWEDISH_CI: [u8; 256] = [\n")
 for i in range(0, 256, 16):
     out.write("    " + " ".join(f"0x{latin1_swedish(b):02X}," for b in range(i, i + 16)) + "\n")
 out.write("];\n")
