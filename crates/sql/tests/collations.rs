@@ -61,3 +61,66 @@ async fn coercibility_follows_mariadb() {
     assert_eq!((e.code, e.message.as_str()), (1253, "COLLATION 'latin1_bin' is not valid for CHARACTER SET 'utf8mb4'"));
     assert_eq!(fail(&mut s, "SELECT 'a' COLLATE foo").await.code, 1273);
 }
+
+#[tokio::test]
+async fn comparisons_grouping_and_order_follow_the_collation() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "SET NAMES utf8mb4").await;
+    exec(&mut s, "CREATE TABLE w (id INT PRIMARY KEY, s VARCHAR(20) COLLATE utf8mb4_bin)").await;
+    exec(
+        &mut s,
+        "INSERT INTO w VALUES (1,'a'),(2,'A'),(3,'b'),(4,'ß'),(5,'s'),(6,'é'),(7,'E'),(8,'e '),(9,'Z'),(10,'ss')",
+    )
+    .await;
+    let rows = query(
+        &mut s,
+        "SELECT 'a' = 'A', 'a' = 'a ', 'ß' = 's', 'é' = 'e', 'a' < 'B', 'a' COLLATE utf8mb4_bin = 'A', \
+         'a' IN ('A', 'x'), 'b' BETWEEN 'A' AND 'C', NULLIF('a', 'A'), CASE 'a' WHEN 'A' THEN 'yes' ELSE 'no' END",
+    )
+    .await;
+    assert_eq!(rows[0], ["1", "1", "1", "1", "1", "0", "1", "1", "NULL", "yes"]);
+    let rows = query(
+        &mut s,
+        "SELECT 'Straße' LIKE 'STRASE', 'abc' LIKE 'A_C', 'a' LIKE 'A' COLLATE utf8mb4_bin, 'a ' LIKE 'a'",
+    )
+    .await;
+    assert_eq!(rows[0], ["1", "1", "0", "0"]);
+    let ids = |rows: Vec<Vec<String>>| rows.into_iter().map(|r| r.join(",")).collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        ids(query(&mut s, "SELECT id FROM w WHERE s COLLATE utf8mb4_general_ci = 'e' ORDER BY id").await),
+        "6 7 8"
+    );
+    assert_eq!(ids(query(&mut s, "SELECT id FROM w WHERE s = 'A' ORDER BY id").await), "2");
+    assert_eq!(
+        ids(query(&mut s, "SELECT GROUP_CONCAT(id ORDER BY id) FROM w GROUP BY s COLLATE utf8mb4_general_ci").await),
+        "1,2 3 6,7,8 4,5 10 9"
+    );
+    assert_eq!(
+        ids(query(&mut s, "SELECT s FROM w ORDER BY s COLLATE utf8mb4_general_ci, id").await),
+        "a A b é E e  ß s ss Z"
+    );
+    assert_eq!(ids(query(&mut s, "SELECT COUNT(*) FROM w WHERE s COLLATE utf8mb4_general_ci LIKE 'S%'").await), "3");
+    assert_eq!(
+        ids(query(
+            &mut s,
+            "SELECT MIN(s COLLATE utf8mb4_general_ci), MAX(s COLLATE utf8mb4_general_ci), MIN(s), MAX(s) FROM w"
+        )
+        .await),
+        "a,Z,A,é"
+    );
+    assert_eq!(
+        ids(query(&mut s, "SELECT COUNT(*) FROM (SELECT DISTINCT s COLLATE utf8mb4_general_ci FROM w) d").await),
+        "6"
+    );
+    let e = fail(&mut s, "SELECT 'a' COLLATE utf8mb4_bin = 'A' COLLATE utf8mb4_general_ci").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1267, "Illegal mix of collations (utf8mb4_bin,EXPLICIT) and (utf8mb4_general_ci,EXPLICIT) for operation '='")
+    );
+    let e = fail(&mut s, "SELECT s FROM w WHERE s = _latin1'a' COLLATE latin1_bin").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1267, "Illegal mix of collations (utf8mb4_bin,IMPLICIT) and (latin1_bin,EXPLICIT) for operation '='")
+    );
+}

@@ -16,7 +16,6 @@ use crate::error::{self, SqlError};
 use crate::plan::Expr;
 use crate::types::Value;
 use crate::value::SqlType;
-use crate::variables::VarScope;
 
 /// Functions whose value is a property of the server or session (derivation SYSCONST).
 const SYSCONST_FUNCTIONS: &[&str] =
@@ -59,14 +58,7 @@ fn unknown_collation(name: &str) -> SqlError {
 impl Binder<'_> {
     /// The session's `collation_connection`: the collation of string literals.
     pub fn connection_collation(&self) -> Collation {
-        self.env
-            .vars
-            .and_then(|(s, g)| s.get(g, "collation_connection", VarScope::Session).ok())
-            .and_then(|v| match v {
-                Value::Bytes(b) => Collation::named(std::str::from_utf8(&b).ok()?),
-                _ => None,
-            })
-            .unwrap_or_else(crate::value::default_text_collation)
+        self.env.vars.map_or_else(crate::value::default_text_collation, |(s, _)| s.collation_connection())
     }
 
     /// `_charset'text'` / `_charset X'hex'`: the literal's bytes read in that character set.
@@ -167,5 +159,165 @@ impl Binder<'_> {
             };
             Bound::new(Expr::Literal(value), ty, false)
         }))
+    }
+}
+
+fn derivation_name(d: Derivation) -> &'static str {
+    match d {
+        Derivation::Explicit => "EXPLICIT",
+        Derivation::None => "NONE",
+        Derivation::Implicit => "IMPLICIT",
+        Derivation::SysConst => "SYSCONST",
+        Derivation::Coercible => "COERCIBLE",
+        Derivation::Numeric => "NUMERIC",
+        Derivation::Ignorable => "IGNORABLE",
+    }
+}
+
+fn illegal_mix(a: (Collation, Derivation), b: (Collation, Derivation), operation: &str) -> SqlError {
+    SqlError::new(
+        1267,
+        "HY000",
+        format!(
+            "Illegal mix of collations ({},{}) and ({},{}) for operation '{operation}'",
+            a.0.name(),
+            derivation_name(a.1),
+            b.0.name(),
+            derivation_name(b.1)
+        ),
+    )
+}
+
+/// Character set `winner` can hold every character of `loser` (utf8mb4 ⊃ utf8mb3 ⊃ latin1 ⊃
+/// ascii, as far as MariaDB converts implicitly).
+fn holds(winner: Collation, loser: Collation) -> bool {
+    let rank = |c: Collation| match c.charset_name() {
+        "ascii" => 0,
+        "latin1" => 1,
+        "utf8mb3" => 2,
+        _ => 3,
+    };
+    rank(winner) > rank(loser) && !(winner.charset_name() == "latin1" && loser.charset_name() != "ascii")
+}
+
+/// MariaDB's collation aggregation of two operands (`DTCollation::aggregate`): the lower
+/// derivation wins; at equal derivation a `_bin` collation wins over another of its set and a
+/// character set wins over one it holds; otherwise the mix is illegal.
+pub fn aggregate_pair(a: (Collation, Derivation), b: (Collation, Derivation)) -> Result<(Collation, Derivation), ()> {
+    let ((c1, d1), (c2, d2)) = (a, b);
+    if c1 == c2 {
+        return Ok((c1, d1.min(d2)));
+    }
+    if c1.is_binary() || c2.is_binary() {
+        return Ok((Collation::binary(), d1.min(d2)));
+    }
+    if c1.charset_name() != c2.charset_name() {
+        // A literal or number converts to the other side's character set whatever it is.
+        if d1 < d2 && (holds(c1, c2) || d2 >= Derivation::Coercible) {
+            return Ok((c1, d1));
+        }
+        if d2 < d1 && (holds(c2, c1) || d1 >= Derivation::Coercible) {
+            return Ok((c2, d2));
+        }
+        if d1 == d2 && holds(c1, c2) {
+            return Ok((c1, d1));
+        }
+        if d1 == d2 && holds(c2, c1) {
+            return Ok((c2, d2));
+        }
+        return Err(());
+    }
+    if d1 != d2 {
+        return Ok(if d1 < d2 { (c1, d1) } else { (c2, d2) });
+    }
+    if d1 == Derivation::Explicit {
+        return Err(());
+    }
+    let is_bin = |c: Collation| c.def().weighing == charset::Weighing::CodePoint;
+    match (is_bin(c1), is_bin(c2)) {
+        (true, _) => Ok((c1, Derivation::None)),
+        (_, true) => Ok((c2, Derivation::None)),
+        _ => Err(()),
+    }
+}
+
+/// The collation of a string operand (binary strings have `binary`); None for other types.
+fn operand_collation(b: &Bound) -> Option<Collation> {
+    match &b.ty {
+        SqlType::Text { collation, .. } => Some(*collation),
+        SqlType::Bytes { .. } => Some(Collation::binary()),
+        _ => None,
+    }
+}
+
+/// The collation values of type `ty` group and sort in when it weighs characters (None:
+/// their bytes or values decide).
+pub fn grouping_collation(ty: &SqlType) -> Option<Collation> {
+    match ty {
+        SqlType::Text { collation, .. } if collation.weighs_characters() => Some(*collation),
+        _ => None,
+    }
+}
+
+/// What ORDER BY / GROUP BY sort or group a value of type `ty` by: its sort key when its
+/// collation weighs characters, else the value itself.
+pub fn ordering_key(expr: Expr, ty: &SqlType) -> Expr {
+    match ty {
+        SqlType::Text { collation, .. } if collation.weighs_characters() => sort_key_of(expr, *collation),
+        _ => expr,
+    }
+}
+
+/// `expr`'s sort key under `c` (folded for a literal).
+pub fn sort_key_of(expr: Expr, c: Collation) -> Expr {
+    match expr {
+        Expr::Literal(Value::Bytes(b)) => {
+            let mut key = Vec::with_capacity(b.len() * 2);
+            c.sort_key(&b, &mut key);
+            Expr::Literal(Value::Bytes(key))
+        }
+        e @ Expr::Literal(_) => e,
+        e => Expr::SortKey { expr: e.boxed(), collation: c },
+    }
+}
+
+impl Binder<'_> {
+    /// The collation string operands of `operation` are compared in, when every operand is a
+    /// string (or NULL) and that collation weighs characters; None when they compare as bytes
+    /// or as numbers / dates. An illegal mix is MariaDB's 1267.
+    pub(super) fn comparison_collation(
+        &self,
+        operands: &[&Bound],
+        operation: &str,
+    ) -> Result<Option<Collation>, SqlError> {
+        let mut acc: Option<(Collation, Derivation)> = None;
+        for b in operands {
+            if matches!(b.ty, SqlType::Null) {
+                continue;
+            }
+            let Some(c) = operand_collation(b) else {
+                return Ok(None);
+            };
+            let item = (c, b.derivation);
+            acc = Some(match acc {
+                None => item,
+                Some(prev) => aggregate_pair(prev, item).map_err(|()| illegal_mix(prev, item, operation))?,
+            });
+        }
+        Ok(acc.map(|(c, _)| c).filter(|c| c.weighs_characters()))
+    }
+
+    /// The operands of a comparison under `operation`, as sort keys when their collation
+    /// weighs characters.
+    pub(super) fn collated_operands(&self, operands: Vec<Bound>, operation: &str) -> Result<Vec<Expr>, SqlError> {
+        let refs: Vec<&Bound> = operands.iter().collect();
+        let collation = self.comparison_collation(&refs, operation)?;
+        Ok(operands
+            .into_iter()
+            .map(|b| match collation {
+                Some(c) => sort_key_of(b.expr, c),
+                None => b.expr,
+            })
+            .collect())
     }
 }

@@ -120,13 +120,12 @@ impl Binder<'_> {
                 let lo = self.bind_expr(low)?;
                 let hi = self.bind_expr(high)?;
                 let nullable = x.nullable || lo.nullable || hi.nullable;
+                let mut operands = self.collated_operands(vec![x, lo, hi], "between")?.into_iter();
+                let (Some(x), Some(lo), Some(hi)) = (operands.next(), operands.next(), operands.next()) else {
+                    unreachable!("three operands")
+                };
                 Ok(Bound::new(
-                    Expr::Between {
-                        expr: x.expr.boxed(),
-                        low: lo.expr.boxed(),
-                        high: hi.expr.boxed(),
-                        negated: *negated,
-                    },
+                    Expr::Between { expr: x.boxed(), low: lo.boxed(), high: hi.boxed(), negated: *negated },
                     bool_type(),
                     nullable,
                 ))
@@ -482,7 +481,18 @@ impl Binder<'_> {
         let l = self.bind_expr(left)?;
         let r = self.bind_expr(right)?;
         let nullable = op != CmpOp::NullSafeEq && (l.nullable || r.nullable);
-        Ok(Bound::new(Expr::Cmp { op, left: l.expr.boxed(), right: r.expr.boxed() }, bool_type(), nullable))
+        let name = match op {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "<>",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::NullSafeEq => "<=>",
+        };
+        let mut operands = self.collated_operands(vec![l, r], name)?.into_iter();
+        let (Some(left), Some(right)) = (operands.next(), operands.next()) else { unreachable!("two operands") };
+        Ok(Bound::new(Expr::Cmp { op, left: left.boxed(), right: right.boxed() }, bool_type(), nullable))
     }
 
     fn bind_in_list(&mut self, expr: &ast::Expr, list: &[ast::Expr], negated: bool) -> Result<Bound, SqlError> {
@@ -507,17 +517,20 @@ impl Binder<'_> {
             return Ok(Bound::new(e, bool_type(), true));
         }
         let x = self.bind_expr(expr)?;
-        let mut items = Vec::with_capacity(list.len());
         let mut nullable = x.nullable;
+        let mut operands = Vec::with_capacity(list.len() + 1);
+        operands.push(x);
         for item in list {
             if matches!(strip_nested(item), ast::Expr::Tuple(_)) {
                 return Err(error::operand_columns(1));
             }
             let b = self.bind_expr(item)?;
             nullable |= b.nullable;
-            items.push(b.expr);
+            operands.push(b);
         }
-        Ok(Bound::new(Expr::InList { expr: x.expr.boxed(), list: items, negated }, bool_type(), nullable))
+        let mut operands = self.collated_operands(operands, "in")?.into_iter();
+        let x = operands.next().expect("the tested expression");
+        Ok(Bound::new(Expr::InList { expr: x.boxed(), list: operands.collect(), negated }, bool_type(), nullable))
     }
 
     fn bind_is_null(&mut self, x: &ast::Expr, negated: bool) -> Result<Bound, SqlError> {
@@ -549,15 +562,19 @@ impl Binder<'_> {
                 }
             }
         };
+        let collation = self.comparison_collation(&[&x, &p], "like")?;
         let compiled = match &p.expr {
-            Expr::Literal(v) if !v.is_null() => {
-                value::to_text_bytes(v).map(|bytes| CompiledLike(Arc::new(LikePattern::compile(&bytes, escape))))
-            }
+            Expr::Literal(v) if !v.is_null() => value::to_text_bytes(v).map(|bytes| {
+                CompiledLike(Arc::new(match collation {
+                    Some(c) => LikePattern::compile_collated(&bytes, escape, c),
+                    None => LikePattern::compile(&bytes, escape),
+                }))
+            }),
             _ => None,
         };
         let nullable = x.nullable || p.nullable;
         Ok(Bound::new(
-            Expr::Like { expr: x.expr.boxed(), pattern: p.expr.boxed(), escape, negated, compiled },
+            Expr::Like { expr: x.expr.boxed(), pattern: p.expr.boxed(), escape, negated, compiled, collation },
             bool_type(),
             nullable,
         ))
@@ -570,7 +587,8 @@ impl Binder<'_> {
         otherwise: Option<&ast::Expr>,
     ) -> Result<Bound, SqlError> {
         let operand = operand.map(|o| self.bind_expr(o)).transpose()?;
-        let mut whens = Vec::with_capacity(conditions.len());
+        let mut conds = Vec::with_capacity(conditions.len());
+        let mut results = Vec::with_capacity(conditions.len());
         let mut ty: Option<SqlType> = None;
         for cw in conditions {
             let w = self.bind_expr(&cw.condition)?;
@@ -579,8 +597,21 @@ impl Binder<'_> {
                 None => t.ty.clone(),
                 Some(prev) => SqlType::unify(&prev, &t.ty),
             });
-            whens.push((w.expr, t.expr));
+            conds.push(w);
+            results.push(t.expr);
         }
+        // CASE x WHEN v ...: x and the values compare in one collation.
+        let (operand, conds) = match operand {
+            Some(o) => {
+                let mut all = Vec::with_capacity(conds.len() + 1);
+                all.push(o);
+                all.extend(conds);
+                let mut keyed = self.collated_operands(all, "case")?.into_iter();
+                (keyed.next(), keyed.collect::<Vec<_>>())
+            }
+            None => (None, conds.into_iter().map(|c| c.expr).collect()),
+        };
+        let whens: Vec<(Expr, Expr)> = conds.into_iter().zip(results).collect();
         let otherwise = match otherwise {
             Some(e) => {
                 let b = self.bind_expr(e)?;
@@ -593,7 +624,7 @@ impl Binder<'_> {
             None => None,
         };
         Ok(Bound::new(
-            Expr::Case { operand: operand.map(|o| o.expr.boxed()), whens, otherwise },
+            Expr::Case { operand: operand.map(Expr::boxed), whens, otherwise },
             ty.unwrap_or(SqlType::Null),
             true,
         ))
@@ -757,12 +788,15 @@ impl Binder<'_> {
                 let a = self.bind_expr(args[0])?;
                 let b = self.bind_expr(args[1])?;
                 let ty = a.ty.clone();
-                let cond = Expr::Cmp { op: CmpOp::Eq, left: a.expr.clone().boxed(), right: b.expr.boxed() };
+                let value = a.expr.clone();
+                let mut keyed = self.collated_operands(vec![a, b], "nullif")?.into_iter();
+                let (Some(left), Some(right)) = (keyed.next(), keyed.next()) else { unreachable!("two operands") };
+                let cond = Expr::Cmp { op: CmpOp::Eq, left: left.boxed(), right: right.boxed() };
                 Ok(Bound::new(
                     Expr::Case {
                         operand: None,
                         whens: vec![(cond, Expr::Literal(Value::Null))],
-                        otherwise: Some(a.expr.boxed()),
+                        otherwise: Some(value.boxed()),
                     },
                     ty,
                     true,

@@ -233,6 +233,19 @@ impl Collation {
     pub fn pad_space(self) -> bool {
         self.0.pad_space
     }
+    /// Comparisons in this collation weigh characters (`_ci`, latin1) instead of comparing
+    /// the UTF-8 bytes: expressions compare, group and sort through sort keys.
+    ///
+    /// The UTF-8 `_bin` collations compare bytes (UTF-8's byte order is its code point order)
+    /// without PAD SPACE for now: index keys hold the bytes, and a scan must find what an
+    /// index lookup finds.
+    pub fn weighs_characters(self) -> bool {
+        match self.0.weighing {
+            Weighing::Binary => false,
+            Weighing::CodePoint => self.0.charset == "latin1",
+            _ => true,
+        }
+    }
 }
 
 /// MariaDB's coercibility of an expression's collation (COERCIBILITY()): lower wins when two

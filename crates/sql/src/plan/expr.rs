@@ -47,7 +47,8 @@ impl Expr {
             | Expr::BitNot(expr)
             | Expr::IsNull { expr, .. }
             | Expr::IsBool { expr, .. }
-            | Expr::Cast { expr, .. } => f(expr),
+            | Expr::Cast { expr, .. }
+            | Expr::SortKey { expr, .. } => f(expr),
             Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
                 f(a);
                 f(b)
@@ -139,8 +140,8 @@ impl Expr {
             Expr::Between { expr, low, high, negated } => {
                 Expr::Between { expr: m(expr, f)?, low: m(low, f)?, high: m(high, f)?, negated }
             }
-            Expr::Like { expr, pattern, escape, negated, compiled } => {
-                Expr::Like { expr: m(expr, f)?, pattern: m(pattern, f)?, escape, negated, compiled }
+            Expr::Like { expr, pattern, escape, negated, compiled, collation } => {
+                Expr::Like { expr: m(expr, f)?, pattern: m(pattern, f)?, escape, negated, compiled, collation }
             }
             Expr::Case { operand, whens, otherwise } => Expr::Case {
                 operand: operand.map(|o| m(o, f)).transpose()?,
@@ -148,6 +149,7 @@ impl Expr {
                 otherwise: otherwise.map(|o| m(o, f)).transpose()?,
             },
             Expr::Cast { expr, target } => Expr::Cast { expr: m(expr, f)?, target },
+            Expr::SortKey { expr, collation } => Expr::SortKey { expr: m(expr, f)?, collation },
             Expr::Func { func, args } => {
                 Expr::Func { func, args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()? }
             }

@@ -151,6 +151,7 @@ impl Session {
             db: self.current_db.as_deref(),
             pipes_as_concat: mode.pipes_as_concat,
             only_full_group_by: mode.only_full_group_by,
+            collation_connection: self.vars.collation_connection().id(),
         };
         let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, version) {
             text_cache::Lookup::Hit(c) => (c, None),

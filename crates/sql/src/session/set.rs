@@ -235,6 +235,17 @@ impl Session {
         Ok(())
     }
 
+    /// The collation a client names in its handshake: as `SET NAMES charset COLLATE collation`,
+    /// the way MariaDB starts a session. An id Selkie does not know leaves the server's
+    /// defaults (MariaDB does the same).
+    pub fn set_client_collation(&mut self, id: u16) {
+        if let Some(c) = crate::charset::Collation::by_id(u64::from(id)) {
+            if !c.is_binary() {
+                let _ = self.set_names(Some(c.charset_name()), Some(c.name()));
+            }
+        }
+    }
+
     /// SET NAMES: the three character set variables (and the collation when given).
     fn set_names(&mut self, charset: Option<&str>, collation: Option<&str>) -> Result<(), SqlError> {
         let charset = charset.map(str::to_string).unwrap_or_else(|| crate::ddl::DEFAULT_CHARSET.to_string());

@@ -14,6 +14,7 @@ use super::context::FnContext;
 use super::format::to_text_bytes;
 use super::kinds::{AggFunc, SqlType};
 use super::num::{dec_add, dec_div, dec_from_f64, dec_to_f64, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
+use crate::charset::Collation;
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -98,6 +99,8 @@ enum Acc {
     MinMax {
         best: Option<Value>,
         keep_if: Ordering,
+        /// Strings of a `_ci` collation compare in it.
+        collation: Option<Collation>,
     },
     Bits {
         acc: u64,
@@ -133,8 +136,14 @@ impl AggInner {
             AggFunc::CountStar | AggFunc::Count => Acc::Count(0),
             AggFunc::Sum | AggFunc::Avg if is_exact(arg) => Acc::Exact { sum: Decimal::new(0, 0), count: 0 },
             AggFunc::Sum | AggFunc::Avg => Acc::Float { sum: 0.0, count: 0 },
-            AggFunc::Min => Acc::MinMax { best: None, keep_if: Ordering::Less },
-            AggFunc::Max => Acc::MinMax { best: None, keep_if: Ordering::Greater },
+            AggFunc::Min | AggFunc::Max => Acc::MinMax {
+                best: None,
+                keep_if: if func == AggFunc::Min { Ordering::Less } else { Ordering::Greater },
+                collation: match arg {
+                    SqlType::Text { collation, .. } if collation.weighs_characters() => Some(*collation),
+                    _ => None,
+                },
+            },
             AggFunc::BitAnd => Acc::Bits { acc: u64::MAX, op: func },
             AggFunc::BitOr | AggFunc::BitXor => Acc::Bits { acc: 0, op: func },
             AggFunc::GroupConcat => Acc::GroupConcat {
@@ -202,10 +211,14 @@ impl AggInner {
                 *sum += x;
                 *count += 1;
             }
-            Acc::MinMax { best, keep_if } => {
-                let replace = match best {
-                    None => true,
-                    Some(b) => sort_compare(v, b) == *keep_if,
+            Acc::MinMax { best, keep_if, collation } => {
+                let replace = match (best.as_ref(), collation) {
+                    (None, _) => true,
+                    (Some(Value::Bytes(b)), Some(c)) if matches!(v, Value::Bytes(_)) => {
+                        let Value::Bytes(x) = v else { unreachable!() };
+                        c.compare(x, b) == *keep_if
+                    }
+                    (Some(b), _) => sort_compare(v, b) == *keep_if,
                 };
                 if replace {
                     *best = Some(v.clone());
