@@ -437,6 +437,11 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            collation: match &c.ty {
+                // CREATE TABLE ... SELECT: a column keeps the collation it was selected with.
+                value::SqlType::Text { collation, .. } if collation.weighs_characters() => collation.name().to_string(),
+                _ => String::new(),
+            },
         });
     }
     let (mut options, auto_increment_start) = table_options(&ct.table_options);
@@ -486,6 +491,8 @@ fn build_new_table(
         let mut auto_increment = false;
         let mut on_update = false;
         let mut comment = String::new();
+        let mut column_charset: Option<String> = None;
+        let mut column_collation: Option<String> = None;
         for opt in &cd.options {
             match &opt.option {
                 ast::ColumnOption::Null => nullable = Some(true),
@@ -510,7 +517,8 @@ fn build_new_table(
                     }
                     on_update = true;
                 }
-                ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+                ast::ColumnOption::CharacterSet(n) => column_charset = Some(unquoted_name(n)),
+                ast::ColumnOption::Collation(n) => column_collation = Some(unquoted_name(n)),
                 ast::ColumnOption::DialectSpecific(tokens) => {
                     for t in tokens {
                         match t {
@@ -531,6 +539,12 @@ fn build_new_table(
             return Err(error::incorrect_column_specifier(&cname));
         }
         explicit_null.push(nullable == Some(true));
+        let collation = if ty.is_binary() || !ty.is_string() {
+            String::new()
+        } else {
+            crate::bind::declared_column_collation(column_charset.as_deref(), column_collation.as_deref())?
+                .map_or_else(String::new, |c| c.name().to_string())
+        };
         columns.push(ColumnDef {
             name: cname,
             ty,
@@ -539,6 +553,7 @@ fn build_new_table(
             auto_increment,
             on_update_current_timestamp: on_update,
             comment,
+            collation,
         });
         defaults.push(default);
     }
@@ -932,6 +947,11 @@ pub async fn admin_rows(
         }
     }
     Ok(rows)
+}
+
+/// A charset or collation name as written (`utf8mb4`, `'utf8mb4_bin'`, `` `latin1` ``).
+fn unquoted_name(n: &ast::ObjectName) -> String {
+    n.to_string().trim_matches(|c| c == '`' || c == '\'' || c == '"').to_string()
 }
 
 #[cfg(test)]

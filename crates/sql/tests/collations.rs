@@ -124,3 +124,55 @@ async fn comparisons_grouping_and_order_follow_the_collation() {
         (1267, "Illegal mix of collations (utf8mb4_bin,IMPLICIT) and (latin1_bin,EXPLICIT) for operation '='")
     );
 }
+
+#[tokio::test]
+async fn columns_declare_their_collation() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(
+        &mut s,
+        "CREATE TABLE k (id INT PRIMARY KEY, a VARCHAR(5) COLLATE utf8mb4_general_ci, b VARCHAR(5) CHARACTER SET latin1, \
+         c VARCHAR(5), n INT)",
+    )
+    .await;
+    exec(&mut s, "INSERT INTO k VALUES (1, 'a', 'x', 'c', 1), (2, 'A', 'X', 'C', 2), (3, 'b', 'é', 'c ', 3)").await;
+    let rows = query(&mut s, "SHOW CREATE TABLE k").await;
+    assert!(
+        rows[0][1].contains(
+            "`a` varchar(5) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,\n  \
+             `b` varchar(5) CHARACTER SET latin1 COLLATE latin1_swedish_ci DEFAULT NULL,\n  `c` varchar(5) DEFAULT NULL,"
+        ),
+        "{}",
+        rows[0][1]
+    );
+    let rows = query(
+        &mut s,
+        "SELECT COLUMN_NAME, CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLUMNS \
+         WHERE TABLE_NAME = 'k' AND DATA_TYPE = 'varchar' ORDER BY ORDINAL_POSITION",
+    )
+    .await;
+    assert_eq!(
+        rows,
+        [["a", "utf8mb4", "utf8mb4_general_ci"], ["b", "latin1", "latin1_swedish_ci"], ["c", "utf8mb4", "utf8mb4_bin"]]
+    );
+    let ids = |rows: Vec<Vec<String>>| rows.into_iter().map(|r| r.join(",")).collect::<Vec<_>>().join(" ");
+    assert_eq!(ids(query(&mut s, "SELECT id FROM k WHERE a = 'A' ORDER BY id").await), "1 2");
+    assert_eq!(ids(query(&mut s, "SELECT id FROM k WHERE b = 'E' ORDER BY id").await), "3");
+    assert_eq!(
+        ids(query(&mut s, "SELECT COLLATION(a), COLLATION(b), COERCIBILITY(a) FROM k WHERE id = 1").await),
+        "utf8mb4_general_ci,latin1_swedish_ci,2"
+    );
+    assert_eq!(ids(query(&mut s, "SELECT COUNT(DISTINCT a), COUNT(*) FROM (SELECT DISTINCT a FROM k) d").await), "2,2");
+    let e = fail(&mut s, "CREATE TABLE k2 (a VARCHAR(3) CHARACTER SET latin1 COLLATE utf8mb4_bin)").await;
+    assert_eq!((e.code, e.message.as_str()), (1253, "COLLATION 'utf8mb4_bin' is not valid for CHARACTER SET 'latin1'"));
+    assert_eq!(fail(&mut s, "CREATE TABLE k2 (a VARCHAR(3) COLLATE nope)").await.code, 1273);
+    assert_eq!(fail(&mut s, "CREATE TABLE k2 (a VARCHAR(3) CHARACTER SET nope)").await.code, 1115);
+    // utf8mb4 holds latin1 and a _bin collation wins over its set's others; two _ci do not mix.
+    query(&mut s, "SELECT * FROM k WHERE a = b OR a = c").await;
+    exec(&mut s, "CREATE TABLE k3 (a VARCHAR(5) COLLATE utf8mb4_general_ci, d TEXT COLLATE utf8mb4_unicode_ci)").await;
+    let e = fail(&mut s, "SELECT * FROM k3 WHERE a = d").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1267, "Illegal mix of collations (utf8mb4_general_ci,IMPLICIT) and (utf8mb4_unicode_ci,IMPLICIT) for operation '='")
+    );
+}

@@ -47,6 +47,7 @@ fn column(name: &str, ty: ColumnType, default: ColumnDefault) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        collation: String::new(),
     }
 }
 

@@ -410,13 +410,26 @@ pub fn encode_table(t: &TableDef) -> Vec<u8> {
     out
 }
 
+/// A character column's collation: its MariaDB name, UTF-8.
+const ATTR_COLUMN_COLLATION: u8 = 1;
+
 /// The attributes of a column beyond the fixed layout (`ATTR_COLUMN_*`).
-fn column_attrs(_c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
-    Vec::new()
+fn column_attrs(c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
+    let mut attrs = Vec::new();
+    if !c.collation.is_empty() {
+        attrs.push((ATTR_COLUMN_COLLATION, c.collation.as_bytes().to_vec()));
+    }
+    attrs
 }
 
-fn apply_column_attr(_c: &mut ColumnDef, tag: u8, _bytes: &[u8]) -> Result<()> {
-    Err(unknown_attr("column", tag))
+fn apply_column_attr(c: &mut ColumnDef, tag: u8, bytes: &[u8]) -> Result<()> {
+    match tag {
+        ATTR_COLUMN_COLLATION => {
+            c.collation = String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("column collation"))?;
+            Ok(())
+        }
+        _ => Err(unknown_attr("column", tag)),
+    }
 }
 
 /// The attributes of a table beyond the fixed layout (`ATTR_TABLE_*`).
@@ -454,6 +467,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
             auto_increment: get_bool(&mut r)?,
             on_update_current_timestamp: get_bool(&mut r)?,
             comment: get_str(&mut r)?,
+            collation: String::new(),
         };
         for (tag, bytes) in get_attrs(&mut r, v2)? {
             apply_column_attr(&mut column, tag, bytes)?;
@@ -733,6 +747,7 @@ mod tests {
             auto_increment: name == "id",
             on_update_current_timestamp: name == "ts",
             comment: format!("comment of {name}"),
+            collation: String::new(),
         };
         TableDef {
             id: 70,
@@ -834,6 +849,15 @@ mod tests {
         put_str(&mut out, &t.options.collation);
         put_str(&mut out, &t.options.comment);
         out
+    }
+
+    #[test]
+    fn column_collation_round_trips_as_attribute_1() {
+        let mut t = sample_table();
+        t.columns[1].collation = "utf8mb4_general_ci".into();
+        let bytes = encode_table(&t);
+        assert_eq!(decode_table(&bytes).unwrap(), t);
+        assert!(bytes.windows(18).any(|w| w == b"utf8mb4_general_ci"));
     }
 
     #[test]

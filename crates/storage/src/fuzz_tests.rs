@@ -510,6 +510,7 @@ fn column(ty: ColumnType, nullable: bool) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        collation: String::new(),
     }
 }
 

@@ -429,6 +429,9 @@ pub struct ColumnDef {
     pub auto_increment: bool,
     pub on_update_current_timestamp: bool,
     pub comment: String,
+    /// The column's collation (MariaDB's name) for character columns; "" for other types and
+    /// for columns written before columns carried one (they use the table's).
+    pub collation: String,
 }
 
 /// One column of an index. `prefix_len` (in bytes) indexes only a prefix of a string column.

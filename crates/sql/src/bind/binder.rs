@@ -272,7 +272,7 @@ impl<'a> Binder<'a> {
             return Err(error::unknown_column(col, self.clause()));
         };
         let c = &table.columns[i];
-        Ok(Bound::new(Expr::Column(base + i), SqlType::from_column(&c.ty), c.nullable))
+        Ok(Bound::new(Expr::Column(base + i), SqlType::of_column(c), c.nullable))
     }
 
     /// Resolves a column name (optionally qualified) through the scopes, innermost first.

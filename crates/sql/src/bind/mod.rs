@@ -20,3 +20,4 @@ pub use self::binder::{
     computed_meta, object_name_parts, table_column_meta, BindEnv, Binder, ColumnInfo, Scope, Source, SourceKind,
     INFORMATION_SCHEMA,
 };
+pub use self::collation::declared_column_collation;

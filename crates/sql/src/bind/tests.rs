@@ -22,6 +22,7 @@ fn col(name: &str, ty: ColumnType, nullable: bool) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        collation: String::new(),
     }
 }
 

@@ -318,6 +318,7 @@ mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            collation: String::new(),
         }
     }
 

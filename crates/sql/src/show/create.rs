@@ -12,8 +12,12 @@ use super::schema::{index_display_order, ENGINE_NAME};
 use crate::variables::{effective_charset, effective_collation};
 
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
-fn column_line(col: &ColumnDef) -> String {
+fn column_line(col: &ColumnDef, table_collation: &str) -> String {
     let mut s = format!("{} {}", quote_ident(&col.name), col.ty.sql_name());
+    // A column whose collation is its own (not the table's) names it, as MariaDB does.
+    if let Some(c) = crate::charset::Collation::named(&col.collation).filter(|c| c.name() != table_collation) {
+        s.push_str(&format!(" CHARACTER SET {} COLLATE {}", c.charset_name(), c.name()));
+    }
     let is_timestamp = matches!(col.ty, ColumnType::Timestamp { .. });
     if !col.nullable {
         s.push_str(" NOT NULL");
@@ -51,7 +55,8 @@ fn column_line(col: &ColumnDef) -> String {
 /// AUTO_INCREMENT value (None when the table has no such column); like MariaDB it is shown
 /// only once it is past 1.
 pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) -> String {
-    let mut lines: Vec<String> = t.columns.iter().map(column_line).collect();
+    let table_collation = effective_collation(effective_charset(&t.options.charset));
+    let mut lines: Vec<String> = t.columns.iter().map(|c| column_line(c, table_collation)).collect();
     for ix in index_display_order(t) {
         let parts: Vec<String> = ix
             .columns
@@ -129,6 +134,7 @@ pub(crate) mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            collation: String::new(),
         }
     }
 

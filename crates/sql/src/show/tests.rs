@@ -63,6 +63,7 @@ fn col(name: &str, ty: ColumnType, nullable: bool, default: ColumnDefault) -> Co
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        collation: String::new(),
     }
 }
 

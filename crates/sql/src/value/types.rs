@@ -221,6 +221,17 @@ impl SqlType {
     pub fn from_column(ty: &ColumnType) -> SqlType {
         from_column(ty)
     }
+    /// The type of a table column, with the collation it declares.
+    pub fn of_column(c: &selkie_storage::ColumnDef) -> SqlType {
+        match from_column(&c.ty) {
+            SqlType::Text { max_chars, lob, collation } => SqlType::Text {
+                max_chars,
+                lob,
+                collation: crate::charset::Collation::named(&c.collation).unwrap_or(collation),
+            },
+            other => other,
+        }
+    }
     pub fn field_meta(&self) -> FieldMeta {
         field_meta(self)
     }

@@ -42,6 +42,7 @@ pub fn col(name: &str, ty: ColumnType, nullable: bool) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        collation: String::new(),
     }
 }
 

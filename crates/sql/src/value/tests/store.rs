@@ -14,6 +14,7 @@ fn col(name: &str, ty: ColumnType) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        collation: String::new(),
     }
 }
 
