@@ -18,3 +18,14 @@ CREATE TABLE k2 (a VARCHAR(3) CHARACTER SET nope);
 -- A column collation equal to the table's is not repeated.
 CREATE TABLE k3 (a VARCHAR(5) COLLATE utf8mb4_bin, b VARCHAR(5) COLLATE utf8mb4_general_ci) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 SHOW CREATE TABLE k3;
+-- A latin1 / ascii column holds what its set can: other characters become '?' with 1366
+-- (an error in strict mode).
+CREATE TABLE l (id INT PRIMARY KEY, b VARCHAR(5) CHARACTER SET latin1, c VARCHAR(9) CHARACTER SET ascii);
+SET sql_mode = 'STRICT_TRANS_TABLES';
+INSERT INTO l VALUES (1, 'aĀb€é', 'x');
+SET sql_mode = '';
+INSERT INTO l VALUES (2, 'aĀb€', 'é😀x');
+SELECT id, b, c FROM l ORDER BY id;
+INSERT INTO l VALUES (3, 'Åé', 'ok');
+SELECT id FROM l WHERE b = 'AE' ORDER BY id;
+SELECT b FROM l ORDER BY b;

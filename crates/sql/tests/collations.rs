@@ -176,3 +176,25 @@ async fn columns_declare_their_collation() {
         (1267, "Illegal mix of collations (utf8mb4_general_ci,IMPLICIT) and (utf8mb4_unicode_ci,IMPLICIT) for operation '='")
     );
 }
+
+#[tokio::test]
+async fn a_latin1_column_holds_only_latin1() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(
+        &mut s,
+        "CREATE TABLE l (id INT PRIMARY KEY, b VARCHAR(5) CHARACTER SET latin1, c VARCHAR(9) CHARACTER SET ascii)",
+    )
+    .await;
+    exec(&mut s, "SET sql_mode = 'STRICT_TRANS_TABLES'").await;
+    let e = fail(&mut s, "INSERT INTO l VALUES (1, 'aĀb€é', 'x')").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1366, "Incorrect string value: '\\xC4\\x80b\\xE2\\x82\\xAC...' for column `test`.`l`.`b` at row 1")
+    );
+    exec(&mut s, "SET sql_mode = ''").await;
+    exec(&mut s, "INSERT INTO l VALUES (2, 'aĀb€', 'é😀x')").await;
+    let w = query(&mut s, "SHOW WARNINGS").await;
+    assert_eq!(w[0][1], "1366");
+    assert_eq!(query(&mut s, "SELECT b, c FROM l WHERE id = 2").await, [["a?b€", "??x"]]);
+}
