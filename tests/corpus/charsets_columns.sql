@@ -29,3 +29,7 @@ SELECT id, b, c FROM l ORDER BY id;
 INSERT INTO l VALUES (3, 'Åé', 'ok');
 SELECT id FROM l WHERE b = 'AE' ORDER BY id;
 SELECT b FROM l ORDER BY b;
+-- IN (subquery) compares in the aggregated collation too.
+SELECT id FROM k WHERE a IN (SELECT 'A') ORDER BY id;
+SELECT id FROM k WHERE c IN (SELECT a FROM k) ORDER BY id;
+SELECT id FROM k WHERE 'B' IN (SELECT a FROM k) ORDER BY id;

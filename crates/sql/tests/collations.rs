@@ -163,6 +163,9 @@ async fn columns_declare_their_collation() {
         "utf8mb4_general_ci,latin1_swedish_ci,2"
     );
     assert_eq!(ids(query(&mut s, "SELECT COUNT(DISTINCT a), COUNT(*) FROM (SELECT DISTINCT a FROM k) d").await), "2,2");
+    assert_eq!(ids(query(&mut s, "SELECT id FROM k WHERE a IN (SELECT 'A') ORDER BY id").await), "1 2");
+    assert_eq!(ids(query(&mut s, "SELECT id FROM k WHERE c IN (SELECT a FROM k) ORDER BY id").await), "");
+    assert_eq!(ids(query(&mut s, "SELECT id FROM k WHERE 'B' IN (SELECT a FROM k) ORDER BY id").await), "1 2 3");
     let e = fail(&mut s, "CREATE TABLE k2 (a VARCHAR(3) CHARACTER SET latin1 COLLATE utf8mb4_bin)").await;
     assert_eq!((e.code, e.message.as_str()), (1253, "COLLATION 'utf8mb4_bin' is not valid for CHARACTER SET 'latin1'"));
     assert_eq!(fail(&mut s, "CREATE TABLE k2 (a VARCHAR(3) COLLATE nope)").await.code, 1273);

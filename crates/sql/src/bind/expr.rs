@@ -113,7 +113,7 @@ impl Binder<'_> {
                     return Err(error::not_supported("row value IN (subquery)"));
                 }
                 let left = self.bind_expr(expr)?;
-                self.bind_subquery(subquery, SubqueryKind::In { expr: left.expr.boxed(), negated: *negated })
+                self.bind_in_subquery(subquery, left, *negated)
             }
             E::Between { expr, negated, low, high } => {
                 let x = self.bind_expr(expr)?;
@@ -647,6 +647,31 @@ impl Binder<'_> {
         let amount = self.bind_expr(&iv.value)?;
         let ty = date_add_type(&b.ty, unit);
         Ok(Bound::new(Expr::DateAdd { base: b.expr.boxed(), amount: amount.expr.boxed(), unit, negate }, ty, true))
+    }
+
+    /// `x IN (SELECT ...)`: x and the subquery's column compare in their aggregated collation
+    /// (through sort keys on both sides when it weighs characters).
+    fn bind_in_subquery(&mut self, q: &ast::Query, left: Bound, negated: bool) -> Result<Bound, SqlError> {
+        let mut b = self.bind_subquery(q, SubqueryKind::In { expr: left.expr.clone().boxed(), negated })?;
+        let Expr::Subquery(sq) = &mut b.expr else { unreachable!("bind_subquery binds a subquery") };
+        let out = &sq.plan.columns[0];
+        let mut column = Bound::new(Expr::Column(0), out.ty.clone(), true);
+        // A selected table column is IMPLICIT; an expression's derivation is not kept in the
+        // plan, and a literal's (COERCIBLE) is the common case.
+        if out.meta.org_name.is_empty() && column.derivation == crate::charset::Derivation::Implicit {
+            column.derivation = crate::charset::Derivation::Coercible;
+        }
+        if let Some(c) = self.comparison_collation(&[&left, &column], "in")? {
+            // Just bound: nothing else holds the plan yet.
+            let plan = Arc::get_mut(&mut sq.plan).expect("a subquery plan is not shared while it is bound");
+            let root = std::mem::replace(&mut plan.root, crate::plan::Plan::Concat(Vec::new()));
+            plan.root = crate::plan::Plan::Project {
+                input: Box::new(root),
+                exprs: vec![super::collation::sort_key_of(Expr::Column(0), c)],
+            };
+            sq.kind = SubqueryKind::In { expr: super::collation::sort_key_of(left.expr, c).boxed(), negated };
+        }
+        Ok(b)
     }
 
     fn bind_subquery(&mut self, q: &ast::Query, kind: SubqueryKind) -> Result<Bound, SqlError> {
