@@ -92,6 +92,11 @@ async fn comparisons_grouping_and_order_follow_the_collation() {
         "6 7 8"
     );
     assert_eq!(ids(query(&mut s, "SELECT id FROM w WHERE s = 'A' ORDER BY id").await), "2");
+    // A parameter compared with a _ci column compares in its collation.
+    assert_eq!(
+        ids(query(&mut s, "SELECT id FROM w WHERE s COLLATE utf8mb4_general_ci = 'A' AND id < 5 ORDER BY id").await),
+        "1 2"
+    );
     assert_eq!(
         ids(query(&mut s, "SELECT GROUP_CONCAT(id ORDER BY id) FROM w GROUP BY s COLLATE utf8mb4_general_ci").await),
         "1,2 3 6,7,8 4,5 10 9"

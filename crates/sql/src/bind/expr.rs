@@ -304,7 +304,13 @@ impl Binder<'_> {
                         if self.clause() == Clause::Select {
                             self.params_in_select_list = true;
                         }
-                        let ty = self.param_types.and_then(|t| t.get(i)).cloned().unwrap_or(SqlType::Null);
+                        let ty = match self.param_types.and_then(|t| t.get(i)).cloned().unwrap_or(SqlType::Null) {
+                            // A string parameter is text of the connection, as a literal is.
+                            SqlType::Text { max_chars, lob, .. } => {
+                                SqlType::Text { max_chars, lob, collation: self.connection_collation() }
+                            }
+                            t => t,
+                        };
                         Ok(Bound::new(Expr::Param(i), ty, true))
                     }
                     None => Err(error::syntax(p, v.span.start.line as usize)),
