@@ -240,7 +240,18 @@ impl Session {
     /// defaults (MariaDB does the same).
     pub fn set_client_collation(&mut self, id: u16) {
         if let Some(c) = crate::charset::Collation::by_id(u64::from(id)) {
-            if !c.is_binary() {
+            // Most clients ask for the server's defaults: setting them anyway would give every
+            // idle connection its own copy of the variables (they are copied on first write).
+            let current = |name: &str| match self.vars.get(&self.server.globals, name, VarScope::Session) {
+                Ok(Value::Bytes(b)) => b,
+                _ => Vec::new(),
+            };
+            let charset = c.charset_name().as_bytes();
+            let unchanged = self.vars.collation_connection() == c
+                && ["character_set_client", "character_set_connection", "character_set_results"]
+                    .iter()
+                    .all(|v| current(v) == charset);
+            if !c.is_binary() && !unchanged {
                 let _ = self.set_names(Some(c.charset_name()), Some(c.name()));
             }
         }
