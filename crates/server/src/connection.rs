@@ -307,6 +307,7 @@ async fn handshake(
     // Without CLIENT_MULTI_STATEMENTS a COM_QUERY holds one statement (MariaDB: 1064 otherwise).
     session.set_multi_statements(response.capabilities & CLIENT_MULTI_STATEMENTS != 0);
     session.set_client_found_rows(response.capabilities & CLIENT_FOUND_ROWS != 0);
+    session.set_client_collation(u16::from(response.charset));
     entry.set_identity(&response.user, session.current_database());
     entry.end(session.current_database());
     encode_ok(&mut writer.begin_packet(), OK_HEADER, 0, 0, status_flags(session.status()), 0, b"");

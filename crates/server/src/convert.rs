@@ -67,7 +67,7 @@ pub fn sql_type_of(meta: &ColumnDefinition) -> SqlType {
             if meta.charset == charset::BINARY {
                 SqlType::Bytes { max_len: meta.length, lob }
             } else {
-                SqlType::Text { max_chars: meta.length / UTF8MB4_MAX_BYTES, lob }
+                SqlType::text(meta.length / UTF8MB4_MAX_BYTES, lob)
             }
         }
     }
@@ -365,7 +365,7 @@ mod tests {
             SqlType::Decimal { precision: 10, scale: 0 }
         );
         assert_eq!(sql_type_of(&meta(FieldType::DateTime, 0, 26, 6, 63)), SqlType::DateTime { fsp: 6 });
-        assert_eq!(sql_type_of(&meta(FieldType::VarString, 0, 40, 0, 45)), SqlType::Text { max_chars: 10, lob: false });
+        assert_eq!(sql_type_of(&meta(FieldType::VarString, 0, 40, 0, 45)), SqlType::text(10, false));
         assert_eq!(sql_type_of(&meta(FieldType::Blob, 0, 65535, 0, 63)), SqlType::Bytes { max_len: 65535, lob: true });
     }
 

@@ -25,6 +25,12 @@ pub fn invalid_literals_as_hex(sql: &[u8]) -> Option<String> {
                 match std::str::from_utf8(raw) {
                     Ok(text) => out.push_str(text),
                     Err(_) => {
+                        // `_binary'..'` (an introducer glued to its literal) must stay an
+                        // introducer: `_binaryX'..'` would read as a column `_binaryX` and the
+                        // hex digits as text.
+                        if out.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+                            out.push(' ');
+                        }
                         out.push_str("X'");
                         for b in value {
                             out.push_str(&format!("{b:02X}"));
@@ -130,6 +136,15 @@ mod tests {
         // Escapes inside a rewritten literal are decoded, doubled quotes too.
         assert_eq!(invalid_literals_as_hex(b"SELECT '\xff''\\n\\t\\\\\\%x'").unwrap(), "SELECT X'FF270A095C5C2578'");
         assert_eq!(invalid_literals_as_hex(b"SELECT \"\xfe\"").unwrap(), "SELECT X'FE'");
+    }
+
+    #[test]
+    fn introducers_stay_introducers() {
+        assert_eq!(invalid_literals_as_hex(b"SELECT _binary'\\x80\xff'").unwrap(), "SELECT _binary X'783830FF'");
+        assert_eq!(
+            invalid_literals_as_hex(b"SELECT _binary'\x80\xff', _latin1 '\xe9'").unwrap(),
+            "SELECT _binary X'80FF', _latin1 X'E9'"
+        );
     }
 
     #[test]

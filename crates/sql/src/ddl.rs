@@ -433,7 +433,7 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
         }
         T::Float => ColumnType::FLOAT,
         T::Double => ColumnType::DOUBLE,
-        T::Text { max_chars, lob: false } if (*max_chars as u64) <= crate::bind::types::MAX_VARCHAR_CHARS => {
+        T::Text { max_chars, lob: false, .. } if (*max_chars as u64) <= crate::bind::types::MAX_VARCHAR_CHARS => {
             ColumnType::VarChar { len: *max_chars }
         }
         T::Text { max_chars, .. } => ColumnType::Text { size: lob(*max_chars as u64 * MAX_BYTES_PER_CHAR) },
@@ -470,6 +470,11 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            collation: match &c.ty {
+                // CREATE TABLE ... SELECT: a column keeps the collation it was selected with.
+                value::SqlType::Text { collation, .. } if collation.weighs_characters() => collation.name().to_string(),
+                _ => String::new(),
+            },
         });
     }
     let (mut options, auto_increment_start) = table_options(&ct.table_options);
@@ -520,6 +525,8 @@ pub(crate) fn build_new_table(
         let mut on_update = false;
         let mut comment = String::new();
         let mut zerofill = false;
+        let mut column_charset: Option<String> = None;
+        let mut column_collation: Option<String> = None;
         for opt in &cd.options {
             match &opt.option {
                 o if crate::parse::type_modifiers::is_zerofill_marker(o) => zerofill = true,
@@ -545,7 +552,8 @@ pub(crate) fn build_new_table(
                     }
                     on_update = true;
                 }
-                ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+                ast::ColumnOption::CharacterSet(n) => column_charset = Some(unquoted_name(n)),
+                ast::ColumnOption::Collation(n) => column_collation = Some(unquoted_name(n)),
                 ast::ColumnOption::DialectSpecific(tokens) => {
                     for t in tokens {
                         match t {
@@ -565,6 +573,12 @@ pub(crate) fn build_new_table(
             return Err(error::incorrect_column_specifier(&cname));
         }
         explicit_null.push(nullable == Some(true));
+        let collation = if ty.is_binary() || !ty.is_string() {
+            String::new()
+        } else {
+            crate::bind::declared_column_collation(column_charset.as_deref(), column_collation.as_deref())?
+                .map_or_else(String::new, |c| c.name().to_string())
+        };
         columns.push(ColumnDef {
             name: cname,
             ty,
@@ -574,6 +588,7 @@ pub(crate) fn build_new_table(
             on_update_current_timestamp: on_update,
             comment,
             zerofill,
+            collation,
         });
         defaults.push(default);
     }
@@ -889,6 +904,11 @@ pub async fn admin_rows(
         }
     }
     Ok(rows)
+}
+
+/// A charset or collation name as written (`utf8mb4`, `'utf8mb4_bin'`, `` `latin1` ``).
+fn unquoted_name(n: &ast::ObjectName) -> String {
+    n.to_string().trim_matches(|c| c == '`' || c == '\'' || c == '"').to_string()
 }
 
 #[cfg(test)]

@@ -137,7 +137,7 @@ fn target_source(table: &Arc<TableDef>, alias: &str) -> Source {
         .enumerate()
         .map(|(i, c)| ColumnInfo {
             name: c.name.clone(),
-            ty: SqlType::from_column(&c.ty),
+            ty: SqlType::of_column(c),
             nullable: c.nullable,
             meta: table_column_meta(table, alias, i),
             hidden: false,

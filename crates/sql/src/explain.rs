@@ -18,7 +18,7 @@ pub fn columns() -> Vec<ColumnDefinition> {
         .map(|n| {
             let ty = match *n {
                 "id" | "rows" => SqlType::Int { bits: 64, unsigned: true },
-                _ => SqlType::Text { max_chars: 255, lob: false },
+                _ => SqlType::text(255, false),
             };
             computed_meta(n, &ty, true)
         })

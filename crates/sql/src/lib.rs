@@ -12,6 +12,7 @@
 //! - `error`: `SqlError` and MariaDB's error messages.
 //! - `types`: the vocabulary shared with the server and by every stage (values, column
 //!   metadata, result sinks, warnings, hooks, configuration).
+//! - `charset`: character sets and collations (names, ids, weights, conversion).
 //! - `value`: MySQL value semantics (types, comparison, arithmetic, casts, functions).
 //! - `variables`: system variables, global and per session.
 //! - `parse`: statement recognition and pre-processing before sqlparser; auto-parameterization.
@@ -39,6 +40,7 @@
 
 mod alter;
 mod bind;
+pub mod charset;
 mod constraints;
 mod ddl;
 mod dml;

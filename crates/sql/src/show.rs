@@ -69,7 +69,7 @@ pub fn info_schema_columns(table: &str) -> Option<Vec<(String, SqlType)>> {
         t.columns
             .iter()
             .map(|c| {
-                let ty = columns::sql_type(c.column_type).unwrap_or(SqlType::Text { max_chars: 64, lob: false });
+                let ty = columns::sql_type(c.column_type).unwrap_or(SqlType::text(64, false));
                 (c.name.to_string(), ty)
             })
             .collect(),

@@ -341,6 +341,8 @@ struct HotValues {
     max_allowed_packet: u64,
     sql_notes: bool,
     time_zone: TimeZone,
+    /// String literals get this collation (the binder reads it for every literal).
+    collation_connection: crate::charset::Collation,
 }
 
 impl HotValues {
@@ -377,6 +379,10 @@ impl HotValues {
                 .ok()
                 .and_then(TimeZone::parse)
                 .unwrap_or(TimeZone::System),
+            collation_connection: std::str::from_utf8(bytes("collation_connection"))
+                .ok()
+                .and_then(crate::charset::Collation::named)
+                .unwrap_or_else(crate::charset::Collation::utf8mb4_bin),
         }
     }
 }
@@ -585,6 +591,10 @@ impl SessionVariables {
     }
     pub fn sql_mode(&self) -> SqlMode {
         self.values.hot.sql_mode
+    }
+    /// `collation_connection`, decoded.
+    pub fn collation_connection(&self) -> crate::charset::Collation {
+        self.values.hot.collation_connection
     }
     pub fn lock_wait_timeout(&self) -> Duration {
         self.values.hot.lock_wait_timeout

@@ -478,6 +478,8 @@ pub fn encode_table(t: &TableDef) -> Vec<u8> {
     out
 }
 
+/// A character column's collation: its MariaDB name, UTF-8.
+const ATTR_COLUMN_COLLATION: u8 = 1;
 /// ZEROFILL (no payload).
 const ATTR_COLUMN_ZEROFILL: u8 = 2;
 
@@ -487,11 +489,17 @@ fn column_attrs(c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
     if c.zerofill {
         attrs.push((ATTR_COLUMN_ZEROFILL, Vec::new()));
     }
+    if !c.collation.is_empty() {
+        attrs.push((ATTR_COLUMN_COLLATION, c.collation.as_bytes().to_vec()));
+    }
     attrs
 }
 
-fn apply_column_attr(c: &mut ColumnDef, tag: u8, _bytes: &[u8]) -> Result<()> {
+fn apply_column_attr(c: &mut ColumnDef, tag: u8, bytes: &[u8]) -> Result<()> {
     match tag {
+        ATTR_COLUMN_COLLATION => {
+            c.collation = String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("column collation"))?;
+        }
         ATTR_COLUMN_ZEROFILL => c.zerofill = true,
         _ => return Err(unknown_attr("column", tag)),
     }
@@ -730,6 +738,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
             on_update_current_timestamp: get_bool(&mut r)?,
             comment: get_str(&mut r)?,
             zerofill: false,
+            collation: String::new(),
         };
         for (tag, bytes) in get_attrs(&mut r, v2)? {
             apply_column_attr(&mut column, tag, bytes)?;
@@ -753,18 +762,17 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
     if !r.is_empty() {
         return Err(corrupt("trailing bytes"));
     }
-    let mut table =
-        TableDef {
-            id,
-            db,
-            name,
-            columns,
-            primary,
-            secondary,
-            options,
-            row_versions: RowVersions::default(),
-            constraints: TableConstraints::default(),
-        };
+    let mut table = TableDef {
+        id,
+        db,
+        name,
+        columns,
+        primary,
+        secondary,
+        options,
+        row_versions: RowVersions::default(),
+        constraints: TableConstraints::default(),
+    };
     for (tag, bytes) in attrs {
         apply_table_attr(&mut table, tag, bytes)?;
     }
@@ -1052,6 +1060,7 @@ mod tests {
             on_update_current_timestamp: name == "ts",
             comment: format!("comment of {name}"),
             zerofill: name == "z",
+            collation: String::new(),
         };
         TableDef {
             row_versions: Default::default(),
@@ -1235,6 +1244,15 @@ mod tests {
         let mut only_checks = t.clone();
         only_checks.constraints.foreign_keys.clear();
         assert_eq!(decode_table(&encode_table(&only_checks)).unwrap(), only_checks);
+    }
+
+    #[test]
+    fn column_collation_round_trips_as_attribute_1() {
+        let mut t = sample_table();
+        t.columns[1].collation = "utf8mb4_general_ci".into();
+        let bytes = encode_table(&t);
+        assert_eq!(decode_table(&bytes).unwrap(), t);
+        assert!(bytes.windows(18).any(|w| w == b"utf8mb4_general_ci"));
     }
 
     #[test]

@@ -535,6 +535,9 @@ pub struct ColumnDef {
     /// ZEROFILL: the text protocol pads the value with zeros to the display width (the type
     /// is UNSIGNED too, as MariaDB makes it).
     pub zerofill: bool,
+    /// The column's collation (MariaDB's name) for character columns; "" for other types and
+    /// for columns written before columns carried one (they use the table's).
+    pub collation: String,
 }
 
 impl ColumnDef {

@@ -40,11 +40,14 @@ pub struct Bound {
     pub nullable: bool,
     /// Set when the expression is a plain column reference: the column's metadata.
     pub origin: Option<Box<ColumnDefinition>>,
+    /// How strongly the expression's collation holds against another's (`collation`).
+    pub derivation: crate::charset::Derivation,
 }
 
 impl Bound {
     pub fn new(expr: Expr, ty: SqlType, nullable: bool) -> Bound {
-        Bound { expr, ty, nullable, origin: None }
+        let derivation = expr.derivation(&ty);
+        Bound { expr, ty, nullable, origin: None, derivation }
     }
 }
 
@@ -276,7 +279,7 @@ impl<'a> Binder<'a> {
             return Err(error::unknown_column(col, self.clause()));
         };
         let c = &table.columns[i];
-        Ok(Bound::new(Expr::Column(base + i), SqlType::from_column(&c.ty), c.nullable))
+        Ok(Bound::new(Expr::Column(base + i), SqlType::of_column(c), c.nullable))
     }
 
     /// Resolves a column name (optionally qualified) through the scopes, innermost first.
@@ -318,6 +321,7 @@ impl<'a> Binder<'a> {
                 ty: col.ty.clone(),
                 nullable: col.nullable || s.nullable,
                 origin: Some(Box::new(meta)),
+                derivation: Expr::Column(0).derivation(&col.ty),
             };
             // Every query level between the reference and the source is now correlated.
             for l in level + 1..depth {

@@ -89,8 +89,9 @@ impl Binder<'_> {
             E::CompoundIdentifier(parts) => self.bind_compound(parts),
             E::Value(v) => self.bind_value(v),
             E::Nested(inner) => self.bind_expr(inner),
+            E::Prefixed { prefix, value } if prefix.value.starts_with('_') => self.bind_introduced(prefix, value),
             E::Prefixed { value, .. } => self.bind_expr(value),
-            E::Collate { expr, .. } => self.bind_expr(expr),
+            E::Collate { expr, collation } => self.bind_collate(expr, collation),
             E::UnaryOp { op, expr } => self.bind_unary(op, expr),
             E::BinaryOp { left, op, right } => self.bind_binary(left, op, right),
             E::IsNull(x) => self.bind_is_null(x, false),
@@ -112,7 +113,7 @@ impl Binder<'_> {
                     return Err(error::not_supported("row value IN (subquery)"));
                 }
                 let left = self.bind_expr(expr)?;
-                self.bind_subquery(subquery, SubqueryKind::In { expr: left.expr.boxed(), negated: *negated })
+                self.bind_in_subquery(subquery, left, *negated)
             }
             E::Between { expr, negated, low, high } => {
                 let x = self.bind_expr(expr)?;
@@ -126,13 +127,12 @@ impl Binder<'_> {
                 } else {
                     (x, lo, hi)
                 };
+                let mut operands = self.collated_operands(vec![x, lo, hi], "between")?.into_iter();
+                let (Some(x), Some(lo), Some(hi)) = (operands.next(), operands.next(), operands.next()) else {
+                    unreachable!("three operands")
+                };
                 Ok(Bound::new(
-                    Expr::Between {
-                        expr: x.expr.boxed(),
-                        low: lo.expr.boxed(),
-                        high: hi.expr.boxed(),
-                        negated: *negated,
-                    },
+                    Expr::Between { expr: x.boxed(), low: lo.boxed(), high: hi.boxed(), negated: *negated },
                     bool_type(),
                     nullable,
                 ))
@@ -271,11 +271,8 @@ impl Binder<'_> {
 
     fn sysvar(&self, name: &str, scope: VarScope) -> Bound {
         let ty = match self.env.vars {
-            Some((s, g)) => s
-                .get(g, name, scope)
-                .map(|v| SqlType::of_value(&v))
-                .unwrap_or(SqlType::Text { max_chars: 1024, lob: false }),
-            None => SqlType::Text { max_chars: 1024, lob: false },
+            Some((s, g)) => s.get(g, name, scope).map(|v| SqlType::of_value(&v)).unwrap_or(SqlType::text(1024, false)),
+            None => SqlType::text(1024, false),
         };
         Bound::new(Expr::SysVar { name: Arc::from(name), scope }, ty, true)
     }
@@ -286,7 +283,7 @@ impl Binder<'_> {
             // MariaDB types an integer user variable BIGINT (LONGLONG, 20), whatever its value.
             Some(Value::Int(_)) => SqlType::Int { bits: 64, unsigned: false },
             Some(v) if !v.is_null() => SqlType::of_value(v),
-            _ => SqlType::Text { max_chars: 16_777_216, lob: true },
+            _ => SqlType::text(16_777_216, true),
         };
         Bound::new(Expr::UserVar(Arc::from(name)), ty, true)
     }
@@ -316,7 +313,13 @@ impl Binder<'_> {
                         if self.clause() == Clause::Select {
                             self.params_in_select_list = true;
                         }
-                        let ty = self.param_types.and_then(|t| t.get(i)).cloned().unwrap_or(SqlType::Null);
+                        let ty = match self.param_types.and_then(|t| t.get(i)).cloned().unwrap_or(SqlType::Null) {
+                            // A string parameter is text of the connection, as a literal is.
+                            SqlType::Text { max_chars, lob, .. } => {
+                                SqlType::Text { max_chars, lob, collation: self.connection_collation() }
+                            }
+                            t => t,
+                        };
                         Ok(Bound::new(Expr::Param(i), ty, true))
                     }
                     None => Err(error::syntax(p, v.span.start.line as usize)),
@@ -324,7 +327,16 @@ impl Binder<'_> {
             }
             other => return Err(error::not_supported(&other.to_string())),
         };
-        let ty = SqlType::of_value(&value);
+        let ty = match (&v.value, SqlType::of_value(&value)) {
+            // X'..' and b'..' are binary strings (VARBINARY, charset 63), as in MariaDB.
+            (V::HexStringLiteral(_) | V::SingleQuotedByteStringLiteral(_) | V::DoubleQuotedByteStringLiteral(_), t) => {
+                SqlType::Bytes { max_len: t.display_chars(), lob: false }
+            }
+            (_, SqlType::Text { max_chars, lob, .. }) => {
+                SqlType::Text { max_chars, lob, collation: self.connection_collation() }
+            }
+            (_, t) => t,
+        };
         let nullable = value.is_null();
         Ok(Bound::new(Expr::Literal(value), ty, nullable))
     }
@@ -496,7 +508,18 @@ impl Binder<'_> {
         } else {
             (l, r)
         };
-        Ok(Bound::new(Expr::Cmp { op, left: l.expr.boxed(), right: r.expr.boxed() }, bool_type(), nullable))
+        let name = match op {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "<>",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::NullSafeEq => "<=>",
+        };
+        let mut operands = self.collated_operands(vec![l, r], name)?.into_iter();
+        let (Some(left), Some(right)) = (operands.next(), operands.next()) else { unreachable!("two operands") };
+        Ok(Bound::new(Expr::Cmp { op, left: left.boxed(), right: right.boxed() }, bool_type(), nullable))
     }
 
     fn bind_in_list(&mut self, expr: &ast::Expr, list: &[ast::Expr], negated: bool) -> Result<Bound, SqlError> {
@@ -521,20 +544,24 @@ impl Binder<'_> {
             return Ok(Bound::new(e, bool_type(), true));
         }
         let x = self.bind_expr(expr)?;
-        let mut items = Vec::with_capacity(list.len());
         let mut nullable = x.nullable;
+        let mut operands = Vec::with_capacity(list.len() + 1);
+        operands.push(x);
         for item in list {
             if matches!(strip_nested(item), ast::Expr::Tuple(_)) {
                 return Err(error::operand_columns(1));
             }
             let b = self.bind_expr(item)?;
             nullable |= b.nullable;
-            // A TIME compares as a time (see bind_comparison).
-            let b = if matches!(x.ty, SqlType::Time { .. }) { time_operand(b, CastTarget::TimeMicros) } else { b };
-            items.push(b.expr);
+            operands.push(b);
         }
-        let x = if matches!(x.ty, SqlType::Time { .. }) { time_operand(x, CastTarget::TimeMicros) } else { x };
-        Ok(Bound::new(Expr::InList { expr: x.expr.boxed(), list: items, negated }, bool_type(), nullable))
+        // A TIME compares as a time (see bind_comparison).
+        if matches!(operands[0].ty, SqlType::Time { .. }) {
+            operands = operands.into_iter().map(|b| time_operand(b, CastTarget::TimeMicros)).collect();
+        }
+        let mut operands = self.collated_operands(operands, "in")?.into_iter();
+        let x = operands.next().expect("the tested expression");
+        Ok(Bound::new(Expr::InList { expr: x.boxed(), list: operands.collect(), negated }, bool_type(), nullable))
     }
 
     fn bind_is_null(&mut self, x: &ast::Expr, negated: bool) -> Result<Bound, SqlError> {
@@ -566,15 +593,19 @@ impl Binder<'_> {
                 }
             }
         };
+        let collation = self.comparison_collation(&[&x, &p], "like")?;
         let compiled = match &p.expr {
-            Expr::Literal(v) if !v.is_null() => {
-                value::to_text_bytes(v).map(|bytes| CompiledLike(Arc::new(LikePattern::compile(&bytes, escape))))
-            }
+            Expr::Literal(v) if !v.is_null() => value::to_text_bytes(v).map(|bytes| {
+                CompiledLike(Arc::new(match collation {
+                    Some(c) => LikePattern::compile_collated(&bytes, escape, c),
+                    None => LikePattern::compile(&bytes, escape),
+                }))
+            }),
             _ => None,
         };
         let nullable = x.nullable || p.nullable;
         Ok(Bound::new(
-            Expr::Like { expr: x.expr.boxed(), pattern: p.expr.boxed(), escape, negated, compiled },
+            Expr::Like { expr: x.expr.boxed(), pattern: p.expr.boxed(), escape, negated, compiled, collation },
             bool_type(),
             nullable,
         ))
@@ -587,7 +618,8 @@ impl Binder<'_> {
         otherwise: Option<&ast::Expr>,
     ) -> Result<Bound, SqlError> {
         let operand = operand.map(|o| self.bind_expr(o)).transpose()?;
-        let mut whens = Vec::with_capacity(conditions.len());
+        let mut conds = Vec::with_capacity(conditions.len());
+        let mut results = Vec::with_capacity(conditions.len());
         let mut ty: Option<SqlType> = None;
         for cw in conditions {
             let w = self.bind_expr(&cw.condition)?;
@@ -596,8 +628,21 @@ impl Binder<'_> {
                 None => t.ty.clone(),
                 Some(prev) => SqlType::unify(&prev, &t.ty),
             });
-            whens.push((w.expr, t.expr));
+            conds.push(w);
+            results.push(t.expr);
         }
+        // CASE x WHEN v ...: x and the values compare in one collation.
+        let (operand, conds) = match operand {
+            Some(o) => {
+                let mut all = Vec::with_capacity(conds.len() + 1);
+                all.push(o);
+                all.extend(conds);
+                let mut keyed = self.collated_operands(all, "case")?.into_iter();
+                (keyed.next(), keyed.collect::<Vec<_>>())
+            }
+            None => (None, conds.into_iter().map(|c| c.expr).collect()),
+        };
+        let whens: Vec<(Expr, Expr)> = conds.into_iter().zip(results).collect();
         let otherwise = match otherwise {
             Some(e) => {
                 let b = self.bind_expr(e)?;
@@ -610,7 +655,7 @@ impl Binder<'_> {
             None => None,
         };
         Ok(Bound::new(
-            Expr::Case { operand: operand.map(|o| o.expr.boxed()), whens, otherwise },
+            Expr::Case { operand: operand.map(Expr::boxed), whens, otherwise },
             ty.unwrap_or(SqlType::Null),
             true,
         ))
@@ -635,6 +680,31 @@ impl Binder<'_> {
         let amount = self.bind_expr(&iv.value)?;
         let ty = date_add_type(&b.ty, unit);
         Ok(Bound::new(Expr::DateAdd { base: b.expr.boxed(), amount: amount.expr.boxed(), unit, negate }, ty, true))
+    }
+
+    /// `x IN (SELECT ...)`: x and the subquery's column compare in their aggregated collation
+    /// (through sort keys on both sides when it weighs characters).
+    fn bind_in_subquery(&mut self, q: &ast::Query, left: Bound, negated: bool) -> Result<Bound, SqlError> {
+        let mut b = self.bind_subquery(q, SubqueryKind::In { expr: left.expr.clone().boxed(), negated })?;
+        let Expr::Subquery(sq) = &mut b.expr else { unreachable!("bind_subquery binds a subquery") };
+        let out = &sq.plan.columns[0];
+        let mut column = Bound::new(Expr::Column(0), out.ty.clone(), true);
+        // A selected table column is IMPLICIT; an expression's derivation is not kept in the
+        // plan, and a literal's (COERCIBLE) is the common case.
+        if out.meta.org_name.is_empty() && column.derivation == crate::charset::Derivation::Implicit {
+            column.derivation = crate::charset::Derivation::Coercible;
+        }
+        if let Some(c) = self.comparison_collation(&[&left, &column], "in")? {
+            // Just bound: nothing else holds the plan yet.
+            let plan = Arc::get_mut(&mut sq.plan).expect("a subquery plan is not shared while it is bound");
+            let root = std::mem::replace(&mut plan.root, crate::plan::Plan::Concat(Vec::new()));
+            plan.root = crate::plan::Plan::Project {
+                input: Box::new(root),
+                exprs: vec![super::collation::sort_key_of(Expr::Column(0), c)],
+            };
+            sq.kind = SubqueryKind::In { expr: super::collation::sort_key_of(left.expr, c).boxed(), negated };
+        }
+        Ok(b)
     }
 
     fn bind_subquery(&mut self, q: &ast::Query, kind: SubqueryKind) -> Result<Bound, SqlError> {
@@ -674,7 +744,7 @@ impl Binder<'_> {
         let SqlType::Enum { values } = &b.ty else {
             return Ok(b);
         };
-        let mut args = vec![Bound::new(b.expr.clone(), SqlType::Text { max_chars: 0, lob: false }, b.nullable)];
+        let mut args = vec![Bound::new(b.expr.clone(), SqlType::text(0, false), b.nullable)];
         for v in values {
             let lit = Value::Bytes(v.clone().into_bytes());
             args.push(Bound::new(Expr::Literal(lit.clone()), SqlType::of_value(&lit), false));
@@ -717,7 +787,14 @@ impl Binder<'_> {
             })
             .collect();
         let ty = value::return_type_with_constants(f, &arg_types, &consts);
-        Ok(Bound::new(Expr::Func { func: FuncRef(f), args: args.into_iter().map(|a| a.expr).collect() }, ty, true))
+        let derivation = match ty {
+            SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(name, &args),
+            _ => crate::charset::Derivation::Numeric,
+        };
+        let mut call =
+            Bound::new(Expr::Func { func: FuncRef(f), args: args.into_iter().map(|a| a.expr).collect() }, ty, true);
+        call.derivation = derivation;
+        Ok(call)
     }
 
     /// NEXTVAL(s), LASTVAL(s), SETVAL(s, n [, used [, round]]): `s` names a sequence, which
@@ -784,6 +861,9 @@ impl Binder<'_> {
                 _ => return Err(error::syntax(&f.to_string(), 1)),
             }
         }
+        if let Some(bound) = self.bind_collation_function(&upper, &args) {
+            return bound;
+        }
         match upper.as_str() {
             "NEXTVAL" | "LASTVAL" | "SETVAL" => self.bind_sequence_function(&upper, &args),
             "IF" => {
@@ -831,12 +911,15 @@ impl Binder<'_> {
                 let a = self.bind_expr(args[0])?;
                 let b = self.bind_expr(args[1])?;
                 let ty = a.ty.clone();
-                let cond = Expr::Cmp { op: CmpOp::Eq, left: a.expr.clone().boxed(), right: b.expr.boxed() };
+                let value = a.expr.clone();
+                let mut keyed = self.collated_operands(vec![a, b], "nullif")?.into_iter();
+                let (Some(left), Some(right)) = (keyed.next(), keyed.next()) else { unreachable!("two operands") };
+                let cond = Expr::Cmp { op: CmpOp::Eq, left: left.boxed(), right: right.boxed() };
                 Ok(Bound::new(
                     Expr::Case {
                         operand: None,
                         whens: vec![(cond, Expr::Literal(Value::Null))],
-                        otherwise: Some(a.expr.boxed()),
+                        otherwise: Some(value.boxed()),
                     },
                     ty,
                     true,
@@ -889,11 +972,8 @@ impl Binder<'_> {
                     }
                     _ => return Err(error::syntax(&f.to_string(), 1)),
                 };
-                let mut bound = vec![Bound::new(
-                    Expr::Literal(Value::Bytes(unit.into_bytes())),
-                    SqlType::Text { max_chars: 16, lob: false },
-                    false,
-                )];
+                let mut bound =
+                    vec![Bound::new(Expr::Literal(Value::Bytes(unit.into_bytes())), SqlType::text(16, false), false)];
                 for a in &args[1..] {
                     bound.push(self.bind_expr(a)?);
                 }

@@ -258,7 +258,7 @@ impl Binder<'_> {
                     .enumerate()
                     .map(|(i, c)| ColumnInfo {
                         name: c.name.clone(),
-                        ty: SqlType::from_column(&c.ty),
+                        ty: SqlType::of_column(c),
                         nullable: c.nullable,
                         meta: table_column_meta(&table, &shown, i),
                         hidden: false,

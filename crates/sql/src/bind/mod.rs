@@ -7,6 +7,7 @@
 //! subqueries); nothing found is 1054, naming the clause being bound.
 
 mod binder;
+mod collation;
 mod expr;
 mod from;
 pub mod names;
@@ -19,3 +20,4 @@ pub use self::binder::{
     computed_meta, object_name_parts, table_column_meta, BindEnv, Binder, ColumnInfo, Scope, Source, SourceKind,
     INFORMATION_SCHEMA,
 };
+pub use self::collation::declared_column_collation;

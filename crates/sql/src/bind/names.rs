@@ -265,7 +265,10 @@ pub fn item_name(e: &ast::Expr, raw: Option<&str>) -> String {
             ast::Value::Number(n, _) => raw.map_or_else(|| n.to_string(), str::to_string),
             _ => raw.map_or_else(|| e.to_string(), str::to_string),
         },
-        ast::Expr::Prefixed { value, .. } => item_name(value, None),
+        // `_latin1'x'` is named by its text, `_latin1 X'E9'` by how it was written (MariaDB).
+        ast::Expr::Prefixed { value, .. } if matches!(&**value, ast::Expr::Value(v) if !matches!(v.value, ast::Value::HexStringLiteral(_))) => {
+            item_name(value, None)
+        }
         ast::Expr::UnaryOp { op: ast::UnaryOperator::Plus, expr } if is_name_like(expr) => item_name(expr, None),
         _ => raw.map_or_else(|| e.to_string(), str::to_string),
     };

@@ -107,7 +107,12 @@ impl Binder<'_> {
                     .collect();
                 let width = columns.len();
                 let concat = Plan::Concat(vec![l.root, r.root]);
-                let root = if distinct { Plan::Distinct { input: Box::new(concat), key_width: width } } else { concat };
+                let collations = distinct_collations(columns.iter().map(|c| &c.ty));
+                let root = if distinct {
+                    Plan::Distinct { input: Box::new(concat), key_width: width, collations }
+                } else {
+                    concat
+                };
                 Ok(QueryPlan::new(root, columns, None, l.calc_found_rows))
             }
             ast::SetExpr::SetOperation { op, .. } => Err(error::not_supported(&op.to_string())),
@@ -227,6 +232,7 @@ impl Binder<'_> {
         // GROUP BY.
         self.set_clause(Clause::GroupBy);
         self.scope_mut().allow_aggs = false;
+        let mut group_collations = Vec::new();
         let group_by = match &sel.group_by {
             ast::GroupByExpr::Expressions(exprs, modifiers) => {
                 if !modifiers.is_empty() {
@@ -234,7 +240,9 @@ impl Binder<'_> {
                 }
                 let mut out = Vec::with_capacity(exprs.len());
                 for e in exprs {
-                    out.push(self.bind_group_item(e, &items)?);
+                    let (expr, collation) = self.bind_group_item(e, &items)?;
+                    out.push(expr);
+                    group_collations.push(collation);
                 }
                 out
             }
@@ -271,14 +279,16 @@ impl Binder<'_> {
             };
             // TIME text does not sort as time ('-1:00' after '0:00', '100:00' before '99:00'):
             // sort by microseconds (outside grouping, where a hidden column must be grouped).
-            // An ENUM sorts by its index.
+            // An ENUM sorts by its index; strings of a `_ci` collation by their sort keys.
             let grouping = !group_by.is_empty() || !self.scope().aggs.is_empty();
-            let expr = match ty {
+            let expr = match &ty {
                 SqlType::Time { .. } if !grouping => {
                     Expr::Cast { expr: expr.boxed(), target: crate::value::CastTarget::TimeMicros }
                 }
-                SqlType::Enum { .. } if !grouping => self.enum_index(super::binder::Bound::new(expr, ty, true))?.expr,
-                _ => expr,
+                SqlType::Enum { .. } if !grouping => {
+                    self.enum_index(super::binder::Bound::new(expr, ty.clone(), true))?.expr
+                }
+                _ => super::collation::ordering_key(expr, &ty),
             };
             if let Expr::Literal(_) = expr {
                 // ORDER BY NULL / a constant: no order at all.
@@ -338,6 +348,7 @@ impl Binder<'_> {
                 group_by: group_by.clone(),
                 aggs,
                 sort_groups: sort_keys.is_empty() && !group_by.is_empty(),
+                group_collations,
             }));
             if let Some(h) = having {
                 plan = Plan::Filter { input: Box::new(plan), predicate: h };
@@ -351,7 +362,8 @@ impl Binder<'_> {
         select_exprs.extend(hidden);
         plan = Plan::Project { input: Box::new(plan), exprs: select_exprs };
         if distinct {
-            plan = Plan::Distinct { input: Box::new(plan), key_width: visible };
+            let collations = distinct_collations(items.iter().map(|i| &i.bound.ty));
+            plan = Plan::Distinct { input: Box::new(plan), key_width: visible, collations };
         }
         let found_rows_limit =
             if calc_found_rows { Some(limit.clone().unwrap_or(LimitSpec { count: None, offset: None })) } else { None };
@@ -458,6 +470,7 @@ impl Binder<'_> {
                     ty: c.ty.clone(),
                     nullable: c.nullable || s.nullable,
                     origin: Some(Box::new(c.meta.clone())),
+                    derivation: Expr::Column(0).derivation(&c.ty),
                 };
                 items.push(SelectItem { bound, name: c.name.clone(), alias: None });
             }
@@ -478,7 +491,12 @@ impl Binder<'_> {
         Ok(())
     }
 
-    fn bind_group_item(&mut self, e: &ast::Expr, items: &[SelectItem]) -> Result<Expr, SqlError> {
+    /// A GROUP BY item, and the collation its strings group in when it weighs characters.
+    fn bind_group_item(
+        &mut self,
+        e: &ast::Expr,
+        items: &[SelectItem],
+    ) -> Result<(Expr, Option<crate::charset::Collation>), SqlError> {
         if let Some(p) = position_literal(e) {
             return match p {
                 Ok(p) if p >= 1 && p <= items.len() => {
@@ -486,7 +504,7 @@ impl Binder<'_> {
                     if expr.has_aggregate() {
                         return Err(SqlError::new(1056, "42000", format!("Can't group on '{}'", items[p - 1].name)));
                     }
-                    Ok(expr)
+                    Ok((expr, super::collation::grouping_collation(&items[p - 1].bound.ty)))
                 }
                 _ => Err(error::unknown_column(&e.to_string(), Clause::GroupBy)),
             };
@@ -498,7 +516,7 @@ impl Binder<'_> {
         if b.expr.has_aggregate() {
             return Err(error::invalid_group_function());
         }
-        Ok(b.expr)
+        Ok((b.expr, super::collation::grouping_collation(&b.ty)))
     }
 
     /// `db.table.column` of a FROM column, as MariaDB names it in 1055.
@@ -623,6 +641,16 @@ fn post_aggregate(e: Expr, groups: &[Expr], g: usize, a: usize) -> Result<Expr, 
             Expr::Subquery(sq).map_children(&mut |c| post_aggregate(c, groups, g, a))
         }
         other => other.map_children(&mut |c| post_aggregate(c, groups, g, a)),
+    }
+}
+
+/// DISTINCT's per-column collations: empty when every column compares as bytes or values.
+fn distinct_collations<'t>(types: impl Iterator<Item = &'t SqlType>) -> Vec<Option<crate::charset::Collation>> {
+    let collations: Vec<_> = types.map(super::collation::grouping_collation).collect();
+    if collations.iter().any(Option::is_some) {
+        collations
+    } else {
+        Vec::new()
     }
 }
 

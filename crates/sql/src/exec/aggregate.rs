@@ -26,7 +26,7 @@ use super::ctx::ExecCtx;
 use super::operator::Operator;
 use super::sort::{compare_rows, leading_keys, Sorter};
 use super::spill::row_bytes;
-use super::step::{group_key_of, Row, Step};
+use super::step::{collated_group_key_of, collated_sort_compare, group_key_of, Row, Step};
 
 /// Memory of a group beyond its key and rows: its hash table entry and `Group` header.
 const GROUP_OVERHEAD: usize = 96;
@@ -271,7 +271,11 @@ impl Operator for AggregateOp<'_> {
                     keys.push(g.eval(&row, cx)?);
                 }
                 key_bytes.clear();
-                group_key_of(&keys, &mut key_bytes);
+                if plan.group_collations.iter().any(Option::is_some) {
+                    collated_group_key_of(&keys, &plan.group_collations, &mut key_bytes);
+                } else {
+                    group_key_of(&keys, &mut key_bytes);
+                }
                 let gi = match index.get(&key_bytes) {
                     Some(&gi) => gi,
                     None => {
@@ -301,8 +305,8 @@ impl Operator for AggregateOp<'_> {
             }
             if plan.sort_groups && groups.len() > 1 {
                 groups.sort_by(|a, b| {
-                    for (x, y) in a.keys.iter().zip(&b.keys) {
-                        let o = value::sort_compare(x, y);
+                    for (i, (x, y)) in a.keys.iter().zip(&b.keys).enumerate() {
+                        let o = collated_sort_compare(x, y, plan.group_collations.get(i).copied().flatten());
                         if o != std::cmp::Ordering::Equal {
                             return o;
                         }

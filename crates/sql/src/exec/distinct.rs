@@ -17,7 +17,8 @@ use crate::types::Value;
 use super::ctx::ExecCtx;
 use super::operator::Operator;
 use super::sort::{leading_keys, Sorter};
-use super::step::{group_key_of, Step};
+use super::step::{collated_group_key_of, group_key_of, Step};
+use crate::charset::Collation;
 
 /// Memory of one key in the set beyond its bytes.
 const SET_ENTRY_OVERHEAD: usize = 48;
@@ -26,6 +27,8 @@ pub(super) struct DistinctOp<'p> {
     /// Present until the input is exhausted.
     input: Option<Box<dyn Operator + 'p>>,
     key_width: usize,
+    /// `_ci` collations of the key columns (empty: all compare as bytes).
+    collations: &'p [Option<Collation>],
     seen: HashSet<Vec<u8>>,
     bytes: usize,
     budget: usize,
@@ -51,10 +54,16 @@ enum Spill {
 }
 
 impl<'p> DistinctOp<'p> {
-    pub(super) fn new(input: Box<dyn Operator + 'p>, key_width: usize, cx: &ExecCtx) -> DistinctOp<'p> {
+    pub(super) fn new(
+        input: Box<dyn Operator + 'p>,
+        key_width: usize,
+        collations: &'p [Option<Collation>],
+        cx: &ExecCtx,
+    ) -> DistinctOp<'p> {
         DistinctOp {
             input: Some(input),
             key_width,
+            collations,
             seen: HashSet::new(),
             bytes: 0,
             budget: cx.tmp_table_budget(),
@@ -73,7 +82,12 @@ impl Operator for DistinctOp<'_> {
                     Step::Done => break,
                 };
                 let mut key = Vec::new();
-                group_key_of(&row[..self.key_width.min(row.len())], &mut key);
+                let values = &row[..self.key_width.min(row.len())];
+                if self.collations.is_empty() {
+                    group_key_of(values, &mut key);
+                } else {
+                    collated_group_key_of(values, self.collations, &mut key);
+                }
                 match &mut self.spill {
                     Spill::None => {
                         let len = key.len();

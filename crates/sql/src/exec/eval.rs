@@ -163,7 +163,7 @@ impl Expr {
                 };
                 Ok(opt_bool(within.map(|w| w != *negated)))
             }
-            Expr::Like { expr, pattern, escape, negated, compiled } => {
+            Expr::Like { expr, pattern, escape, negated, compiled, collation } => {
                 let v = expr.eval(row, cx)?;
                 let Some(text) = value::to_text_bytes(&v) else {
                     return Ok(Value::Null);
@@ -175,7 +175,10 @@ impl Expr {
                         let Some(p) = value::to_text_bytes(&p) else {
                             return Ok(Value::Null);
                         };
-                        LikePattern::compile(&p, *escape).matches(&text)
+                        match collation {
+                            Some(c) => LikePattern::compile_collated(&p, *escape, *c).matches(&text),
+                            None => LikePattern::compile(&p, *escape).matches(&text),
+                        }
                     }
                 };
                 Ok(bool_value(matched != *negated))
@@ -205,6 +208,14 @@ impl Expr {
                     None => Ok(Value::Null),
                 }
             }
+            Expr::SortKey { expr, collation } => Ok(match expr.eval(row, cx)? {
+                Value::Bytes(b) => {
+                    let mut key = Vec::with_capacity(b.len() + b.len() / 2);
+                    collation.sort_key(&b, &mut key);
+                    Value::Bytes(key)
+                }
+                other => other,
+            }),
             Expr::Cast { expr, target } => {
                 let v = expr.eval(row, cx)?;
                 value::cast(&v, *target, &*cx)

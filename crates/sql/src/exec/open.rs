@@ -47,7 +47,9 @@ impl Plan {
             }
             Plan::Join(j) => open_join(j, cx)?,
             Plan::Aggregate(a) => Box::new(AggregateOp::new(a, a.input.open(cx)?, cx)),
-            Plan::Distinct { input, key_width } => Box::new(DistinctOp::new(input.open(cx)?, *key_width, cx)),
+            Plan::Distinct { input, key_width, collations } => {
+                Box::new(DistinctOp::new(input.open(cx)?, *key_width, collations, cx))
+            }
             Plan::Sort { input, keys, limit } => {
                 let keep = match limit {
                     Some(l) => {

@@ -132,7 +132,8 @@ pub fn parameterize(text: &str) -> Option<Parameterized> {
                 let prev = idx.checked_sub(1).map(|i| &toks[i].0);
                 let after_like = prev.is_some_and(|p| p.is_word("LIKE") || p.is_word("ESCAPE"));
                 // Only plain '...' strings: no escapes, no introducer or x'..'/b'..' prefix.
-                let introduced = *off > 0 && (src[off - 1].is_ascii_alphanumeric() || src[off - 1] == b'_');
+                let introduced = *off > 0 && (src[off - 1].is_ascii_alphanumeric() || src[off - 1] == b'_')
+                    || prev.is_some_and(|p| matches!(p, Tok::Word(w) if w.starts_with('_')));
                 if raw.starts_with('\'') && !raw[1..raw.len() - 1].contains(['\\', '\'']) && !after_like && !introduced
                 {
                     replace.push((*off, end, Value::Bytes(s.as_bytes().to_vec())));
@@ -228,6 +229,7 @@ mod tests {
         assert!(p("SELECT id FROM t WHERE c = 'a\\'b'").is_none());
         assert!(p("SELECT id FROM t WHERE c = x'41'").is_none());
         assert!(p("SELECT id FROM t WHERE c = _utf8mb4'a'").is_none());
+        assert!(p("SELECT id FROM t WHERE c = _latin1 'a'").is_none(), "an introducer before a space");
         assert!(p("SELECT id FROM t WHERE c = 0x41").is_none());
         assert!(p("SELECT id FROM t WHERE id IN (SELECT x FROM u WHERE y = 1 ORDER BY 1)").is_none());
         assert_eq!(

@@ -2,11 +2,33 @@
 //! and planner ask of an expression (columns read, volatility, subqueries, aggregates).
 
 use super::{Expr, SubqueryKind};
+use crate::charset::Derivation;
 use crate::error::SqlError;
+use crate::types::Value;
+use crate::value::SqlType;
 
 impl Expr {
     pub fn boxed(self) -> Box<Expr> {
         Box::new(self)
+    }
+
+    /// The derivation (MariaDB's coercibility) the expression has by its kind alone, for a
+    /// result of type `ty`; the binder refines string functions and `COLLATE`.
+    pub fn derivation(&self, ty: &SqlType) -> Derivation {
+        match ty {
+            SqlType::Null => return Derivation::Ignorable,
+            SqlType::Text { .. } | SqlType::Bytes { .. } => {}
+            _ => return Derivation::Numeric,
+        }
+        match self {
+            Expr::Literal(Value::Null) => Derivation::Ignorable,
+            Expr::Literal(_) | Expr::Param(_) => Derivation::Coercible,
+            Expr::SysVar { .. } => Derivation::SysConst,
+            Expr::Column(_) | Expr::Outer { .. } | Expr::UserVar(_) | Expr::SetUserVar { .. } | Expr::Cast { .. } => {
+                Derivation::Implicit
+            }
+            _ => Derivation::Coercible,
+        }
     }
 
     /// Calls `f` on every direct child expression.
@@ -25,7 +47,8 @@ impl Expr {
             | Expr::BitNot(expr)
             | Expr::IsNull { expr, .. }
             | Expr::IsBool { expr, .. }
-            | Expr::Cast { expr, .. } => f(expr),
+            | Expr::Cast { expr, .. }
+            | Expr::SortKey { expr, .. } => f(expr),
             Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) => {
                 f(a);
                 f(b)
@@ -117,8 +140,8 @@ impl Expr {
             Expr::Between { expr, low, high, negated } => {
                 Expr::Between { expr: m(expr, f)?, low: m(low, f)?, high: m(high, f)?, negated }
             }
-            Expr::Like { expr, pattern, escape, negated, compiled } => {
-                Expr::Like { expr: m(expr, f)?, pattern: m(pattern, f)?, escape, negated, compiled }
+            Expr::Like { expr, pattern, escape, negated, compiled, collation } => {
+                Expr::Like { expr: m(expr, f)?, pattern: m(pattern, f)?, escape, negated, compiled, collation }
             }
             Expr::Case { operand, whens, otherwise } => Expr::Case {
                 operand: operand.map(|o| m(o, f)).transpose()?,
@@ -126,6 +149,7 @@ impl Expr {
                 otherwise: otherwise.map(|o| m(o, f)).transpose()?,
             },
             Expr::Cast { expr, target } => Expr::Cast { expr: m(expr, f)?, target },
+            Expr::SortKey { expr, collation } => Expr::SortKey { expr: m(expr, f)?, collation },
             Expr::Func { func, args } => {
                 Expr::Func { func, args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()? }
             }

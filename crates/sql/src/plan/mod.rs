@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use selkie_storage::{LockMode, TableDef};
 
+use crate::charset::Collation;
 use crate::types::{ColumnDefinition, Value};
 use crate::value::{AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, ScalarFunction, SqlType};
 use crate::variables::VarScope;
@@ -99,6 +100,8 @@ pub enum Plan {
     Distinct {
         input: Box<Plan>,
         key_width: usize,
+        /// Per key column: the `_ci` collation its strings compare in (empty: all as bytes).
+        collations: Vec<Option<Collation>>,
     },
     /// Sorts by `keys`; with `limit` only the first offset+count rows are kept (top-N).
     Sort {
@@ -248,6 +251,8 @@ pub struct AggregatePlan {
     pub aggs: Vec<AggSpec>,
     /// Emit groups sorted by the GROUP BY values (MariaDB's implicit GROUP BY order).
     pub sort_groups: bool,
+    /// Per GROUP BY value: the `_ci` collation its strings group and sort in (None: as bytes).
+    pub group_collations: Vec<Option<Collation>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -513,6 +518,8 @@ pub enum Expr {
         escape: u8,
         negated: bool,
         compiled: Option<CompiledLike>,
+        /// A collation that weighs characters (`_ci`): matching compares weights. None: bytes.
+        collation: Option<Collation>,
     },
     Case {
         operand: Option<Box<Expr>>,
@@ -538,4 +545,11 @@ pub enum Expr {
     Subquery(Box<Subquery>),
     /// An aggregate's result; only exists between binding and the post-aggregation rewrite.
     AggRef(usize),
+    /// A string's sort key under a collation that is not byte order (`_ci`, latin1): the
+    /// binder wraps both sides of a comparison, and ORDER BY keys, so that byte comparison of
+    /// the keys is the collation's comparison. Other values pass through.
+    SortKey {
+        expr: Box<Expr>,
+        collation: Collation,
+    },
 }

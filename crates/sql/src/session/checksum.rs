@@ -62,8 +62,7 @@ impl Session {
             };
             rows.push(vec![Value::Bytes(format!("{db}.{name}").into_bytes()), checksum]);
         }
-        let table_col =
-            crate::bind::computed_meta("Table", &crate::value::SqlType::Text { max_chars: 384, lob: false }, true);
+        let table_col = crate::bind::computed_meta("Table", &crate::value::SqlType::text(384, false), true);
         let checksum_col = ColumnDefinition {
             schema: String::new(),
             table: String::new(),

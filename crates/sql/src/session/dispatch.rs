@@ -151,6 +151,7 @@ impl Session {
             db: self.current_db.as_deref(),
             pipes_as_concat: mode.pipes_as_concat,
             only_full_group_by: mode.only_full_group_by,
+            collation_connection: self.vars.collation_connection().id(),
         };
         let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, version) {
             text_cache::Lookup::Hit(c) => (c, None),
@@ -519,7 +520,7 @@ impl Session {
                 // These statements commit the open transaction first, as in MariaDB.
                 self.commit().await?;
                 let rows = crate::ddl::admin_rows(self.store.engine(), *op, tables, self.current_db.as_deref()).await?;
-                let text_ty = value::SqlType::Text { max_chars: 255, lob: false };
+                let text_ty = value::SqlType::text(255, false);
                 let columns = ["Table", "Op", "Msg_type", "Msg_text"]
                     .iter()
                     .map(|n| crate::bind::computed_meta(n, &text_ty, true))

@@ -236,6 +236,28 @@ impl Session {
         Ok(())
     }
 
+    /// The collation a client names in its handshake: as `SET NAMES charset COLLATE collation`,
+    /// the way MariaDB starts a session. An id Selkie does not know leaves the server's
+    /// defaults (MariaDB does the same).
+    pub fn set_client_collation(&mut self, id: u16) {
+        if let Some(c) = crate::charset::Collation::by_id(u64::from(id)) {
+            // Most clients ask for the server's defaults: setting them anyway would give every
+            // idle connection its own copy of the variables (they are copied on first write).
+            let current = |name: &str| match self.vars.get(&self.server.globals, name, VarScope::Session) {
+                Ok(Value::Bytes(b)) => b,
+                _ => Vec::new(),
+            };
+            let charset = c.charset_name().as_bytes();
+            let unchanged = self.vars.collation_connection() == c
+                && ["character_set_client", "character_set_connection", "character_set_results"]
+                    .iter()
+                    .all(|v| current(v) == charset);
+            if !c.is_binary() && !unchanged {
+                let _ = self.set_names(Some(c.charset_name()), Some(c.name()));
+            }
+        }
+    }
+
     /// SET NAMES: the three character set variables (and the collation when given).
     fn set_names(&mut self, charset: Option<&str>, collation: Option<&str>) -> Result<(), SqlError> {
         let charset = charset.map(str::to_string).unwrap_or_else(|| crate::ddl::DEFAULT_CHARSET.to_string());

@@ -17,6 +17,8 @@ pub struct Binding {
     pub db: Option<String>,
     pub pipes_as_concat: bool,
     pub only_full_group_by: bool,
+    /// The collation string literals were bound with.
+    pub collation_connection: u16,
 }
 
 /// A `Binding` borrowed from the session, for lookups (no allocation per statement).
@@ -25,6 +27,7 @@ pub struct BindingRef<'a> {
     pub db: Option<&'a str>,
     pub pipes_as_concat: bool,
     pub only_full_group_by: bool,
+    pub collation_connection: u16,
 }
 
 impl BindingRef<'_> {
@@ -33,6 +36,7 @@ impl BindingRef<'_> {
             db: self.db.map(str::to_string),
             pipes_as_concat: self.pipes_as_concat,
             only_full_group_by: self.only_full_group_by,
+            collation_connection: self.collation_connection,
         }
     }
 
@@ -40,6 +44,7 @@ impl BindingRef<'_> {
         self.db == b.db.as_deref()
             && self.pipes_as_concat == b.pipes_as_concat
             && self.only_full_group_by == b.only_full_group_by
+            && self.collation_connection == b.collation_connection
     }
 }
 
@@ -122,11 +127,16 @@ mod tests {
     }
 
     fn binding(db: &str) -> Binding {
-        Binding { db: Some(db.to_string()), pipes_as_concat: false, only_full_group_by: false }
+        Binding {
+            db: Some(db.to_string()),
+            pipes_as_concat: false,
+            only_full_group_by: false,
+            collation_connection: 45,
+        }
     }
 
     fn key(db: &str) -> BindingRef<'_> {
-        BindingRef { db: Some(db), pipes_as_concat: false, only_full_group_by: false }
+        BindingRef { db: Some(db), pipes_as_concat: false, only_full_group_by: false, collation_connection: 45 }
     }
 
     #[test]

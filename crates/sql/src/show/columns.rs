@@ -523,8 +523,8 @@ pub(crate) fn sql_type(column_type: &str) -> Option<SqlType> {
     let args = rest.strip_prefix('(').and_then(|r| r.split(')').next()).unwrap_or("");
     let first_num = || args.split(',').next().and_then(|n| n.trim().parse::<u32>().ok());
     Some(match base {
-        "varchar" => SqlType::Text { max_chars: first_num()?, lob: false },
-        "longtext" => SqlType::Text { max_chars: LONGTEXT_CHARS, lob: true },
+        "varchar" => SqlType::text(first_num()?, false),
+        "longtext" => SqlType::text(LONGTEXT_CHARS, true),
         "blob" => SqlType::Bytes { max_len: 65_535, lob: true },
         "tinyint" => SqlType::Int { bits: 8, unsigned },
         "int" => SqlType::Int { bits: 32, unsigned },
@@ -548,7 +548,7 @@ pub(crate) fn column_meta(
     column_type: &str,
     nullable: bool,
 ) -> ColumnDefinition {
-    let ty = sql_type(column_type).unwrap_or(SqlType::Text { max_chars: 64, lob: false });
+    let ty = sql_type(column_type).unwrap_or(SqlType::text(64, false));
     debug_assert!(sql_type(column_type).is_some(), "layout type {column_type} not understood");
     let fm = ty.field_meta();
     let schema = if table.is_empty() { "" } else { INFORMATION_SCHEMA };
@@ -764,7 +764,7 @@ mod tests {
 
     #[test]
     fn declared_types_map_to_sql_types() {
-        assert_eq!(sql_type("varchar(64)"), Some(SqlType::Text { max_chars: 64, lob: false }));
+        assert_eq!(sql_type("varchar(64)"), Some(SqlType::text(64, false)));
         assert_eq!(sql_type("bigint(21) unsigned"), Some(SqlType::Int { bits: 64, unsigned: true }));
         assert_eq!(sql_type("bigint(1)"), Some(SqlType::Int { bits: 64, unsigned: false }));
         assert_eq!(sql_type("int(2) unsigned"), Some(SqlType::Int { bits: 32, unsigned: true }));

@@ -12,12 +12,15 @@ use super::schema::{foreign_keys_in_order, index_display_order, ENGINE_NAME};
 use crate::variables::{effective_charset, effective_collation};
 
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
-fn column_line(col: &ColumnDef) -> String {
+fn column_line(col: &ColumnDef, table_collation: &str) -> String {
     let mut s = format!("{} {}", quote_ident(&col.name), col.type_sql());
     let is_json = matches!(col.ty, ColumnType::Json);
     if is_json {
         // MariaDB's JSON is utf8mb4_bin LONGTEXT with a CHECK.
         s.push_str(" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    } else if let Some(c) = crate::charset::Collation::named(&col.collation).filter(|c| c.name() != table_collation) {
+        // A column whose collation is its own (not the table's) names it, as MariaDB does.
+        s.push_str(&format!(" CHARACTER SET {} COLLATE {}", c.charset_name(), c.name()));
     }
     let is_timestamp = matches!(col.ty, ColumnType::Timestamp { .. });
     if !col.nullable {
@@ -117,11 +120,12 @@ pub(crate) fn foreign_key_detail(child: &TableDef, fk: &ForeignKeyDef) -> String
 /// AUTO_INCREMENT value (None when the table has no such column); like MariaDB it is shown
 /// only once it is past 1.
 pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) -> String {
+    let table_collation = effective_collation(effective_charset(&t.options.charset));
     let mut lines: Vec<String> = t
         .columns
         .iter()
         .map(|c| {
-            let mut line = column_line(c);
+            let mut line = column_line(c, table_collation);
             // A column-level CHECK stays on its column's line.
             for check in t.constraints.checks.iter().filter(|k| k.column.as_deref() == Some(c.name.as_str())) {
                 line.push_str(&format!(" CHECK ({})", check.expr));
@@ -218,6 +222,7 @@ pub(crate) mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            collation: String::new(),
         }
     }
 

@@ -414,6 +414,15 @@ pub(crate) fn column_extra(col: &selkie_storage::ColumnDef) -> String {
     }
 }
 
+/// A column's collation: its own, or the table's.
+fn column_collation<'c>(col: &'c selkie_storage::ColumnDef, table_collation: &'c str) -> &'c str {
+    if col.collation.is_empty() {
+        table_collation
+    } else {
+        &col.collation
+    }
+}
+
 fn charset_max_len(charset: &str) -> u64 {
     crate::variables::find_charset(charset).map(|c| c.max_len).unwrap_or(4)
 }
@@ -429,7 +438,7 @@ pub(crate) fn show_columns_rows(t: &TableDef, full: bool) -> Vec<Vec<Value>> {
             let facts = type_facts(&col.ty, charset_max_len(&t.options.charset));
             let mut row = vec![text(&col.name), text(&col.type_sql())];
             if full {
-                row.push(if facts.is_text { text(collation) } else { Value::Null });
+                row.push(if facts.is_text { text(column_collation(col, collation)) } else { Value::Null });
             }
             row.push(text(if col.nullable { "YES" } else { "NO" }));
             row.push(text(column_key(t, i)));
@@ -491,8 +500,10 @@ pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
                     opt_uint(f.numeric_precision),
                     opt_uint(f.numeric_scale),
                     opt_uint(f.datetime_precision),
-                    opt_text(f.is_text.then_some(charset)),
-                    opt_text(f.is_text.then(|| effective_collation(charset))),
+                    opt_text(f.is_text.then(|| {
+                        crate::charset::Collation::named(&col.collation).map_or(charset, |c| c.charset_name())
+                    })),
+                    opt_text(f.is_text.then(|| column_collation(col, effective_collation(charset)))),
                     text(&col.type_sql()),
                     text(column_key(t, i)),
                     text(&column_extra(col)),

@@ -64,6 +64,7 @@ fn col(name: &str, ty: ColumnType, nullable: bool, default: ColumnDefault) -> Co
         on_update_current_timestamp: false,
         comment: String::new(),
         zerofill: false,
+        collation: String::new(),
     }
 }
 
@@ -607,12 +608,12 @@ fn engines_charsets_collations_plugins_grants_replication() {
 
     let cs = f.show_ast("SHOW CHARACTER SET LIKE 'utf8mb4'").unwrap();
     assert_eq!(names(&cs), ["Charset", "Description", "Default collation", "Maxlen"]);
-    assert_eq!(cs.rows, vec![vec![t("utf8mb4"), t("UTF-8 Unicode"), t("utf8mb4_bin"), Value::Int(4)]]);
+    assert_eq!(cs.rows, vec![vec![t("utf8mb4"), t("UTF-8 Unicode"), t("utf8mb4_general_ci"), Value::Int(4)]]);
     let coll = f.show_ast("SHOW COLLATION WHERE Charset = 'utf8mb4' AND Collation LIKE '%general_ci'").unwrap();
     assert_eq!(names(&coll), ["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"]);
     assert_eq!(
         coll.rows,
-        vec![vec![t("utf8mb4_general_ci"), t("utf8mb4"), Value::Int(45), t(""), t("Yes"), Value::Int(1)]]
+        vec![vec![t("utf8mb4_general_ci"), t("utf8mb4"), Value::Int(45), t("Yes"), t("Yes"), Value::Int(1)]]
     );
     for wanted in ["latin1", "binary", "utf8mb3"] {
         assert!(first_column(&f.show("SHOW CHARSET").unwrap()).contains(&wanted.to_string()));

@@ -14,6 +14,7 @@ use super::context::FnContext;
 use super::format::to_text_bytes;
 use super::kinds::{AggFunc, SqlType};
 use super::num::{dec_add, dec_div, dec_from_f64, dec_to_f64, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
+use crate::charset::Collation;
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -77,7 +78,7 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
         AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => SqlType::Int { bits: 64, unsigned: true },
         AggFunc::GroupConcat => match arg {
             SqlType::Bytes { .. } => SqlType::Bytes { max_len: GROUP_CONCAT_MAX_LEN as u32, lob: true },
-            _ => SqlType::Text { max_chars: GROUP_CONCAT_MAX_LEN as u32, lob: true },
+            _ => SqlType::text(GROUP_CONCAT_MAX_LEN as u32, true),
         },
     }
 }
@@ -100,6 +101,8 @@ enum Acc {
         keep_if: Ordering,
         /// TIME values (text) compare as times.
         time: bool,
+        /// Strings of a `_ci` collation compare in it.
+        collation: Option<Collation>,
     },
     Bits {
         acc: u64,
@@ -139,6 +142,10 @@ impl AggInner {
                 best: None,
                 keep_if: if func == AggFunc::Min { Ordering::Less } else { Ordering::Greater },
                 time: matches!(arg, SqlType::Time { .. }),
+                collation: match arg {
+                    SqlType::Text { collation, .. } if collation.weighs_characters() => Some(*collation),
+                    _ => None,
+                },
             },
             AggFunc::BitAnd => Acc::Bits { acc: u64::MAX, op: func },
             AggFunc::BitOr | AggFunc::BitXor => Acc::Bits { acc: 0, op: func },
@@ -207,11 +214,15 @@ impl AggInner {
                 *sum += x;
                 *count += 1;
             }
-            Acc::MinMax { best, keep_if, time } => {
-                let replace = match best {
-                    None => true,
-                    Some(b) if *time => super::time::time_micros(v).cmp(&super::time::time_micros(b)) == *keep_if,
-                    Some(b) => sort_compare(v, b) == *keep_if,
+            Acc::MinMax { best, keep_if, time, collation } => {
+                let replace = match (best.as_ref(), collation) {
+                    (None, _) => true,
+                    (Some(b), _) if *time => super::time::time_micros(v).cmp(&super::time::time_micros(b)) == *keep_if,
+                    (Some(Value::Bytes(b)), Some(c)) if matches!(v, Value::Bytes(_)) => {
+                        let Value::Bytes(x) = v else { unreachable!() };
+                        c.compare(x, b) == *keep_if
+                    }
+                    (Some(b), _) => sort_compare(v, b) == *keep_if,
                 };
                 if replace {
                     *best = Some(v.clone());

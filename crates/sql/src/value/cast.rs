@@ -408,7 +408,7 @@ pub fn cast_type(target: CastTarget) -> SqlType {
         CastTarget::Decimal { precision, scale } => SqlType::Decimal { precision, scale },
         CastTarget::Double => SqlType::Double,
         CastTarget::Float => SqlType::Float,
-        CastTarget::Char { len } => SqlType::Text { max_chars: len.unwrap_or(CAST_DEFAULT_MAX_CHARS), lob: false },
+        CastTarget::Char { len } => SqlType::text(len.unwrap_or(CAST_DEFAULT_MAX_CHARS), false),
         CastTarget::Binary { len } => SqlType::Bytes { max_len: len.unwrap_or(CAST_DEFAULT_MAX_CHARS * 4), lob: false },
         CastTarget::Date => SqlType::Date,
         CastTarget::DateTime { fsp } => SqlType::DateTime { fsp },

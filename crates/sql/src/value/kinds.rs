@@ -4,6 +4,7 @@
 //! This is a leaf (it uses nothing else in `value`), so that the operations (`arith`, `cast`,
 //! `datetime`, ...) and the facade in `mod.rs` can all name these types without import loops.
 
+use crate::charset::Collation;
 use crate::types::FieldType;
 
 /// The static type of an expression's result (drives column metadata and coercions).
@@ -21,10 +22,12 @@ pub enum SqlType {
     },
     Float,
     Double,
-    /// Character data (utf8mb4). `max_chars` = declared length; `lob` for TEXT types.
+    /// Character data (held as utf8mb4 whatever the collation's character set).
+    /// `max_chars` = declared length; `lob` for TEXT types; `collation` decides comparisons.
     Text {
         max_chars: u32,
         lob: bool,
+        collation: Collation,
     },
     /// Binary data (BINARY/VARBINARY/BLOB).
     Bytes {
@@ -137,4 +140,18 @@ pub enum AggFunc {
     GroupConcat,
     StdDev,
     Variance,
+}
+
+impl SqlType {
+    /// A text type of the collation string results get by default (MariaDB: the connection's;
+    /// the binder gives literals the session's `collation_connection`).
+    pub fn text(max_chars: u32, lob: bool) -> SqlType {
+        SqlType::Text { max_chars, lob, collation: default_text_collation() }
+    }
+}
+
+/// The collation of text that has none of its own (function results without string arguments,
+/// information_schema columns). utf8mb4_bin while Selkie compares bytewise by default.
+pub fn default_text_collation() -> Collation {
+    Collation::utf8mb4_bin()
 }

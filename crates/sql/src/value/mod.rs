@@ -32,6 +32,7 @@ use std::cmp::Ordering;
 
 use selkie_storage::{ColumnDef, ColumnType, Date, DateTime};
 
+use crate::charset::Collation;
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -60,7 +61,7 @@ pub use context::{FnContext, SequenceOp};
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;
 pub use functions::ScalarFunction;
-pub use kinds::{AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
+pub use kinds::{default_text_collation, AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
 pub use types::{column_def_field_meta, column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
 pub use tz::TimeZone;
@@ -154,18 +155,30 @@ pub fn format_text(v: &Value, ty: Option<&SqlType>, out: &mut Vec<u8>) {
 
 // ---- LIKE ----
 
-/// A compiled LIKE pattern (binary collation; `%`, `_`, escape character).
+/// A compiled LIKE pattern (`%`, `_`, escape character): bytes, or characters weighed by a
+/// collation.
 #[derive(Clone, Debug)]
 pub struct LikePattern {
     compiled: like::CompiledLike,
+    /// A collation that weighs characters, with the pattern's text: matched by weights.
+    collated: Option<(Collation, Vec<u8>, u8)>,
 }
 
 impl LikePattern {
     pub fn compile(pattern: &[u8], escape: u8) -> LikePattern {
-        LikePattern { compiled: like::CompiledLike::compile(pattern, escape) }
+        LikePattern { compiled: like::CompiledLike::compile(pattern, escape), collated: None }
+    }
+    pub fn compile_collated(pattern: &[u8], escape: u8, collation: Collation) -> LikePattern {
+        LikePattern {
+            compiled: like::CompiledLike::compile(b"", escape),
+            collated: Some((collation, pattern.to_vec(), escape)),
+        }
     }
     pub fn matches(&self, s: &[u8]) -> bool {
-        self.compiled.matches(s)
+        match &self.collated {
+            Some((c, pattern, escape)) => c.like(s, pattern, u32::from(*escape)),
+            None => self.compiled.matches(s),
+        }
     }
 }
 

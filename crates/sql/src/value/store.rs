@@ -14,6 +14,7 @@ use super::datetime::{temporal_of, truncate_micros, warn_text, TIMESTAMP_MAX_EPO
 use super::format::to_text_bytes;
 use super::num::{dec_from_f64, dec_to_f64, lex_number, NumQuality};
 use super::store_types::{self, StoreIssue};
+use crate::charset::convert;
 use crate::error::SqlError;
 use crate::types::Value;
 
@@ -426,6 +427,7 @@ fn store_text(v: Value, limit: Limit, is_char: bool, r: &Reporter<'_>) -> Result
         r.incorrect_value("string", &invalid_utf8_shown(&b, e.valid_up_to()))?;
         b = replace_invalid_utf8(&b);
     }
+    b = restrict_to_column_charset(b, r)?;
     let cut = match limit {
         Limit::Chars(n) => (char_count(&b) > n).then(|| char_prefix_len(&b, n)),
         Limit::Bytes(n) => (b.len() > n).then(|| {
@@ -451,6 +453,33 @@ fn store_text(v: Value, limit: Limit, is_char: bool, r: &Reporter<'_>) -> Result
         }
     }
     Ok(Value::Bytes(b))
+}
+
+/// Text for a column of a narrower character set (latin1, ascii, utf8mb3): characters the set
+/// lacks become '?', with MariaDB's 1366 naming the bytes from the first of them (an error in
+/// strict mode).
+fn restrict_to_column_charset(b: Vec<u8>, r: &Reporter<'_>) -> Result<Vec<u8>, SqlError> {
+    let Some(collation) = crate::charset::Collation::named(&r.col.collation) else {
+        return Ok(b);
+    };
+    let encoding = convert::Encoding::of_charset(collation.charset_name());
+    if b.is_ascii() || matches!(encoding, convert::Encoding::Utf8mb4 | convert::Encoding::Binary) {
+        return Ok(b);
+    }
+    let text = String::from_utf8_lossy(&b);
+    let first_bad = text.char_indices().find(|(_, c)| {
+        let one = c.encode_utf8(&mut [0u8; 4]).as_bytes().to_vec();
+        convert::from_utf8(&one, encoding).lossy
+    });
+    let Some((at, _)) = first_bad else {
+        return Ok(b);
+    };
+    let mut shown = invalid_utf8_shown(&b, at);
+    if b.len() - at > INVALID_STRING_SHOWN_BYTES {
+        shown.push_str("...");
+    }
+    r.incorrect_value("string", &shown)?;
+    Ok(convert::restrict_to(&b, encoding).bytes)
 }
 
 fn store_binary(v: Value, max: usize, r: &Reporter<'_>) -> Result<Vec<u8>, SqlError> {

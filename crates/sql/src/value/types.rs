@@ -89,8 +89,8 @@ pub fn from_column(ty: &ColumnType) -> SqlType {
         ColumnType::Decimal { precision, scale, .. } => SqlType::Decimal { precision: *precision, scale: *scale },
         ColumnType::Float { .. } => SqlType::Float,
         ColumnType::Double { .. } => SqlType::Double,
-        ColumnType::Char { len } | ColumnType::VarChar { len } => SqlType::Text { max_chars: *len, lob: false },
-        ColumnType::Text { size } => SqlType::Text { max_chars: size.max_len().min(u32::MAX as u64) as u32, lob: true },
+        ColumnType::Char { len } | ColumnType::VarChar { len } => SqlType::text(*len, false),
+        ColumnType::Text { size } => SqlType::text(size.max_len().min(u32::MAX as u64) as u32, true),
         ColumnType::Binary { len } | ColumnType::VarBinary { len } => SqlType::Bytes { max_len: *len, lob: false },
         ColumnType::Blob { size } => SqlType::Bytes { max_len: size.max_len().min(u32::MAX as u64) as u32, lob: true },
         ColumnType::Date => SqlType::Date,
@@ -137,9 +137,9 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         }
         SqlType::Float => numeric(FieldType::Float, FLOAT_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
         SqlType::Double => numeric(FieldType::Double, DOUBLE_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
-        SqlType::Text { max_chars, lob: false } => text_meta(FieldType::VarString, *max_chars),
+        SqlType::Text { max_chars, lob: false, .. } => text_meta(FieldType::VarString, *max_chars),
         SqlType::Enum { .. } => text_meta(FieldType::VarString, ty.display_chars()),
-        SqlType::Text { max_chars, lob: true } => {
+        SqlType::Text { max_chars, lob: true, .. } => {
             FieldMeta { flags: flags::BLOB, ..text_meta(FieldType::Blob, *max_chars) }
         }
         SqlType::Bytes { max_len, lob: false } => binary_meta(FieldType::VarString, *max_len),
@@ -191,7 +191,7 @@ pub fn of_value(v: &Value) -> SqlType {
         }
         Value::Bytes(b) => {
             let chars = b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
-            SqlType::Text { max_chars: chars as u32, lob: false }
+            SqlType::text(chars as u32, false)
         }
         Value::Date(_) => SqlType::Date,
         Value::DateTime(dt) => SqlType::DateTime { fsp: if dt.micros() == 0 { 0 } else { 6 } },
@@ -237,13 +237,24 @@ pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
             ),
             lob: a.is_lob() || b.is_lob(),
         },
-        _ => Text { max_chars: a.display_chars().max(b.display_chars()), lob: a.is_lob() || b.is_lob() },
+        _ => SqlType::text(a.display_chars().max(b.display_chars()), a.is_lob() || b.is_lob()),
     }
 }
 
 impl SqlType {
     pub fn from_column(ty: &ColumnType) -> SqlType {
         from_column(ty)
+    }
+    /// The type of a table column, with the collation it declares.
+    pub fn of_column(c: &selkie_storage::ColumnDef) -> SqlType {
+        match from_column(&c.ty) {
+            SqlType::Text { max_chars, lob, collation } => SqlType::Text {
+                max_chars,
+                lob,
+                collation: crate::charset::Collation::named(&c.collation).unwrap_or(collation),
+            },
+            other => other,
+        }
     }
     pub fn field_meta(&self) -> FieldMeta {
         field_meta(self)

@@ -42,7 +42,7 @@ pub(super) static VARIABLES: &[VarDef] = &[
     VarDef { name: "character_set_server", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Charset { nullable: false }, init: Init::Str("utf8mb4") },
     VarDef { name: "character_set_system", scope: Scope::Global, access: Access::ReadOnly, kind: Kind::Str { nullable: false }, init: Init::Str("utf8mb3") },
     VarDef { name: "check_constraint_checks", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Bool, init: Init::Bool(true) },
-    VarDef { name: "collation_connection", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Collation, init: Init::Str("utf8mb4_bin") },
+    VarDef { name: "collation_connection", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Collation, init: Init::Str("utf8mb4_general_ci") },
     VarDef { name: "collation_database", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Collation, init: Init::Str("utf8mb4_bin") },
     VarDef { name: "collation_server", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Collation, init: Init::Str("utf8mb4_bin") },
     VarDef { name: "completion_type", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Enum(&["NO_CHAIN", "CHAIN", "RELEASE"]), init: Init::Str("NO_CHAIN") },

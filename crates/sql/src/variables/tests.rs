@@ -308,7 +308,7 @@ fn character_set_and_collation_pairs_follow_each_other() {
     let (g, mut s) = setup();
     let get = |s: &SessionVariables, n: &str| s.get(&g, n, VarScope::Default).unwrap();
     s.set(&g, "character_set_connection", VarScope::Session, bytes("latin1")).unwrap();
-    assert_eq!(get(&s, "collation_connection"), bytes("latin1_bin"));
+    assert_eq!(get(&s, "collation_connection"), bytes("latin1_swedish_ci"));
     s.set(&g, "collation_connection", VarScope::Session, bytes("utf8mb4_general_ci")).unwrap();
     assert_eq!(get(&s, "character_set_connection"), bytes("utf8mb4"));
     s.set(&g, "character_set_client", VarScope::Session, bytes("utf8")).unwrap();

@@ -57,9 +57,9 @@ pub fn string_type(args: &[SqlType], max_chars: u32) -> SqlType {
     if args.iter().any(|t| matches!(t, SqlType::Bytes { .. })) {
         SqlType::Bytes { max_len: max_chars.saturating_mul(crate::value::types::UTF8MB4_MAX_BYTES), lob }
     } else {
-        SqlType::Text { max_chars, lob }
+        SqlType::text(max_chars, lob)
     }
 }
 pub fn rt_text(max_chars: u32) -> SqlType {
-    SqlType::Text { max_chars, lob: false }
+    SqlType::text(max_chars, false)
 }

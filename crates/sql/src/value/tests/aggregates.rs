@@ -16,7 +16,7 @@ fn column(idx: usize) -> (SqlType, Vec<Value>) {
         SqlType::Int { bits: 32, unsigned: false },
         SqlType::Decimal { precision: 5, scale: 2 },
         SqlType::Double,
-        SqlType::Text { max_chars: 10, lob: false },
+        SqlType::text(10, false),
         SqlType::DateTime { fsp: 0 },
     ];
     (types[idx].clone(), rows.iter().map(|r| r[idx].clone()).collect())

@@ -93,7 +93,7 @@ fn computed_metadata_matches_mariadb() {
         (arith_type(ArithOp::IntDiv, &int32, &int32), (FieldType::LongLong, None, 0, flags::BINARY | flags::NUM)),
         (arith_type(ArithOp::Add, &int32, &SqlType::Double), (FieldType::Double, None, 31, flags::BINARY | flags::NUM)),
         (
-            arith_type(ArithOp::Add, &int32, &SqlType::Text { max_chars: 1, lob: false }),
+            arith_type(ArithOp::Add, &int32, &SqlType::text(1, false)),
             (FieldType::Double, None, 31, flags::BINARY | flags::NUM),
         ),
         (aggregate_type(AggFunc::Sum, &int32), dec(33, 0)),
@@ -108,7 +108,7 @@ fn computed_metadata_matches_mariadb() {
             (FieldType::LongLong, None, 0, flags::BINARY | flags::NUM | flags::UNSIGNED),
         ),
         (
-            aggregate_type(AggFunc::GroupConcat, &SqlType::Text { max_chars: 10, lob: false }),
+            aggregate_type(AggFunc::GroupConcat, &SqlType::text(10, false)),
             (FieldType::Blob, Some(4_194_304), 0, flags::BLOB),
         ),
         (cast_type(CastTarget::Decimal { precision: 10, scale: 3 }), dec(12, 3)),
@@ -132,7 +132,7 @@ fn types_of_values() {
     assert_eq!(SqlType::of_value(&Value::UInt(u64::MAX)), SqlType::Int { bits: 64, unsigned: true });
     assert_eq!(SqlType::of_value(&Value::Decimal(Decimal::new(15, 1))), SqlType::Decimal { precision: 2, scale: 1 });
     assert_eq!(SqlType::of_value(&Value::Decimal(Decimal::new(5, 3))), SqlType::Decimal { precision: 4, scale: 3 });
-    assert_eq!(SqlType::of_value(&Value::Bytes("é".into())), SqlType::Text { max_chars: 1, lob: false });
+    assert_eq!(SqlType::of_value(&Value::Bytes("é".into())), SqlType::text(1, false));
     assert_eq!(SqlType::of_value(&Value::Null), SqlType::Null);
     let dt = DateTime::new(Date::new(2024, 1, 1), 0, 0, 0, 5);
     assert_eq!(SqlType::of_value(&Value::DateTime(dt)), SqlType::DateTime { fsp: 6 });
@@ -141,7 +141,7 @@ fn types_of_values() {
 #[test]
 fn unify_branches() {
     let i = |bits, unsigned| SqlType::Int { bits, unsigned };
-    let text = |n| SqlType::Text { max_chars: n, lob: false };
+    let text = |n| SqlType::text(n, false);
     assert_eq!(SqlType::unify(&SqlType::Null, &i(32, false)), i(32, false));
     assert_eq!(SqlType::unify(&i(8, false), &i(32, false)), i(32, false));
     assert_eq!(SqlType::unify(&i(32, true), &i(32, false)), i(64, false));
@@ -159,7 +159,7 @@ fn unify_branches() {
         SqlType::unify(&SqlType::Bytes { max_len: 4, lob: false }, &text(2)),
         SqlType::Bytes { max_len: 16, lob: false }
     );
-    assert!(SqlType::unify(&text(2), &SqlType::Text { max_chars: 70000, lob: true }).is_lob());
+    assert!(SqlType::unify(&text(2), &SqlType::text(70000, true)).is_lob());
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn constant_arguments_fix_result_types() {
     );
     let std = lookup_function("STR_TO_DATE").unwrap();
     let fmt = Value::Bytes(b"%Y-%m-%d".to_vec());
-    let text = SqlType::Text { max_chars: 10, lob: false };
+    let text = SqlType::text(10, false);
     assert_eq!(return_type_with_constants(std, &[text.clone(), text.clone()], &[None, Some(&fmt)]), SqlType::Date);
     let fmt = Value::Bytes(b"%Y-%m-%d %H:%i".to_vec());
     assert_eq!(

@@ -1,0 +1,377 @@
+//! What a collation does to strings: each character's weight, comparison (with PAD SPACE or
+//! NO PAD), sort keys and LIKE.
+//!
+//! Text arrives as utf8mb4 bytes (see the module above); a byte sequence that is not UTF-8
+//! (binary data stored in a text column) weighs byte by byte above every character, so that
+//! comparison stays a total order.
+//!
+//! Sort keys are built so that memcmp of two keys gives the collation's order and equal keys
+//! mean equal strings. Under NO PAD a key is the weights one after another (fixed width, so a
+//! prefix sorts first). Under PAD SPACE a string compares as if followed by endless spaces,
+//! which a plain weight list cannot express ('a\t' < 'a' < 'a!' while 'a' is a prefix of
+//! both): the key is the weights in chunks of `PAD_CHUNK`, the last padded with spaces, each
+//! followed by a byte saying whether the rest of the string sorts below, equal to (the end) or
+//! above endless spaces (MyRocks encodes PAD SPACE keys the same way).
+//!
+//! UTF-8 `_bin` collations weigh bytes: UTF-8's byte order is its code point order, so their
+//! weights are the text's own bytes and a key costs a copy plus a byte per chunk.
+
+use std::cmp::Ordering;
+
+use super::convert::latin1_byte;
+use super::tables::{GENERAL_CI_PAGES, LATIN1_SWEDISH_CI};
+use super::{Collation, Weighing};
+
+const SPACE: u32 = 0x20;
+/// utf8mb4_general_ci weighs every character beyond the BMP the same, as U+FFFD.
+const GENERAL_CI_SUPPLEMENTARY: u32 = 0xFFFD;
+/// A byte that is not UTF-8 reads as this plus the byte: above every code point.
+const INVALID_BYTE_BASE: u32 = 0x110000;
+/// general_ci's weight of a byte that is not UTF-8 (weights are 16 bits): above every
+/// character's.
+const INVALID_GENERAL_WEIGHT: u32 = 0xFFFF;
+
+/// The next character of `s` at `i`: its code point (or `INVALID_BYTE_BASE + byte`) and length.
+#[inline]
+fn next_char(s: &[u8], i: usize) -> (u32, usize) {
+    let b0 = s[i];
+    if b0 < 0x80 {
+        return (b0 as u32, 1);
+    }
+    let (len, init) = match b0 {
+        0xC2..=0xDF => (2, (b0 & 0x1F) as u32),
+        0xE0..=0xEF => (3, (b0 & 0x0F) as u32),
+        0xF0..=0xF4 => (4, (b0 & 0x07) as u32),
+        _ => return (INVALID_BYTE_BASE + b0 as u32, 1),
+    };
+    if i + len > s.len() {
+        return (INVALID_BYTE_BASE + b0 as u32, 1);
+    }
+    let mut cp = init;
+    for &b in &s[i + 1..i + len] {
+        if b & 0xC0 != 0x80 {
+            return (INVALID_BYTE_BASE + b0 as u32, 1);
+        }
+        cp = (cp << 6) | (b & 0x3F) as u32;
+    }
+    let min = [0, 0, 0x80, 0x800, 0x10000][len];
+    if cp < min || cp > 0x10FFFF || (0xD800..=0xDFFF).contains(&cp) {
+        return (INVALID_BYTE_BASE + b0 as u32, 1);
+    }
+    (cp, len)
+}
+
+impl Collation {
+    /// The weight of character (or invalid byte) `cp` under this collation, for collations
+    /// that weigh characters (not the UTF-8 `_bin` ones, which weigh bytes).
+    #[inline]
+    pub fn weight(self, cp: u32) -> u32 {
+        match self.0.weighing {
+            Weighing::Binary => cp,
+            Weighing::CodePoint => match self.0.charset {
+                // latin1's byte order is not its characters' code point order (0x80 is €).
+                "latin1" => char::from_u32(cp).and_then(latin1_byte).map_or(b'?' as u32, u32::from),
+                _ => cp,
+            },
+            Weighing::UnicodeGeneral | Weighing::Uca400 | Weighing::Uca520 => {
+                if cp >= INVALID_BYTE_BASE {
+                    return INVALID_GENERAL_WEIGHT;
+                }
+                if cp > 0xFFFF {
+                    return GENERAL_CI_SUPPLEMENTARY;
+                }
+                match GENERAL_CI_PAGES[(cp >> 8) as usize] {
+                    Some(page) => page[(cp & 0xFF) as usize] as u32,
+                    None => cp,
+                }
+            }
+            Weighing::Latin1Swedish | Weighing::Latin1General => {
+                let byte = char::from_u32(cp).and_then(latin1_byte).unwrap_or(b'?');
+                let byte = if self.0.charset == "ascii" && byte >= 0x80 { b'?' } else { byte };
+                LATIN1_SWEDISH_CI[byte as usize] as u32
+            }
+        }
+    }
+
+    /// The collation weighs bytes rather than characters (`binary`, UTF-8 `_bin`).
+    #[inline]
+    fn weighs_bytes(self) -> bool {
+        match self.0.weighing {
+            Weighing::Binary => true,
+            Weighing::CodePoint => self.0.charset != "latin1",
+            _ => false,
+        }
+    }
+
+    /// Bytes per weight in a sort key.
+    fn weight_width(self) -> usize {
+        match self.0.weighing {
+            Weighing::UnicodeGeneral | Weighing::Uca400 | Weighing::Uca520 => 2,
+            _ => 1,
+        }
+    }
+
+    /// The weights of `s`: its bytes, or its characters' weights.
+    fn weights(self, s: &[u8]) -> Vec<u32> {
+        if self.weighs_bytes() {
+            return s.iter().map(|b| *b as u32).collect();
+        }
+        let mut out = Vec::with_capacity(s.len());
+        let mut i = 0;
+        while i < s.len() {
+            let (cp, len) = next_char(s, i);
+            i += len;
+            out.push(self.weight(cp));
+        }
+        out
+    }
+
+    /// Compares two strings under this collation.
+    pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
+        if self.weighs_bytes() {
+            let common = a.len().min(b.len());
+            let ord = a[..common].cmp(&b[..common]);
+            if ord != Ordering::Equal || !self.0.pad_space {
+                return ord.then(a.len().cmp(&b.len()));
+            }
+            return pad_rest(&a[common..], &b[common..], |x| *x as u32);
+        }
+        let wa = self.weights(a);
+        let wb = self.weights(b);
+        let common = wa.len().min(wb.len());
+        let ord = wa[..common].cmp(&wb[..common]);
+        if ord != Ordering::Equal || !self.0.pad_space {
+            return ord.then(wa.len().cmp(&wb.len()));
+        }
+        pad_rest(&wa[common..], &wb[common..], |x| *x)
+    }
+
+    /// Appends the sort key of `s`: memcmp order of keys is this collation's order, and equal
+    /// keys are equal strings.
+    pub fn sort_key(self, s: &[u8], out: &mut Vec<u8>) {
+        if self.weighs_bytes() && !self.0.pad_space {
+            out.extend_from_slice(s);
+            return;
+        }
+        let weights = self.weights(s);
+        let width = self.weight_width();
+        if !self.0.pad_space {
+            for w in weights {
+                push_weight(out, w, width);
+            }
+            return;
+        }
+        pad_space_key(&weights, width, out);
+    }
+
+    /// `s LIKE pattern` under this collation: characters match when their weights are equal;
+    /// `_` is one character, `%` any run, `escape` quotes the next character. No padding:
+    /// 'a ' LIKE 'a' is false, as in MariaDB.
+    pub fn like(self, s: &[u8], pattern: &[u8], escape: u32) -> bool {
+        let weigh = |cp: u32| if self.weighs_bytes() { cp } else { self.weight(cp) };
+        let subject: Vec<u32> = if self.weighs_bytes() {
+            // Byte weights would let `_` match one byte of a multi-byte character.
+            let mut out = Vec::with_capacity(s.len());
+            let mut i = 0;
+            while i < s.len() {
+                let (cp, len) = next_char(s, i);
+                i += len;
+                out.push(cp);
+            }
+            out
+        } else {
+            self.weights(s)
+        };
+        let mut pat = Vec::with_capacity(pattern.len());
+        let mut i = 0;
+        while i < pattern.len() {
+            let (cp, len) = next_char(pattern, i);
+            i += len;
+            if cp == escape && i < pattern.len() {
+                let (next, l) = next_char(pattern, i);
+                i += l;
+                pat.push(LikeItem::Weight(weigh(next)));
+                continue;
+            }
+            pat.push(match cp {
+                0x25 => LikeItem::AnyRun,
+                0x5F => LikeItem::AnyOne,
+                _ => LikeItem::Weight(weigh(cp)),
+            });
+        }
+        like_match(&subject, &pat)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum LikeItem {
+    Weight(u32),
+    AnyOne,
+    AnyRun,
+}
+
+/// Wildcard matching with backtracking to the last `%` only (linear for most patterns).
+fn like_match(s: &[u32], p: &[LikeItem]) -> bool {
+    let (mut si, mut pi) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        match p.get(pi) {
+            Some(LikeItem::AnyRun) => {
+                star = Some((pi, si));
+                pi += 1;
+            }
+            Some(LikeItem::AnyOne) => {
+                si += 1;
+                pi += 1;
+            }
+            Some(LikeItem::Weight(w)) if *w == s[si] => {
+                si += 1;
+                pi += 1;
+            }
+            _ => match star {
+                Some((sp, ss)) => {
+                    pi = sp + 1;
+                    si = ss + 1;
+                    star = Some((sp, ss + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[pi..].iter().all(|i| *i == LikeItem::AnyRun)
+}
+
+fn push_weight(out: &mut Vec<u8>, w: u32, width: usize) {
+    out.extend_from_slice(&w.to_be_bytes()[4 - width..]);
+}
+
+/// The order of two strings that agree up to where the shorter ends: the longer one's rest
+/// against spaces (PAD SPACE).
+fn pad_rest<T>(rest_a: &[T], rest_b: &[T], weight: impl Fn(&T) -> u32) -> Ordering {
+    let vs_spaces =
+        |rest: &[T]| rest.iter().map(&weight).find(|w| *w != SPACE).map_or(Ordering::Equal, |w| w.cmp(&SPACE));
+    if rest_a.is_empty() {
+        vs_spaces(rest_b).reverse()
+    } else {
+        vs_spaces(rest_a)
+    }
+}
+
+/// Weights per chunk of a PAD SPACE key.
+const PAD_CHUNK: usize = 8;
+/// What follows a chunk of a PAD SPACE key: the rest sorts below endless spaces, is only
+/// spaces (the key ends), or sorts above them.
+const REST_BELOW_SPACES: u8 = 0;
+const REST_SPACES: u8 = 1;
+const REST_ABOVE_SPACES: u8 = 2;
+
+fn pad_space_key(weights: &[u32], width: usize, out: &mut Vec<u8>) {
+    let len = weights.iter().rposition(|w| *w != SPACE).map_or(0, |p| p + 1);
+    let weights = &weights[..len];
+    let mut start = 0;
+    loop {
+        let end = (start + PAD_CHUNK).min(len);
+        for &w in &weights[start..end] {
+            push_weight(out, w, width);
+        }
+        for _ in end..start + PAD_CHUNK {
+            push_weight(out, SPACE, width);
+        }
+        // Trailing spaces are gone, so the rest is empty or has a character other than space.
+        match weights[end..].iter().find(|w| **w != SPACE) {
+            None => {
+                out.push(REST_SPACES);
+                return;
+            }
+            Some(w) if *w < SPACE => out.push(REST_BELOW_SPACES),
+            Some(_) => out.push(REST_ABOVE_SPACES),
+        }
+        start = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(name: &str) -> Collation {
+        Collation::named(name).unwrap()
+    }
+
+    fn key(coll: Collation, s: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        coll.sort_key(s.as_bytes(), &mut out);
+        out
+    }
+
+    #[test]
+    fn general_ci_folds_case_and_accents_as_mariadb() {
+        let g = c("utf8mb4_general_ci");
+        for (a, b) in [("a", "A"), ("a", "a "), ("ß", "s"), ("é", "E"), ("Ä", "a"), ("ё", "Е"), ("😀", "😁")] {
+            assert_eq!(g.compare(a.as_bytes(), b.as_bytes()), Ordering::Equal, "{a} = {b}");
+            assert_eq!(key(g, a), key(g, b), "{a} = {b}");
+        }
+        assert_eq!(g.compare(b"a", b"b"), Ordering::Less);
+        assert_eq!(g.compare("й".as_bytes(), "и".as_bytes()), Ordering::Greater);
+        assert_eq!(g.compare(b"a\t", b"a"), Ordering::Less, "PAD SPACE: a tab is below the padding");
+        let nopad = c("utf8mb4_general_nopad_ci");
+        assert_eq!(nopad.compare(b"a ", b"A"), Ordering::Greater);
+    }
+
+    #[test]
+    fn bin_pads_and_nopad_bin_does_not() {
+        let bin = c("utf8mb4_bin");
+        assert_eq!(bin.compare(b"a ", b"a"), Ordering::Equal);
+        assert_eq!(bin.compare(b"a", b"A"), Ordering::Greater);
+        assert_eq!(c("utf8mb4_nopad_bin").compare(b"a ", b"a"), Ordering::Greater);
+        assert_eq!(Collation::binary().compare(b"a ", b"a"), Ordering::Greater);
+    }
+
+    #[test]
+    fn latin1_swedish_puts_swedish_letters_after_z() {
+        let sw = c("latin1_swedish_ci");
+        assert_eq!(sw.compare("Å".as_bytes(), b"z"), Ordering::Greater);
+        assert_eq!(sw.compare("é".as_bytes(), b"E"), Ordering::Equal);
+        assert_eq!(sw.compare("ü".as_bytes(), b"y"), Ordering::Equal);
+        assert_eq!(c("latin1_bin").compare("€".as_bytes(), "À".as_bytes()), Ordering::Less);
+    }
+
+    #[test]
+    fn sort_keys_order_as_compare() {
+        let words = [
+            "", " ", "a", "A", "a ", "a\t", "a\t ", "a  \t", "a !", "a!", "ab", "a b", "b", "é", "ß", "ss", "\t", "z",
+            "Å", "😀",
+        ];
+        for name in [
+            "utf8mb4_general_ci",
+            "utf8mb4_bin",
+            "utf8mb4_nopad_bin",
+            "utf8mb4_general_nopad_ci",
+            "latin1_swedish_ci",
+            "latin1_bin",
+        ] {
+            let coll = c(name);
+            for a in words {
+                for b in words {
+                    assert_eq!(
+                        key(coll, a).cmp(&key(coll, b)),
+                        coll.compare(a.as_bytes(), b.as_bytes()),
+                        "{name}: {a:?} vs {b:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn like_weighs_characters() {
+        let g = c("utf8mb4_general_ci");
+        assert!(g.like("Straße".as_bytes(), b"STRASE", '\\' as u32));
+        assert!(g.like(b"Hello", b"h%O", '\\' as u32));
+        assert!(g.like(b"a_c", b"a\\_C", '\\' as u32));
+        assert!(!g.like(b"abc", b"a\\_c", '\\' as u32));
+        assert!(!g.like(b"a ", b"a", '\\' as u32));
+        assert!(g.like("é".as_bytes(), b"_", '\\' as u32));
+        assert!(!c("utf8mb4_bin").like(b"A", b"a", '\\' as u32));
+    }
+}
