@@ -1026,14 +1026,14 @@ async fn handle_insert_outcome(
     match outcome {
         InsertOutcome::Inserted { .. } => {
             counts.affected += 1;
-            returning_row(&plan.returning, &row, &mut counts.returned, cx)?;
+            returning_row(&plan.returning, row, &mut counts.returned, cx)?;
         }
         InsertOutcome::Replaced { deleted, .. } => {
             counts.affected += 1 + deleted as u64;
             if deleted > 0 {
                 counts.duplicates += 1;
             }
-            returning_row(&plan.returning, &row, &mut counts.returned, cx)?;
+            returning_row(&plan.returning, row, &mut counts.returned, cx)?;
         }
         InsertOutcome::Duplicate { index, pk_key, existing } => {
             counts.duplicates += 1;

@@ -417,7 +417,7 @@ impl FnContext for ExecCtx<'_> {
             SequenceOp::Set => {
                 let int = |v: Option<&Value>| v.and_then(crate::value::to_i64);
                 let Some(n) = int(args.first()) else { return Ok(Value::Null) };
-                let used = args.get(1).map_or(Some(1), |v| crate::value::to_i64(v)).unwrap_or(0) != 0;
+                let used = args.get(1).map_or(Some(1), crate::value::to_i64).unwrap_or(0) != 0;
                 sequences.set_value(self.env.engine, table, n, used, int(args.get(2)))?.map_or(Value::Null, Value::Int)
             }
         })
