@@ -150,7 +150,7 @@ def main() -> int:
             servers.append(SelkieServer(extra_args=["--buffer-pool-size", "256M"]).start())
             args.selkie_port = servers[-1].port
         if args.mariadb_port is None:
-            servers.append(MariaDBServer(buffer_pool="256M").start())
+            servers.append(MariaDBServer(buffer_pool="256M").start(load_time_zones=True))
             args.mariadb_port = servers[-1].port
         for path in args.files:
             entries = entries_for(path, run_file(args.selkie_port, path), run_file(args.mariadb_port, path))
