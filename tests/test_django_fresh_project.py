@@ -29,10 +29,6 @@ def manage(project, *args, timeout=300):
                           timeout=timeout, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
 
 
-# Strict: the day it passes, the mark must go (as a stale allow-list entry does). Against MariaDB
-# (SELKIE_TESTS_AGAINST_MARIADB=1, conftest.py) it is expected to pass.
-@pytest.mark.xfail(os.environ.get("SELKIE_TESTS_AGAINST_MARIADB") != "1", strict=True, reason="issue 14: Django's first query on a connection calls CONVERT_TZ, "
-                   "which selkied lacks; then FOREIGN KEY and CHECK. Remove this mark when the test passes.")
 def test_fresh_project_migrates(selkie, tmp_path):
     assert django.VERSION[:2] == (5, 1), f"Django 5.1 expected, found {django.get_version()}"
     project = tmp_path / "mysite"
