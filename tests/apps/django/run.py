@@ -359,8 +359,7 @@ def write_doc(results: dict, command: str) -> None:
                 lines.append(f"- {SERVER_NAMES[server]}: {state} "
                              f"({f['migrations_applied']} migrations applied)")
         lines += ["", "The default test suite runs this check against selkied in "
-                  "tests/test_django_fresh_project.py", "(a strict xfail until it passes; scripts/test.sh "
-                  "installs Django 5.1 and mysqlclient)."]
+                  "tests/test_django_fresh_project.py", "(scripts/test.sh installs Django 5.1 and mysqlclient)."]
     errors = []
     for server in [s for s in servers if s.startswith("selkie")]:
         for label in labels:

@@ -88,7 +88,8 @@ fn compatible(child: &ColumnType, parent: &ColumnType) -> bool {
         (a, b) if binary(a) && binary(b) => true,
         (T::Int { width: wa, unsigned: ua, .. }, T::Int { width: wb, unsigned: ub, .. }) => wa == wb && ua == ub,
         (T::Float { .. }, T::Float { .. }) | (T::Double { .. }, T::Double { .. }) | (T::Date, T::Date) => true,
-        _ => false,
+        // YEAR, TIME, ENUM, SET, UUID, INET4/6: a column of the very same type.
+        (a, b) => a == b,
     }
 }
 
