@@ -117,3 +117,11 @@ DELETE FROM lp WHERE id = 1;
 SET foreign_key_checks = 0;
 DROP TABLE lp, lc;
 SET foreign_key_checks = 1;
+-- A foreign key between UUID columns (Django's UUIDField primary keys).
+CREATE TABLE pu (id UUID PRIMARY KEY);
+CREATE TABLE cu (p UUID, CONSTRAINT cu_p FOREIGN KEY (p) REFERENCES pu (id));
+INSERT INTO pu VALUES ('123e4567-e89b-12d3-a456-426614174000');
+INSERT INTO cu VALUES ('123e4567-e89b-12d3-a456-426614174000');
+INSERT INTO cu VALUES ('00000000-0000-0000-0000-000000000000');
+SELECT p FROM cu;
+DROP TABLE cu, pu;
