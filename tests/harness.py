@@ -116,14 +116,17 @@ class SelkieServer(ManagedServer):
                 "--bind", "127.0.0.1"] + self.extra_args
         self.datadir.parent.mkdir(parents=True, exist_ok=True)
         logf = open(self.log, "ab")
+        # The log is appended to across restarts: only this run's lines say it is ready.
+        this_run = logf.tell()
         self.proc = subprocess.Popen(args, stdout=logf, stderr=subprocess.STDOUT, env={**os.environ, **self.env})
         logf.close()
-        # Recovery may take a while after a kill: wait for the log line, not just the port.
+        # Recovery may take a while after a kill: wait for the log line, not just the port (the
+        # port is bound before recovery, and a start that refuses to recover listens briefly).
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"selkied exited with {self.proc.returncode}:\n{tail(self.log)}")
-            if "ready for connections" in self.log.read_text(errors="replace"):
+            if "ready for connections" in self.log.read_bytes()[this_run:].decode(errors="replace"):
                 wait_for_port(self.port, self.proc, max(1.0, deadline - time.monotonic()), self.log)
                 return self
             time.sleep(0.05)
