@@ -1209,7 +1209,7 @@ mod tests {
         };
         assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
         // A field naming a column the table does not have is corruption.
-        t.row_versions.old[1].fields[0].column = Some(8);
+        t.row_versions.old[1].fields[0].column = Some(99);
         assert!(decode_table(&encode_table(&t)).is_err());
     }
 
