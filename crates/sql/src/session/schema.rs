@@ -15,6 +15,22 @@ use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
 use crate::types::ResultSink;
 use crate::types::{WarnLevel, Warning};
+use crate::variables::SqlMode;
+use selkie_storage::Catalog;
+
+/// The binder's environment for DDL: definitions bind without session or user variables (and
+/// DDL names its tables itself, temporary ones already mapped by the session).
+fn ddl_bind_env<'a>(catalog: &'a Catalog, db: Option<&'a str>, mode: SqlMode) -> BindEnv<'a> {
+    BindEnv {
+        catalog,
+        current_db: db,
+        vars: None,
+        user_vars: None,
+        pipes_as_concat: mode.pipes_as_concat,
+        only_full_group_by: mode.only_full_group_by,
+        temporary: None,
+    }
+}
 
 impl Session {
     /// CREATE TABLE ... SELECT: the table from the query's columns, then the rows as an
@@ -145,16 +161,7 @@ impl Session {
         let last_insert_id = self.vars.last_insert_id();
         let (result, warnings) = {
             let env = stmt_env!(self, engine, Some(catalog.clone()), &[]);
-            let mode = self.vars.sql_mode();
-            let benv = BindEnv {
-                catalog: &catalog,
-                current_db: db.as_deref(),
-                vars: None,
-                user_vars: None,
-                pipes_as_concat: mode.pipes_as_concat,
-                only_full_group_by: mode.only_full_group_by,
-                temporary: None,
-            };
+            let benv = ddl_bind_env(&catalog, db.as_deref(), self.vars.sql_mode());
             let mut b = Binder::new(benv, text);
             b.scopes.push(Scope::default());
             let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
@@ -200,16 +207,7 @@ impl Session {
         let last_insert_id = self.vars.last_insert_id();
         let (result, warnings) = {
             let env = stmt_env!(self, engine, Some(catalog.clone()), &[]);
-            let mode = self.vars.sql_mode();
-            let benv = BindEnv {
-                catalog: &catalog,
-                current_db: db.as_deref(),
-                vars: None,
-                user_vars: None,
-                pipes_as_concat: mode.pipes_as_concat,
-                only_full_group_by: mode.only_full_group_by,
-                temporary: None,
-            };
+            let benv = ddl_bind_env(&catalog, db.as_deref(), self.vars.sql_mode());
             let mut b = Binder::new(benv, text);
             b.scopes.push(Scope::default());
             let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
