@@ -249,8 +249,12 @@ pub(crate) fn rules_for(catalog: &Catalog, table: &Arc<TableDef>) -> Result<Opti
         };
         checks.push(BoundCheck { error_name, expr: bind_check(catalog, table, &c.expr)? });
     }
+    // InnoDB keeps a table's foreign keys, and those referencing it, in sets ordered by id
+    // ("db/name"), and checks them in that order: the first that fails is the one reported.
+    let mut own: Vec<&selkie_storage::ForeignKeyDef> = table.constraints.foreign_keys.iter().collect();
+    own.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let mut parents = Vec::new();
-    for fk in &table.constraints.foreign_keys {
+    for fk in own {
         let Some(columns) = positions(table, &fk.columns) else { continue };
         let parent = catalog.table(&fk.ref_db, &fk.ref_table).and_then(|p| {
             let ref_cols = positions(p, &fk.ref_columns)?;
@@ -258,26 +262,28 @@ pub(crate) fn rules_for(catalog: &Catalog, table: &Arc<TableDef>) -> Result<Opti
         });
         parents.push(ParentLink { detail: foreign_key_detail(table, fk), columns, parent });
     }
+    let mut incoming: Vec<(&Arc<TableDef>, &selkie_storage::ForeignKeyDef)> = referencing
+        .into_iter()
+        .flat_map(|child| child.constraints.foreign_keys.iter().map(move |fk| (child, fk)))
+        .filter(|(_, fk)| fk.ref_db == table.db && fk.ref_table == table.name)
+        .collect();
+    incoming
+        .sort_by(|(c1, a), (c2, b)| (c1.db.as_bytes(), a.name.as_bytes()).cmp(&(c2.db.as_bytes(), b.name.as_bytes())));
     let mut children = Vec::new();
-    for child in referencing {
-        for fk in &child.constraints.foreign_keys {
-            if fk.ref_db != table.db || fk.ref_table != table.name {
-                continue;
-            }
-            let (Some(columns), Some(ref_columns)) = (positions(child, &fk.columns), positions(table, &fk.ref_columns))
-            else {
-                continue;
-            };
-            children.push(ChildLink {
-                detail: foreign_key_detail(child, fk),
-                child: child.clone(),
-                index: index_on(child, &columns),
-                columns,
-                ref_columns,
-                on_delete: fk.on_delete.unwrap_or_default(),
-                on_update: fk.on_update.unwrap_or_default(),
-            });
-        }
+    for (child, fk) in incoming {
+        let (Some(columns), Some(ref_columns)) = (positions(child, &fk.columns), positions(table, &fk.ref_columns))
+        else {
+            continue;
+        };
+        children.push(ChildLink {
+            detail: foreign_key_detail(child, fk),
+            child: child.clone(),
+            index: index_on(child, &columns),
+            columns,
+            ref_columns,
+            on_delete: fk.on_delete.unwrap_or_default(),
+            on_update: fk.on_update.unwrap_or_default(),
+        });
     }
     Ok(Some(Arc::new(TableRules { table_id: table.id, checks, parents, children })))
 }
