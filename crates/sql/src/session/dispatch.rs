@@ -373,7 +373,7 @@ impl Session {
     ) -> Result<(), SqlError> {
         match stmt {
             Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
-            Stmt::AlterTable(at) => self.run_alter(at, text, sink, more).await,
+            Stmt::AlterTable(at) => Box::pin(self.run_alter(at, text, sink, more)).await,
             Stmt::Begin { read_only, consistent_snapshot } => {
                 self.counters.bump(Counter::ComBegin);
                 self.begin(*read_only).await?;
@@ -483,10 +483,9 @@ impl Session {
                 Box::pin(self.drop_sequences(*if_exists, names, sink, more)).await
             }
             Stmt::Checksum { tables, quick } => self.checksum_tables(tables, *quick, sink, more).await,
-            Stmt::TruncateWait { stmt, wait } => match self.ddl_on_temporary(stmt)? {
-                Some(rewritten) => Box::pin(self.run_ddl(&rewritten, text, Some(*wait), sink, more)).await,
-                None => self.run_ddl(stmt, text, Some(*wait), sink, more).await,
-            },
+            Stmt::TruncateWait { stmt, wait } => {
+                Box::pin(self.run_ddl_statement(stmt, text, Some(*wait), sink, more)).await
+            }
             Stmt::TableKeys { db, table, enable } => {
                 self.counters.bump(Counter::ComAlterTable);
                 // ALTER TABLE commits the open transaction, as in MariaDB.
@@ -601,23 +600,7 @@ impl Session {
             | S::Drop { .. }
             | S::AlterTable(_)
             | S::Truncate(_)
-            | S::RenameTable(_) => match s {
-                // Boxed: these futures hold statements and nest the DDL futures, and statement
-                // futures are kept small (a debug build's test threads have 2 MiB stacks).
-                S::CreateTable(ct) if ct.temporary && !super::temporary::creates_temporary(ct) => {
-                    Box::pin(self.create_temporary_table(ct, text, sink, more)).await
-                }
-                S::Drop { object_type: ast::ObjectType::Table, names, temporary, .. }
-                    if self.drop_touches_temporary(names, *temporary) =>
-                {
-                    Box::pin(self.drop_with_temporary(s, text, sink, more)).await
-                }
-                S::CreateTable(ct) if ct.query.is_some() => self.create_table_as_select(ct, text, sink, more).await,
-                _ => match self.ddl_on_temporary(s)? {
-                    Some(rewritten) => Box::pin(self.run_ddl(&rewritten, text, None, sink, more)).await,
-                    None => self.run_ddl(s, text, None, sink, more).await,
-                },
-            },
+            | S::RenameTable(_) => Box::pin(self.run_ddl_statement(s, text, None, sink, more)).await,
             S::Explain { statement, analyze: false, .. } => {
                 let catalog = self.store.catalog();
                 let db = self.current_db.clone();
@@ -634,6 +617,39 @@ impl Session {
                 let head = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
                 Err(error::not_supported(&head))
             }
+        }
+    }
+
+    /// CREATE/DROP/ALTER/TRUNCATE/RENAME TABLE and CREATE INDEX, temporary tables included.
+    /// Always awaited boxed: DDL futures hold whole statements (a sqlparser `Statement` is
+    /// kilobytes) and nest the catalog and rebuild futures; inline they would make every
+    /// statement's future, the point select's included, as large as the largest DDL's, and the
+    /// connection copies that future into a box for each statement it runs.
+    async fn run_ddl_statement(
+        &mut self,
+        s: &ast::Statement,
+        text: &str,
+        wait: Option<std::time::Duration>,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        use ast::Statement as S;
+        match s {
+            S::CreateTable(ct) if ct.temporary && !super::temporary::creates_temporary(ct) => {
+                Box::pin(self.create_temporary_table(ct, text, sink, more)).await
+            }
+            S::Drop { object_type: ast::ObjectType::Table, names, temporary, .. }
+                if self.drop_touches_temporary(names, *temporary) =>
+            {
+                Box::pin(self.drop_with_temporary(s, text, sink, more)).await
+            }
+            S::CreateTable(ct) if ct.query.is_some() => {
+                Box::pin(self.create_table_as_select(ct, text, sink, more)).await
+            }
+            _ => match self.ddl_on_temporary(s)? {
+                Some(rewritten) => self.run_ddl(&rewritten, text, wait, sink, more).await,
+                None => self.run_ddl(s, text, wait, sink, more).await,
+            },
         }
     }
 }
