@@ -21,3 +21,13 @@ SELECT id, LENGTH(t), LENGTH(b), HEX(bn), HEX(vb) FROM l;
 SET sql_mode = '';
 INSERT INTO l (id, t) VALUES (2, REPEAT('a', 300));
 SELECT id, LENGTH(t) FROM l ORDER BY id;
+-- JSON_VALID: what a JSON column's CHECK calls, and what dumps of JSON columns replay.
+SELECT JSON_VALID('[1]'), JSON_VALID(''), JSON_VALID(NULL), JSON_VALID('{"a":1,"a":2}'), JSON_VALID(12), JSON_VALID('tru'), JSON_VALID(' 1 ');
+SELECT id, JSON_VALID(doc) FROM j ORDER BY id;
+CREATE TABLE jv (id INT PRIMARY KEY, doc LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL CHECK (json_valid(`doc`)));
+SHOW CREATE TABLE jv;
+INSERT INTO jv VALUES (1, '{"x": [1, 2]}');
+INSERT INTO jv VALUES (2, '{"x": ');
+INSERT INTO jv VALUES (3, NULL);
+SELECT id, doc FROM jv ORDER BY id;
+SELECT JSON_VALID('[1,]'), JSON_VALID('abc'), JSON_VALID('[1] x'), JSON_VALID('{"a":'), JSON_VALID('"abc');

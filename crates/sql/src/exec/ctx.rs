@@ -405,6 +405,9 @@ impl FnContext for ExecCtx<'_> {
     fn warn(&self, code: u16, message: String) {
         self.push_warning(WarnLevel::Warning, code, message);
     }
+    fn note(&self, code: u16, message: String) {
+        self.push_warning(WarnLevel::Note, code, message);
+    }
     fn sequence(&self, op: SequenceOp, db: &str, name: &str, args: &[Value]) -> Result<Value, SqlError> {
         let catalog = self.env.catalog.get(self.env.engine);
         let table =

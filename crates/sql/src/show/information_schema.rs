@@ -1,6 +1,6 @@
 //! Rows of the information_schema tables, in the column order of their layouts
 //! (`columns::IS_TABLES`). Tables of objects Selkie does not have (routines, views, triggers,
-//! events, non-global privileges) are empty.
+//! events, non-global privileges, tablespace files) are empty.
 
 use super::columns::{conform_integers, integer_signedness, is_columns, is_table};
 use super::context::Ctx;
@@ -35,8 +35,8 @@ pub(crate) fn rows(table: &str, ctx: &Ctx) -> Result<Vec<Vec<Value>>, SqlError> 
         "USER_PRIVILEGES" => server::user_privileges_rows(ctx),
         "CHECK_CONSTRAINTS" => schema::check_constraints_rows(ctx),
         "REFERENTIAL_CONSTRAINTS" => schema::referential_constraints_rows(ctx),
-        "COLUMN_PRIVILEGES" | "EVENTS" | "PARAMETERS" | "ROUTINES" | "SCHEMA_PRIVILEGES" | "TABLE_PRIVILEGES"
-        | "TRIGGERS" | "VIEWS" => Vec::new(),
+        "COLUMN_PRIVILEGES" | "EVENTS" | "FILES" | "PARAMETERS" | "ROUTINES" | "SCHEMA_PRIVILEGES"
+        | "TABLE_PRIVILEGES" | "TRIGGERS" | "VIEWS" => Vec::new(),
         other => {
             debug_assert!(false, "information_schema.{other} has a layout but no rows");
             Vec::new()

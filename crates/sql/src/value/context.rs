@@ -32,6 +32,10 @@ pub trait FnContext {
     }
     /// Adds a warning (level Warning) for SHOW WARNINGS.
     fn warn(&self, code: u16, message: String);
+    /// Adds a note (level Note) for SHOW WARNINGS.
+    fn note(&self, code: u16, message: String) {
+        self.warn(code, message)
+    }
     /// NEXTVAL / LASTVAL / SETVAL of the sequence `db`.`name` (the binder checked it is one);
     /// `args` are SETVAL's value, is_used and round.
     fn sequence(&self, _op: SequenceOp, _db: &str, _name: &str, _args: &[Value]) -> Result<Value, SqlError> {

@@ -1,5 +1,5 @@
 //! Built-in scalar functions: the registry over the function families (`string`, `numeric`,
-//! `control`, `datetime`, `misc`). What the families share lives below them, in `signature` (the
+//! `control`, `datetime`, `json`, `misc`). What the families share lives below them, in `signature` (the
 //! entry type, return-type helpers) and `args` (argument readers), so this file only gathers.
 //!
 //! Every function receives its evaluated arguments and returns a value; NULL handling is the
@@ -33,6 +33,7 @@ macro_rules! func {
 mod args;
 pub mod control;
 pub mod datetime;
+pub mod json;
 pub mod misc;
 pub mod numeric;
 pub mod signature;
@@ -52,6 +53,7 @@ fn registry() -> &'static [&'static ScalarFunction] {
             .chain(numeric::FUNCTIONS)
             .chain(control::FUNCTIONS)
             .chain(datetime::FUNCTIONS)
+            .chain(json::FUNCTIONS)
             .chain(misc::FUNCTIONS)
             .collect();
         all.sort_by(|a, b| a.name.cmp(b.name));
