@@ -470,6 +470,7 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            generated: None,
             collation: match &c.ty {
                 // CREATE TABLE ... SELECT: a column keeps the collation it was selected with.
                 value::SqlType::Text { collation, .. } if collation.weighs_characters() => collation.name().to_string(),
@@ -589,6 +590,7 @@ pub(crate) fn build_new_table(
             comment,
             zerofill,
             collation,
+            generated: None,
         });
         defaults.push(default);
     }

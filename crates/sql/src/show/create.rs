@@ -222,6 +222,7 @@ pub(crate) mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            generated: None,
             collation: String::new(),
         }
     }
