@@ -137,7 +137,7 @@ pub(crate) enum DefaultKind<'a> {
 }
 
 pub(crate) fn default_kind(col: &ColumnDef) -> DefaultKind<'_> {
-    if col.auto_increment {
+    if col.auto_increment || col.generated.is_some() {
         return DefaultKind::Absent;
     }
     match &col.default {
