@@ -107,6 +107,9 @@ fn provisional(db: &str, name: &str, columns: &[ColumnDef]) -> Arc<TableDef> {
 /// whose value is not a function of the row (1901).
 pub(crate) fn check_table(catalog: &Catalog, db: &str, table: &str, columns: &[ColumnDef]) -> Result<(), SqlError> {
     let t = provisional(db, table, columns);
+    // Whether each column's value depends on the AUTO_INCREMENT value, which a STORED column
+    // may not read, not even through a VIRTUAL one.
+    let mut reads_auto_increment: Vec<bool> = columns.iter().map(|c| c.auto_increment).collect();
     for (i, c) in columns.iter().enumerate() {
         let Some(g) = &c.generated else { continue };
         let bound = crate::constraints::bind_row_expr(catalog, &t, &g.expr, Clause::Generated)?;
@@ -125,8 +128,15 @@ pub(crate) fn check_table(catalog: &Catalog, db: &str, table: &str, columns: &[C
                     "01000",
                     format!("Expression for field `{}` is referring to uninitialized field `{}`", c.name, other.name),
                 ));
-            } else if other.auto_increment && g.stored {
-                refused = Some(not_allowed("AUTO_INCREMENT", &other.name));
+            } else if reads_auto_increment[r] {
+                if g.stored {
+                    refused = Some(if other.auto_increment {
+                        not_allowed("AUTO_INCREMENT", &other.name)
+                    } else {
+                        not_allowed(&other.name, &c.name)
+                    });
+                }
+                reads_auto_increment[i] = true;
             }
         });
         if let Some(e) = refused {
