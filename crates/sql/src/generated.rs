@@ -215,6 +215,9 @@ pub(crate) fn values_for(catalog: &Catalog, table: &Arc<TableDef>) -> Result<Opt
     Ok((!columns.is_empty()).then(|| Arc::new(GeneratedValues { columns })))
 }
 
+/// A rebuilt table's definition (which messages name) and its generated columns.
+pub(crate) type RebuiltValues = (Arc<TableDef>, Arc<GeneratedValues>);
+
 /// The generated columns of a table being rebuilt with `columns` (ALTER TABLE), with the
 /// definition their messages name; None when it has none.
 pub(crate) fn values_for_columns(
@@ -222,7 +225,7 @@ pub(crate) fn values_for_columns(
     db: &str,
     table: &str,
     columns: &[ColumnDef],
-) -> Result<Option<(Arc<TableDef>, Arc<GeneratedValues>)>, SqlError> {
+) -> Result<Option<RebuiltValues>, SqlError> {
     if columns.iter().all(|c| c.generated.is_none()) {
         return Ok(None);
     }
