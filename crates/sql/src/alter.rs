@@ -268,7 +268,8 @@ impl<'t> Edit<'t> {
         if let Some(g) = &def.generated {
             // MariaDB adds a VIRTUAL column in place and copies the table for a STORED one.
             self.recompute = true;
-            if g.stored {
+            // ... unless it is placed before other columns (FIRST / AFTER): then it copies too.
+            if g.stored || position.is_some() {
                 self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
             } else {
                 self.inplace_rebuild = true;
@@ -324,6 +325,10 @@ impl<'t> Edit<'t> {
                 return Err(crate::generated::alter_refused());
             }
             self.recompute = true;
+            self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+        }
+        if def.generated.is_none() && self.cols[at].def.generated.is_some() {
+            // MariaDB copies the table to make a generated column ordinary.
             self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
         }
         let old_name = self.cols[at].def.name.clone();

@@ -288,6 +288,21 @@ impl Printer<'_> {
                 P::new(s, HIGHEST)
             }
             Expr::Function(f) => self.function(f)?,
+            // MariaDB prints SUBSTRING(a, 2) / SUBSTRING(a FROM 2) as substr(`a`,2).
+            Expr::Substring { expr, substring_from, substring_for, .. } => {
+                let mut args = vec![self.expr(expr)?.text];
+                args.push(match substring_from {
+                    Some(f) => self.expr(f)?.text,
+                    None => "1".to_string(),
+                });
+                if let Some(n) = substring_for {
+                    args.push(self.expr(n)?.text);
+                }
+                P::new(format!("substr({})", args.join(",")), HIGHEST)
+            }
+            Expr::Trim { trim_where: None, trim_what: None, expr, trim_characters: None } => {
+                P::new(format!("trim({})", self.expr(expr)?.text), HIGHEST)
+            }
             Expr::Subquery(_) | Expr::InSubquery { .. } | Expr::Exists { .. } => return Err(self.subquery()),
             other => return Err(error::not_supported(&format!("expression {other} in a CHECK constraint"))),
         })
@@ -503,6 +518,8 @@ mod tests {
             ("length(c) < 5", "octet_length(`c`) < 5"),
             ("a - (b - 1) > 0", "`a` - (`b` - 1) > 0"),
             ("a - b - 1 > 0", "`a` - `b` - 1 > 0"),
+            ("substring(c, 2) <> ''", "substr(`c`,2) <> ''"),
+            ("trim(c) = c", "trim(`c`) = `c`"),
             ("if(a > 0, 1, 0) = 1", "if(`a` > 0,1,0) = 1"),
             ("- (a + 1) < 0", "-(`a` + 1) < 0"),
             ("not (a and b)", "`a` = 0 or `b` = 0"),
