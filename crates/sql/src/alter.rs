@@ -85,6 +85,9 @@ struct Edit<'t> {
     inplace_rebuild: bool,
     /// CONVERT TO CHARACTER SET: every string value is converted.
     convert: bool,
+    /// A generated column was added or redefined: every row's generated values are computed
+    /// again (a rebuild).
+    recompute: bool,
     indexes_added: usize,
     /// Anything but ALGORITHM/LOCK/AUTO_INCREMENT/RENAME TO.
     changed: bool,
@@ -138,6 +141,24 @@ fn column_from_def(
     t: &TableDef,
     cd: &ast::ColumnDef,
 ) -> Result<(ColumnDef, bool, bool), SqlError> {
+    // A generated column's expression names other columns of the table: it is printed here
+    // and checked on the whole table once the ALTER's operations are applied.
+    let mut cd = cd.clone();
+    let mut declared = None;
+    for o in &cd.options {
+        if let Some(d) = crate::generated::declared(&o.option)? {
+            declared = Some((crate::constraints::generated_text(d.expr, &cd.name.value)?, d.stored));
+        }
+    }
+    if declared.is_some() {
+        let refused = |o: &ast::ColumnOption| {
+            matches!(o, ast::ColumnOption::Null | ast::ColumnOption::NotNull | ast::ColumnOption::Default(_))
+        };
+        if cd.options.iter().any(|o| refused(&o.option)) {
+            return Err(error::syntax(&cd.to_string(), 1));
+        }
+        cd.options.retain(|o| !matches!(o.option, ast::ColumnOption::Generated { .. }));
+    }
     let mut text = format!("CREATE TABLE `t` ({cd}");
     // An AUTO_INCREMENT column must lead a key in CREATE TABLE; ALTER checks that on the whole
     // table afterwards.
@@ -152,7 +173,14 @@ fn column_from_def(
     let nt = ddl::build_new_table(b, cx, &ct, t.db.clone(), t.name.clone())?;
     let primary = !nt.primary_key.is_empty();
     let unique = nt.indexes.iter().any(|i| i.unique);
-    let col = nt.columns.into_iter().next().ok_or_else(|| error::internal("column definition"))?;
+    let mut col = nt.columns.into_iter().next().ok_or_else(|| error::internal("column definition"))?;
+    if let Some((expr, stored)) = declared {
+        if primary {
+            return Err(crate::generated::primary_key_refused());
+        }
+        col.generated = Some(selkie_storage::GeneratedColumn { expr, stored });
+        col.nullable = true;
+    }
     Ok((col, primary, unique))
 }
 
@@ -185,6 +213,7 @@ impl<'t> Edit<'t> {
             copy_reason: None,
             inplace_rebuild: false,
             convert: false,
+            recompute: false,
             indexes_added: 0,
             changed: false,
         }
@@ -236,6 +265,16 @@ impl<'t> Edit<'t> {
         if matches!(fill, Fill::Sequence) {
             self.inplace_rebuild = true;
         }
+        if let Some(g) = &def.generated {
+            // MariaDB adds a VIRTUAL column in place and copies the table for a STORED one.
+            self.recompute = true;
+            // ... unless it is placed before other columns (FIRST / AFTER): then it copies too.
+            if g.stored || position.is_some() {
+                self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+            } else {
+                self.inplace_rebuild = true;
+            }
+        }
         let id = self.next_id();
         let name = def.name.clone();
         let end = self.cols.len();
@@ -280,6 +319,29 @@ impl<'t> Edit<'t> {
             }
         }
         let (mut def, primary, unique) = column_from_def(b, cx, self.t, cd)?;
+        if let Some(g) = &def.generated {
+            // MariaDB neither turns an ordinary column into a generated one nor changes the kind.
+            if self.cols[at].def.generated.as_ref().is_none_or(|old| old.stored != g.stored) {
+                return Err(crate::generated::alter_refused());
+            }
+            self.recompute = true;
+            self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+        }
+        if def.generated.is_none() && self.cols[at].def.generated.is_some() {
+            // MariaDB copies the table to make a generated column ordinary.
+            self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+        }
+        let old_name = self.cols[at].def.name.clone();
+        if !old_name.eq_ignore_ascii_case(&def.name) {
+            let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
+            crate::generated::rename_column(&mut defs, &old_name, &def.name);
+            for (c, d) in self.cols.iter_mut().zip(defs) {
+                c.def.generated = d.generated;
+            }
+            if let Some(g) = &mut def.generated {
+                g.expr = crate::generated::renamed(&g.expr, &old_name, &def.name);
+            }
+        }
         let mut col = self.cols.remove(at);
         if !same_type(&col.def.ty, &def.ty) && !instant_widening(&col.def.ty, &def.ty) {
             self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
@@ -432,6 +494,12 @@ impl<'t> Edit<'t> {
                     return Err(error::duplicate_column(new));
                 }
                 ddl::check_identifier(new, error::wrong_column_name)?;
+                let old_name = self.cols[at].def.name.clone();
+                let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
+                crate::generated::rename_column(&mut defs, &old_name, new);
+                for (c, d) in self.cols.iter_mut().zip(defs) {
+                    c.def.generated = d.generated;
+                }
                 self.cols[at].def.name = new.clone();
                 self.changed = true;
             }
@@ -654,6 +722,15 @@ pub async fn alter_table(
         edit.apply(b, cx, op)?;
     }
     edit.check()?;
+    if edit.cols.iter().any(|c| c.def.generated.is_some()) {
+        let defs: Vec<ColumnDef> = edit.cols.iter().map(|c| c.def.clone()).collect();
+        crate::generated::check_table(catalog, &t.db, &t.name, &defs)?;
+        let generated_key =
+            |ix: &Ix| ix.cols.iter().any(|(id, _)| edit.cols.iter().any(|c| c.id == *id && c.def.generated.is_some()));
+        if edit.primary.as_ref().is_some_and(generated_key) {
+            return Err(crate::generated::primary_key_refused());
+        }
+    }
     if edit.changed && !t.constraints.is_empty() {
         check_constraints_survive(catalog, &t, &edit)?;
     }
@@ -682,12 +759,13 @@ pub async fn alter_table(
             && edit.cols.iter().enumerate().all(|(j, c)| c.source == Some(j) && c.def == t.columns[j])
             && edit.options == t.options
             && !edit.force
+            && !edit.recompute
             && !edit.is_copy();
         if lone_index_add {
             let ix = edit.secondary.last().expect("checked");
             let new = NewIndex { name: ix.name.clone(), columns: edit.index_columns(ix, &pos), unique: ix.unique };
             engine.create_index(&t.db, &t.name, new).await?;
-        } else if edit.instant_possible() {
+        } else if !edit.recompute && edit.instant_possible() {
             let change = InstantAlter {
                 added: edit
                     .cols
@@ -712,7 +790,7 @@ pub async fn alter_table(
             // Strict mode as for INSERT: a value the new column cannot hold aborts the ALTER.
             let strict = cx.sql_mode_is_strict();
             let saved = cx.set_strict(strict);
-            let rows = rebuild(engine, cx, &t, &edit, columns, primary_key, &pos).await;
+            let rows = rebuild(engine, catalog, cx, &t, &edit, columns, primary_key, &pos).await;
             cx.set_strict(saved);
             let rows = rows?;
             if edit.is_copy() {
@@ -786,8 +864,10 @@ fn check_constraints_survive(catalog: &Catalog, t: &Arc<TableDef>, edit: &Edit) 
 
 /// The copy: each row converted to the new columns with the store rules of INSERT, numbered as
 /// MariaDB numbers them in its messages (`at row N`, 1-based in the order of the old primary key).
+#[allow(clippy::too_many_arguments)]
 async fn rebuild(
     engine: &Engine,
+    catalog: &Catalog,
     cx: &mut ExecCtx<'_>,
     t: &Arc<TableDef>,
     edit: &Edit<'_>,
@@ -825,6 +905,9 @@ async fn rebuild(
             (None, Fill::Sequence) => Source::Sequence,
         })
         .collect();
+    // Generated columns are computed again on every row: their expression or the columns they
+    // read may have changed.
+    let generated = crate::generated::values_for_columns(catalog, &t.db, &t.name, &columns)?;
     let (db, table) = (t.db.clone(), t.name.clone());
     let mut row_no = 0u64;
     let mut sequence = 0u64;
@@ -872,6 +955,9 @@ async fn rebuild(
                     }
                 }
             });
+        }
+        if let Some((def, values)) = &generated {
+            values.fill(def, &mut out, row_no, cx)?;
         }
         Ok(out)
     };

@@ -470,6 +470,7 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            generated: None,
             collation: match &c.ty {
                 // CREATE TABLE ... SELECT: a column keeps the collation it was selected with.
                 value::SqlType::Text { collation, .. } if collation.weighs_characters() => collation.name().to_string(),
@@ -512,6 +513,7 @@ pub(crate) fn build_new_table(
     let mut specs: Vec<IndexSpec> = Vec::new();
     let mut defaults: Vec<Option<&ast::Expr>> = Vec::with_capacity(ct.columns.len());
     let mut explicit_null: Vec<bool> = Vec::with_capacity(ct.columns.len());
+    let mut generated: Vec<Option<crate::generated::Declared>> = Vec::with_capacity(ct.columns.len());
     for cd in &ct.columns {
         let cname = cd.name.value.clone();
         check_identifier(&cname, error::wrong_column_name)?;
@@ -527,6 +529,7 @@ pub(crate) fn build_new_table(
         let mut zerofill = false;
         let mut column_charset: Option<String> = None;
         let mut column_collation: Option<String> = None;
+        let mut declared_generated = None;
         for opt in &cd.options {
             match &opt.option {
                 o if crate::parse::type_modifiers::is_zerofill_marker(o) => zerofill = true,
@@ -565,13 +568,19 @@ pub(crate) fn build_new_table(
                     }
                 }
                 o if crate::constraints::is_constraint_option(o) => {}
-                ast::ColumnOption::Generated { .. } => return Err(error::not_supported("generated columns")),
+                o @ ast::ColumnOption::Generated { .. } => declared_generated = crate::generated::declared(o)?,
                 other => return Err(error::not_supported(&format!("column option {other}"))),
             }
         }
         if auto_increment && !ty.is_integer() {
             return Err(error::incorrect_column_specifier(&cname));
         }
+        // MariaDB's grammar has no NULL, NOT NULL, DEFAULT, AUTO_INCREMENT or ON UPDATE for a
+        // generated column.
+        if declared_generated.is_some() && (nullable.is_some() || default.is_some() || auto_increment || on_update) {
+            return Err(error::syntax(&cd.to_string(), 1));
+        }
+        generated.push(declared_generated);
         explicit_null.push(nullable == Some(true));
         let collation = if ty.is_binary() || !ty.is_string() {
             String::new()
@@ -589,6 +598,7 @@ pub(crate) fn build_new_table(
             comment,
             zerofill,
             collation,
+            generated: None,
         });
         defaults.push(default);
     }
@@ -603,6 +613,9 @@ pub(crate) fn build_new_table(
     let primary_key = match primaries.first() {
         Some(pk) => {
             let cols = resolve_index(pk, &columns, cx)?;
+            if cols.iter().any(|ic| generated[ic.column].is_some()) {
+                return Err(crate::generated::primary_key_refused());
+            }
             for ic in &cols {
                 if explicit_null[ic.column] {
                     return Err(SqlError::new(
@@ -617,6 +630,7 @@ pub(crate) fn build_new_table(
         }
         None => Vec::new(),
     };
+    crate::generated::define(b.env.catalog, &db, &name, &mut columns, &generated)?;
     // Defaults, now that nullability is final.
     for i in 0..columns.len() {
         let d = column_default(b, cx, &columns[i], defaults[i])?;

@@ -25,6 +25,7 @@ use crate::exec::ctx::ExecCtx;
 use crate::exec::eval::eval_predicate;
 use crate::exec::sort::Sorter;
 use crate::exec::{self, eval_limit, Step};
+use crate::generated::GeneratedValues;
 use crate::plan::access::OrderRequest;
 use crate::plan::Expr;
 use crate::plan::{LimitSpec, QueryPlan, Returning, SortKey, TableAccess};
@@ -62,6 +63,8 @@ pub struct InsertPlan {
     pub rules: Option<Arc<TableRules>>,
     /// RETURNING: evaluated on each row as inserted (or as ON DUPLICATE KEY UPDATE left it).
     pub returning: Option<Returning>,
+    /// The table's generated columns (None: it has none).
+    pub generated: Option<Arc<GeneratedValues>>,
 }
 
 #[derive(Debug)]
@@ -73,6 +76,7 @@ pub struct UpdatePlan {
     pub assignments: Vec<(usize, Expr)>,
     pub ignore: bool,
     pub rules: Option<Arc<TableRules>>,
+    pub generated: Option<Arc<GeneratedValues>>,
 }
 
 #[derive(Debug)]
@@ -304,11 +308,16 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
         }
         None => None,
     };
-    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records, rules, returning })
+    let generated = crate::generated::values_for(b.env.catalog, &table)?;
+    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records, rules, returning, generated })
 }
 
 /// The DEFAULT keyword in an UPDATE / ODKU assignment: the column's default as an expression.
 fn default_expr(col: &ColumnDef) -> Expr {
+    if col.generated.is_some() {
+        // DEFAULT for a generated column means its computed value: the NULL stands for it.
+        return Expr::Literal(Value::Null);
+    }
     match &col.default {
         ColumnDefault::Value(v) => Expr::Literal(v.clone()),
         ColumnDefault::CurrentTimestamp => match value::lookup_function("NOW") {
@@ -450,7 +459,8 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
     }
     let (access, order, limit) = bind_where_order_limit(b, u.selection.as_ref(), &u.order_by, u.limit.as_ref())?;
     let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
-    Ok(UpdatePlan { access, order, limit, assignments, ignore: false, rules })
+    let generated = crate::generated::values_for(b.env.catalog, &table)?;
+    Ok(UpdatePlan { access, order, limit, assignments, ignore: false, rules, generated })
 }
 
 /// Binds a single-table DELETE. The binder must have one (empty) scope pushed.
@@ -918,6 +928,10 @@ fn full_row(
                     }
                 }
             }
+            Some(v) if c.generated.is_some() => {
+                crate::generated::value_given(table, c, &v, cx)?;
+                Value::Null
+            }
             Some(v) => store(v, table, c, row_number, cx)?,
             None if Some(ci) == ai => {
                 gen = true;
@@ -935,7 +949,7 @@ fn full_row(
 async fn insert_one(
     plan: &InsertPlan,
     table: &Arc<TableDef>,
-    row: Vec<Value>,
+    mut row: Vec<Value>,
     row_number: u64,
     on_dup: OnDuplicate,
     counts: &mut InsertCounts,
@@ -943,6 +957,10 @@ async fn insert_one(
 ) -> Result<(), SqlError> {
     cx.check_interrupt()?;
     counts.records += 1;
+    // After the AUTO_INCREMENT value: a VIRTUAL column may read it.
+    if let Some(g) = &plan.generated {
+        g.fill(table, &mut row, row_number, cx)?;
+    }
     if let Some(rules) = &plan.rules {
         return insert_one_constrained(plan, rules, table, row, row_number, on_dup, counts, cx).await;
     }
@@ -1045,16 +1063,30 @@ async fn handle_insert_outcome(
                     let mut assigned = vec![false; table.columns.len()];
                     for (col, e) in assignments {
                         let v = e.eval(&combined, cx)?;
+                        if table.columns[*col].generated.is_some() {
+                            crate::generated::value_given(table, &table.columns[*col], &v, cx)?;
+                            continue;
+                        }
                         let v = store(v, table, &table.columns[*col], row_number, cx)?;
                         new[*col] = v.clone();
                         combined[*col] = v;
                         assigned[*col] = true;
+                    }
+                    if let Some(g) = &plan.generated {
+                        g.fill(table, &mut new, row_number, cx)?;
                     }
                     if new != existing {
                         for (ci, c) in table.columns.iter().enumerate() {
                             if c.on_update_current_timestamp && !assigned[ci] {
                                 new[ci] = current_timestamp(table, c, row_number, cx)?;
                             }
+                        }
+                        if let Some(g) = plan
+                            .generated
+                            .as_ref()
+                            .filter(|_| table.columns.iter().any(|c| c.on_update_current_timestamp))
+                        {
+                            g.fill(table, &mut new, row_number, cx)?;
                         }
                         if let Some(rules) = rules {
                             rules.check_row(table, &new, cx)?;
@@ -1157,6 +1189,8 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
     let mut assigned_columns: Vec<usize> = plan.assignments.iter().map(|(c, _)| *c).collect();
     let on_update = table.columns.iter().enumerate().filter(|(_, c)| c.on_update_current_timestamp);
     assigned_columns.extend(on_update.map(|(i, _)| i));
+    // Generated columns change with the columns they read.
+    assigned_columns.extend(plan.generated.iter().flat_map(|g| g.positions()));
     let exprs: Vec<&Expr> = plan.assignments.iter().map(|(_, e)| e).collect();
     let stream = streams(&plan.access, &plan.order, &assigned_columns, &exprs);
     let mut candidates = Candidates::open(&plan.access, &plan.order, stream, cx).await?;
@@ -1175,8 +1209,15 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         let mut assigned = vec![false; table.columns.len()];
         for (col, e) in &plan.assignments {
             let v = e.eval(&new, cx)?;
+            if table.columns[*col].generated.is_some() {
+                crate::generated::value_given(&table, &table.columns[*col], &v, cx)?;
+                continue;
+            }
             new[*col] = store(v, &table, &table.columns[*col], matched, cx)?;
             assigned[*col] = true;
+        }
+        if let Some(g) = &plan.generated {
+            g.fill(&table, &mut new, matched, cx)?;
         }
         if new == cur.row {
             yield_if_due(cx).await?;
@@ -1186,6 +1227,10 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
             if c.on_update_current_timestamp && !assigned[ci] {
                 new[ci] = current_timestamp(&table, c, matched, cx)?;
             }
+        }
+        if let Some(g) = plan.generated.as_ref().filter(|_| table.columns.iter().any(|c| c.on_update_current_timestamp))
+        {
+            g.fill(&table, &mut new, matched, cx)?;
         }
         if let Some(rules) = &plan.rules {
             rules.check_row(&table, &new, cx)?;

@@ -67,6 +67,8 @@ pub enum Clause {
     FieldList,
     /// A CHECK constraint's expression.
     Check,
+    /// A generated column's expression.
+    Generated,
     /// INSERT / DELETE ... RETURNING.
     Returning,
 }
@@ -83,6 +85,7 @@ impl Clause {
             Clause::Set => "SET",
             Clause::FieldList => "field list",
             Clause::Check => "CHECK",
+            Clause::Generated => "GENERATED ALWAYS AS",
             Clause::Returning => "RETURNING",
         }
     }

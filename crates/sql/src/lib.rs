@@ -24,7 +24,8 @@
 //! - `show`: SHOW and information_schema.
 //! - `bind`: name resolution and the rule-based planner (AST to plan).
 //! - `exec`: the statement context, expression evaluation, and the operators that run a plan.
-//! - `constraints`: FOREIGN KEY and CHECK definitions and their enforcement on row changes.
+//! - `constraints`: FOREIGN KEY and CHECK definitions and their enforcement on row changes;
+//!   `generated`: generated columns (definitions, and their values on row changes).
 //! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN; `alter`: ALTER
 //!   TABLE (on top of `ddl`'s column and index definitions).
 //! - `session`: the `Session` type: dispatch, transactions, prepared statements, plan caches.
@@ -47,6 +48,7 @@ mod dml;
 mod error;
 mod exec;
 mod explain;
+mod generated;
 pub mod parse;
 mod plan;
 mod sequence;

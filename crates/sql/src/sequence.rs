@@ -84,6 +84,7 @@ pub fn sequence_table(db: String, name: String, def: SequenceDef) -> NewTable {
         on_update_current_timestamp: false,
         comment: comment.to_string(),
         zerofill: false,
+        generated: None,
         collation: String::new(),
     };
     let big = |name: &str, comment: &str| column(name, IntWidth::Big, false, 21, comment);

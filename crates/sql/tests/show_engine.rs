@@ -48,6 +48,7 @@ fn column(name: &str, ty: ColumnType, default: ColumnDefault) -> ColumnDef {
         on_update_current_timestamp: false,
         comment: String::new(),
         zerofill: false,
+        generated: None,
         collation: String::new(),
     }
 }

@@ -52,8 +52,8 @@ const CATALOG_FORMAT: u8 = 2;
 /// The first format: no attribute lists after columns and tables. Still read.
 const CATALOG_FORMAT_V1: u8 = 1;
 
-// Column attribute tags (each owned by one feature; never reuse a number).
-// (none yet)
+// Column attribute tags (each owned by one feature; never reuse a number): see `ATTR_COLUMN_*`
+// next to `column_attrs`.
 
 // Table attribute tags.
 /// The table's FOREIGN KEY constraints (`put_foreign_keys`).
@@ -482,6 +482,8 @@ pub fn encode_table(t: &TableDef) -> Vec<u8> {
 const ATTR_COLUMN_COLLATION: u8 = 1;
 /// ZEROFILL (no payload).
 const ATTR_COLUMN_ZEROFILL: u8 = 2;
+/// GENERATED ALWAYS AS: `stored u8 | expression text (UTF-8, the rest of the payload)`.
+const ATTR_COLUMN_GENERATED: u8 = 3;
 
 /// The attributes of a column beyond the fixed layout (`ATTR_COLUMN_*`).
 fn column_attrs(c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
@@ -492,6 +494,11 @@ fn column_attrs(c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
     if !c.collation.is_empty() {
         attrs.push((ATTR_COLUMN_COLLATION, c.collation.as_bytes().to_vec()));
     }
+    if let Some(g) = &c.generated {
+        let mut b = vec![g.stored as u8];
+        b.extend_from_slice(g.expr.as_bytes());
+        attrs.push((ATTR_COLUMN_GENERATED, b));
+    }
     attrs
 }
 
@@ -501,6 +508,16 @@ fn apply_column_attr(c: &mut ColumnDef, tag: u8, bytes: &[u8]) -> Result<()> {
             c.collation = String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("column collation"))?;
         }
         ATTR_COLUMN_ZEROFILL => c.zerofill = true,
+        ATTR_COLUMN_GENERATED => {
+            let (&kind, text) = bytes.split_first().ok_or_else(|| corrupt("generated column"))?;
+            let stored = match kind {
+                0 => false,
+                1 => true,
+                _ => return Err(corrupt("generated column kind")),
+            };
+            let expr = String::from_utf8(text.to_vec()).map_err(|_| corrupt("generated column expression"))?;
+            c.generated = Some(GeneratedColumn { expr, stored });
+        }
         _ => return Err(unknown_attr("column", tag)),
     }
     Ok(())
@@ -738,6 +755,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
             on_update_current_timestamp: get_bool(&mut r)?,
             comment: get_str(&mut r)?,
             zerofill: false,
+            generated: None,
             collation: String::new(),
         };
         for (tag, bytes) in get_attrs(&mut r, v2)? {
@@ -1060,6 +1078,7 @@ mod tests {
             on_update_current_timestamp: name == "ts",
             comment: format!("comment of {name}"),
             zerofill: name == "z",
+            generated: None,
             collation: String::new(),
         };
         TableDef {
@@ -1253,6 +1272,16 @@ mod tests {
         let bytes = encode_table(&t);
         assert_eq!(decode_table(&bytes).unwrap(), t);
         assert!(bytes.windows(18).any(|w| w == b"utf8mb4_general_ci"));
+    }
+
+    #[test]
+    fn generated_columns_round_trip_as_attribute_3() {
+        let mut t = sample_table();
+        t.columns[1].generated = Some(GeneratedColumn { expr: "`id` + 1".into(), stored: false });
+        t.columns[2].generated = Some(GeneratedColumn { expr: "concat('x',`k`)".into(), stored: true });
+        let bytes = encode_table(&t);
+        assert_eq!(decode_table(&bytes).unwrap(), t);
+        assert!(bytes.windows(8).any(|w| w == b"`id` + 1"));
     }
 
     #[test]

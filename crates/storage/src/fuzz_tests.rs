@@ -511,6 +511,7 @@ fn column(ty: ColumnType, nullable: bool) -> ColumnDef {
         on_update_current_timestamp: false,
         comment: String::new(),
         zerofill: false,
+        generated: None,
         collation: String::new(),
     }
 }

@@ -543,6 +543,7 @@ mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            generated: None,
             collation: String::new(),
         }
     }

@@ -367,6 +367,7 @@ mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            generated: None,
             collation: String::new(),
         }
     }

@@ -538,6 +538,22 @@ pub struct ColumnDef {
     /// The column's collation (MariaDB's name) for character columns; "" for other types and
     /// for columns written before columns carried one (they use the table's).
     pub collation: String,
+    /// GENERATED ALWAYS AS (expr) VIRTUAL | STORED; None for an ordinary column.
+    pub generated: Option<GeneratedColumn>,
+}
+
+/// A generated column's definition. Both kinds keep their computed value in the row: the
+/// engine has no hook to evaluate an expression when a row is read, the value a query sees is
+/// the same (the expression may only use the row's own columns and deterministic functions),
+/// and indexes on the column then work like any other. The cost is the space in the row;
+/// `stored` only says what SHOW and information_schema report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedColumn {
+    /// The expression as MariaDB prints it (back-quoted columns, lower-case functions), which
+    /// is what SHOW CREATE TABLE shows and what statements parse again.
+    pub expr: String,
+    /// STORED (PERSISTENT) rather than VIRTUAL.
+    pub stored: bool,
 }
 
 impl ColumnDef {

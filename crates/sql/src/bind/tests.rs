@@ -23,6 +23,7 @@ fn col(name: &str, ty: ColumnType, nullable: bool) -> ColumnDef {
         on_update_current_timestamp: false,
         comment: String::new(),
         zerofill: false,
+        generated: None,
         collation: String::new(),
     }
 }

@@ -210,6 +210,17 @@ pub(crate) fn parse_expr(text: &str) -> Result<ast::Expr, SqlError> {
 
 /// Binds a CHECK expression (its stored text) over the row of `table`.
 pub(crate) fn bind_check(catalog: &Catalog, table: &Arc<TableDef>, text: &str) -> Result<Expr, SqlError> {
+    bind_row_expr(catalog, table, text, Clause::Check)
+}
+
+/// Binds an expression stored in the catalog (a CHECK's, a generated column's) over the row of
+/// `table`; `clause` is what error 1054 names.
+pub(crate) fn bind_row_expr(
+    catalog: &Catalog,
+    table: &Arc<TableDef>,
+    text: &str,
+    clause: Clause,
+) -> Result<Expr, SqlError> {
     let parsed = parse_expr(text)?;
     let env = BindEnv {
         catalog,
@@ -222,7 +233,7 @@ pub(crate) fn bind_check(catalog: &Catalog, table: &Arc<TableDef>, text: &str) -
     };
     let mut b = Binder::new(env, text);
     let (bound, _) = b.with_scope(|b| {
-        b.set_clause(Clause::Check);
+        b.set_clause(clause);
         let src = table_source(table);
         b.scope_mut().width = src.columns.len();
         b.scope_mut().sources.push(src);

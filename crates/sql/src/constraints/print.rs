@@ -83,11 +83,42 @@ impl P {
 
 /// Prints `e` for the CHECK constraint `name` (named in error 1901).
 pub(crate) fn check_text(e: &Expr, name: &str) -> Result<String, SqlError> {
-    Ok(Printer { name }.expr(e)?.text)
+    Ok(Printer { name, generated: false }.expr(e)?.text)
 }
+
+/// Prints the expression of generated column `column` (MariaDB prints it with the same
+/// `Item::print` as a CHECK); 1901 names the GENERATED ALWAYS AS clause, and also refuses
+/// subqueries, user variables and aggregates.
+pub(crate) fn generated_text(e: &Expr, column: &str) -> Result<String, SqlError> {
+    Ok(Printer { name: column, generated: true }.expr(e)?.text)
+}
+
+/// Aggregate functions: refused in a generated column's expression (1901).
+const AGGREGATES: &[&str] = &[
+    "sum",
+    "count",
+    "avg",
+    "min",
+    "max",
+    "group_concat",
+    "bit_and",
+    "bit_or",
+    "bit_xor",
+    "std",
+    "stddev",
+    "stddev_pop",
+    "stddev_samp",
+    "variance",
+    "var_pop",
+    "var_samp",
+    "json_arrayagg",
+    "json_objectagg",
+];
 
 struct Printer<'a> {
     name: &'a str,
+    /// A generated column's expression rather than a CHECK.
+    generated: bool,
 }
 
 fn quote(name: &str) -> String {
@@ -153,16 +184,27 @@ fn is_column(e: &Expr) -> bool {
 
 impl Printer<'_> {
     fn not_allowed(&self, what: &str) -> SqlError {
+        let clause = if self.generated { "GENERATED ALWAYS AS" } else { "CHECK" };
         SqlError::new(
             1901,
             "HY000",
-            format!("Function or expression '{what}' cannot be used in the CHECK clause of `{}`", self.name),
+            format!("Function or expression '{what}' cannot be used in the {clause} clause of `{}`", self.name),
         )
+    }
+
+    fn subquery(&self) -> SqlError {
+        if self.generated {
+            return self.not_allowed("select ...");
+        }
+        SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions")
     }
 
     fn expr(&self, e: &Expr) -> Result<P, SqlError> {
         Ok(match e {
             Expr::Nested(inner) => self.expr(inner)?,
+            Expr::Identifier(i) if self.generated && i.quote_style.is_none() && i.value.starts_with('@') => {
+                return Err(self.not_allowed(&i.value));
+            }
             Expr::Identifier(i) => P::new(quote(&i.value), HIGHEST),
             Expr::CompoundIdentifier(parts) => {
                 P::new(quote(&parts.last().map(|i| i.value.clone()).unwrap_or_default()), HIGHEST)
@@ -246,9 +288,22 @@ impl Printer<'_> {
                 P::new(s, HIGHEST)
             }
             Expr::Function(f) => self.function(f)?,
-            Expr::Subquery(_) | Expr::InSubquery { .. } | Expr::Exists { .. } => {
-                return Err(SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions"));
+            // MariaDB prints SUBSTRING(a, 2) / SUBSTRING(a FROM 2) as substr(`a`,2).
+            Expr::Substring { expr, substring_from, substring_for, .. } => {
+                let mut args = vec![self.expr(expr)?.text];
+                args.push(match substring_from {
+                    Some(f) => self.expr(f)?.text,
+                    None => "1".to_string(),
+                });
+                if let Some(n) = substring_for {
+                    args.push(self.expr(n)?.text);
+                }
+                P::new(format!("substr({})", args.join(",")), HIGHEST)
             }
+            Expr::Trim { trim_where: None, trim_what: None, expr, trim_characters: None } => {
+                P::new(format!("trim({})", self.expr(expr)?.text), HIGHEST)
+            }
+            Expr::Subquery(_) | Expr::InSubquery { .. } | Expr::Exists { .. } => return Err(self.subquery()),
             other => return Err(error::not_supported(&format!("expression {other} in a CHECK constraint"))),
         })
     }
@@ -384,6 +439,9 @@ impl Printer<'_> {
             };
             return Err(self.not_allowed(&format!("{shown}()")));
         }
+        if self.generated && AGGREGATES.contains(&name.as_str()) {
+            return Err(self.not_allowed(&format!("{name}()")));
+        }
         let printed = match name.as_str() {
             "upper" => "ucase",
             "lower" => "lcase",
@@ -407,9 +465,7 @@ impl Printer<'_> {
                 }
                 out
             }
-            ast::FunctionArguments::Subquery(_) => {
-                return Err(SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions"));
-            }
+            ast::FunctionArguments::Subquery(_) => return Err(self.subquery()),
         };
         Ok(P::new(format!("{printed}({})", args.join(",")), HIGHEST))
     }
@@ -462,6 +518,8 @@ mod tests {
             ("length(c) < 5", "octet_length(`c`) < 5"),
             ("a - (b - 1) > 0", "`a` - (`b` - 1) > 0"),
             ("a - b - 1 > 0", "`a` - `b` - 1 > 0"),
+            ("substring(c, 2) <> ''", "substr(`c`,2) <> ''"),
+            ("trim(c) = c", "trim(`c`) = `c`"),
             ("if(a > 0, 1, 0) = 1", "if(`a` > 0,1,0) = 1"),
             ("- (a + 1) < 0", "-(`a` + 1) < 0"),
             ("not (a and b)", "`a` = 0 or `b` = 0"),

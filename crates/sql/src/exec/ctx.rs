@@ -353,6 +353,19 @@ impl<'a> ExecCtx<'a> {
         }
     }
 
+    /// The number of warnings so far (`drop_warnings_after`).
+    pub fn warning_mark(&self) -> usize {
+        self.warning_count.get()
+    }
+
+    /// Forgets the warnings pushed since `mark`: a computation MariaDB reports nothing for.
+    pub fn drop_warnings_after(&self, mark: usize) {
+        if self.warning_count.get() > mark {
+            self.warning_count.set(mark);
+            self.warnings.borrow_mut().truncate(mark);
+        }
+    }
+
     /// The statement's warnings and their total count (which may exceed the stored list).
     pub fn take_warnings(&mut self) -> (Vec<Warning>, usize) {
         (std::mem::take(self.warnings.get_mut()), self.warning_count.replace(0))

@@ -1,5 +1,6 @@
 //! Numeric type modifiers of CREATE/ALTER TABLE that sqlparser does not parse: `ZEROFILL`, and
-//! `SIGNED` after FLOAT/DOUBLE/REAL/DECIMAL (sqlparser takes it only after integer types).
+//! `SIGNED` after FLOAT/DOUBLE/REAL/DECIMAL (sqlparser takes it only after integer types); also
+//! a generated column's `PERSISTENT` (MariaDB's STORED).
 //!
 //! `SIGNED` is blanked (same length, so error offsets stay right). `ZEROFILL` implies UNSIGNED
 //! in MariaDB; it becomes `UNSIGNED` plus a column option sqlparser does parse, `SRID` with a
@@ -54,6 +55,14 @@ pub fn rewrite(text: &str) -> Option<String> {
     let mut pos = 0;
     for (i, (tok, off)) in toks.iter().enumerate() {
         let prev = i.checked_sub(1).map(|p| &toks[p].0);
+        if tok.is_word("PERSISTENT") && matches!(prev, Some(Tok::Sym(')'))) {
+            // MariaDB's synonym of STORED after a generated column's `AS (expr)`: the same
+            // length with spaces, so error offsets stay right.
+            out.push_str(&text[pos..*off]);
+            out.push_str("STORED    ");
+            pos = off + "PERSISTENT".len();
+            continue;
+        }
         if !ends_type(prev) {
             continue;
         }

@@ -116,6 +116,8 @@ impl Session {
                 report_records: true,
                 rules: None,
                 returning: None,
+                // CREATE TABLE ... SELECT makes no generated columns.
+                generated: None,
             };
             let compiled = CompiledStmt {
                 compiled: Compiled::Insert(Arc::new(insert)),

@@ -23,7 +23,11 @@ fn column_line(col: &ColumnDef, table_collation: &str) -> String {
         s.push_str(&format!(" CHARACTER SET {} COLLATE {}", c.charset_name(), c.name()));
     }
     let is_timestamp = matches!(col.ty, ColumnType::Timestamp { .. });
-    if !col.nullable {
+    if let Some(g) = &col.generated {
+        // No NULL, NOT NULL or DEFAULT: MariaDB's grammar has none for a generated column.
+        let kind = if g.stored { "STORED" } else { "VIRTUAL" };
+        s.push_str(&format!(" GENERATED ALWAYS AS ({}) {kind}", g.expr));
+    } else if !col.nullable {
         s.push_str(" NOT NULL");
     } else if is_timestamp {
         // A nullable TIMESTAMP says so explicitly (TIMESTAMP used to be NOT NULL by default).
@@ -222,6 +226,7 @@ pub(crate) mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             zerofill: false,
+            generated: None,
             collation: String::new(),
         }
     }

@@ -137,7 +137,7 @@ pub(crate) enum DefaultKind<'a> {
 }
 
 pub(crate) fn default_kind(col: &ColumnDef) -> DefaultKind<'_> {
-    if col.auto_increment {
+    if col.auto_increment || col.generated.is_some() {
         return DefaultKind::Absent;
     }
     match &col.default {
@@ -152,6 +152,10 @@ pub(crate) fn default_kind(col: &ColumnDef) -> DefaultKind<'_> {
 /// information_schema.COLUMNS.COLUMN_DEFAULT: the default as an SQL expression (`'x''y'`,
 /// `1.50`, `NULL`, `current_timestamp()`), or None (SQL NULL) when the column has none.
 pub(crate) fn column_default_expression(col: &ColumnDef) -> Option<String> {
+    if col.generated.is_some() {
+        // MariaDB reports the text NULL for a generated column (its default is never used).
+        return Some("NULL".into());
+    }
     match default_kind(col) {
         DefaultKind::Absent => None,
         DefaultKind::Null => Some("NULL".into()),

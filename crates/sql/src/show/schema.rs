@@ -407,6 +407,8 @@ pub(crate) fn column_key(t: &TableDef, column: usize) -> &'static str {
 pub(crate) fn column_extra(col: &selkie_storage::ColumnDef) -> String {
     if col.auto_increment {
         "auto_increment".into()
+    } else if let Some(g) = &col.generated {
+        (if g.stored { "STORED GENERATED" } else { "VIRTUAL GENERATED" }).into()
     } else if col.on_update_current_timestamp {
         format!("on update {}", literal::current_timestamp(&col.ty))
     } else {
@@ -509,8 +511,8 @@ pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
                     text(&column_extra(col)),
                     text(COLUMN_PRIVILEGES),
                     text(&col.comment),
-                    text("NEVER"),
-                    Value::Null,
+                    text(if col.generated.is_some() { "ALWAYS" } else { "NEVER" }),
+                    opt_text(col.generated.as_ref().map(|g| g.expr.as_str())),
                 ]);
             }
         }

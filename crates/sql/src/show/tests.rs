@@ -64,6 +64,7 @@ fn col(name: &str, ty: ColumnType, nullable: bool, default: ColumnDefault) -> Co
         on_update_current_timestamp: false,
         comment: String::new(),
         zerofill: false,
+        generated: None,
         collation: String::new(),
     }
 }

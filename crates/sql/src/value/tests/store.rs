@@ -15,6 +15,7 @@ fn col(name: &str, ty: ColumnType) -> ColumnDef {
         on_update_current_timestamp: false,
         comment: String::new(),
         zerofill: false,
+        generated: None,
         collation: String::new(),
     }
 }

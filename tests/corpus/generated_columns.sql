@@ -1,0 +1,98 @@
+-- Generated columns (issue 14 item 5): VIRTUAL / STORED / PERSISTENT, values on INSERT, UPDATE,
+-- REPLACE and ON DUPLICATE KEY UPDATE, explicit values (1906), indexes on them, SHOW CREATE
+-- TABLE, DESCRIBE, information_schema.COLUMNS, ALTER TABLE, and the expressions MariaDB refuses.
+CREATE TABLE g (a INT, b INT AS (a + 1) VIRTUAL, c VARCHAR(20) GENERATED ALWAYS AS (CONCAT('x', a)) STORED, d INT AS (a * 2) PERSISTENT UNIQUE, KEY kb (b));
+SHOW CREATE TABLE g;
+DESCRIBE g;
+SELECT column_name, column_default, is_nullable, extra, generation_expression, is_generated, column_type FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'g' ORDER BY ordinal_position;
+INSERT INTO g (a) VALUES (1);
+INSERT INTO g VALUES (2, DEFAULT, DEFAULT, DEFAULT);
+INSERT INTO g (a, b) VALUES (3, NULL);
+INSERT INTO g VALUES (4, 5, 'z', 7);
+INSERT INTO g SET a = 5, c = 'q';
+SET sql_mode = '';
+INSERT INTO g VALUES (4, 5, 'z', 7);
+SHOW WARNINGS;
+INSERT INTO g VALUES (6, NULL, NULL, NULL), (7, 1, 1, 1);
+SHOW WARNINGS;
+UPDATE g SET b = 10, c = NULL WHERE a = 2;
+SHOW WARNINGS;
+SET sql_mode = DEFAULT;
+UPDATE g SET b = 10 WHERE a = 1;
+UPDATE g SET b = DEFAULT WHERE a = 1;
+UPDATE g SET a = 10 WHERE a = 1;
+UPDATE g SET a = a;
+SELECT * FROM g ORDER BY a;
+INSERT INTO g (a) VALUES (5);
+UPDATE g SET a = 5 WHERE a = 10;
+SELECT a, b FROM g WHERE b > 5 ORDER BY b;
+SELECT a FROM g FORCE INDEX (kb) WHERE b BETWEEN 3 AND 7 ORDER BY b;
+SELECT a, d FROM g WHERE d = 14;
+INSERT INTO g (a) VALUES (7) ON DUPLICATE KEY UPDATE a = 70;
+SELECT * FROM g WHERE a = 70;
+INSERT INTO g (a) VALUES (70) ON DUPLICATE KEY UPDATE b = 5;
+INSERT INTO g (a) VALUES (70) ON DUPLICATE KEY UPDATE b = NULL;
+REPLACE INTO g (a) VALUES (8);
+SELECT * FROM g ORDER BY a;
+-- Conversion into the column's type: a STORED value as INSERT stores, a VIRTUAL one silently.
+CREATE TABLE conv (a VARCHAR(10), s TINYINT AS (a) STORED, v TINYINT AS (a) VIRTUAL);
+INSERT INTO conv (a) VALUES ('300');
+INSERT INTO conv (a) VALUES ('100');
+SET sql_mode = '';
+INSERT INTO conv (a) VALUES ('300'), ('x');
+SHOW WARNINGS;
+SET sql_mode = DEFAULT;
+SELECT * FROM conv ORDER BY a;
+-- A VIRTUAL column may read the AUTO_INCREMENT column, and earlier generated columns.
+CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, v INT AS (id * 10) VIRTUAL, w INT AS (v + 1) STORED);
+CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, v INT AS (id * 10) VIRTUAL, w INT AS (v + 1) VIRTUAL);
+INSERT INTO ai VALUES (), ();
+INSERT INTO ai (id) VALUES (10);
+SELECT * FROM ai ORDER BY id;
+-- Expressions as MariaDB prints them.
+CREATE TABLE pr (a VARCHAR(10), b VARCHAR(30) AS (LOWER(a)), c VARCHAR(30) AS (UPPER(a)), d INT AS (LENGTH(a)), f INT AS (a IS NULL), g INT AS (IF(a > 1, 1, 0)), h VARCHAR(30) AS (SUBSTRING(a, 2)), i VARCHAR(30) AS (TRIM(a)), k VARCHAR(30) AS (COALESCE(a, 'x')), l VARCHAR(30) AS (CONCAT_WS('-', a, a)), m INT AS (a DIV 2), n DOUBLE AS (a / 2), o INT AS (-a), p INT AS (a % 3), q INT AS (NOT a), r INT AS (CASE a WHEN 1 THEN 2 ELSE 3 END), t INT AS (a IN (1, 2)));
+SHOW CREATE TABLE pr;
+INSERT INTO pr (a) VALUES ('12'), (NULL), ('5');
+SELECT * FROM pr ORDER BY a;
+-- Refused definitions.
+CREATE TABLE bad (a INT, b DATETIME AS (NOW()) STORED);
+CREATE TABLE bad (a INT, b INT AS (RAND()) STORED);
+CREATE TABLE bad (a INT, b INT AS ((SELECT 1)) STORED);
+CREATE TABLE bad (a INT, b INT AS (@x) STORED);
+CREATE TABLE bad (a INT, b INT AS (SUM(a)) STORED);
+CREATE TABLE bad (a INT, b VARCHAR(100) AS (USER()) STORED);
+CREATE TABLE bad (a INT, b INT AS (c + 1), c INT AS (a + 1));
+CREATE TABLE bad (a INT, b INT AS (b + 1));
+CREATE TABLE bad (a INT, b INT AS (zz + 1));
+CREATE TABLE bad (a INT AUTO_INCREMENT PRIMARY KEY, b INT AS (a + 1) STORED);
+CREATE TABLE bad (a INT, b INT AS (a + 1) STORED, PRIMARY KEY (b));
+CREATE TABLE bad (a INT, b INT AS (a + 1) VIRTUAL PRIMARY KEY);
+-- An ordinary column after a generated one may be read by it.
+CREATE TABLE fwd (a INT, b INT AS (c + 1), c INT);
+INSERT INTO fwd (a, c) VALUES (1, 5);
+SELECT * FROM fwd;
+-- ALTER TABLE.
+CREATE TABLE al (a INT);
+INSERT INTO al VALUES (1), (2);
+ALTER TABLE al ADD COLUMN b INT AS (a + 1) VIRTUAL;
+ALTER TABLE al ADD COLUMN c INT AS (a + 1) STORED;
+ALTER TABLE al ADD KEY (b);
+ALTER TABLE al MODIFY a BIGINT;
+ALTER TABLE al MODIFY c INT AS (a * 5) STORED;
+ALTER TABLE al MODIFY b INT AS (a * 5) VIRTUAL;
+SELECT * FROM al ORDER BY a;
+ALTER TABLE al MODIFY b INT AS (a * 5) STORED;
+ALTER TABLE al MODIFY a INT AS (1);
+ALTER TABLE al RENAME COLUMN a TO z;
+SHOW CREATE TABLE al;
+ALTER TABLE al CHANGE z y INT;
+SHOW CREATE TABLE al;
+INSERT INTO al (y) VALUES (3);
+SELECT * FROM al ORDER BY y;
+ALTER TABLE al DROP COLUMN y;
+ALTER TABLE al MODIFY c INT;
+SHOW CREATE TABLE al;
+SELECT * FROM al ORDER BY c;
+ALTER TABLE al ADD COLUMN w INT GENERATED ALWAYS AS (c * 2) VIRTUAL FIRST;
+SHOW CREATE TABLE al;
+SELECT * FROM al ORDER BY c;
