@@ -44,3 +44,16 @@ CREATE TABLE e7 (a INT, CHECK (a > NOW()));
 CREATE TABLE ck (a INT, b INT, c VARCHAR(10), d DATE, CHECK (a > 0 AND b < 5 OR a IS NULL), CHECK (a IN (1,2,3)), CHECK (a BETWEEN 1 AND 10), CHECK (c LIKE 'x%'), CHECK (CHAR_LENGTH(c) > 2), CHECK (NOT (a = 1)), CHECK (a + b * 2 > (a - b) * 3), CHECK (c <> 'it''s'), CHECK (b IS NOT NULL), CHECK (d > '2020-01-01'), CHECK (a = -1 OR a != 2), CHECK (UPPER(c) = c), CHECK (a % 2 = 0 AND a DIV 2 < 3), CHECK (COALESCE(a,0) >= 0), CHECK (CASE WHEN a > 1 THEN b ELSE 0 END >= 0), CHECK (a NOT IN (5)), CHECK (c NOT LIKE 'z'), CHECK (1.5 < a), CHECK (a & 1 = 0), CHECK (a <=> b), CHECK (-a < 0), CHECK (NOT (a > 1 AND b > 1)), CHECK (NOT a), CHECK ((a > 0 OR b > 0) AND c = 'x'), CHECK (a NOT IN (5,6)), CHECK (a NOT BETWEEN 1 AND 2), CHECK (a IS NOT TRUE), CHECK (LOWER(c) = c), CHECK (CONCAT(c, 'x') <> 'y'), CHECK (LENGTH(c) < 5), CHECK (a - (b - 1) > 0), CHECK (IF(a > 0, 1, 0) = 1), CHECK (NOT (a + 1)), CHECK (a OR b));
 SHOW CREATE TABLE ck;
 SELECT CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = 'ck' ORDER BY LENGTH(CONSTRAINT_NAME), CONSTRAINT_NAME;
+-- What Django 5.1 emits for boolean-expression and percent-escaping checks: `= b'1'` (a bit
+-- literal, printed 0x01 and compared as the number 1) and CAST(... AS BINARY).
+CREATE TABLE django_checks (price INT NULL, name VARCHAR(20) NULL, CONSTRAINT raw CHECK ((price < 1000) = b'1'), CONSTRAINT wrap CHECK ((price > 500 OR price < 500) = b'1'), CONSTRAINT h CHECK (price <> 0x10), CONSTRAINT pe CHECK (name LIKE CAST('Albert%' AS BINARY)));
+SHOW CREATE TABLE django_checks;
+INSERT INTO django_checks VALUES (999, 'Alberta');
+INSERT INTO django_checks VALUES (1000, 'Alberta');
+INSERT INTO django_checks VALUES (500, 'Alberta');
+INSERT INTO django_checks VALUES (499, 'Artur');
+INSERT INTO django_checks VALUES (16, 'Albert');
+SELECT price, name FROM django_checks ORDER BY price;
+CREATE TABLE casts (a VARCHAR(20), n INT, CONSTRAINT c2 CHECK (CAST(n AS CHAR) <> 'x'), CONSTRAINT c3 CHECK (CAST(a AS SIGNED) >= 0), CONSTRAINT c4 CHECK (CAST(a AS UNSIGNED) >= 0), CONSTRAINT c5 CHECK (CAST(a AS DECIMAL(10,2)) >= 0), CONSTRAINT c6 CHECK (CAST(a AS DATE) IS NOT NULL OR 1), CONSTRAINT c7 CHECK (CAST(a AS CHAR(3)) <> ''), CONSTRAINT c8 CHECK (CAST(a AS BINARY(4)) <> ''), CONSTRAINT c9 CHECK (CAST(a AS DOUBLE) > 0 OR 1), CONSTRAINT c10 CHECK (CAST(a AS DATETIME(3)) OR 1), CONSTRAINT c11 CHECK (CAST(a AS TIME) OR 1), CONSTRAINT c12 CHECK (CONVERT(a, CHAR) <> ''), CONSTRAINT c13 CHECK (CAST(a AS INTEGER) >= 0), CONSTRAINT c14 CHECK (CAST(a AS DECIMAL) >= 0));
+SHOW CREATE TABLE casts;
+SELECT 1 = b'1', (5 < 10) = b'1', 0x31 = 1, 1 = x'01', b'1' + 0, x'01' = 1, 'a' = b'1';

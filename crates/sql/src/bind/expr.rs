@@ -53,7 +53,7 @@ fn decode_hex(h: &str) -> Option<Vec<u8>> {
 }
 
 /// `b'0101'`: the bits as a big-endian byte string.
-fn decode_bits(b: &str) -> Option<Vec<u8>> {
+pub(crate) fn decode_bits(b: &str) -> Option<Vec<u8>> {
     if !b.bytes().all(|c| c == b'0' || c == b'1') {
         return None;
     }

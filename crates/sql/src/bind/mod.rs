@@ -21,3 +21,4 @@ pub use self::binder::{
     INFORMATION_SCHEMA,
 };
 pub use self::collation::declared_column_collation;
+pub(crate) use self::expr::decode_bits;

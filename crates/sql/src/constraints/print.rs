@@ -303,9 +303,38 @@ impl Printer<'_> {
             Expr::Trim { trim_where: None, trim_what: None, expr, trim_characters: None } => {
                 P::new(format!("trim({})", self.expr(expr)?.text), HIGHEST)
             }
+            Expr::Cast { kind: ast::CastKind::Cast, expr, data_type, format: None } => self.cast(expr, data_type)?,
+            Expr::Convert { is_try: false, expr, data_type: Some(data_type), charset: None, .. } => {
+                self.cast(expr, data_type)?
+            }
             Expr::Subquery(_) | Expr::InSubquery { .. } | Expr::Exists { .. } => return Err(self.subquery()),
             other => return Err(error::not_supported(&format!("expression {other} in a CHECK constraint"))),
         })
+    }
+
+    /// CAST(x AS type) and CONVERT(x, type) as MariaDB's Item_func_*_typecast::print writes
+    /// them: `cast(`a` as signed)`, `cast(`a` as char(3) charset utf8mb4)`, BINARY as
+    /// `char charset binary`. MariaDB names the connection's character set for CHAR; the printer
+    /// has no session, so it names utf8mb4, the character set of every client that sends
+    /// utf8mb4 (Django, the drivers' defaults; the `mariadb` CLI's utf8mb3 default would differ).
+    fn cast(&self, expr: &Expr, data_type: &ast::DataType) -> Result<P, SqlError> {
+        use crate::value::CastTarget as T;
+        let length = |len: Option<u32>| len.map(|n| format!("({n})")).unwrap_or_default();
+        let fsp = |fsp: u8| if fsp > 0 { format!("({fsp})") } else { String::new() };
+        let target = match crate::bind::types::cast_target(data_type)? {
+            T::Signed => "signed".to_string(),
+            T::Unsigned => "unsigned".to_string(),
+            T::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            T::Double => "double".to_string(),
+            T::Float => "float".to_string(),
+            T::Char { len } => format!("char{} charset utf8mb4", length(len)),
+            T::Binary { len } => format!("char{} charset binary", length(len)),
+            T::Date => "date".to_string(),
+            T::DateTime { fsp: f } => format!("datetime{}", fsp(f)),
+            T::Time { fsp: f } => format!("time{}", fsp(f)),
+            T::TimeMicros | T::TimeNumber { .. } => return Err(error::internal("a binder-only cast target from SQL")),
+        };
+        Ok(P::new(format!("cast({} as {target})", self.expr(expr)?.text), HIGHEST))
     }
 
     fn value(&self, v: &ast::Value) -> Result<String, SqlError> {
@@ -314,7 +343,16 @@ impl Printer<'_> {
             ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => string_literal(s),
             ast::Value::Boolean(b) => (if *b { "1" } else { "0" }).to_string(),
             ast::Value::Null => "NULL".to_string(),
+            // MariaDB prints hex and bit literals as the bytes they are: 0x0 as 0x00, b'1' as 0x01.
+            ast::Value::HexStringLiteral(h) if h.len() % 2 == 1 => format!("0x0{h}"),
             ast::Value::HexStringLiteral(h) => format!("0x{h}"),
+            ast::Value::SingleQuotedByteStringLiteral(b) | ast::Value::DoubleQuotedByteStringLiteral(b) => {
+                let bytes = crate::bind::decode_bits(b).ok_or_else(|| error::syntax(&format!("b'{b}'"), 1))?;
+                bytes.iter().fold(String::from("0x"), |mut s, byte| {
+                    s.push_str(&format!("{byte:02x}"));
+                    s
+                })
+            }
             ast::Value::Placeholder(_) => return Err(error::syntax("?", 1)),
             other => other.to_string(),
         })
