@@ -186,8 +186,8 @@ impl fmt::Display for Date {
 
 /// A wall-clock date and time with microseconds, packed so that integer order is time order:
 /// `((date_packed * 24 + hour) * 60 + minute) * 60 + second) * 1_000_000 + micros`.
-/// Used for DATETIME and TIMESTAMP (TIMESTAMP is stored as session-local wall clock; the server
-/// runs with time_zone = SYSTEM).
+/// Used for DATETIME and TIMESTAMP (a TIMESTAMP holds the UTC time of its instant; the SQL layer
+/// converts from and to the session's time zone, selkie_sql::value::timestamp).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DateTime(pub i64);
 

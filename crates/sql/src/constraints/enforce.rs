@@ -411,7 +411,11 @@ impl TableRules {
 
     /// 4025 if a CHECK constraint fails for the row.
     pub(crate) fn check_row(&self, table: &TableDef, row: &[Value], cx: &mut ExecCtx) -> Result<(), SqlError> {
-        match self.failed_check(row, cx)? {
+        if self.checks.is_empty() {
+            return Ok(());
+        }
+        let row = crate::exec::access::session_row(table, row, cx);
+        match self.failed_check(&row, cx)? {
             Some(name) => Err(error::check_failed(name, &table.db, &table.name)),
             None => Ok(()),
         }
@@ -424,7 +428,11 @@ impl TableRules {
         row: &[Value],
         cx: &mut ExecCtx,
     ) -> Result<bool, SqlError> {
-        if let Some(name) = self.failed_check(row, cx)? {
+        if self.checks.is_empty() {
+            return Ok(false);
+        }
+        let row = crate::exec::access::session_row(table, row, cx);
+        if let Some(name) = self.failed_check(&row, cx)? {
             let e = error::check_failed(name, &table.db, &table.name);
             cx.push_warning(WarnLevel::Warning, e.code, e.message);
             return Ok(true);

@@ -139,6 +139,18 @@ impl Reporter<'_> {
         }
     }
 
+    /// A TIMESTAMP wall-clock time in a daylight-saving gap of the session zone: strict 1292,
+    /// otherwise 1299 (the gap's end is stored).
+    fn invalid_timestamp(&self, shown: &str) -> Result<(), SqlError> {
+        let error = SqlError::new(
+            1292,
+            "22007",
+            format!("Incorrect datetime value: '{shown}' for column {} at row {}", self.qualified(), self.row()),
+        );
+        let warning = format!("Invalid TIMESTAMP value in column '{}' at row {}", self.col.name, self.row());
+        self.report(error, (1299, warning))
+    }
+
     /// TIMESTAMP out of its range: strict 1292, otherwise 1264.
     fn timestamp_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
         let error = SqlError::new(
@@ -527,10 +539,16 @@ fn store_temporal(v: &Value, kind: TemporalKind, r: &Reporter<'_>) -> Result<Val
                 return Ok(zero);
             }
             // The range is the instant's, so it is read in the session's time zone.
-            match super::datetime::epoch_of_civil(r.ctx.time_zone(), &c) {
+            // The column holds the instant as its UTC time (see `super::timestamp`).
+            let tz = r.ctx.time_zone();
+            match super::datetime::epoch_of_civil(tz, &c) {
                 Some(t) if (1..=TIMESTAMP_MAX_EPOCH).contains(&t) => {
-                    c.micros = truncate_micros(c.micros, fsp);
-                    Ok(Value::DateTime(c.datetime()))
+                    if !super::timestamp::shows_as(tz, t, &c) {
+                        r.invalid_timestamp(&shown())?;
+                    }
+                    let micros = truncate_micros(c.micros, fsp);
+                    let utc = super::datetime::utc_from_epoch(t, micros).map_or(DateTime(0), |u| u.datetime());
+                    Ok(Value::DateTime(utc))
                 }
                 _ => {
                     r.timestamp_out_of_range(&shown())?;
