@@ -376,6 +376,11 @@ pub enum ColumnType {
     Uuid,
     Inet4,
     Inet6,
+    /// BIT(width), width 1..=64: an unsigned integer of that many bits, stored as a BIGINT
+    /// UNSIGNED (so keys order by value); the SQL layer sends it as big-endian bytes.
+    Bit {
+        width: u8,
+    },
 }
 
 impl ColumnType {
@@ -401,6 +406,9 @@ impl ColumnType {
             ColumnType::Uuid => Cow::Owned(ColumnType::VarChar { len: 36 }),
             ColumnType::Inet4 => Cow::Owned(ColumnType::VarChar { len: 15 }),
             ColumnType::Inet6 => Cow::Owned(ColumnType::VarChar { len: 39 }),
+            ColumnType::Bit { .. } => {
+                Cow::Owned(ColumnType::Int { width: IntWidth::Big, unsigned: true, display_width: None })
+            }
             other => Cow::Borrowed(other),
         }
     }
@@ -489,6 +497,7 @@ impl ColumnType {
             ColumnType::Uuid => "uuid".into(),
             ColumnType::Inet4 => "inet4".into(),
             ColumnType::Inet6 => "inet6".into(),
+            ColumnType::Bit { width } => format!("bit({width})"),
         }
     }
 }

@@ -96,6 +96,7 @@ pub(crate) fn sql_literal(value: &Datum, ty: &ColumnType) -> String {
     match value {
         Datum::Null => "NULL".into(),
         Datum::Int(i) => i.to_string(),
+        Datum::UInt(u) if matches!(ty, ColumnType::Bit { .. }) => crate::value::bit_literal(*u),
         Datum::UInt(u) => u.to_string(),
         Datum::Double(d) => match ty {
             ColumnType::Float { .. } => format_float(*d),

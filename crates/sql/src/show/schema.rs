@@ -291,6 +291,7 @@ pub(crate) fn type_facts(ty: &ColumnType, charset_max_len: u64) -> TypeFacts {
             let digits = if *unsigned { unsigned_digits } else { signed_digits };
             TypeFacts { data_type: name, numeric_precision: Some(digits), numeric_scale: Some(0), ..none }
         }
+        ColumnType::Bit { width } => TypeFacts { data_type: "bit", numeric_precision: Some(u64::from(*width)), ..none },
         ColumnType::Decimal { precision, scale, .. } => TypeFacts {
             data_type: "decimal",
             numeric_precision: Some(u64::from(*precision)),

@@ -38,6 +38,7 @@ use crate::types::Value;
 
 mod aggregate;
 mod arith;
+mod bit;
 mod cast;
 mod compare;
 mod context;
@@ -58,6 +59,7 @@ mod tz;
 #[cfg(test)]
 mod tests;
 
+pub use bit::{literal as bit_literal, MAX_BIT_WIDTH};
 pub use context::{FnContext, SequenceOp};
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;

@@ -97,6 +97,13 @@ impl Reporter<'_> {
         self.report(error, (1265, warning))
     }
 
+    /// A value with more bits than a BIT column: strict 1406, otherwise 1264 (the largest value).
+    fn bits_too_long(&self) -> Result<(), SqlError> {
+        let too_long = format!("Data too long for column '{}' at row {}", self.col.name, self.row());
+        let out_of_range = format!("Out of range value for column '{}' at row {}", self.col.name, self.row());
+        self.report(SqlError::new(1406, "22001", too_long), (1264, out_of_range))
+    }
+
     /// TIME beyond ±838:59:59: strict 1292 "Incorrect time value", otherwise 1264 (clipped).
     fn time_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
         let error = SqlError::new(
@@ -179,6 +186,13 @@ pub fn store_for_column_at(
     let r = Reporter { col, target, ctx };
     match &col.ty {
         ColumnType::Int { width, unsigned, .. } => store_int(&v, *width, *unsigned, &r),
+        ColumnType::Bit { width } => match super::bit::to_bits(&v, *width) {
+            Ok(n) => Ok(Value::UInt(n)),
+            Err(max) => {
+                r.bits_too_long()?;
+                Ok(Value::UInt(max))
+            }
+        },
         ColumnType::Decimal { precision, scale, unsigned } => store_decimal(&v, *precision, *scale, *unsigned, &r),
         ColumnType::Float { unsigned, digits } => store_float(&v, true, *unsigned, *digits, &r),
         ColumnType::Double { unsigned, digits } => store_float(&v, false, *unsigned, *digits, &r),
@@ -563,7 +577,7 @@ fn store_temporal(v: &Value, kind: TemporalKind, r: &Reporter<'_>) -> Result<Val
 pub fn implicit_default(ty: &ColumnType) -> Value {
     match ty {
         ColumnType::Int { unsigned: false, .. } => Value::Int(0),
-        ColumnType::Int { unsigned: true, .. } => Value::UInt(0),
+        ColumnType::Int { unsigned: true, .. } | ColumnType::Bit { .. } => Value::UInt(0),
         ColumnType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale)),
         ColumnType::Float { .. } | ColumnType::Double { .. } => Value::Double(0.0),
         ColumnType::Binary { len } => Value::Bytes(vec![0; *len as usize]),
