@@ -81,3 +81,8 @@ SET time_zone = '+03:00';
 ALTER TABLE tz4 MODIFY ts DATETIME(3);
 SET time_zone = '+00:00';
 SELECT * FROM tz4;
+-- CHECKSUM TABLE reads the stored instant, whatever the session's zone.
+SET time_zone = '+05:00';
+CHECKSUM TABLE tz3;
+SET time_zone = '+00:00';
+CHECKSUM TABLE tz3;
