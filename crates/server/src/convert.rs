@@ -48,6 +48,8 @@ pub fn sql_type_of(meta: &ColumnDefinition) -> SqlType {
         FieldType::Date => SqlType::Date,
         FieldType::DateTime => SqlType::DateTime { fsp: meta.decimals.min(6) },
         FieldType::Timestamp => SqlType::Timestamp { fsp: meta.decimals.min(6) },
+        // A BIT(n) value is a number sent as its ceil(n/8) big-endian bytes.
+        FieldType::Bit => SqlType::Bit { width: meta.length.clamp(1, 64) as u8 },
         // Types selkied never declares for a result column (ENUM, SET and JSON columns are sent as
         // strings, as MariaDB does); a column described so is text or bytes by its charset.
         FieldType::NewDate => SqlType::Date,
@@ -62,8 +64,7 @@ pub fn sql_type_of(meta: &ColumnDefinition) -> SqlType {
         | FieldType::VarChar
         | FieldType::VarString
         | FieldType::String
-        | FieldType::Blob
-        | FieldType::Bit => {
+        | FieldType::Blob => {
             if meta.charset == charset::BINARY {
                 SqlType::Bytes { max_len: meta.length, lob }
             } else {

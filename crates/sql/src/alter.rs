@@ -909,6 +909,9 @@ async fn rebuild(
     // read may have changed.
     let generated = crate::generated::values_for_columns(catalog, &t.db, &t.name, &columns)?;
     let (db, table) = (t.db.clone(), t.name.clone());
+    // A converted TIMESTAMP is read as the session sees it (a DATETIME made of it shows the
+    // session's time, as in MariaDB) and stored again from there.
+    let old_columns: Vec<ColumnDef> = t.columns.clone();
     let mut row_no = 0u64;
     let mut sequence = 0u64;
     let cx: &mut ExecCtx = cx;
@@ -932,6 +935,7 @@ async fn rebuild(
                             value::implicit_default(&col.ty)
                         }
                     } else if *convert {
+                        let v = crate::exec::access::session_value(&old_columns[*at], &v, cx);
                         let target = StoreTarget { db: &db, table: &table, row: row_no };
                         match value::store_for_column_at(v, col, Some(&target), &*cx) {
                             Ok(v) => v,

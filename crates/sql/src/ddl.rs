@@ -418,6 +418,7 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
         T::Null => ColumnType::VarBinary { len: 1 },
         T::Time { fsp } => ColumnType::Time { fsp: *fsp },
         T::Enum { values } => ColumnType::Enum { values: values.clone() },
+        T::Bit { width } => ColumnType::Bit { width: *width },
         T::Int { bits, unsigned } => {
             let width = match bits {
                 0..=8 => IntWidth::Tiny,

@@ -20,7 +20,7 @@ use crate::bind::{table_column_meta, Binder, ColumnInfo, Source, SourceKind};
 use crate::constraints::TableRules;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
-use crate::exec::access::AccessCursor;
+use crate::exec::access::{session_row, session_value, timestamp_columns, to_session_zone, AccessCursor};
 use crate::exec::ctx::ExecCtx;
 use crate::exec::eval::eval_predicate;
 use crate::exec::sort::Sorter;
@@ -1044,21 +1044,22 @@ async fn handle_insert_outcome(
     match outcome {
         InsertOutcome::Inserted { .. } => {
             counts.affected += 1;
-            returning_row(&plan.returning, row, &mut counts.returned, cx)?;
+            returning_row(&plan.returning, table, row, &mut counts.returned, cx)?;
         }
         InsertOutcome::Replaced { deleted, .. } => {
             counts.affected += 1 + deleted as u64;
             if deleted > 0 {
                 counts.duplicates += 1;
             }
-            returning_row(&plan.returning, row, &mut counts.returned, cx)?;
+            returning_row(&plan.returning, table, row, &mut counts.returned, cx)?;
         }
         InsertOutcome::Duplicate { index, pk_key, existing } => {
             counts.duplicates += 1;
             match &plan.on_duplicate {
                 Some(assignments) => {
-                    let mut combined = existing.clone();
-                    combined.extend(row.iter().cloned());
+                    // Evaluated on both rows as the session sees them; `new` stays stored.
+                    let mut combined = session_row(table, &existing, cx).into_owned();
+                    combined.extend(session_row(table, row, cx).iter().cloned());
                     let mut new = existing.clone();
                     let mut assigned = vec![false; table.columns.len()];
                     for (col, e) in assignments {
@@ -1068,8 +1069,8 @@ async fn handle_insert_outcome(
                             continue;
                         }
                         let v = store(v, table, &table.columns[*col], row_number, cx)?;
-                        new[*col] = v.clone();
-                        combined[*col] = v;
+                        combined[*col] = session_value(&table.columns[*col], &v, cx);
+                        new[*col] = v;
                         assigned[*col] = true;
                     }
                     if let Some(g) = &plan.generated {
@@ -1092,14 +1093,14 @@ async fn handle_insert_outcome(
                             rules.check_row(table, &new, cx)?;
                             rules.check_parents(&new, Some(&existing), cx).await?;
                         }
-                        returning_row(&plan.returning, &new, &mut counts.returned, cx)?;
+                        returning_row(&plan.returning, table, &new, &mut counts.returned, cx)?;
                         cx.trx()?.update(table, &pk_key, &existing, new.clone()).await.map_err(SqlError::from)?;
                         if let Some(rules) = rules {
                             rules.on_update(table, &existing, &new, cx).await?;
                         }
                         counts.affected += 2;
                     } else {
-                        returning_row(&plan.returning, &existing, &mut counts.returned, cx)?;
+                        returning_row(&plan.returning, table, &existing, &mut counts.returned, cx)?;
                         counts.unchanged += 1;
                     }
                 }
@@ -1116,12 +1117,14 @@ async fn handle_insert_outcome(
 /// Adds the RETURNING values of a written or removed row.
 fn returning_row(
     returning: &Option<Returning>,
+    table: &TableDef,
     row: &[Value],
     out: &mut Vec<Vec<Value>>,
     cx: &mut ExecCtx,
 ) -> Result<(), SqlError> {
     if let Some(r) = returning {
-        out.push(r.exprs.iter().map(|e| e.eval(row, cx)).collect::<Result<_, _>>()?);
+        let row = session_row(table, row, cx);
+        out.push(r.exprs.iter().map(|e| e.eval(&row, cx)).collect::<Result<_, _>>()?);
     }
     Ok(())
 }
@@ -1164,7 +1167,7 @@ async fn lock_and_recheck(
         return Ok(None);
     };
     if let Some(f) = &access.filter {
-        if !eval_predicate(f, &cur.row, cx)? {
+        if !eval_predicate(f, &session_row(&access.table, &cur.row, cx), cx)? {
             return Ok(None);
         }
     }
@@ -1194,6 +1197,7 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
     let exprs: Vec<&Expr> = plan.assignments.iter().map(|(_, e)| e).collect();
     let stream = streams(&plan.access, &plan.order, &assigned_columns, &exprs);
     let mut candidates = Candidates::open(&plan.access, &plan.order, stream, cx).await?;
+    let timestamps = timestamp_columns(&table);
     let mut matched = 0u64;
     let mut changed = 0u64;
     while matched < limit {
@@ -1205,15 +1209,26 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
             continue;
         };
         matched += 1;
+        // Assignments see the row as the session does (and earlier assignments, as in
+        // MariaDB); `new` holds the stored values.
         let mut new = cur.row.clone();
+        let mut view = (!timestamps.is_empty()).then(|| {
+            let mut v = cur.row.clone();
+            to_session_zone(&timestamps, &mut v, cx);
+            v
+        });
         let mut assigned = vec![false; table.columns.len()];
         for (col, e) in &plan.assignments {
-            let v = e.eval(&new, cx)?;
+            let v = e.eval(view.as_deref().unwrap_or(&new), cx)?;
             if table.columns[*col].generated.is_some() {
                 crate::generated::value_given(&table, &table.columns[*col], &v, cx)?;
                 continue;
             }
-            new[*col] = store(v, &table, &table.columns[*col], matched, cx)?;
+            let v = store(v, &table, &table.columns[*col], matched, cx)?;
+            if let Some(view) = view.as_mut() {
+                view[*col] = session_value(&table.columns[*col], &v, cx);
+            }
+            new[*col] = v;
             assigned[*col] = true;
         }
         if let Some(g) = &plan.generated {
@@ -1286,7 +1301,7 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         if let Some(rules) = &plan.rules {
             rules.on_delete(&table, &cur.pk_key, &cur.row, cx).await?;
         }
-        returning_row(&plan.returning, &cur.row, &mut returned, cx)?;
+        returning_row(&plan.returning, &table, &cur.row, &mut returned, cx)?;
         cx.trx()?.delete(&table, &cur.pk_key, &cur.row).await.map_err(SqlError::from)?;
         deleted += 1;
         yield_if_due(cx).await?;

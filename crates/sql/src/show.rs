@@ -143,7 +143,8 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
         ShowCommand::CreateTable { table } => {
             let (name, sql) = match schema::resolve_table(ctx, table.db.as_deref(), &table.name)? {
                 TableTarget::User { table: t, temporary } => {
-                    let sql = create::create_table_text(&t, schema::next_auto_increment(ctx, &t));
+                    let shown = literal::with_session_defaults(&t, ctx.session.time_zone());
+                    let sql = create::create_table_text(&shown, schema::next_auto_increment(ctx, &t));
                     let sql = if temporary { sql.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1) } else { sql };
                     (t.name.clone(), sql)
                 }
@@ -401,7 +402,9 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
 
 fn show_columns_of(ctx: &Ctx, full: bool, table: &TableName, filter: Option<&Filter>) -> Result<ResultSet, SqlError> {
     let rows = match schema::resolve_table(ctx, table.db.as_deref(), &table.name)? {
-        TableTarget::User { table: t, .. } => schema::show_columns_rows(&t, full),
+        TableTarget::User { table: t, .. } => {
+            schema::show_columns_rows(&literal::with_session_defaults(&t, ctx.session.time_zone()), full)
+        }
         TableTarget::InformationSchema(t) => schema::show_is_columns_rows(t, full),
     };
     let mut names = vec![("Field", "COLUMN_NAME"), ("Type", "COLUMN_TYPE")];

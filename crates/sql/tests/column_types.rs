@@ -307,3 +307,39 @@ async fn enum_is_its_index_for_numbers_and_order() {
     // Index order, not text order ('Zz' < 'x' as bytes).
     assert_eq!(query(&mut s, "SELECT id FROM ei ORDER BY a, id").await.concat(), ["3", "5", "1", "4", "2"]);
 }
+
+/// BIT(n): a number of n bits (arithmetic, comparison, BIN, the index), sent as big-endian
+/// bytes in a BIT column, with MariaDB's 1406 / 1264 for too many bits and 1439 beyond 64.
+#[tokio::test]
+async fn bit_columns() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(
+        &mut s,
+        "CREATE TABLE b (id INT PRIMARY KEY, f BIT NOT NULL DEFAULT b'0', c BIT(10) DEFAULT b'101', KEY k (c))",
+    )
+    .await;
+    let create = query(&mut s, "SHOW CREATE TABLE b").await[0][1].clone();
+    assert!(create.contains("`f` bit(1) NOT NULL DEFAULT b'0'"), "{create}");
+    assert!(create.contains("`c` bit(10) DEFAULT b'101'"), "{create}");
+    exec(&mut s, "INSERT INTO b VALUES (1, 1, b'1111111111'), (2, 0, 5), (3, 0, 'a')").await;
+    exec(&mut s, "INSERT INTO b (id) VALUES (4)").await;
+    let (columns, values) = result(&mut s, "SELECT c FROM b WHERE id = 1").await;
+    assert_eq!(columns[0].field_type, FieldType::Bit);
+    assert_eq!(columns[0].length, 10);
+    assert_eq!(values, [[selkie_sql::Value::UInt(1023)]]);
+    assert_eq!(
+        query(&mut s, "SELECT id, c + 0, BIN(c), c = b'101' FROM b FORCE INDEX (k) WHERE c < 100 ORDER BY c, id").await,
+        rows(&[&["2", "5", "101", "1"], &["4", "5", "101", "1"], &["3", "97", "1100001", "0"]])
+    );
+    assert_eq!(query(&mut s, "SELECT b'101' + 0, 0b101 + 0, 0x41 + 0").await, rows(&[&["5", "5", "65"]]));
+    let e = fail(&mut s, "INSERT INTO b VALUES (5, 2, 0)").await;
+    assert_eq!((e.code, e.message.as_str()), (1406, "Data too long for column 'f' at row 1"));
+    assert_eq!(fail(&mut s, "INSERT INTO b VALUES (5, 0, 1024)").await.code, 1406);
+    exec(&mut s, "SET sql_mode = ''").await;
+    let ok = exec(&mut s, "INSERT INTO b VALUES (5, 0, 1024)").await;
+    assert_eq!(ok.warnings, 1);
+    assert_eq!(query(&mut s, "SELECT c + 0 FROM b WHERE id = 5").await, rows(&[&["1023"]]));
+    let e = fail(&mut s, "CREATE TABLE b2 (x BIT(65))").await;
+    assert_eq!((e.code, e.message.as_str()), (1439, "Display width out of range for 'x' (max = 64)"));
+}

@@ -126,6 +126,45 @@ async fn named_time_zones() {
     assert_eq!(query(&mut s, "SELECT @@global.time_zone").await, rows(&[&["SYSTEM"]]));
 }
 
+/// TIMESTAMP columns hold the instant (UTC) and show it in the session's zone; DATETIME keeps
+/// what was given. Index lookups convert the constant; UPDATE keeps untouched TIMESTAMPs.
+/// Outcomes checked on MariaDB 10.11 (tests/corpus/types_timestamp_utc.sql).
+#[tokio::test]
+async fn timestamp_columns_are_instants() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "SET time_zone = '+00:00'").await;
+    exec(&mut s, "CREATE TABLE tz (id INT PRIMARY KEY, ts TIMESTAMP NULL DEFAULT '2024-01-01 00:00:00', dt DATETIME, v INT, KEY k (ts))").await;
+    exec(&mut s, "INSERT INTO tz VALUES (1, '2024-01-01 12:00:00', '2024-01-01 12:00:00', 0)").await;
+    exec(&mut s, "SET time_zone = '+02:00'").await;
+    assert_eq!(query(&mut s, "SELECT ts, dt FROM tz").await, rows(&[&["2024-01-01 14:00:00", "2024-01-01 12:00:00"]]));
+    assert_eq!(
+        query(&mut s, "SELECT id FROM tz FORCE INDEX (k) WHERE ts = '2024-01-01 14:00:00'").await,
+        rows(&[&["1"]])
+    );
+    assert_eq!(query(&mut s, "SELECT id FROM tz WHERE ts = '2024-01-01 12:00:00'").await, rows(&[]));
+    assert_eq!(query(&mut s, "SELECT UNIX_TIMESTAMP(ts) FROM tz").await, rows(&[&["1704110400"]]));
+    let create = query(&mut s, "SHOW CREATE TABLE tz").await;
+    assert!(create[0][1].contains("DEFAULT '2024-01-01 02:00:00'"), "{}", create[0][1]);
+    exec(&mut s, "UPDATE tz SET v = 1").await;
+    exec(&mut s, "INSERT INTO tz (id) VALUES (2)").await;
+    exec(&mut s, "SET time_zone = '+00:00'").await;
+    assert_eq!(
+        query(&mut s, "SELECT id, ts FROM tz ORDER BY id").await,
+        rows(&[&["1", "2024-01-01 12:00:00"], &["2", "2024-01-01 00:00:00"]])
+    );
+    // A wall-clock time in Berlin's spring gap: the gap's end with 1299, an error when strict.
+    exec(&mut s, "SET time_zone = 'Europe/Berlin'").await;
+    assert_eq!(fail(&mut s, "INSERT INTO tz (id, ts) VALUES (3, '2024-03-31 02:30:00')").await.code, 1292);
+    exec(&mut s, "SET sql_mode = ''").await;
+    let ok = exec(&mut s, "INSERT INTO tz (id, ts) VALUES (3, '2024-03-31 02:30:00')").await;
+    assert_eq!(ok.warnings, 1);
+    assert_eq!(
+        query(&mut s, "SELECT ts, UNIX_TIMESTAMP(ts) FROM tz WHERE id = 3").await,
+        rows(&[&["2024-03-31 03:00:00", "1711846800"]])
+    );
+}
+
 /// CREATE OR REPLACE TABLE (plain, LIKE, ... SELECT) and its errors, as MariaDB 10.11.
 #[tokio::test]
 async fn create_or_replace_table() {

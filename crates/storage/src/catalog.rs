@@ -324,6 +324,7 @@ fn put_type(out: &mut Vec<u8>, t: &ColumnType) {
         ColumnType::Uuid => out.push(22),
         ColumnType::Inet4 => out.push(23),
         ColumnType::Inet6 => out.push(24),
+        ColumnType::Bit { width } => out.extend_from_slice(&[25, *width]),
     }
 }
 
@@ -403,6 +404,7 @@ fn get_type(r: &mut Reader) -> Result<ColumnType> {
         22 => ColumnType::Uuid,
         23 => ColumnType::Inet4,
         24 => ColumnType::Inet6,
+        25 => ColumnType::Bit { width: r.u8()? },
         _ => return Err(corrupt("column type")),
     })
 }
@@ -1118,6 +1120,7 @@ mod tests {
                 col("u", ColumnType::Uuid, ColumnDefault::None),
                 col("i4", ColumnType::Inet4, ColumnDefault::None),
                 col("i6", ColumnType::Inet6, ColumnDefault::None),
+                col("bt", ColumnType::Bit { width: 10 }, ColumnDefault::Value(Datum::UInt(5))),
                 col("dt", ColumnType::Date, ColumnDefault::Value(Datum::Date(Date::new(2024, 1, 2)))),
             ],
             primary: IndexDef {

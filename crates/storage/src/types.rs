@@ -186,8 +186,8 @@ impl fmt::Display for Date {
 
 /// A wall-clock date and time with microseconds, packed so that integer order is time order:
 /// `((date_packed * 24 + hour) * 60 + minute) * 60 + second) * 1_000_000 + micros`.
-/// Used for DATETIME and TIMESTAMP (TIMESTAMP is stored as session-local wall clock; the server
-/// runs with time_zone = SYSTEM).
+/// Used for DATETIME and TIMESTAMP (a TIMESTAMP holds the UTC time of its instant; the SQL layer
+/// converts from and to the session's time zone, selkie_sql::value::timestamp).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DateTime(pub i64);
 
@@ -376,6 +376,11 @@ pub enum ColumnType {
     Uuid,
     Inet4,
     Inet6,
+    /// BIT(width), width 1..=64: an unsigned integer of that many bits, stored as a BIGINT
+    /// UNSIGNED (so keys order by value); the SQL layer sends it as big-endian bytes.
+    Bit {
+        width: u8,
+    },
 }
 
 impl ColumnType {
@@ -401,6 +406,9 @@ impl ColumnType {
             ColumnType::Uuid => Cow::Owned(ColumnType::VarChar { len: 36 }),
             ColumnType::Inet4 => Cow::Owned(ColumnType::VarChar { len: 15 }),
             ColumnType::Inet6 => Cow::Owned(ColumnType::VarChar { len: 39 }),
+            ColumnType::Bit { .. } => {
+                Cow::Owned(ColumnType::Int { width: IntWidth::Big, unsigned: true, display_width: None })
+            }
             other => Cow::Borrowed(other),
         }
     }
@@ -489,6 +497,7 @@ impl ColumnType {
             ColumnType::Uuid => "uuid".into(),
             ColumnType::Inet4 => "inet4".into(),
             ColumnType::Inet6 => "inet6".into(),
+            ColumnType::Bit { width } => format!("bit({width})"),
         }
     }
 }

@@ -67,6 +67,37 @@ pub(crate) fn decode_bits(b: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// `0x41` / `b'101'` / `0b101` as an arithmetic operand: MariaDB's hybrid is the number its
+/// bytes spell, big-endian (`b'101' + 0` is 5, `0x41 + 0` 65); up to 8 bytes. `x'41'` is a
+/// string there (0 with 1292), like any other binary string.
+fn hex_number_of(e: &ast::Expr, text: &super::names::SourceText<'_>) -> Option<Bound> {
+    let ast::Expr::Value(v) = strip_nested(e) else {
+        return None;
+    };
+    let bytes = match &v.value {
+        ast::Value::HexStringLiteral(h) if text.starts_with_at(v.span.start, "0x") => decode_hex(h)?,
+        ast::Value::SingleQuotedByteStringLiteral(b) | ast::Value::DoubleQuotedByteStringLiteral(b) => decode_bits(b)?,
+        _ => return None,
+    };
+    if bytes.len() > 8 {
+        return None;
+    }
+    let n = bytes.iter().fold(0u64, |acc, &c| (acc << 8) | u64::from(c));
+    Some(Bound::new(Expr::Literal(Value::UInt(n)), SqlType::Int { bits: 64, unsigned: true }, false))
+}
+
+/// A binary string literal (`b'101'`, `x'05'`) compared with a BIT column is the number its
+/// bytes spell, big-endian, as MariaDB compares a BIT as an integer.
+fn bits_against(other: &SqlType, b: Bound) -> Bound {
+    match (other, &b.expr, &b.ty) {
+        (SqlType::Bit { .. }, Expr::Literal(Value::Bytes(bytes)), SqlType::Bytes { .. }) if bytes.len() <= 8 => {
+            let n = bytes.iter().fold(0u64, |acc, &c| (acc << 8) | u64::from(c));
+            Bound::new(Expr::Literal(Value::UInt(n)), SqlType::Int { bits: 64, unsigned: true }, false)
+        }
+        _ => b,
+    }
+}
+
 fn cmp_op(op: &ast::BinaryOperator) -> Option<CmpOp> {
     use ast::BinaryOperator as B;
     Some(match op {
@@ -368,6 +399,10 @@ impl Binder<'_> {
         })
     }
 
+    fn hex_number(&self, e: &ast::Expr) -> Option<Bound> {
+        hex_number_of(e, &self.text)
+    }
+
     fn bind_binary(
         &mut self,
         left: &ast::Expr,
@@ -397,9 +432,15 @@ impl Binder<'_> {
                     return self.bind_date_add(right, iv, false);
                 }
             }
-            let l = self.bind_expr(left)?;
+            let l = match self.hex_number(left) {
+                Some(n) => n,
+                None => self.bind_expr(left)?,
+            };
             let l = time_as_number(self.enum_index(l)?);
-            let r = self.bind_expr(right)?;
+            let r = match self.hex_number(right) {
+                Some(n) => n,
+                None => self.bind_expr(right)?,
+            };
             let r = time_as_number(self.enum_index(r)?);
             let ty = value::arith_type(aop, &l.ty, &r.ty);
             let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
@@ -497,10 +538,22 @@ impl Binder<'_> {
         }
         let l = self.bind_expr(left)?;
         let r = self.bind_expr(right)?;
+        // A `0x..` / `b'..'` literal compared with a number is the number its bytes spell
+        // (MariaDB's hex hybrid: `1 = b'1'` is true, `0x31 = 1` false); `x'..'` stays a string.
+        let l = match self.hex_number(left) {
+            Some(n) if r.ty.is_numeric() => n,
+            _ => l,
+        };
+        let r = match self.hex_number(right) {
+            Some(n) if l.ty.is_numeric() => n,
+            _ => r,
+        };
         let nullable = op != CmpOp::NullSafeEq && (l.nullable || r.nullable);
         // An ENUM compared with a number compares its index.
         let l = if r.ty.is_numeric() { self.enum_index(l)? } else { l };
         let r = if l.ty.is_numeric() { self.enum_index(r)? } else { r };
+        let (lt, rt) = (l.ty.clone(), r.ty.clone());
+        let (l, r) = (bits_against(&rt, l), bits_against(&lt, r));
         let (l, r) = if matches!(l.ty, SqlType::Time { .. }) || matches!(r.ty, SqlType::Time { .. }) {
             // A TIME compares as a time (MariaDB converts the other side): as microseconds,
             // since TIME text does not sort as time ('9:00' > '10:00', '-1:00' > '0:00').

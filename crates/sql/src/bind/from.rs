@@ -52,7 +52,7 @@ enum KeyClass {
 
 fn key_class(ty: &SqlType) -> Option<KeyClass> {
     Some(match ty {
-        SqlType::Int { .. } | SqlType::Decimal { .. } => KeyClass::Exact,
+        SqlType::Int { .. } | SqlType::Bit { .. } | SqlType::Decimal { .. } => KeyClass::Exact,
         SqlType::Float | SqlType::Double => KeyClass::Float,
         SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. } => KeyClass::Text,
         // TIME text does not sort as time: no join key class.

@@ -72,6 +72,13 @@ impl<'a> SourceText<'a> {
         (line as u64, col as u64)
     }
 
+    /// Whether the statement text at `loc` starts with `prefix` (ASCII, case-insensitive).
+    pub fn starts_with_at(&self, loc: Location, prefix: &str) -> bool {
+        self.offset_of(loc)
+            .and_then(|o| self.text.get(o..o + prefix.len()))
+            .is_some_and(|t| t.eq_ignore_ascii_case(prefix))
+    }
+
     /// Byte offset of a sqlparser location.
     pub fn offset_of(&self, loc: Location) -> Option<usize> {
         let line = usize::try_from(loc.line).ok()?;

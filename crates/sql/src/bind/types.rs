@@ -5,7 +5,7 @@ use sqlparser::ast::{self, DataType, ExactNumberInfo};
 
 use crate::error;
 use crate::error::SqlError;
-use crate::value::{CastTarget, IntervalUnit};
+use crate::value::{self, CastTarget, IntervalUnit};
 
 /// Longest CHAR, in characters.
 pub const MAX_CHAR_LEN: u64 = 255;
@@ -186,6 +186,11 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
         D::Enum(members, _) => ColumnType::Enum { values: enum_values(members)? },
         D::Set(values) => ColumnType::Set { values: values.clone() },
         D::JSON => ColumnType::Json,
+        // BIT is BIT(1), and so is BIT(0) (MariaDB).
+        D::Bit(n) => match n.unwrap_or(1) {
+            n if n > value::MAX_BIT_WIDTH => return Err(error::display_width_out_of_range(col, value::MAX_BIT_WIDTH)),
+            n => ColumnType::Bit { width: n.max(1) as u8 },
+        },
         D::Uuid => ColumnType::Uuid,
         D::Custom(name, modifiers) if modifiers.is_empty() && name.to_string().eq_ignore_ascii_case("INET4") => {
             ColumnType::Inet4

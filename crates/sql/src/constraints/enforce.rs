@@ -116,8 +116,9 @@ fn table_source(table: &Arc<TableDef>) -> Source {
     }
 }
 
-/// `text` in a form sqlparser reads: the ` MOD ` operator MariaDB prints becomes ` % `, and
-/// `!(x)` becomes `(NOT (x))` (sqlparser knows neither), outside quoted strings and names.
+/// `text` in a form sqlparser reads: the ` MOD ` operator MariaDB prints becomes ` % `,
+/// `!(x)` becomes `(NOT (x))` and `cast(x as char charset cs)` loses its charset (sqlparser
+/// knows none of them), outside quoted strings and names.
 fn sqlparser_text(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 8);
@@ -138,6 +139,27 @@ fn sqlparser_text(text: &str) -> String {
             i = (i + 1).min(bytes.len());
             out.push_str(&text[start..i]);
             continue;
+        }
+        // `cast(x as char[(n)] charset cs)`: sqlparser reads no charset there; binary is
+        // CAST AS BINARY[(n)], any other the plain CHAR cast (the text is utf8mb4 here).
+        if text[i..].starts_with(" charset ") {
+            let tail = out.rfind(" as char").filter(|&at| {
+                let rest = &out[at + " as char".len()..];
+                rest.is_empty() || (rest.starts_with('(') && rest.ends_with(')'))
+            });
+            if let Some(at) = tail {
+                let name_start = i + " charset ".len();
+                let name_len =
+                    text[name_start..].bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+                if &text[name_start..name_start + name_len] == "binary" {
+                    let rest = out[at + " as char".len()..].to_string();
+                    out.truncate(at);
+                    out.push_str(" as binary");
+                    out.push_str(&rest);
+                }
+                i = name_start + name_len;
+                continue;
+            }
         }
         if text[i..].starts_with(" MOD ") {
             out.push_str(" % ");
@@ -422,7 +444,11 @@ impl TableRules {
 
     /// 4025 if a CHECK constraint fails for the row.
     pub(crate) fn check_row(&self, table: &TableDef, row: &[Value], cx: &mut ExecCtx) -> Result<(), SqlError> {
-        match self.failed_check(row, cx)? {
+        if self.checks.is_empty() {
+            return Ok(());
+        }
+        let row = crate::exec::access::session_row(table, row, cx);
+        match self.failed_check(&row, cx)? {
             Some(name) => Err(error::check_failed(name, &table.db, &table.name)),
             None => Ok(()),
         }
@@ -435,7 +461,11 @@ impl TableRules {
         row: &[Value],
         cx: &mut ExecCtx,
     ) -> Result<bool, SqlError> {
-        if let Some(name) = self.failed_check(row, cx)? {
+        if self.checks.is_empty() {
+            return Ok(false);
+        }
+        let row = crate::exec::access::session_row(table, row, cx);
+        if let Some(name) = self.failed_check(&row, cx)? {
             let e = error::check_failed(name, &table.db, &table.name);
             cx.push_warning(WarnLevel::Warning, e.code, e.message);
             return Ok(true);

@@ -2,13 +2,14 @@
 //! expressions, reads a primary-key point with `Transaction::get` (never a scan), otherwise
 //! scans each range in order (or in reverse), and applies the residual filter.
 
-use selkie_storage::{Datum, KeyRange, ReadMode, Scan, ScanRow};
+use selkie_storage::{ColumnType, Datum, KeyRange, ReadMode, Scan, ScanRow, TableDef};
 
 use crate::error::SqlError;
 use crate::exec::eval::eval_predicate;
 use crate::plan::keys::{self, convert, Interval, KeyConv, Pos};
 use crate::plan::{index_def, KeyBound, KeyPart, TableAccess, TailRange};
 use crate::types::Value;
+use crate::value;
 
 use super::ctx::ExecCtx;
 use super::step::Step;
@@ -25,6 +26,9 @@ pub struct AccessCursor<'p> {
     access: &'p TableAccess,
     source: Source,
     scan: Option<Scan>,
+    /// The table's TIMESTAMP columns, whose stored UTC time is shown in the session's zone
+    /// (empty for most tables: no work per row).
+    timestamps: Vec<usize>,
 }
 
 impl<'p> AccessCursor<'p> {
@@ -39,19 +43,24 @@ impl<'p> AccessCursor<'p> {
         } else {
             ranges_source(access, key_row, cx)?
         };
-        Ok(AccessCursor { access, source, scan: None })
+        let timestamps = timestamp_columns(&access.table);
+        Ok(AccessCursor { access, source, scan: None, timestamps })
     }
 
-    /// The next row that passes the residual filter. Pauses only before reading a row, so a
-    /// paused cursor resumes exactly where it was.
+    /// The next row that passes the residual filter, as the session sees it (TIMESTAMP columns
+    /// in its time zone; writes go back through `ScanRow::pk_key` and a fresh locked read).
+    /// Pauses only before reading a row, so a paused cursor resumes exactly where it was.
     pub fn next(&mut self, cx: &mut ExecCtx) -> Result<Step<ScanRow>, SqlError> {
         loop {
             if cx.tick()? {
                 return Ok(Step::Pause);
             }
-            let Some(row) = self.next_raw(cx)? else {
+            let Some(mut row) = self.next_raw(cx)? else {
                 return Ok(Step::Done);
             };
+            if !self.timestamps.is_empty() {
+                to_session_zone(&self.timestamps, &mut row.row, cx);
+            }
             if let Some(f) = &self.access.filter {
                 if !eval_predicate(f, &row.row, cx)? {
                     continue;
@@ -94,6 +103,69 @@ impl<'p> AccessCursor<'p> {
     }
 }
 
+/// Positions of a table's TIMESTAMP columns.
+pub fn timestamp_columns(table: &TableDef) -> Vec<usize> {
+    let is_timestamp = |c: &selkie_storage::ColumnDef| matches!(c.ty, ColumnType::Timestamp { .. });
+    if !table.columns.iter().any(is_timestamp) {
+        return Vec::new();
+    }
+    table.columns.iter().enumerate().filter(|(_, c)| is_timestamp(c)).map(|(i, _)| i).collect()
+}
+
+/// Shows a stored row's TIMESTAMP columns (`positions`) in the session's time zone.
+pub fn to_session_zone(positions: &[usize], row: &mut [Value], cx: &ExecCtx) {
+    let tz = cx.env.vars.time_zone();
+    for &i in positions {
+        if let Some(Value::DateTime(dt)) = row.get_mut(i) {
+            *dt = value::session_of_utc(*dt, tz);
+        }
+    }
+}
+
+/// `v` as a key of a column of type `ty`: a TIMESTAMP's keys hold UTC, so a value (the
+/// session's wall-clock time) is converted as a stored one would be.
+fn convert_key(ty: &ColumnType, v: &Value, cx: &ExecCtx) -> KeyConv {
+    let conv = convert(ty, v);
+    if !matches!(ty, ColumnType::Timestamp { .. }) {
+        return conv;
+    }
+    let tz = cx.env.vars.time_zone();
+    let utc = |d: Datum| match d {
+        Datum::DateTime(dt) => value::utc_of_session(dt, tz).map(Datum::DateTime),
+        other => Some(other),
+    };
+    match conv {
+        KeyConv::Exact(d) => utc(d).map_or(KeyConv::Unusable, KeyConv::Exact),
+        KeyConv::Approx { lo, hi } => match (utc(lo), utc(hi)) {
+            (Some(lo), Some(hi)) => KeyConv::Approx { lo, hi },
+            _ => KeyConv::Unusable,
+        },
+        other => other,
+    }
+}
+
+/// A stored row of `table` as the session sees it: TIMESTAMP columns in its time zone. Borrowed
+/// unchanged when the table has none.
+pub fn session_row<'r>(table: &TableDef, row: &'r [Value], cx: &ExecCtx) -> std::borrow::Cow<'r, [Value]> {
+    let positions = timestamp_columns(table);
+    if positions.is_empty() {
+        return std::borrow::Cow::Borrowed(row);
+    }
+    let mut view = row.to_vec();
+    to_session_zone(&positions, &mut view, cx);
+    std::borrow::Cow::Owned(view)
+}
+
+/// A stored value of column `col` as the session sees it.
+pub fn session_value(col: &selkie_storage::ColumnDef, v: &Value, cx: &ExecCtx) -> Value {
+    match (&col.ty, v) {
+        (ColumnType::Timestamp { .. }, Value::DateTime(dt)) => {
+            Value::DateTime(value::session_of_utc(*dt, cx.env.vars.time_zone()))
+        }
+        _ => v.clone(),
+    }
+}
+
 enum PointKey {
     Key(Vec<Datum>),
     NoRow,
@@ -110,7 +182,7 @@ fn exact_point(access: &TableAccess, key_row: &[Value], cx: &mut ExecCtx) -> Res
             return Ok(PointKey::NotExact);
         };
         let v = e.eval(key_row, cx)?;
-        match convert(&table.columns[ic.column].ty, &v) {
+        match convert_key(&table.columns[ic.column].ty, &v, cx) {
             KeyConv::Exact(d) => key.push(d),
             KeyConv::Null | KeyConv::BelowAll | KeyConv::AboveAll => return Ok(PointKey::NoRow),
             KeyConv::Approx { .. } | KeyConv::Unusable => return Ok(PointKey::NotExact),
@@ -146,11 +218,11 @@ pub fn build_intervals(access: &TableAccess, key_row: &[Value], cx: &mut ExecCtx
     for (j, part) in access.eq.iter().enumerate() {
         let ty = col_type(j);
         let convs: Vec<KeyConv> = match part {
-            KeyPart::Value(e) => vec![convert(ty, &e.eval(key_row, cx)?)],
+            KeyPart::Value(e) => vec![convert_key(ty, &e.eval(key_row, cx)?, cx)],
             KeyPart::In(list) => {
                 let mut v = Vec::with_capacity(list.len());
                 for e in list {
-                    v.push(convert(ty, &e.eval(key_row, cx)?));
+                    v.push(convert_key(ty, &e.eval(key_row, cx)?, cx));
                 }
                 v
             }
@@ -215,7 +287,7 @@ fn tail_interval(
     let after_nulls = || Pos::after(extend(prefix, &Datum::Null));
     let lo = match lower {
         None => after_nulls(),
-        Some(b) => match convert(ty, &b.value.eval(key_row, cx)?) {
+        Some(b) => match convert_key(ty, &b.value.eval(key_row, cx)?, cx) {
             KeyConv::Exact(d) if b.inclusive => Pos::before(extend(prefix, &d)),
             KeyConv::Exact(d) => Pos::after(extend(prefix, &d)),
             KeyConv::Approx { lo, .. } => Pos::before(extend(prefix, &lo)),
@@ -225,7 +297,7 @@ fn tail_interval(
     };
     let hi = match upper {
         None => Pos::after(prefix.to_vec()),
-        Some(b) => match convert(ty, &b.value.eval(key_row, cx)?) {
+        Some(b) => match convert_key(ty, &b.value.eval(key_row, cx)?, cx) {
             KeyConv::Exact(d) if b.inclusive => Pos::after(extend(prefix, &d)),
             KeyConv::Exact(d) => Pos::before(extend(prefix, &d)),
             KeyConv::Approx { hi, .. } => Pos::after(extend(prefix, &hi)),

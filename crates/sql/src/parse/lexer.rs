@@ -99,6 +99,9 @@ pub fn scan(sql: &str) -> Scanned {
                 out[i..i + 3].copy_from_slice(b"%  ");
                 i += 3;
             }
+            b'0' if (i == 0 || !is_ident_byte(src[i - 1])) && bit_literal_end(src, i).is_some() => {
+                i = rewrite_bit_literal(src, &mut out, i);
+            }
             _ if is_ident_byte(b) => {
                 i = skip_word(src, i);
             }
@@ -156,6 +159,40 @@ fn rewrite_extract_compound(src: &[u8], out: &mut [u8], i: usize) -> usize {
     debug_assert!(replacement.len() <= end - i);
     out[i..end].fill(b' ');
     out[i..i + replacement.len()].copy_from_slice(replacement.as_bytes());
+    end
+}
+
+/// The end of a `0b0101` literal at `i` (a whole word), which sqlparser does not know.
+fn bit_literal_end(src: &[u8], i: usize) -> Option<usize> {
+    if src.get(i + 1) != Some(&b'b') {
+        return None;
+    }
+    let mut j = i + 2;
+    while j < src.len() && (src[j] == b'0' || src[j] == b'1') {
+        j += 1;
+    }
+    (j > i + 2 && src.get(j).is_none_or(|&c| !is_ident_byte(c))).then_some(j)
+}
+
+/// Rewrites `0b0101` as the hex literal of the same bytes (`0x05`, padded with spaces: a hex
+/// digit holds four bits, so it is never longer). Returns the offset after the literal.
+fn rewrite_bit_literal(src: &[u8], out: &mut [u8], i: usize) -> usize {
+    let Some(end) = bit_literal_end(src, i) else {
+        return i + 1;
+    };
+    let bits = &src[i + 2..end];
+    // As many hex digits as the bits need, so the literal has as many bytes as MariaDB's.
+    let digits = bits.len().div_ceil(4);
+    let mut hex = String::with_capacity(digits + 2);
+    hex.push_str("0x");
+    for d in 0..digits {
+        let lo = bits.len().saturating_sub(4 * (digits - d));
+        let hi = bits.len() - 4 * (digits - d - 1);
+        let v = bits[lo..hi].iter().fold(0u8, |acc, &c| (acc << 1) | (c - b'0'));
+        hex.push(char::from_digit(u32::from(v), 16).unwrap_or('0'));
+    }
+    out[i..end].fill(b' ');
+    out[i..i + hex.len()].copy_from_slice(hex.as_bytes());
     end
 }
 
@@ -449,6 +486,8 @@ mod tests {
         let s = scan(sql);
         assert_eq!(s.text.len(), sql.len());
         assert_eq!(s.text.trim_end(), "SELECT * FROM t WHERE a=1 FOR SHARE");
+        let s = scan("SELECT 0b101, 0b111111111, x0b1, 0b12");
+        assert_eq!(s.text, "SELECT 0x5  , 0x1ff      , x0b1, 0b12");
         let s = scan("SELECT 'LOCK IN SHARE MODE', block FROM t");
         assert_eq!(s.text, "SELECT 'LOCK IN SHARE MODE', block FROM t");
     }

@@ -97,8 +97,22 @@ impl Session {
         if ran == Ran::Stale {
             return Err(error::table_definition_changed());
         }
+        // The query shows TIMESTAMPs in the session's zone; the record holds the instant.
+        let tz = self.vars.time_zone();
+        let timestamps: Vec<usize> = t
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c.ty, ColumnType::Timestamp { .. }))
+            .map(|(i, _)| i)
+            .collect();
         let mut sum = 0u32;
-        for row in &rows.0 {
+        for row in &mut rows.0 {
+            for &i in &timestamps {
+                if let Some(Value::DateTime(dt)) = row.get_mut(i) {
+                    *dt = crate::value::utc_of_session(*dt, tz).unwrap_or(*dt);
+                }
+            }
             sum = sum.wrapping_add(row_checksum(t, row));
         }
         Ok(sum)
@@ -201,8 +215,8 @@ fn field_image(ty: &ColumnType, v: &Value, out: &mut Vec<u8>) {
             fraction_image(dt.micros(), *fsp, out);
         }
         (ColumnType::Timestamp { fsp }, Value::DateTime(dt)) => {
-            // TIMESTAMP values are kept as the server's (SYSTEM zone) wall clock.
-            let secs = crate::value::epoch_of_wall_clock(*dt, crate::value::TimeZone::System).unwrap_or(0);
+            // A stored TIMESTAMP is the UTC time of its instant (value::timestamp).
+            let secs = crate::value::epoch_of_wall_clock(*dt, crate::value::TimeZone::Offset(0)).unwrap_or(0);
             out.extend_from_slice(&(secs as u32).to_be_bytes());
             fraction_image(dt.micros(), *fsp, out);
         }

@@ -2,7 +2,7 @@
 //! information_schema (`COLUMN_DEFAULT`): backquoted identifiers, escaped string literals,
 //! numbers in MariaDB's shortest form.
 
-use selkie_storage::{ColumnDef, ColumnDefault, ColumnType, Datum};
+use selkie_storage::{ColumnDef, ColumnDefault, ColumnType, Datum, TableDef};
 
 /// `name` in backquotes, with backquotes doubled.
 pub(crate) fn quote_ident(name: &str) -> String {
@@ -96,6 +96,7 @@ pub(crate) fn sql_literal(value: &Datum, ty: &ColumnType) -> String {
     match value {
         Datum::Null => "NULL".into(),
         Datum::Int(i) => i.to_string(),
+        Datum::UInt(u) if matches!(ty, ColumnType::Bit { .. }) => crate::value::bit_literal(*u),
         Datum::UInt(u) => u.to_string(),
         Datum::Double(d) => match ty {
             ColumnType::Float { .. } => format_float(*d),
@@ -115,6 +116,25 @@ pub(crate) fn sql_literal(value: &Datum, ty: &ColumnType) -> String {
             quote_string(dt.format(fsp).as_bytes())
         }
     }
+}
+
+/// `t` with its TIMESTAMP columns' literal defaults in the session's time zone `tz`: they are
+/// stored as UTC, like the column's values (see `value::timestamp`), and shown as MariaDB shows
+/// them, converted. Borrowed when there is nothing to convert.
+pub(crate) fn with_session_defaults(t: &TableDef, tz: crate::value::TimeZone) -> std::borrow::Cow<'_, TableDef> {
+    let converts = |c: &ColumnDef| {
+        matches!(c.ty, ColumnType::Timestamp { .. }) && matches!(c.default, ColumnDefault::Value(Datum::DateTime(_)))
+    };
+    if !t.columns.iter().any(converts) {
+        return std::borrow::Cow::Borrowed(t);
+    }
+    let mut shown = t.clone();
+    for c in shown.columns.iter_mut().filter(|c| converts(c)) {
+        if let ColumnDefault::Value(Datum::DateTime(dt)) = &mut c.default {
+            *dt = crate::value::session_of_utc(*dt, tz);
+        }
+    }
+    std::borrow::Cow::Owned(shown)
 }
 
 /// `current_timestamp()` / `current_timestamp(3)`, as MariaDB prints a CURRENT_TIMESTAMP

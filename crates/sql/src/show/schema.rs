@@ -291,6 +291,7 @@ pub(crate) fn type_facts(ty: &ColumnType, charset_max_len: u64) -> TypeFacts {
             let digits = if *unsigned { unsigned_digits } else { signed_digits };
             TypeFacts { data_type: name, numeric_precision: Some(digits), numeric_scale: Some(0), ..none }
         }
+        ColumnType::Bit { width } => TypeFacts { data_type: "bit", numeric_precision: Some(u64::from(*width)), ..none },
         ColumnType::Decimal { precision, scale, .. } => TypeFacts {
             data_type: "decimal",
             numeric_precision: Some(u64::from(*precision)),
@@ -485,6 +486,7 @@ pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     }
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
         for t in listed_tables(ctx.catalog, &db) {
+            let t = literal::with_session_defaults(t, ctx.session.time_zone());
             let charset = effective_charset(&t.options.charset);
             for (i, col) in t.columns.iter().enumerate() {
                 let f = type_facts(&col.ty, charset_max_len(charset));
@@ -507,7 +509,7 @@ pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
                     })),
                     opt_text(f.is_text.then(|| column_collation(col, effective_collation(charset)))),
                     text(&col.type_sql()),
-                    text(column_key(t, i)),
+                    text(column_key(&t, i)),
                     text(&column_extra(col)),
                     text(COLUMN_PRIVILEGES),
                     text(&col.comment),

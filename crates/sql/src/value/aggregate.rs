@@ -49,6 +49,7 @@ fn is_exact(arg: &SqlType) -> bool {
     matches!(
         arg,
         SqlType::Int { .. }
+            | SqlType::Bit { .. }
             | SqlType::Decimal { .. }
             | SqlType::Date
             | SqlType::DateTime { .. }

@@ -281,6 +281,7 @@ fn type_class(t: &SqlType) -> TypeClass {
     match t {
         SqlType::Null => TypeClass::Int { unsigned: false },
         SqlType::Int { unsigned, .. } => TypeClass::Int { unsigned: *unsigned },
+        SqlType::Bit { .. } => TypeClass::Int { unsigned: true },
         SqlType::Decimal { .. } => TypeClass::Dec,
         SqlType::Date | SqlType::DateTime { fsp: 0 } | SqlType::Timestamp { fsp: 0 } => {
             TypeClass::Int { unsigned: false }

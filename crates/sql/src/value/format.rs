@@ -178,6 +178,12 @@ pub fn to_text_bytes(v: &Value) -> Option<Vec<u8>> {
     }
 }
 
+/// A BIT(width) value as the text protocol sends it: ceil(width/8) bytes, big-endian.
+pub fn push_bit_bytes(v: u64, width: u8, out: &mut Vec<u8>) {
+    let n = usize::from(width).div_ceil(8).clamp(1, 8);
+    out.extend_from_slice(&v.to_be_bytes()[8 - n..]);
+}
+
 /// See `super::format_text`.
 pub fn format_text(v: &Value, ty: Option<&SqlType>, out: &mut Vec<u8>) {
     match v {
@@ -186,10 +192,13 @@ pub fn format_text(v: &Value, ty: Option<&SqlType>, out: &mut Vec<u8>) {
             push_i64(*i, out);
             push_zero_fraction(ty, out);
         }
-        Value::UInt(u) => {
-            push_u64(*u, out);
-            push_zero_fraction(ty, out);
-        }
+        Value::UInt(u) => match ty {
+            Some(SqlType::Bit { width }) => push_bit_bytes(*u, *width, out),
+            _ => {
+                push_u64(*u, out);
+                push_zero_fraction(ty, out);
+            }
+        },
         Value::Double(x) => match ty {
             Some(SqlType::Float) => push_float(*x, out),
             _ => push_double(*x, out),

@@ -50,6 +50,11 @@ pub enum SqlType {
     Enum {
         values: Vec<String>,
     },
+    /// A BIT(width) column: an unsigned integer value (arithmetic, comparison and functions see
+    /// the number) that the text protocol sends as its big-endian bytes, as MariaDB does.
+    Bit {
+        width: u8,
+    },
 }
 
 /// Wire metadata of a result column of type `SqlType`.

@@ -38,6 +38,7 @@ use crate::types::Value;
 
 mod aggregate;
 mod arith;
+mod bit;
 mod cast;
 mod compare;
 mod context;
@@ -51,18 +52,21 @@ mod num;
 mod store;
 mod store_types;
 mod time;
+mod timestamp;
 mod types;
 mod tz;
 
 #[cfg(test)]
 mod tests;
 
+pub use bit::{literal as bit_literal, MAX_BIT_WIDTH};
 pub use context::{FnContext, SequenceOp};
 pub use functions::datetime::parse_interval_unit;
 pub use functions::return_type_with_constants;
 pub use functions::ScalarFunction;
 pub use kinds::{default_text_collation, AggFunc, ArithOp, CastTarget, FieldMeta, IntervalUnit, SqlType};
 pub use store::{store_for_column_at, StoreTarget};
+pub use timestamp::{session_of_utc, utc_of_session};
 pub use types::{column_def_field_meta, column_field_meta, prefix_bytes_per_char, prefix_chars, MAX_BYTES_PER_CHAR};
 pub use tz::TimeZone;
 

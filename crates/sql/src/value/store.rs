@@ -97,6 +97,13 @@ impl Reporter<'_> {
         self.report(error, (1265, warning))
     }
 
+    /// A value with more bits than a BIT column: strict 1406, otherwise 1264 (the largest value).
+    fn bits_too_long(&self) -> Result<(), SqlError> {
+        let too_long = format!("Data too long for column '{}' at row {}", self.col.name, self.row());
+        let out_of_range = format!("Out of range value for column '{}' at row {}", self.col.name, self.row());
+        self.report(SqlError::new(1406, "22001", too_long), (1264, out_of_range))
+    }
+
     /// TIME beyond ±838:59:59: strict 1292 "Incorrect time value", otherwise 1264 (clipped).
     fn time_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
         let error = SqlError::new(
@@ -139,6 +146,18 @@ impl Reporter<'_> {
         }
     }
 
+    /// A TIMESTAMP wall-clock time in a daylight-saving gap of the session zone: strict 1292,
+    /// otherwise 1299 (the gap's end is stored).
+    fn invalid_timestamp(&self, shown: &str) -> Result<(), SqlError> {
+        let error = SqlError::new(
+            1292,
+            "22007",
+            format!("Incorrect datetime value: '{shown}' for column {} at row {}", self.qualified(), self.row()),
+        );
+        let warning = format!("Invalid TIMESTAMP value in column '{}' at row {}", self.col.name, self.row());
+        self.report(error, (1299, warning))
+    }
+
     /// TIMESTAMP out of its range: strict 1292, otherwise 1264.
     fn timestamp_out_of_range(&self, shown: &str) -> Result<(), SqlError> {
         let error = SqlError::new(
@@ -167,6 +186,13 @@ pub fn store_for_column_at(
     let r = Reporter { col, target, ctx };
     match &col.ty {
         ColumnType::Int { width, unsigned, .. } => store_int(&v, *width, *unsigned, &r),
+        ColumnType::Bit { width } => match super::bit::to_bits(&v, *width) {
+            Ok(n) => Ok(Value::UInt(n)),
+            Err(max) => {
+                r.bits_too_long()?;
+                Ok(Value::UInt(max))
+            }
+        },
         ColumnType::Decimal { precision, scale, unsigned } => store_decimal(&v, *precision, *scale, *unsigned, &r),
         ColumnType::Float { unsigned, digits } => store_float(&v, true, *unsigned, *digits, &r),
         ColumnType::Double { unsigned, digits } => store_float(&v, false, *unsigned, *digits, &r),
@@ -527,10 +553,16 @@ fn store_temporal(v: &Value, kind: TemporalKind, r: &Reporter<'_>) -> Result<Val
                 return Ok(zero);
             }
             // The range is the instant's, so it is read in the session's time zone.
-            match super::datetime::epoch_of_civil(r.ctx.time_zone(), &c) {
+            // The column holds the instant as its UTC time (see `super::timestamp`).
+            let tz = r.ctx.time_zone();
+            match super::datetime::epoch_of_civil(tz, &c) {
                 Some(t) if (1..=TIMESTAMP_MAX_EPOCH).contains(&t) => {
-                    c.micros = truncate_micros(c.micros, fsp);
-                    Ok(Value::DateTime(c.datetime()))
+                    if !super::timestamp::shows_as(tz, t, &c) {
+                        r.invalid_timestamp(&shown())?;
+                    }
+                    let micros = truncate_micros(c.micros, fsp);
+                    let utc = super::datetime::utc_from_epoch(t, micros).map_or(DateTime(0), |u| u.datetime());
+                    Ok(Value::DateTime(utc))
                 }
                 _ => {
                     r.timestamp_out_of_range(&shown())?;
@@ -545,7 +577,7 @@ fn store_temporal(v: &Value, kind: TemporalKind, r: &Reporter<'_>) -> Result<Val
 pub fn implicit_default(ty: &ColumnType) -> Value {
     match ty {
         ColumnType::Int { unsigned: false, .. } => Value::Int(0),
-        ColumnType::Int { unsigned: true, .. } => Value::UInt(0),
+        ColumnType::Int { unsigned: true, .. } | ColumnType::Bit { .. } => Value::UInt(0),
         ColumnType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale)),
         ColumnType::Float { .. } | ColumnType::Double { .. } => Value::Double(0.0),
         ColumnType::Binary { len } => Value::Bytes(vec![0; *len as usize]),

@@ -97,6 +97,7 @@ pub fn from_column(ty: &ColumnType) -> SqlType {
         ColumnType::DateTime { fsp } => SqlType::DateTime { fsp: *fsp },
         ColumnType::Timestamp { fsp } => SqlType::Timestamp { fsp: *fsp },
         ColumnType::Year => SqlType::Int { bits: 16, unsigned: true },
+        ColumnType::Bit { width } => SqlType::Bit { width: *width },
         // TIME, ENUM and SET values are their text (see value::store_types); JSON is LONGTEXT.
         ColumnType::Time { fsp } => SqlType::Time { fsp: *fsp },
         ColumnType::Enum { values } => SqlType::Enum { values: values.clone() },
@@ -167,6 +168,14 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
             charset: charset::BINARY,
             flags: flags::BINARY,
         },
+        // MariaDB: a BIT column is BIT, `width` long, UNSIGNED; a computed one is BINARY too.
+        SqlType::Bit { width } => FieldMeta {
+            field_type: FieldType::Bit,
+            length: u32::from(*width),
+            decimals: 0,
+            charset: charset::BINARY,
+            flags: flags::UNSIGNED | flags::BINARY | flags::NUM,
+        },
         SqlType::Timestamp { fsp } => FieldMeta {
             field_type: FieldType::Timestamp,
             length: datetime_length(*fsp),
@@ -200,6 +209,12 @@ pub fn of_value(v: &Value) -> SqlType {
 
 pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
     use SqlType::*;
+    // A BIT unifies as the unsigned integer it is.
+    let as_int = |t: &SqlType| match t {
+        Bit { .. } => Int { bits: 64, unsigned: true },
+        other => other.clone(),
+    };
+    let (a, b) = (&as_int(a), &as_int(b));
     match (a, b) {
         (Null, x) | (x, Null) => x.clone(),
         (Int { bits: b1, unsigned: u1 }, Int { bits: b2, unsigned: u2 }) => {
@@ -272,6 +287,7 @@ impl SqlType {
     pub fn decimal_digits(&self) -> (u32, u32) {
         match self {
             SqlType::Int { bits, unsigned } => (int_type_digits(*bits, *unsigned), 0),
+            SqlType::Bit { .. } => (int_type_digits(64, true), 0),
             SqlType::Decimal { precision, scale } => ((*precision as u32).saturating_sub(*scale as u32), *scale as u32),
             SqlType::Date => (8, 0),
             SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => (14, *fsp as u32),
@@ -293,7 +309,10 @@ impl SqlType {
     }
 
     pub fn is_numeric(&self) -> bool {
-        matches!(self, SqlType::Int { .. } | SqlType::Decimal { .. } | SqlType::Float | SqlType::Double)
+        matches!(
+            self,
+            SqlType::Int { .. } | SqlType::Bit { .. } | SqlType::Decimal { .. } | SqlType::Float | SqlType::Double
+        )
     }
 
     pub fn is_string(&self) -> bool {
@@ -309,6 +328,7 @@ impl SqlType {
         match self {
             SqlType::Null => 0,
             SqlType::Int { bits, unsigned } => int_display_width(*bits, *unsigned),
+            SqlType::Bit { width } => u32::from(*width),
             SqlType::Decimal { precision, scale } => decimal_length(*precision, *scale),
             SqlType::Float => FLOAT_DISPLAY_LENGTH,
             SqlType::Double => DOUBLE_DISPLAY_LENGTH,
@@ -339,6 +359,8 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
         ColumnType::Decimal { unsigned: true, .. } => {
             FieldMeta { length: base.length - 1, flags: base.flags | flags::UNSIGNED, ..base }
         }
+        // A BIT column is UNSIGNED only (MariaDB).
+        ColumnType::Bit { .. } => FieldMeta { flags: flags::UNSIGNED, ..base },
         // YEAR is a zero-filled number (0 shows as 0000).
         ColumnType::Year => FieldMeta {
             field_type: FieldType::Year,
