@@ -772,7 +772,8 @@ impl Engine {
             columns: table.columns,
             primary,
             secondary,
-            options: table.options,
+            // Every table created from now on keys character columns by collation.
+            options: TableOptions { key_format: KEY_FORMAT_COLLATED, ..table.options },
             row_versions: RowVersions::default(),
             constraints,
         });

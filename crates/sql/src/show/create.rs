@@ -248,6 +248,7 @@ pub(crate) mod tests {
             collation: "utf8mb4_bin".into(),
             comment: comment.into(),
             sequence: None,
+            key_format: selkie_storage::KEY_FORMAT_BYTES,
         }
     }
 

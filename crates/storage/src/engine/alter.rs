@@ -247,7 +247,8 @@ impl Engine {
             columns: new.columns,
             primary,
             secondary,
-            options: new.options,
+            // The rebuild writes every index anew, in the current key format.
+            options: TableOptions { key_format: KEY_FORMAT_COLLATED, ..new.options },
             row_versions: RowVersions::default(),
             constraints: t.constraints.clone(),
         });
