@@ -608,6 +608,9 @@ impl<'t> Edit<'t> {
                 (same_type(&old.ty, &c.def.ty) || instant_widening(&old.ty, &c.def.ty))
                     && (c.def.nullable || !old.nullable)
                     && (old.auto_increment || !c.def.auto_increment)
+                    // Index keys hold sort keys of the column's collation: another collation
+                    // needs new keys.
+                    && (old.collation == c.def.collation || !self.t.indexes().any(|ix| ix.columns.iter().any(|ic| ic.column == s)))
             }
         });
         pk_same
