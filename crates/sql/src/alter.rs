@@ -143,6 +143,11 @@ fn column_from_def(
     // table afterwards.
     let name = cd.name.value.replace('`', "``");
     text.push_str(&format!(", KEY `__alter_auto` (`{name}`))"));
+    // A column without a collation of its own takes the table's.
+    let known = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if known(&t.options.charset) && known(&t.options.collation) {
+        text.push_str(&format!(" DEFAULT CHARSET={} COLLATE={}", t.options.charset, t.options.collation));
+    }
     let stmt = match crate::parse::parse_statement(&text) {
         Ok(crate::parse::Stmt::Ast(s)) => s,
         Ok(_) => return Err(error::internal("column definition")),
