@@ -34,9 +34,7 @@ pub(crate) fn table_collation(t: &selkie_storage::TableDef) -> &'static str {
 
 /// A database's default collation (what its new tables inherit).
 pub(crate) fn database_collation(d: &selkie_storage::DatabaseDef) -> &'static str {
-    crate::charset::Collation::named(&d.collation)
-        .map(|c| c.name())
-        .unwrap_or_else(|| effective_collation(&d.charset))
+    crate::charset::Collation::named(&d.collation).map(|c| c.name()).unwrap_or_else(|| effective_collation(&d.charset))
 }
 
 /// Canonical character set name for a table's stored charset ("" → utf8mb4).
