@@ -95,12 +95,15 @@ pub const PREFIX_BYTES_PER_CHAR: u32 = MAX_BYTES_PER_CHAR as u32;
 
 /// How column `col` of `table` is encoded in keys, for a character column (Legacy otherwise).
 pub fn text_key(table: &TableDef, col: &ColumnDef) -> TextKey {
-    if table.options.key_format != KEY_FORMAT_COLLATED
-        || !matches!(
-            *col.ty.stored_as(),
-            ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }
-        )
-    {
+    if !matches!(*col.ty.stored_as(), ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }) {
+        return TextKey::Legacy;
+    }
+    text_key_in(table.options.key_format, col)
+}
+
+/// `text_key` of a character column in a table of key format `key_format`.
+fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
+    if key_format != KEY_FORMAT_COLLATED {
         return TextKey::Legacy;
     }
     // The SQL layer gives every character column of a new table its collation; one without
@@ -151,15 +154,17 @@ enum Source {
 /// Values of another numeric kind are converted. Returns where the value lies; only
 /// `Domain::In` appends anything.
 pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: Option<u32>) -> Domain {
-    encode_value(out, col, d, prefix_len, TextKey::Legacy, Source::Row)
+    encode_value(out, col, d, prefix_len, KEY_FORMAT_BYTES, Source::Row)
 }
 
+/// `encode_datum` in a table of key format `key_format`; numbers and dates never look at it
+/// (nor at collations).
 fn encode_value(
     out: &mut Vec<u8>,
     col: &ColumnDef,
     d: &Datum,
     prefix_len: Option<u32>,
-    text: TextKey,
+    key_format: u8,
     source: Source,
 ) -> Domain {
     if d.is_null() {
@@ -207,7 +212,7 @@ fn encode_value(
         }
         ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. } => {
             let bytes = datum_as_bytes(d);
-            match text {
+            match text_key_in(key_format, col) {
                 TextKey::Legacy => encode_stuffed(out, trim_spaces(truncate_prefix(&bytes, prefix_len))),
                 TextKey::Bytes { pad_space } => {
                     let bytes = truncate_chars(&bytes, prefix_len);
@@ -402,7 +407,7 @@ pub fn encode_index_columns(out: &mut Vec<u8>, table: &TableDef, index: &IndexDe
     for ic in &index.columns {
         let col = &table.columns[ic.column];
         let d = row.get(ic.column).unwrap_or(&Datum::Null);
-        if encode_value(out, col, d, ic.prefix_len, text_key(table, col), Source::Row) != Domain::In {
+        if encode_value(out, col, d, ic.prefix_len, table.options.key_format, Source::Row) != Domain::In {
             return Err(out_of_range(col, d));
         }
     }
@@ -434,15 +439,14 @@ pub fn primary_key_lookup(table: &TableDef, pk: &[Datum]) -> Result<Option<Vec<u
     let mut out = Vec::with_capacity(16);
     for (ic, d) in table.primary.columns.iter().zip(pk) {
         let col = &table.columns[ic.column];
-        let text = text_key(table, col);
-        if matches!(text, TextKey::SortKey(_)) && ic.prefix_len.is_some() {
+        if ic.prefix_len.is_some() && matches!(text_key(table, col), TextKey::SortKey(_)) {
             // A sort key cannot be cut to the prefix's characters: no point lookup.
             return Err(StorageError::InvalidValue {
                 column: col.name.clone(),
                 detail: "point lookup on a prefix of a collated key column".into(),
             });
         }
-        if encode_value(&mut out, col, d, ic.prefix_len, text, Source::Lookup) != Domain::In {
+        if encode_value(&mut out, col, d, ic.prefix_len, table.options.key_format, Source::Lookup) != Domain::In {
             return Ok(None);
         }
     }
@@ -517,9 +521,8 @@ fn encode_bound(table: &TableDef, index: &IndexDef, vals: &[Datum]) -> EncodedBo
     let mut b = EncodedBound { prefix: Vec::new(), truncated: false, cut: Domain::In };
     for (ic, d) in index.columns.iter().zip(vals) {
         let col = &table.columns[ic.column];
-        let text = text_key(table, col);
         if let (Some(p), Datum::Bytes(v)) = (ic.prefix_len, d) {
-            match text {
+            match text_key(table, col) {
                 TextKey::Legacy => b.truncated |= v.len() > p as usize,
                 TextKey::Bytes { .. } => b.truncated |= truncate_chars(v, ic.prefix_len).len() < v.len(),
                 TextKey::SortKey(_) => {
@@ -531,7 +534,7 @@ fn encode_bound(table: &TableDef, index: &IndexDef, vals: &[Datum]) -> EncodedBo
                 }
             }
         }
-        b.cut = encode_value(&mut b.prefix, col, d, ic.prefix_len, text, Source::Lookup);
+        b.cut = encode_value(&mut b.prefix, col, d, ic.prefix_len, table.options.key_format, Source::Lookup);
         if b.cut != Domain::In {
             if col.nullable && !d.is_null() {
                 // NULL sorts below every value, in the domain or not: the cut lies among the
