@@ -263,7 +263,8 @@ fn trim_spaces(bytes: &[u8]) -> &[u8] {
 /// not UTF-8 counts as a character).
 fn truncate_chars(bytes: &[u8], prefix_len: Option<u32>) -> &[u8] {
     let Some(p) = prefix_len else { return bytes };
-    let chars = (p / PREFIX_BYTES_PER_CHAR) as usize;
+    // The SQL layer keeps whole characters (4 bytes each); a smaller count still keeps one.
+    let chars = p.div_ceil(PREFIX_BYTES_PER_CHAR) as usize;
     if bytes.len() <= chars {
         return bytes;
     }
