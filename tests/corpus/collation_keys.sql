@@ -12,7 +12,6 @@ INSERT INTO u VALUES (3, 'c', 'a ');
 UPDATE u SET ci = 'B' WHERE id = 2;
 SELECT id, ci, bin FROM u ORDER BY id;
 INSERT IGNORE INTO u VALUES (4, 'AAA', 'x'), (5, 'aaa', 'y');
-SHOW WARNINGS;
 SELECT id, ci FROM u WHERE ci = 'aaa';
 CREATE TABLE p (name VARCHAR(10) PRIMARY KEY, n INT);
 INSERT INTO p VALUES ('Alpha', 1), ('beta', 2);
