@@ -481,6 +481,17 @@ impl<'t> Edit<'t> {
             AlterOp::Convert { charset, collation } => {
                 self.options.charset = charset.to_ascii_lowercase();
                 self.options.collation = collation.clone().unwrap_or_else(|| ddl::default_collation(charset));
+                // Every character column takes the new character set and collation.
+                if let Some(to) = crate::charset::Collation::named(&self.options.collation) {
+                    for c in &mut self.cols {
+                        if matches!(
+                            c.def.ty,
+                            ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }
+                        ) {
+                            c.def.collation = to.name().to_string();
+                        }
+                    }
+                }
                 self.convert = true;
                 self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
                 self.changed = true;
