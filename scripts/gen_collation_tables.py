@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates crates/sql/src/charset/tables.rs: the weight tables of MariaDB's
+"""Generates crates/charset/src/tables.rs: the weight tables of MariaDB's
 utf8mb3/utf8mb4_general_ci and latin1_swedish_ci / ascii_general_ci, from the Unicode
 Character Database (Debian's unicode-data package: /usr/share/unicode/UnicodeData.txt and
 DerivedAge.txt) and the Windows-1252 table Python ships.
@@ -18,7 +18,7 @@ base letter, except Swedish's own letters, which sort after Z as MariaDB places 
 (Å 0x5B, Ä Æ 0x5C, Ö 0x5D, Ü as Y, Ø ø 0xD8, Þ þ 0xDE, Ð ð as D); other bytes weigh as
 themselves.
 
-Run: python3 scripts/gen_collation_tables.py > crates/sql/src/charset/tables.rs
+Run: python3 scripts/gen_collation_tables.py > crates/charset/src/tables.rs
 """
 import sys
 

@@ -192,10 +192,11 @@ class MariaDBServer(ManagedServer):
             "max_connections": "5000",
             "max_prepared_stmt_count": "1048576",
             "skip-name-resolve": None,
-            # Selkie stores utf8mb4 and compares with a binary collation; the reference does the
-            # same so that results (ORDER BY on strings, uniqueness) are comparable.
+            # MariaDB 10.11's defaults, which Selkie follows (utf8mb4_general_ci: case-insensitive
+            # comparisons, UNIQUE and ORDER BY), stated so that a distribution's config cannot
+            # change them.
             "character-set-server": "utf8mb4",
-            "collation-server": "utf8mb4_bin",
+            "collation-server": "utf8mb4_general_ci",
         }
         config.update(extra_config or {})
         lines = ["[mysqld]"] + [k if v is None else f"{k}={v}" for k, v in config.items()]

@@ -25,7 +25,7 @@ The allow-list is a list of known gaps that shrinks as features land: an entry w
 now matches MariaDB (or that names no statement) fails the test as a stale allow-list entry.
 scripts/corpus_allowlist.py prints the current differences of a file in allow-list form (and
 --write rewrites the file's block): run it after editing a file (entries name line numbers) or
-changing the reference's configuration (today collation-server=utf8mb4_bin, tests/harness.py).
+changing the reference's configuration (collation-server=utf8mb4_general_ci, MariaDB's default, tests/harness.py).
 Text that is not valid UTF-8 is read with surrogateescape rather than failing the driver.
 """
 

@@ -164,6 +164,11 @@ fn column_from_def(
     // table afterwards.
     let name = cd.name.value.replace('`', "``");
     text.push_str(&format!(", KEY `__alter_auto` (`{name}`))"));
+    // A column without a collation of its own takes the table's.
+    let known = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if known(&t.options.charset) && known(&t.options.collation) {
+        text.push_str(&format!(" DEFAULT CHARSET={} COLLATE={}", t.options.charset, t.options.collation));
+    }
     let stmt = match crate::parse::parse_statement(&text) {
         Ok(crate::parse::Stmt::Ast(s)) => s,
         Ok(_) => return Err(error::internal("column definition")),
@@ -544,6 +549,17 @@ impl<'t> Edit<'t> {
             AlterOp::Convert { charset, collation } => {
                 self.options.charset = charset.to_ascii_lowercase();
                 self.options.collation = collation.clone().unwrap_or_else(|| ddl::default_collation(charset));
+                // Every character column takes the new character set and collation.
+                if let Some(to) = crate::charset::Collation::named(&self.options.collation) {
+                    for c in &mut self.cols {
+                        if matches!(
+                            c.def.ty,
+                            ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }
+                        ) {
+                            c.def.collation = to.name().to_string();
+                        }
+                    }
+                }
                 self.convert = true;
                 self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
                 self.changed = true;
@@ -676,6 +692,9 @@ impl<'t> Edit<'t> {
                 (same_type(&old.ty, &c.def.ty) || instant_widening(&old.ty, &c.def.ty))
                     && (c.def.nullable || !old.nullable)
                     && (old.auto_increment || !c.def.auto_increment)
+                    // Index keys hold sort keys of the column's collation: another collation
+                    // needs new keys.
+                    && (old.collation == c.def.collation || !self.t.indexes().any(|ix| ix.columns.iter().any(|ic| ic.column == s)))
             }
         });
         pk_same

@@ -342,6 +342,21 @@ fn fill_charset(o: &mut TableOptions, db: Option<&DatabaseDef>) {
     }
 }
 
+/// Character columns that declare no character set or collation take the table's (MariaDB:
+/// column ← table ← database ← server), kept on the column so that it compares, and its
+/// index keys sort, in that collation whatever later becomes of the table's default.
+fn inherit_collation(columns: &mut [ColumnDef], options: &TableOptions) {
+    let Some(table) = crate::charset::Collation::named(&options.collation).filter(|c| !c.is_binary()) else {
+        return;
+    };
+    for c in columns.iter_mut() {
+        let text = matches!(c.ty, ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. });
+        if text && c.collation.is_empty() {
+            c.collation = table.name().to_string();
+        }
+    }
+}
+
 /// CREATE TABLE (plain or LIKE); an existing table with IF NOT EXISTS is note 1050.
 pub async fn create_table(
     b: &mut Binder<'_>,
@@ -677,6 +692,7 @@ pub(crate) fn build_new_table(
         };
     }
     fill_charset(&mut options, b.env.catalog.database(&db));
+    inherit_collation(&mut columns, &options);
     Ok(NewTable { db, name, columns, primary_key, indexes, options, auto_increment_start })
 }
 
@@ -728,10 +744,25 @@ pub async fn create_database(
     if name.eq_ignore_ascii_case(INFORMATION_SCHEMA) {
         return Err(SqlError::new(1007, "HY000", format!("Can't create database '{name}'; database exists")));
     }
-    let charset = charset
-        .or_else(|| collation.as_ref().and_then(|c| c.split('_').next().map(str::to_string)))
-        .unwrap_or_else(|| DEFAULT_CHARSET.to_string());
-    let collation = collation.unwrap_or_else(|| default_collation(&charset));
+    // MariaDB: neither given, the server's (@@character_set_server, @@collation_server).
+    let text_var = |cx: &ExecCtx, name: &str| match cx.system_variable(name, crate::variables::VarScope::Session) {
+        Ok(Value::Bytes(b)) => String::from_utf8(b).ok().filter(|s| !s.is_empty()),
+        _ => None,
+    };
+    let (charset, collation) = match (charset, collation) {
+        (None, None) => {
+            let charset = text_var(cx, "character_set_server").unwrap_or_else(|| DEFAULT_CHARSET.to_string());
+            let server = text_var(cx, "collation_server").filter(|c| c.split('_').next() == Some(charset.as_str()));
+            (charset.clone(), server.unwrap_or_else(|| default_collation(&charset)))
+        }
+        (charset, collation) => {
+            let charset = charset
+                .or_else(|| collation.as_ref().and_then(|c| c.split('_').next().map(str::to_string)))
+                .unwrap_or_else(|| DEFAULT_CHARSET.to_string());
+            let collation = collation.unwrap_or_else(|| default_collation(&charset));
+            (charset, collation)
+        }
+    };
     let created =
         engine.create_database(DatabaseDef { name: name.to_string(), charset, collation }, if_not_exists).await?;
     if !created {

@@ -388,7 +388,9 @@ fn bind_where_order_limit(
     b.set_clause(Clause::OrderBy);
     let mut order = Vec::new();
     for o in order_by {
-        let e = b.bind_expr(&o.expr)?.expr;
+        // Strings of a `_ci` collation order by their sort keys, as in SELECT.
+        let bound = b.bind_expr(&o.expr)?;
+        let e = crate::bind::ordering_key(bound.expr, &bound.ty);
         order.push((e, o.options.sort == Some(ast::OrderBySort::Desc)));
     }
     let limit = match limit {
@@ -414,13 +416,16 @@ fn bind_where_order_limit(
 fn order_request(order: &[(Expr, bool)], has_limit: bool) -> Option<OrderRequest> {
     let desc = order.first()?.1;
     let mut columns = Vec::new();
+    let mut sort_keys = Vec::new();
     for (e, d) in order {
-        match e {
-            Expr::Column(c) if *d == desc => columns.push(*c),
-            _ => return None,
+        let (c, coll) = crate::plan::access::order_column(e)?;
+        if *d != desc {
+            return None;
         }
+        columns.push(c);
+        sort_keys.push(coll);
     }
-    Some(OrderRequest { columns, desc, has_limit })
+    Some(OrderRequest { columns, sort_keys, desc, has_limit })
 }
 
 /// Binds a single-table UPDATE. The binder must have one (empty) scope pushed.

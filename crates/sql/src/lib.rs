@@ -12,7 +12,8 @@
 //! - `error`: `SqlError` and MariaDB's error messages.
 //! - `types`: the vocabulary shared with the server and by every stage (values, column
 //!   metadata, result sinks, warnings, hooks, configuration).
-//! - `charset`: character sets and collations (names, ids, weights, conversion).
+//! - `charset`: character sets and collations (names, ids, weights, conversion): the
+//!   `selkie-charset` crate, re-exported (the storage layer builds index keys with it too).
 //! - `value`: MySQL value semantics (types, comparison, arithmetic, casts, functions).
 //! - `variables`: system variables, global and per session.
 //! - `parse`: statement recognition and pre-processing before sqlparser; auto-parameterization.

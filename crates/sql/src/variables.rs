@@ -41,7 +41,9 @@ use crate::types::{SqlServerConfig, Value};
 use crate::value::TimeZone;
 use def::{Access, Kind, Scope, Slot, VarDef};
 
-pub(crate) use charsets::{charset as find_charset, effective_charset, effective_collation, CHARSETS, COLLATIONS};
+pub(crate) use charsets::{
+    charset as find_charset, database_collation, effective_charset, table_collation, CHARSETS, COLLATIONS,
+};
 pub use convert::SqlMode;
 
 /// The version Selkie reports (`@@version`, `VERSION()`): the MariaDB release whose behaviour it

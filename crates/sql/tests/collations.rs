@@ -137,15 +137,15 @@ async fn columns_declare_their_collation() {
     exec(
         &mut s,
         "CREATE TABLE k (id INT PRIMARY KEY, a VARCHAR(5) COLLATE utf8mb4_general_ci, b VARCHAR(5) CHARACTER SET latin1, \
-         c VARCHAR(5), n INT)",
+         c VARCHAR(5) COLLATE utf8mb4_bin, n INT)",
     )
     .await;
     exec(&mut s, "INSERT INTO k VALUES (1, 'a', 'x', 'c', 1), (2, 'A', 'X', 'C', 2), (3, 'b', 'é', 'c ', 3)").await;
     let rows = query(&mut s, "SHOW CREATE TABLE k").await;
     assert!(
         rows[0][1].contains(
-            "`a` varchar(5) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,\n  \
-             `b` varchar(5) CHARACTER SET latin1 COLLATE latin1_swedish_ci DEFAULT NULL,\n  `c` varchar(5) DEFAULT NULL,"
+            "`a` varchar(5) DEFAULT NULL,\n  `b` varchar(5) CHARACTER SET latin1 COLLATE latin1_swedish_ci DEFAULT NULL,\n  \
+             `c` varchar(5) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL,"
         ),
         "{}",
         rows[0][1]

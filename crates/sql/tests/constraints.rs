@@ -23,7 +23,7 @@ async fn check_constraints() {
     .await;
     assert_eq!(
         show_create(&mut s, "p").await,
-        "CREATE TABLE `p` (\n  `id` int(11) NOT NULL,\n  `a` int(11) DEFAULT NULL CHECK (`a` > 0),\n  `b` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `b` (`b`),\n  CONSTRAINT `c1` CHECK (`b` < 10),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`a` < `b`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        "CREATE TABLE `p` (\n  `id` int(11) NOT NULL,\n  `a` int(11) DEFAULT NULL CHECK (`a` > 0),\n  `b` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `b` (`b`),\n  CONSTRAINT `c1` CHECK (`b` < 10),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`a` < `b`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
     );
     let e = fail(&mut s, "INSERT INTO p VALUES (1, 0, 5)").await;
     assert_eq!((e.code, e.message.as_str()), (4025, "CONSTRAINT `p.a` failed for `test`.`p`"));
@@ -87,7 +87,7 @@ async fn foreign_key_definitions() {
     .await;
     assert_eq!(
         show_create(&mut s, "c").await,
-        "CREATE TABLE `c` (\n  `id` int(11) NOT NULL,\n  `pid` int(11) DEFAULT NULL,\n  `x` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  KEY `pid` (`pid`),\n  KEY `fkb` (`x`),\n  CONSTRAINT `c_ibfk_1` FOREIGN KEY (`x`) REFERENCES `p` (`id`),\n  CONSTRAINT `c_ibfk_2` FOREIGN KEY (`pid`) REFERENCES `p` (`id`) ON DELETE CASCADE,\n  CONSTRAINT `fkb` FOREIGN KEY (`x`) REFERENCES `p` (`b`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        "CREATE TABLE `c` (\n  `id` int(11) NOT NULL,\n  `pid` int(11) DEFAULT NULL,\n  `x` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  KEY `pid` (`pid`),\n  KEY `fkb` (`x`),\n  CONSTRAINT `c_ibfk_1` FOREIGN KEY (`x`) REFERENCES `p` (`id`),\n  CONSTRAINT `c_ibfk_2` FOREIGN KEY (`pid`) REFERENCES `p` (`id`) ON DELETE CASCADE,\n  CONSTRAINT `fkb` FOREIGN KEY (`x`) REFERENCES `p` (`b`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
     );
     let formed = "Can't create table `test`.`c1` (errno: 150 \"Foreign key constraint is incorrectly formed\")";
     for bad in [
@@ -297,7 +297,7 @@ async fn rename_and_like() {
     // As MariaDB 10.11 shows it after the same renames.
     assert_eq!(
         show_create(&mut s, "cc2").await,
-        "CREATE TABLE `cc2` (\n  `id` int(11) DEFAULT NULL,\n  `pid` int(11) DEFAULT NULL,\n  KEY `pid` (`pid`),\n  CONSTRAINT `cc2_ibfk_1` FOREIGN KEY (`pid`) REFERENCES `pp2` (`id`),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`id` > 0),\n  CONSTRAINT `zz` CHECK (`pid` < 5)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        "CREATE TABLE `cc2` (\n  `id` int(11) DEFAULT NULL,\n  `pid` int(11) DEFAULT NULL,\n  KEY `pid` (`pid`),\n  CONSTRAINT `cc2_ibfk_1` FOREIGN KEY (`pid`) REFERENCES `pp2` (`id`),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`id` > 0),\n  CONSTRAINT `zz` CHECK (`pid` < 5)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
     );
     exec(&mut s, "INSERT INTO pp2 VALUES (1)").await;
     exec(&mut s, "INSERT INTO cc2 VALUES (1, 1)").await;
@@ -305,7 +305,7 @@ async fn rename_and_like() {
     exec(&mut s, "CREATE TABLE cl LIKE cc2").await;
     assert_eq!(
         show_create(&mut s, "cl").await,
-        "CREATE TABLE `cl` (\n  `id` int(11) DEFAULT NULL,\n  `pid` int(11) DEFAULT NULL,\n  KEY `pid` (`pid`),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`id` > 0),\n  CONSTRAINT `zz` CHECK (`pid` < 5)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        "CREATE TABLE `cl` (\n  `id` int(11) DEFAULT NULL,\n  `pid` int(11) DEFAULT NULL,\n  KEY `pid` (`pid`),\n  CONSTRAINT `CONSTRAINT_1` CHECK (`id` > 0),\n  CONSTRAINT `zz` CHECK (`pid` < 5)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
     );
     assert_eq!(fail(&mut s, "INSERT INTO cl VALUES (0, 1)").await.code, 4025);
 }

@@ -80,6 +80,7 @@ fn sbtest1() -> NewTable {
             collation: "utf8mb4_bin".into(),
             comment: String::new(),
             sequence: None,
+            key_format: selkie_storage::KEY_FORMAT_BYTES,
         },
         auto_increment_start: None,
     }

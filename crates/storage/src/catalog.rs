@@ -64,6 +64,9 @@ const ATTR_TABLE_CHECKS: u8 = 2;
 const ATTR_TABLE_ROW_VERSIONS: u8 = 3;
 /// A sequence's options (`TableOptions::sequence`).
 const ATTR_TABLE_SEQUENCE: u8 = 5;
+/// How the table's index keys encode character columns (`TableOptions::key_format`, one
+/// byte; absent for `KEY_FORMAT_BYTES`, the format of tables written before the attribute).
+const ATTR_TABLE_KEY_FORMAT: u8 = 6;
 
 const KEY_DATABASE: u8 = 0x01;
 const KEY_TABLE: u8 = 0x02;
@@ -546,6 +549,9 @@ fn table_attrs(t: &TableDef) -> Vec<(u8, Vec<u8>)> {
     if !t.constraints.checks.is_empty() {
         attrs.push((ATTR_TABLE_CHECKS, put_checks(&t.constraints.checks)));
     }
+    if t.options.key_format != KEY_FORMAT_BYTES {
+        attrs.push((ATTR_TABLE_KEY_FORMAT, vec![t.options.key_format]));
+    }
     attrs
 }
 
@@ -563,6 +569,11 @@ fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
             t.options.sequence = Some(SequenceDef { start, min, max, increment, cache, cycle });
         }
         ATTR_TABLE_ROW_VERSIONS => t.row_versions = decode_row_versions(bytes, t.columns.len())?,
+        ATTR_TABLE_KEY_FORMAT => match bytes {
+            [KEY_FORMAT_COLLATED] => t.options.key_format = KEY_FORMAT_COLLATED,
+            // A format this version does not know would be read with the wrong key encoding.
+            _ => return Err(corrupt("table key format")),
+        },
         ATTR_TABLE_FOREIGN_KEYS | ATTR_TABLE_CHECKS => {
             let mut r = Reader::new(bytes);
             if tag == ATTR_TABLE_FOREIGN_KEYS {
@@ -777,6 +788,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
         collation: get_str(&mut r)?,
         comment: get_str(&mut r)?,
         sequence: None,
+        key_format: KEY_FORMAT_BYTES,
     };
     let attrs = get_attrs(&mut r, v2)?;
     if !r.is_empty() {
@@ -1148,6 +1160,7 @@ mod tests {
                 collation: "utf8mb4_bin".into(),
                 comment: "x".into(),
                 sequence: None,
+                key_format: KEY_FORMAT_BYTES,
             },
         }
     }
@@ -1285,6 +1298,18 @@ mod tests {
         let bytes = encode_table(&t);
         assert_eq!(decode_table(&bytes).unwrap(), t);
         assert!(bytes.windows(8).any(|w| w == b"`id` + 1"));
+    }
+
+    #[test]
+    fn key_format_round_trips_as_attribute_6() {
+        let mut t = sample_table();
+        t.options.key_format = KEY_FORMAT_COLLATED;
+        let bytes = encode_table(&t);
+        assert_eq!(decode_table(&bytes).unwrap(), t);
+        assert_eq!(bytes[bytes.len() - 4..], [1, ATTR_TABLE_KEY_FORMAT, 1, KEY_FORMAT_COLLATED][..]);
+        // Tables written before the attribute read as byte-encoded keys.
+        t.options.key_format = KEY_FORMAT_BYTES;
+        assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
     }
 
     #[test]

@@ -772,7 +772,8 @@ impl Engine {
             columns: table.columns,
             primary,
             secondary,
-            options: table.options,
+            // Every table created from now on keys character columns by collation.
+            options: TableOptions { key_format: KEY_FORMAT_COLLATED, ..table.options },
             row_versions: RowVersions::default(),
             constraints,
         });
@@ -930,10 +931,11 @@ impl Engine {
             if ix.unique && !keycodec::has_null_column(ix, &row) {
                 let prefix = &key[..key.len() - pk_key.len()];
                 let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
-                if tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?.is_some() {
+                if let Some((existing, _)) = tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)? {
+                    let shown = indexed_row(store, t, &existing[prefix.len()..])?.unwrap_or(row);
                     return Err(StorageError::DuplicateKey {
                         index: ix.name.clone(),
-                        key: keycodec::format_key_value(t, ix, &row),
+                        key: keycodec::format_key_value(t, ix, &shown),
                     });
                 }
             }
@@ -1582,4 +1584,14 @@ fn not_a_sequence(table: &TableDef) -> StorageError {
 
 fn no_such(table: &TableDef) -> StorageError {
     StorageError::NoSuchTable { db: table.db.clone(), name: table.name.clone() }
+}
+
+/// The latest row of `t` with clustered key `pk_key`, for an index build's duplicate-key
+/// error: MariaDB's index build shows the value of the row already in the index (under a `_ci`
+/// collation 'a', where the row that collided says 'A').
+pub(crate) fn indexed_row(store: &PageStore, t: &TableDef, pk_key: &[u8]) -> Result<Option<Vec<Datum>>> {
+    match BTree::open(t.primary.root).get(store, pk_key)? {
+        Some(v) => Ok(Some(rowcodec::decode_table_row(t, &v[HEADER_LEN..])?)),
+        None => Ok(None),
+    }
 }

@@ -594,6 +594,7 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
             collation: "utf8mb4_bin".into(),
             comment: "x".into(),
             sequence: None,
+            key_format: KEY_FORMAT_BYTES,
         },
         constraints: Default::default(),
     }

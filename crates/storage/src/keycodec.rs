@@ -13,8 +13,24 @@
 //! - DECIMAL: the mantissa at the column's scale as a sign-flipped big-endian i128 (16 bytes);
 //! - strings and binaries: byte-stuffed (`0x00` → `0x00 0xFF`) and terminated by `0x00 0x00`, so
 //!   a shorter string sorts before every longer string it is a prefix of and composite keys
-//!   compare column by column. Character strings drop trailing spaces first: MariaDB's
-//!   `utf8mb4_bin` is a PAD SPACE collation ('a' = 'a  '). Index prefix lengths are in bytes.
+//!   compare column by column. What is stuffed for a character column depends on the table's
+//!   key format (`TableOptions::key_format`):
+//!   - `KEY_FORMAT_COLLATED` (tables created or rebuilt since keys follow collations): a
+//!     column whose collation weighs characters (`_ci`, `_unicode_ci`, latin1's) stores the
+//!     collation's sort key (`Collation::sort_key`: memcmp order is the collation's order,
+//!     PAD SPACE ignores trailing spaces), so 'a' and 'A' have one key under
+//!     utf8mb4_general_ci and a UNIQUE index refuses the second. The UTF-8 `_bin` collations
+//!     order as their bytes: PAD SPACE ones store the bytes without trailing spaces, NO PAD
+//!     ones the bytes as they are. A prefix length (`KEY(c(10))`, kept as 4 bytes per
+//!     character) cuts the value to that many characters before its key is taken, as MariaDB.
+//!   - `KEY_FORMAT_BYTES` (older tables): the bytes without trailing spaces whatever the
+//!     collation, prefix lengths cutting bytes.
+//!
+//!   A sort key cannot be turned back into the value ('a' or 'A'?): nothing reads column values
+//!   out of keys; a read through any index fetches the row and takes the values from it.
+//!   Lookups (`KeyRange` bounds, `primary_key_lookup`) on a sort-key column take the sort key
+//!   itself (`lookup_value` makes one), which is what the SQL layer's `_ci` comparisons already
+//!   compare.
 //!
 //! A value outside the column's domain (300 for a TINYINT, NULL for a NOT NULL column) has no
 //! encoding: stored rows never hold one, a point lookup with one finds nothing, and a range bound
@@ -24,6 +40,8 @@
 //! Secondary index keys are the encoded index columns followed by the clustered key bytes.
 
 use std::ops::Bound;
+
+use selkie_charset::Collation;
 
 use crate::error::{Result, StorageError};
 use crate::types::*;
@@ -59,10 +77,96 @@ fn int_bytes(width: IntWidth) -> usize {
     (width.bits() / 8) as usize
 }
 
-/// Appends the memcomparable encoding of `d` as a value of column `col`, truncated to
-/// `prefix_len` bytes for a prefix index column. Values of another numeric kind are converted.
-/// Returns where the value lies; only `Domain::In` appends anything.
+/// How a character column's values become key bytes (see the module comment).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TextKey {
+    /// `KEY_FORMAT_BYTES`: the bytes without trailing spaces; a prefix length cuts bytes.
+    Legacy,
+    /// The bytes, without trailing spaces under a PAD SPACE collation; a prefix length cuts
+    /// characters.
+    Bytes { pad_space: bool },
+    /// The collation's sort key of the value (cut to the prefix's characters first).
+    SortKey(Collation),
+}
+
+/// Bytes per character an index prefix length counts (`IndexColumn::prefix_len` holds
+/// characters times this for character columns).
+pub const PREFIX_BYTES_PER_CHAR: u32 = MAX_BYTES_PER_CHAR as u32;
+
+/// How column `col` of `table` is encoded in keys, for a character column (Legacy otherwise).
+pub fn text_key(table: &TableDef, col: &ColumnDef) -> TextKey {
+    if !matches!(*col.ty.stored_as(), ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }) {
+        return TextKey::Legacy;
+    }
+    text_key_in(table.options.key_format, col)
+}
+
+/// `text_key` of a character column in a table of key format `key_format`.
+fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
+    if key_format != KEY_FORMAT_COLLATED {
+        return TextKey::Legacy;
+    }
+    // The SQL layer gives every character column of a new table its collation; one without
+    // (written before columns carried one) compares as utf8mb4_bin there.
+    let Some(c) = Collation::named(&col.collation) else {
+        return TextKey::Bytes { pad_space: true };
+    };
+    if c.weighs_characters() {
+        TextKey::SortKey(c)
+    } else {
+        TextKey::Bytes { pad_space: c.pad_space() }
+    }
+}
+
+/// The collation whose sort keys column `col` of `table` stores in index keys; None when its
+/// keys are the value's bytes. A lookup on the column takes the sort key (`lookup_value`).
+pub fn key_collation(table: &TableDef, col: &ColumnDef) -> Option<Collation> {
+    match text_key(table, col) {
+        TextKey::SortKey(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// The value a lookup (`KeyRange` bound, `primary_key_lookup`) on column `col` of `table`
+/// takes for the column value `d`: its sort key on a sort-key column, else `d` itself.
+pub fn lookup_value(table: &TableDef, col: &ColumnDef, d: &Datum) -> Datum {
+    match (key_collation(table, col), d) {
+        (Some(c), Datum::Bytes(b)) => {
+            let mut key = Vec::with_capacity(b.len() * 2);
+            c.sort_key(b, &mut key);
+            Datum::Bytes(key)
+        }
+        _ => d.clone(),
+    }
+}
+
+/// Where a value to encode comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// A row's column value.
+    Row,
+    /// A lookup value: on a sort-key column, already the sort key.
+    Lookup,
+}
+
+/// Appends the memcomparable encoding of `d` as a value of column `col` of a table with
+/// `KEY_FORMAT_BYTES` keys, truncated to `prefix_len` bytes for a prefix index column.
+/// Values of another numeric kind are converted. Returns where the value lies; only
+/// `Domain::In` appends anything.
 pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: Option<u32>) -> Domain {
+    encode_value(out, col, d, prefix_len, KEY_FORMAT_BYTES, Source::Row)
+}
+
+/// `encode_datum` in a table of key format `key_format`; numbers and dates never look at it
+/// (nor at collations).
+fn encode_value(
+    out: &mut Vec<u8>,
+    col: &ColumnDef,
+    d: &Datum,
+    prefix_len: Option<u32>,
+    key_format: u8,
+    source: Source,
+) -> Domain {
     if d.is_null() {
         if !col.nullable {
             return Domain::Below;
@@ -108,9 +212,19 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
         }
         ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. } => {
             let bytes = datum_as_bytes(d);
-            let bytes = truncate_prefix(&bytes, prefix_len);
-            let end = bytes.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
-            encode_stuffed(out, &bytes[..end]);
+            match text_key_in(key_format, col) {
+                TextKey::Legacy => encode_stuffed(out, trim_spaces(truncate_prefix(&bytes, prefix_len))),
+                TextKey::Bytes { pad_space } => {
+                    let bytes = truncate_chars(&bytes, prefix_len);
+                    encode_stuffed(out, if pad_space { trim_spaces(bytes) } else { bytes });
+                }
+                TextKey::SortKey(_) if source == Source::Lookup => encode_stuffed(out, &bytes),
+                TextKey::SortKey(c) => {
+                    let mut key = Vec::with_capacity(bytes.len() * 2 + 8);
+                    c.sort_key(truncate_chars(&bytes, prefix_len), &mut key);
+                    encode_stuffed(out, &key);
+                }
+            }
         }
         ColumnType::Binary { .. } | ColumnType::VarBinary { .. } | ColumnType::Blob { .. } => {
             let bytes = datum_as_bytes(d);
@@ -138,6 +252,33 @@ pub fn encode_datum(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum, prefix_len: O
         }
     }
     Domain::In
+}
+
+fn trim_spaces(bytes: &[u8]) -> &[u8] {
+    let end = bytes.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
+    &bytes[..end]
+}
+
+/// The first `prefix_len / PREFIX_BYTES_PER_CHAR` characters of UTF-8 text (a byte that is
+/// not UTF-8 counts as a character).
+fn truncate_chars(bytes: &[u8], prefix_len: Option<u32>) -> &[u8] {
+    let Some(p) = prefix_len else { return bytes };
+    // The SQL layer keeps whole characters (4 bytes each); a smaller count still keeps one.
+    let chars = p.div_ceil(PREFIX_BYTES_PER_CHAR) as usize;
+    if bytes.len() <= chars {
+        return bytes;
+    }
+    let mut seen = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        // Continuation bytes (10xxxxxx) belong to the character before them.
+        if b & 0xC0 != 0x80 {
+            if seen == chars {
+                return &bytes[..i];
+            }
+            seen += 1;
+        }
+    }
+    bytes
 }
 
 fn truncate_prefix(bytes: &[u8], prefix_len: Option<u32>) -> &[u8] {
@@ -267,7 +408,7 @@ pub fn encode_index_columns(out: &mut Vec<u8>, table: &TableDef, index: &IndexDe
     for ic in &index.columns {
         let col = &table.columns[ic.column];
         let d = row.get(ic.column).unwrap_or(&Datum::Null);
-        if encode_datum(out, col, d, ic.prefix_len) != Domain::In {
+        if encode_value(out, col, d, ic.prefix_len, table.options.key_format, Source::Row) != Domain::In {
             return Err(out_of_range(col, d));
         }
     }
@@ -298,7 +439,15 @@ pub fn primary_key_lookup(table: &TableDef, pk: &[Datum]) -> Result<Option<Vec<u
     }
     let mut out = Vec::with_capacity(16);
     for (ic, d) in table.primary.columns.iter().zip(pk) {
-        if encode_datum(&mut out, &table.columns[ic.column], d, ic.prefix_len) != Domain::In {
+        let col = &table.columns[ic.column];
+        if ic.prefix_len.is_some() && matches!(text_key(table, col), TextKey::SortKey(_)) {
+            // A sort key cannot be cut to the prefix's characters: no point lookup.
+            return Err(StorageError::InvalidValue {
+                column: col.name.clone(),
+                detail: "point lookup on a prefix of a collated key column".into(),
+            });
+        }
+        if encode_value(&mut out, col, d, ic.prefix_len, table.options.key_format, Source::Lookup) != Domain::In {
             return Ok(None);
         }
     }
@@ -372,11 +521,21 @@ struct EncodedBound {
 fn encode_bound(table: &TableDef, index: &IndexDef, vals: &[Datum]) -> EncodedBound {
     let mut b = EncodedBound { prefix: Vec::new(), truncated: false, cut: Domain::In };
     for (ic, d) in index.columns.iter().zip(vals) {
-        if let (Some(p), Datum::Bytes(v)) = (ic.prefix_len, d) {
-            b.truncated |= v.len() > p as usize;
-        }
         let col = &table.columns[ic.column];
-        b.cut = encode_datum(&mut b.prefix, col, d, ic.prefix_len);
+        if let (Some(p), Datum::Bytes(v)) = (ic.prefix_len, d) {
+            match text_key(table, col) {
+                TextKey::Legacy => b.truncated |= v.len() > p as usize,
+                TextKey::Bytes { .. } => b.truncated |= truncate_chars(v, ic.prefix_len).len() < v.len(),
+                TextKey::SortKey(_) => {
+                    // The stored keys are sort keys of cut values, which a sort key of the
+                    // whole value does not bound: the bound stops before this column (wider;
+                    // the caller re-checks).
+                    b.truncated = true;
+                    break;
+                }
+            }
+        }
+        b.cut = encode_value(&mut b.prefix, col, d, ic.prefix_len, table.options.key_format, Source::Lookup);
         if b.cut != Domain::In {
             if col.nullable && !d.is_null() {
                 // NULL sorts below every value, in the domain or not: the cut lies among the
@@ -463,7 +622,9 @@ pub fn format_key_value(table: &TableDef, index: &IndexDef, row: &[Datum]) -> St
     for ic in &index.columns {
         let col = &table.columns[ic.column];
         let d = row.get(ic.column).unwrap_or(&Datum::Null);
-        parts.push(format_datum(&col.ty, d, ic.prefix_len));
+        // The row's value (a sort key cannot show it), cut as the key cuts it.
+        let prefix_chars = text_key(table, col) != TextKey::Legacy;
+        parts.push(format_datum(&col.ty, d, ic.prefix_len, prefix_chars));
     }
     let s = parts.join("-");
     match s.char_indices().nth(DUPLICATE_VALUE_MAX_CHARS) {
@@ -472,7 +633,7 @@ pub fn format_key_value(table: &TableDef, index: &IndexDef, row: &[Datum]) -> St
     }
 }
 
-fn format_datum(ty: &ColumnType, d: &Datum, prefix_len: Option<u32>) -> String {
+fn format_datum(ty: &ColumnType, d: &Datum, prefix_len: Option<u32>, prefix_chars: bool) -> String {
     match d {
         Datum::Null => "NULL".into(),
         Datum::Int(v) => v.to_string(),
@@ -485,6 +646,7 @@ fn format_datum(ty: &ColumnType, d: &Datum, prefix_len: Option<u32>) -> String {
             ColumnType::Decimal { scale, .. } => v.rescale(*scale).unwrap_or(*v).to_string(),
             _ => v.to_string(),
         },
+        Datum::Bytes(b) if prefix_chars => String::from_utf8_lossy(truncate_chars(b, prefix_len)).into_owned(),
         Datum::Bytes(b) => String::from_utf8_lossy(truncate_prefix(b, prefix_len)).into_owned(),
         Datum::Date(v) => v.to_string(),
         Datum::DateTime(v) => {
@@ -801,5 +963,96 @@ mod tests {
         assert!(column_len(&[0x02], &vc).is_err());
         assert!(column_len(&[1, 2], &col(int_ty(IntWidth::Int, false), false)).is_err());
         assert!(primary_key(&table(), &[Datum::Null, Datum::Bytes(vec![])]).is_err());
+    }
+
+    /// `table()` with key format 2 and column 1 (VARCHAR) in `collation`, keyed by (b) alone in
+    /// a secondary index `ix` with prefix `prefix` (bytes, 4 per character).
+    fn collated(collation: &str, prefix: Option<u32>) -> (TableDef, IndexDef) {
+        let mut t = table();
+        t.options.key_format = KEY_FORMAT_COLLATED;
+        t.columns[1].collation = collation.into();
+        let ix = IndexDef {
+            id: 2,
+            name: "ix".into(),
+            columns: vec![IndexColumn { column: 1, prefix_len: prefix }],
+            unique: true,
+            primary: false,
+            root: 0,
+        };
+        (t, ix)
+    }
+
+    fn ix_key(t: &TableDef, ix: &IndexDef, v: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode_index_columns(&mut out, t, ix, &[Datum::Int(1), Datum::Bytes(v.as_bytes().to_vec())]).unwrap();
+        out
+    }
+
+    #[test]
+    fn collated_keys_follow_the_collation() {
+        let (t, ix) = collated("utf8mb4_general_ci", None);
+        let k = |v: &str| ix_key(&t, &ix, v);
+        // Equal under the collation: one key (a UNIQUE index refuses the second).
+        assert_eq!(k("a"), k("A"));
+        assert_eq!(k("abc"), k("ABC  "));
+        assert_eq!(k("e"), k("é"));
+        assert_ne!(k("a"), k("b"));
+        // Order: memcmp of keys is the collation's order, PAD SPACE included.
+        let sorted = ["", "a\t", "A", "ab", "B", "b c", "Zz", "zzzzzzzzzzzzzzzzz"];
+        for w in sorted.windows(2) {
+            assert!(k(w[0]) < k(w[1]), "{:?} < {:?}", w[0], w[1]);
+        }
+        // The bytes of a key with a zero weight are stuffed, so composite keys split cleanly.
+        assert_eq!(column_len(&k("\0x"), &t.columns[1]).unwrap(), k("\0x").len());
+        // A lookup takes the sort key: `lookup_value` of 'A' finds 'a'.
+        let lookup = lookup_value(&t, &t.columns[1], &Datum::Bytes(b"A".to_vec()));
+        let (lo, hi) = range_to_bytes(&t, &ix, &KeyRange::point(vec![lookup]));
+        assert!(in_bounds(&k("a"), &lo, &hi));
+        assert!(!in_bounds(&k("b"), &lo, &hi));
+        assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("utf8mb4_general_ci"));
+        assert_eq!(key_collation(&t, &t.columns[0]), None);
+    }
+
+    #[test]
+    fn collated_keys_by_collation_and_format() {
+        let (t, ix) = collated("latin1_swedish_ci", None);
+        assert_eq!(ix_key(&t, &ix, "ä"), ix_key(&t, &ix, "Ä"));
+        assert!(ix_key(&t, &ix, "z") < ix_key(&t, &ix, "ä"), "Swedish letters sort after Z");
+        // utf8mb4_bin keeps its bytes, trailing spaces dropped; NO PAD keeps them.
+        let (t, ix) = collated("utf8mb4_bin", None);
+        assert_ne!(ix_key(&t, &ix, "a"), ix_key(&t, &ix, "A"));
+        assert_eq!(ix_key(&t, &ix, "a "), ix_key(&t, &ix, "a"));
+        assert_eq!(lookup_value(&t, &t.columns[1], &Datum::Bytes(b"A".to_vec())), Datum::Bytes(b"A".to_vec()));
+        let (t, ix) = collated("utf8mb4_nopad_bin", None);
+        assert_ne!(ix_key(&t, &ix, "a "), ix_key(&t, &ix, "a"));
+        // Tables built before collation keys keep byte keys whatever the collation.
+        let (mut t, ix) = collated("utf8mb4_general_ci", None);
+        t.options.key_format = KEY_FORMAT_BYTES;
+        assert_ne!(ix_key(&t, &ix, "a"), ix_key(&t, &ix, "A"));
+        assert_eq!(ix_key(&t, &ix, "a"), enc(&t.columns[1], &Datum::Bytes(b"a".to_vec())));
+        assert_eq!(key_collation(&t, &t.columns[1]), None);
+    }
+
+    #[test]
+    fn collated_prefixes_count_characters() {
+        // KEY(b(2)): two characters, however many bytes they take.
+        let (t, ix) = collated("utf8mb4_general_ci", Some(2 * PREFIX_BYTES_PER_CHAR));
+        assert_eq!(ix_key(&t, &ix, "éèx"), ix_key(&t, &ix, "EE"));
+        assert_ne!(ix_key(&t, &ix, "éèx"), ix_key(&t, &ix, "E"));
+        let (t, ix) = collated("utf8mb4_bin", Some(2 * PREFIX_BYTES_PER_CHAR));
+        assert_eq!(ix_key(&t, &ix, "abcdefgh"), ix_key(&t, &ix, "ab"));
+        assert_eq!(format_key_value(&t, &ix, &[Datum::Int(1), Datum::Bytes("éèx".as_bytes().to_vec())]), "éè");
+        // A bound on a collated prefix column stops before it: every key matches.
+        let (t, ix) = collated("utf8mb4_general_ci", Some(2 * PREFIX_BYTES_PER_CHAR));
+        let v = lookup_value(&t, &t.columns[1], &Datum::Bytes(b"zz".to_vec()));
+        let (lo, hi) = range_to_bytes(&t, &ix, &KeyRange::point(vec![v]));
+        assert!(in_bounds(&ix_key(&t, &ix, "a"), &lo, &hi));
+    }
+
+    #[test]
+    fn duplicate_entry_text_is_the_rows_value() {
+        let (t, ix) = collated("utf8mb4_general_ci", None);
+        let row = [Datum::Int(1), Datum::Bytes(b"Abc".to_vec())];
+        assert_eq!(format_key_value(&t, &ix, &row), "Abc");
     }
 }

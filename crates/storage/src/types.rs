@@ -605,7 +605,18 @@ pub struct TableOptions {
     pub comment: String,
     /// Set for a sequence (CREATE SEQUENCE; MariaDB's table option SEQUENCE=1).
     pub sequence: Option<SequenceDef>,
+    /// How the table's index keys encode character columns (`KEY_FORMAT_*`, see `keycodec`):
+    /// `KEY_FORMAT_BYTES` for tables whose indexes were built before keys held collation sort
+    /// keys, `KEY_FORMAT_COLLATED` for tables created or rebuilt since. Set by the engine.
+    pub key_format: u8,
 }
+
+/// Index keys hold character values as their bytes, trailing spaces dropped, whatever the
+/// collation; prefix lengths cut bytes (tables created before collation keys).
+pub const KEY_FORMAT_BYTES: u8 = 0;
+/// Index keys hold a character value as its collation's sort key ('a' and 'A' have one key
+/// under utf8mb4_general_ci); prefix lengths cut characters.
+pub const KEY_FORMAT_COLLATED: u8 = 2;
 
 /// A sequence's fixed options (CREATE / ALTER SEQUENCE). Its moving state is a
 /// `SequenceState`, kept by the engine outside MVCC (values handed out are never taken back).

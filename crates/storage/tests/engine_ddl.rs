@@ -414,6 +414,7 @@ async fn every_column_type_round_trips_through_catalog_and_rows() {
             collation: "utf8mb4_bin".into(),
             comment: "t".into(),
             sequence: None,
+            key_format: selkie_storage::KEY_FORMAT_BYTES,
         },
         auto_increment_start: None,
     };

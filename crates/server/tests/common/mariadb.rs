@@ -48,7 +48,7 @@ impl MariaDb {
             "skip-name-resolve".into(),
             "innodb_buffer_pool_size=64M".into(),
             "character-set-server=utf8mb4".into(),
-            "collation-server=utf8mb4_bin".into(),
+            "collation-server=utf8mb4_general_ci".into(),
         ];
         std::fs::write(&cnf, config.join("\n") + "\n").ok()?;
         let installed = Command::new(install)

@@ -1114,8 +1114,14 @@ impl Binder<'_> {
         let arg_type = bound.first().map(|b| b.ty.clone()).unwrap_or(SqlType::Int { bits: 64, unsigned: false });
         let ty = value::aggregate_type(func, &arg_type);
         let nullable = !matches!(func, AggFunc::Count | AggFunc::CountStar);
-        let spec =
-            AggSpec { func, args: bound.into_iter().map(|b| b.expr).collect(), arg_type, distinct, separator, order };
+        // COUNT(DISTINCT s) counts values distinct under their collation ('a' and 'A' are one
+        // under a `_ci` one): it counts their sort keys, which only the identity of matters.
+        let distinct_keys = func == AggFunc::Count && distinct;
+        let args = bound
+            .into_iter()
+            .map(|b| if distinct_keys { super::collation::ordering_key(b.expr, &b.ty) } else { b.expr })
+            .collect();
+        let spec = AggSpec { func, args, arg_type, distinct, separator, order };
         let scope = self.scope_mut();
         // The same aggregate written twice is computed once.
         let idx = match scope.aggs.iter().position(|a| *a == spec) {

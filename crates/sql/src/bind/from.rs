@@ -17,7 +17,7 @@ use super::binder::{
 };
 use crate::error::SqlError;
 use crate::error::{self, Clause};
-use crate::plan::access::{choose_access, extract_sarg, IndexHints, OrderRequest, Sarg};
+use crate::plan::access::{choose_access, extract_sarg, key_column, IndexHints, OrderRequest, Sarg};
 use crate::plan::{index_def, InnerSide, JoinKind, JoinPlan, KeyPart, Plan, QueryPlan, TableAccess, TailRange};
 use crate::plan::{CmpOp, Expr};
 use crate::types::column_flags;
@@ -496,19 +496,12 @@ impl Binder<'_> {
                 let table = table.clone();
                 let hints = self.resolve_hints(&table, hints)?;
                 let local: Vec<Expr> = inner_push.iter().cloned().map(|c| c.shift_columns(inner_base)).collect();
-                let width = table.columns.len();
-                let column_of = |e: &Expr| match e {
-                    Expr::Column(i) if *i < width => Some(*i),
-                    _ => None,
-                };
+                let column_of = |e: &Expr| key_column(&table, e, 0);
                 let constant = |e: &Expr| (e.is_row_independent() && !e.has_subquery()).then(|| e.clone());
                 let mut sargs: Vec<Sarg> =
                     local.iter().filter_map(|c| extract_sarg(c, &column_of, &constant)).collect();
                 for (d, i) in &pairs {
-                    let inner_col = match i {
-                        Expr::Column(c) if *c >= inner_base && *c < inner_base + width => Some(*c - inner_base),
-                        _ => None,
-                    };
+                    let inner_col = key_column(&table, i, inner_base);
                     if let Some(col) = inner_col {
                         sargs.push(Sarg {
                             column: col,
@@ -651,11 +644,7 @@ pub fn single_table_access(
     local: Vec<Expr>,
     order: Option<&OrderRequest>,
 ) -> (TableAccess, bool) {
-    let width = table.columns.len();
-    let column_of = |e: &Expr| match e {
-        Expr::Column(i) if *i < width => Some(*i),
-        _ => None,
-    };
+    let column_of = |e: &Expr| key_column(&table, e, 0);
     let constant = |e: &Expr| (e.is_row_independent() && !e.has_subquery()).then(|| e.clone());
     let sargs: Vec<Sarg> = local.iter().filter_map(|c| extract_sarg(c, &column_of, &constant)).collect();
     let choice = choose_access(&table, &sargs, &hints, order);

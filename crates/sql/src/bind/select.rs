@@ -543,13 +543,16 @@ impl Binder<'_> {
         }
         let desc = order.first()?.1;
         let mut columns = Vec::with_capacity(order.len());
+        let mut sort_keys = Vec::with_capacity(order.len());
         for (e, d) in order {
-            match e {
-                Expr::Column(c) if *d == desc => columns.push(*c),
-                _ => return None,
+            let (c, coll) = crate::plan::access::order_column(e)?;
+            if *d != desc {
+                return None;
             }
+            columns.push(c);
+            sort_keys.push(coll);
         }
-        Some(OrderRequest { columns, desc, has_limit })
+        Some(OrderRequest { columns, sort_keys, desc, has_limit })
     }
 }
 

@@ -18,7 +18,7 @@ use sqlparser::ast;
 use super::define::{
     check_name, foreign_key_def, name_used_in_database, next_fk_number, validate_check, validate_parent,
 };
-use super::enforce::{bind_check, foreign_key_checks, index_on};
+use super::enforce::{bind_check, foreign_key_checks, index_on, point_range};
 use super::print::check_text;
 use crate::error::{self, SqlError};
 use crate::exec::ctx::ExecCtx;
@@ -179,7 +179,7 @@ fn has_row(
     key: &[Value],
 ) -> Result<bool, SqlError> {
     let (index_no, range) = match index {
-        Some(i) => (i, KeyRange::point(key.to_vec())),
+        Some(i) => (i, point_range(table, i, key)),
         None => (0, KeyRange::all()),
     };
     let trx = cx.trx()?;

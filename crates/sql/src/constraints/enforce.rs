@@ -19,7 +19,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use selkie_storage::{Catalog, ForeignKeyAction, KeyRange, LockMode, ReadMode, ScanRow, TableDef, TableId};
+use selkie_storage::{keycodec, Catalog, ForeignKeyAction, KeyRange, LockMode, ReadMode, ScanRow, TableDef, TableId};
 use sqlparser::ast;
 
 use crate::bind::{table_column_meta, BindEnv, Binder, ColumnInfo, Source, SourceKind};
@@ -91,6 +91,15 @@ pub(crate) fn index_on(t: &TableDef, cols: &[usize]) -> Option<usize> {
         ix.columns.len() >= cols.len()
             && ix.columns.iter().zip(cols).all(|(ic, &c)| ic.column == c && ic.prefix_len.is_none())
     })
+}
+
+/// The key range of the rows whose leading columns of index `index_no` (an `index_on` the
+/// compared columns) equal `key`: a column whose keys are collation sort keys is looked up by
+/// the value's sort key, which finds every row equal under the collation (callers re-check).
+pub(crate) fn point_range(table: &TableDef, index_no: usize, key: &[Value]) -> KeyRange {
+    let def = crate::plan::index_def(table, index_no);
+    let values = def.columns.iter().zip(key).map(|(ic, v)| keycodec::lookup_value(table, &table.columns[ic.column], v));
+    KeyRange::point(values.collect())
 }
 
 fn table_source(table: &Arc<TableDef>) -> Source {
@@ -400,7 +409,7 @@ async fn locked_matches(
     skip: &[(TableId, Vec<u8>)],
 ) -> Result<Vec<ScanRow>, SqlError> {
     let (index_no, range) = match index {
-        Some(i) => (i, KeyRange::point(key.to_vec())),
+        Some(i) => (i, point_range(table, i, key)),
         None => (0, KeyRange::all()),
     };
     let mut candidates = Vec::new();

@@ -8,7 +8,9 @@
 //! primary key (no secondary lookup), then the lower index number. An index that delivers the
 //! ORDER BY order is preferred when nothing narrows the scan and a LIMIT can stop it early.
 
-use selkie_storage::TableDef;
+use selkie_storage::{keycodec, TableDef};
+
+use crate::charset::Collation;
 
 use crate::plan::{index_def, KeyBound, KeyPart, TailRange};
 use crate::plan::{CmpOp, Expr};
@@ -35,6 +37,39 @@ pub enum SargKind {
     Between(KeyBound, KeyBound),
     /// A disjunction of intervals (points are intervals with both ends inclusive).
     Multi(Vec<(Option<KeyBound>, Option<KeyBound>)>),
+}
+
+/// The column of `table` that `e` reads in its indexes' key order, with the table's columns
+/// numbered from `base`: a plain column whose keys are its bytes, or the sort key of a column
+/// whose keys are sort keys in that same collation (`keycodec::key_collation`). A lookup
+/// value for it is then what the other side of the comparison evaluates to: the bytes, or
+/// the sort key. Anything else (a `_ci` column compared under utf8mb4_bin, or under a
+/// collation its keys do not follow) cannot narrow an index scan.
+pub fn key_column(table: &TableDef, e: &Expr, base: usize) -> Option<usize> {
+    let (column, collation): (usize, Option<Collation>) = match e {
+        Expr::Column(i) => (*i, None),
+        Expr::SortKey { expr, collation } => match **expr {
+            Expr::Column(i) => (i, Some(*collation)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let column = column.checked_sub(base)?;
+    let col = table.columns.get(column)?;
+    (keycodec::key_collation(table, col) == collation).then_some(column)
+}
+
+/// An ORDER BY key on a plain column: the column, and the collation when it sorts by the
+/// column's sort key.
+pub fn order_column(e: &Expr) -> Option<(usize, Option<Collation>)> {
+    match e {
+        Expr::Column(c) => Some((*c, None)),
+        Expr::SortKey { expr, collation } => match **expr {
+            Expr::Column(c) => Some((c, Some(*collation))),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Recognizes `conj` as a sarg. `column_of` maps an expression to a column of the table if it
@@ -132,6 +167,9 @@ impl IndexHints {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderRequest {
     pub columns: Vec<usize>,
+    /// Per column, the collation it is ordered by when by its sort key (None: by its value).
+    /// An index delivers the order only where its keys are in that order (`key_column`).
+    pub sort_keys: Vec<Option<Collation>>,
     pub desc: bool,
     /// A LIMIT follows, so an index scan in order can stop early.
     pub has_limit: bool,
@@ -238,6 +276,12 @@ fn delivers_order(table: &TableDef, index: usize, eq: &[KeyPart], order: &OrderR
         .filter(|(p, _)| matches!(p, KeyPart::Value(_) | KeyPart::IsNull))
         .map(|(_, c)| c.column)
         .collect();
+    let key_order = |(&c, coll): (&usize, &Option<Collation>)| {
+        table.columns.get(c).is_some_and(|col| keycodec::key_collation(table, col) == *coll)
+    };
+    if !order.columns.iter().zip(&order.sort_keys).all(key_order) {
+        return false;
+    }
     let mut cursor = 0;
     for &oc in &order.columns {
         if constant.contains(&oc) {
@@ -444,20 +488,20 @@ mod tests {
     fn order_by_index_order_avoids_the_sort() {
         let t = table();
         // WHERE k = 5 ORDER BY id: secondary keys end with the primary key.
-        let order = OrderRequest { columns: vec![0], desc: true, has_limit: true };
+        let order = OrderRequest { columns: vec![0], sort_keys: vec![None], desc: true, has_limit: true };
         let c = choose_access(&t, &[eq(1, 5)], &IndexHints::default(), Some(&order));
         assert_eq!(c.index, 1);
         assert!(c.ordered && c.reverse);
         // No predicate, ORDER BY k LIMIT n: scan index k in order.
-        let order = OrderRequest { columns: vec![1], desc: false, has_limit: true };
+        let order = OrderRequest { columns: vec![1], sort_keys: vec![None], desc: false, has_limit: true };
         let c = choose_access(&t, &[], &IndexHints::default(), Some(&order));
         assert_eq!((c.index, c.ordered, c.reverse), (1, true, false));
         // ORDER BY k without LIMIT and no predicate: a full PK scan plus sort.
-        let order = OrderRequest { columns: vec![1], desc: false, has_limit: false };
+        let order = OrderRequest { columns: vec![1], sort_keys: vec![None], desc: false, has_limit: false };
         let c = choose_access(&t, &[], &IndexHints::default(), Some(&order));
         assert_eq!((c.index, c.ordered), (0, false));
         // ORDER BY b with a = const on u(a, b): delivered.
-        let order = OrderRequest { columns: vec![3], desc: false, has_limit: false };
+        let order = OrderRequest { columns: vec![3], sort_keys: vec![None], desc: false, has_limit: false };
         let c = choose_access(&t, &[eq(2, 1)], &IndexHints::default(), Some(&order));
         assert_eq!((c.index, c.ordered), (2, true));
     }

@@ -9,7 +9,7 @@ use selkie_storage::{ColumnDef, ColumnType, ForeignKeyAction, ForeignKeyDef, Tab
 use super::columns::IsTable;
 use super::literal::{self, quote_ident, quote_string, DefaultKind};
 use super::schema::{foreign_keys_in_order, index_display_order, ENGINE_NAME};
-use crate::variables::{effective_charset, effective_collation};
+use crate::variables::{effective_charset, table_collation};
 
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
 fn column_line(col: &ColumnDef, table_collation: &str) -> String {
@@ -124,7 +124,7 @@ pub(crate) fn foreign_key_detail(child: &TableDef, fk: &ForeignKeyDef) -> String
 /// AUTO_INCREMENT value (None when the table has no such column); like MariaDB it is shown
 /// only once it is past 1.
 pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) -> String {
-    let table_collation = effective_collation(effective_charset(&t.options.charset));
+    let table_collation = table_collation(t);
     let mut lines: Vec<String> = t
         .columns
         .iter()
@@ -176,7 +176,7 @@ pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) 
     if let Some(next) = next_auto_increment.filter(|&n| n > 1) {
         out.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
-    out.push_str(&format!(" DEFAULT CHARSET={charset} COLLATE={}", effective_collation(charset)));
+    out.push_str(&format!(" DEFAULT CHARSET={charset} COLLATE={table_collation}"));
     if !t.options.comment.is_empty() {
         out.push_str(" COMMENT=");
         out.push_str(&quote_string(t.options.comment.as_bytes()));
@@ -253,6 +253,7 @@ pub(crate) mod tests {
             collation: "utf8mb4_bin".into(),
             comment: comment.into(),
             sequence: None,
+            key_format: selkie_storage::KEY_FORMAT_BYTES,
         }
     }
 

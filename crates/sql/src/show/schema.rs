@@ -14,7 +14,7 @@ use super::context::Ctx;
 use super::literal;
 use crate::error::SqlError;
 use crate::types::Value;
-use crate::variables::{effective_charset, effective_collation};
+use crate::variables::{database_collation, effective_charset, table_collation};
 
 /// The storage engine name Selkie reports for every table (SHOW ENGINES explains why).
 pub(crate) const ENGINE_NAME: &str = "InnoDB";
@@ -118,7 +118,7 @@ pub(crate) fn databases(ctx: &Ctx) -> Vec<(String, &'static str, &'static str)> 
         if is_information_schema(name) {
             continue;
         }
-        out.push((name.clone(), effective_charset(&def.charset), effective_collation(&def.charset)));
+        out.push((name.clone(), effective_charset(&def.charset), database_collation(def)));
     }
     out
 }
@@ -157,7 +157,6 @@ pub(crate) fn next_auto_increment(ctx: &Ctx, table: &TableDef) -> Option<u64> {
 /// One row of information_schema.TABLES for a user table (SHOW TABLE STATUS shows most of it,
 /// see `table_status_rows`).
 fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
-    let charset = effective_charset(&t.options.charset);
     vec![
         text(CATALOG_NAME),
         text(&t.db),
@@ -176,7 +175,7 @@ fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
         Value::Null, // CREATE_TIME
         Value::Null, // UPDATE_TIME
         Value::Null, // CHECK_TIME
-        text(effective_collation(charset)),
+        text(table_collation(t)),
         Value::Null, // CHECKSUM
         text(""),
         text(&t.options.comment),
@@ -419,7 +418,10 @@ pub(crate) fn column_extra(col: &selkie_storage::ColumnDef) -> String {
 
 /// A column's collation: its own, or the table's.
 fn column_collation<'c>(col: &'c selkie_storage::ColumnDef, table_collation: &'c str) -> &'c str {
-    if col.collation.is_empty() {
+    if matches!(col.ty, selkie_storage::ColumnType::Json) {
+        // MariaDB's JSON is utf8mb4_bin LONGTEXT whatever the table's collation.
+        "utf8mb4_bin"
+    } else if col.collation.is_empty() {
         table_collation
     } else {
         &col.collation
@@ -433,7 +435,7 @@ fn charset_max_len(charset: &str) -> u64 {
 /// SHOW [FULL] COLUMNS rows of a user table (Field, Type, [Collation,] Null, Key, Default,
 /// Extra[, Privileges, Comment]).
 pub(crate) fn show_columns_rows(t: &TableDef, full: bool) -> Vec<Vec<Value>> {
-    let collation = effective_collation(&t.options.charset);
+    let collation = table_collation(t);
     t.columns
         .iter()
         .enumerate()
@@ -507,7 +509,7 @@ pub(crate) fn columns_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
                     opt_text(f.is_text.then(|| {
                         crate::charset::Collation::named(&col.collation).map_or(charset, |c| c.charset_name())
                     })),
-                    opt_text(f.is_text.then(|| column_collation(col, effective_collation(charset)))),
+                    opt_text(f.is_text.then(|| column_collation(col, table_collation(&t)))),
                     text(&col.type_sql()),
                     text(column_key(&t, i)),
                     text(&column_extra(col)),

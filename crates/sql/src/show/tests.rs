@@ -91,6 +91,7 @@ fn utf8mb4(comment: &str) -> TableOptions {
         collation: "utf8mb4_bin".into(),
         comment: comment.into(),
         sequence: None,
+        key_format: selkie_storage::KEY_FORMAT_BYTES,
     }
 }
 

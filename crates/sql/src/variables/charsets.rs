@@ -1,9 +1,10 @@
 //! The character sets and collations `SET NAMES`, the `character_set_*` / `collation_*`
 //! variables and SHOW accept: those of `crate::charset`, MariaDB's names, ids and defaults.
 //!
-//! One difference remains: a table or column without a collation of its own is stored and
-//! compared in its character set's binary (`_bin`) collation, since columns do not carry a
-//! collation yet; `effective_collation` names it for SHOW CREATE TABLE and information_schema.
+//! Tables created since index keys hold sort keys (`KEY_FORMAT_COLLATED`) give every character
+//! column its collation (the table's by default, MariaDB's rules); a column of an older table
+//! without one is compared in its character set's binary (`_bin`) collation, which
+//! `effective_collation` names for SHOW CREATE TABLE and information_schema.
 
 pub(crate) use crate::charset::{
     charset, collation_def as collation, collation_def_by_id as collation_by_id, CHARSETS, COLLATIONS,
@@ -19,6 +20,21 @@ pub(crate) fn effective_collation(charset_name: &str) -> &'static str {
         Some("binary") => "binary",
         _ => "utf8mb4_bin",
     }
+}
+
+/// The default collation of a table as SHOW CREATE TABLE and information_schema show it: its
+/// own for a table created since columns inherit it, else `effective_collation`'s.
+pub(crate) fn table_collation(t: &selkie_storage::TableDef) -> &'static str {
+    let own = crate::charset::Collation::named(&t.options.collation);
+    match own {
+        Some(c) if t.options.key_format == selkie_storage::KEY_FORMAT_COLLATED => c.name(),
+        _ => effective_collation(effective_charset(&t.options.charset)),
+    }
+}
+
+/// A database's default collation (what its new tables inherit).
+pub(crate) fn database_collation(d: &selkie_storage::DatabaseDef) -> &'static str {
+    crate::charset::Collation::named(&d.collation).map(|c| c.name()).unwrap_or_else(|| effective_collation(&d.charset))
 }
 
 /// Canonical character set name for a table's stored charset ("" → utf8mb4).

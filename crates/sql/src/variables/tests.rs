@@ -50,7 +50,7 @@ fn configuration_becomes_global_values() {
     assert_eq!(g.get_text("log_bin").unwrap(), "OFF");
     assert_eq!(g.get_text("default_storage_engine").unwrap(), "InnoDB");
     assert_eq!(g.get_text("character_set_server").unwrap(), "utf8mb4");
-    assert_eq!(g.get_text("collation_server").unwrap(), "utf8mb4_bin");
+    assert_eq!(g.get_text("collation_server").unwrap(), "utf8mb4_general_ci");
     assert!(!g.get_text("hostname").unwrap().is_empty());
     assert!(!g.get_text("system_time_zone").unwrap().is_empty());
 }

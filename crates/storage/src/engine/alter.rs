@@ -247,7 +247,8 @@ impl Engine {
             columns: new.columns,
             primary,
             secondary,
-            options: new.options,
+            // The rebuild writes every index anew, in the current key format.
+            options: TableOptions { key_format: KEY_FORMAT_COLLATED, ..new.options },
             row_versions: RowVersions::default(),
             constraints: t.constraints.clone(),
         });
@@ -355,8 +356,11 @@ impl Engine {
                 if ix.unique && !keycodec::has_null_column(ix, &row) {
                     let prefix = &key[..key.len() - pk_key.len()];
                     let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
-                    if tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?.is_some() {
-                        let key = keycodec::format_key_value(new, ix, &row);
+                    if let Some((existing, _)) =
+                        tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?
+                    {
+                        let shown = super::indexed_row(store, new, &existing[prefix.len()..])?;
+                        let key = keycodec::format_key_value(new, ix, shown.as_deref().unwrap_or(&row));
                         return Err(StorageError::DuplicateKey { index: ix.name.clone(), key }.into());
                     }
                 }

@@ -2,9 +2,11 @@
 //! CHARACTER SET / SHOW COLLATION / information_schema list, the `Collation` handle that string
 //! types carry, and (in the submodules) what a collation does to strings.
 //!
-//! A leaf below `value` (it uses nothing else in the crate): the value layer compares and sorts
-//! text through a `Collation`, the binder names collations in `COLLATE x` and introducers, and
-//! `variables` validates `SET NAMES` against these tables.
+//! A crate of its own, below both `selkie-sql` and `selkie-storage` (it depends on no other
+//! Selkie crate): the SQL layer's value layer compares and sorts text through a `Collation`,
+//! its binder names collations in `COLLATE x` and introducers, and `variables` validates
+//! `SET NAMES` against these tables; the storage layer's key encoding builds index keys from
+//! sort keys (so an index on a `_ci` column orders and enforces UNIQUE as the collation does).
 //!
 //! Text values travel through the executor as utf8mb4 bytes whatever their declared character
 //! set; the character set of a string type says which characters it can hold (what a store
