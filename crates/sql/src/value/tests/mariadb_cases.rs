@@ -1252,4 +1252,9 @@ pub const CASES: &[Case] = &[
     Case { kind: "fn", name: "CHARSET", args: &["'a'"], expected: Text("utf8mb4"), warnings: &[] },
     Case { kind: "fn", name: "CHARSET", args: &["1"], expected: Text("binary"), warnings: &[] },
     Case { kind: "fn", name: "COLLATION", args: &["1"], expected: Text("binary"), warnings: &[] },
+    Case { kind: "fn", name: "JSON_VALID", args: &["'[1]'"], expected: Text("1"), warnings: &[] },
+    Case { kind: "fn", name: "JSON_VALID", args: &["' 1 '"], expected: Text("1"), warnings: &[] },
+    Case { kind: "fn", name: "JSON_VALID", args: &["''"], expected: Text("0"), warnings: &[4037] },
+    Case { kind: "fn", name: "JSON_VALID", args: &["'[1,]'"], expected: Text("0"), warnings: &[4038] },
+    Case { kind: "fn", name: "JSON_VALID", args: &["NULL"], expected: Null, warnings: &[] },
 ];
