@@ -10,7 +10,7 @@ async fn show_create(s: &mut selkie_sql::Session, t: &str) -> String {
     query(s, &format!("SHOW CREATE TABLE {t}")).await[0][1].clone()
 }
 
-const TAIL: &str = ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+const TAIL: &str = ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci";
 
 #[tokio::test]
 async fn definitions_and_introspection() {
