@@ -26,7 +26,7 @@ use crate::exec::eval::eval_predicate;
 use crate::exec::sort::Sorter;
 use crate::exec::{self, eval_limit, Step};
 use crate::generated::GeneratedValues;
-use crate::plan::access::OrderRequest;
+use crate::plan::access::order_request;
 use crate::plan::Expr;
 use crate::plan::{LimitSpec, QueryPlan, Returning, SortKey, TableAccess};
 use crate::types::Value;
@@ -411,21 +411,6 @@ fn bind_where_order_limit(
         order.clear();
     }
     Ok((access, order, limit))
-}
-
-fn order_request(order: &[(Expr, bool)], has_limit: bool) -> Option<OrderRequest> {
-    let desc = order.first()?.1;
-    let mut columns = Vec::new();
-    let mut sort_keys = Vec::new();
-    for (e, d) in order {
-        let (c, coll) = crate::plan::access::order_column(e)?;
-        if *d != desc {
-            return None;
-        }
-        columns.push(c);
-        sort_keys.push(coll);
-    }
-    Some(OrderRequest { columns, sort_keys, desc, has_limit })
 }
 
 /// Binds a single-table UPDATE. The binder must have one (empty) scope pushed.

@@ -541,18 +541,7 @@ impl Binder<'_> {
         if scope.sources.len() != 1 || !matches!(scope.sources[0].kind, SourceKind::Table { .. }) {
             return None;
         }
-        let desc = order.first()?.1;
-        let mut columns = Vec::with_capacity(order.len());
-        let mut sort_keys = Vec::with_capacity(order.len());
-        for (e, d) in order {
-            let (c, coll) = crate::plan::access::order_column(e)?;
-            if *d != desc {
-                return None;
-            }
-            columns.push(c);
-            sort_keys.push(coll);
-        }
-        Some(OrderRequest { columns, sort_keys, desc, has_limit })
+        crate::plan::access::order_request(order, has_limit)
     }
 }
 

@@ -72,6 +72,23 @@ pub fn order_column(e: &Expr) -> Option<(usize, Option<Collation>)> {
     }
 }
 
+/// An ORDER BY that an index of one table could deliver: plain columns (or their sort keys),
+/// all in one direction. None otherwise.
+pub fn order_request(order: &[(Expr, bool)], has_limit: bool) -> Option<OrderRequest> {
+    let desc = order.first()?.1;
+    let mut columns = Vec::with_capacity(order.len());
+    let mut sort_keys = Vec::with_capacity(order.len());
+    for (e, d) in order {
+        let (c, coll) = order_column(e)?;
+        if *d != desc {
+            return None;
+        }
+        columns.push(c);
+        sort_keys.push(coll);
+    }
+    Some(OrderRequest { columns, sort_keys, desc, has_limit })
+}
+
 /// Recognizes `conj` as a sarg. `column_of` maps an expression to a column of the table if it
 /// is one; `value_of` returns the expression rewritten for the key row if it can be evaluated
 /// before the table is read.
