@@ -159,3 +159,15 @@ ROLLBACK;
 DELETE FROM `accounts` WHERE `id` = 2;
 SELECT `id` FROM `accounts` ORDER BY `id`;
 SELECT `id`, `account_id` FROM `transfers` ORDER BY `id`;
+-- Keys compare under the columns' collation: 'ABC' and 'abc ' reference the general_ci parent 'abc'.
+CREATE TABLE `fk_ci_parent` (`code` varchar(10) PRIMARY KEY);
+CREATE TABLE `fk_ci_child` (`id` int PRIMARY KEY, `code` varchar(10), FOREIGN KEY (`code`) REFERENCES `fk_ci_parent` (`code`) ON UPDATE CASCADE);
+INSERT INTO `fk_ci_parent` VALUES ('abc');
+INSERT INTO `fk_ci_child` VALUES (1, 'ABC');
+INSERT INTO `fk_ci_child` VALUES (2, 'abc ');
+INSERT INTO `fk_ci_child` VALUES (3, 'abd');
+DELETE FROM `fk_ci_parent` WHERE `code` = 'ABC';
+UPDATE `fk_ci_parent` SET `code` = 'xyz';
+SELECT `id`, `code` FROM `fk_ci_child` ORDER BY `id`;
+UPDATE `fk_ci_parent` SET `code` = 'XYZ';
+SELECT `id`, `code` FROM `fk_ci_child` ORDER BY `id`;

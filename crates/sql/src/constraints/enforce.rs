@@ -387,7 +387,15 @@ pub(crate) fn foreign_key_checks(cx: &ExecCtx) -> bool {
     session_flag(cx, "foreign_key_checks")
 }
 
-fn equal(a: &Value, b: &Value) -> bool {
+/// Whether `a`, a value of column `col` of `table`, equals `b` as InnoDB's foreign-key check
+/// compares them: strings under the column's collation ('a' in a `_ci` parent is referenced by
+/// 'A'), everything else by value.
+fn equal(table: &TableDef, col: usize, a: &Value, b: &Value) -> bool {
+    if let (Value::Bytes(x), Value::Bytes(y)) = (a, b) {
+        if let Some(c) = crate::charset::Collation::named(&table.columns[col].collation) {
+            return c.compare(x, y) == std::cmp::Ordering::Equal;
+        }
+    }
     value::compare(a, b) == Some(std::cmp::Ordering::Equal)
 }
 
@@ -417,7 +425,7 @@ async fn locked_matches(
         let trx = cx.trx()?;
         let mut scan = trx.scan(table, index_no, range, false, ReadMode::Latest)?;
         while let Some(r) = scan.next(trx)? {
-            if cols.iter().zip(key).all(|(&c, k)| equal(&r.row[c], k)) {
+            if cols.iter().zip(key).all(|(&c, k)| equal(table, c, &r.row[c], k)) {
                 candidates.push(r.pk_key);
             }
         }
@@ -428,7 +436,7 @@ async fn locked_matches(
             continue;
         }
         let Some(cur) = cx.lock_row(table, &pk, mode).await? else { continue };
-        if cols.iter().zip(key).all(|(&c, k)| equal(&cur.row[c], k)) {
+        if cols.iter().zip(key).all(|(&c, k)| equal(table, c, &cur.row[c], k)) {
             out.push(cur);
         }
     }
