@@ -200,3 +200,124 @@ async fn writers_waiting_for_a_failed_build_go_on() {
     let t = db.engine.catalog().table("test", "t").cloned().unwrap();
     assert!(t.index_by_name("uk").is_none());
 }
+
+/// Waits until an online rebuild copies (its row log exists; the copy holds in its middle).
+async fn wait_for_online_copy(db: &TestDb) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while db.engine.online_rebuilds_for_test() == 0 {
+        assert!(Instant::now() < deadline, "no online rebuild started");
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+/// What `t` holds, read through its primary key, and checked against every index: each index
+/// holds one entry per row, and a lookup through the `kc` index finds what the rows say.
+async fn contents_checked(db: &TestDb, probe: &mut Session) -> Vec<Vec<String>> {
+    let all = query(probe, "SELECT id, k, c FROM t ORDER BY id").await;
+    let t = db.engine.catalog().table("test", "t").cloned().unwrap();
+    for ix in 0..=t.secondary.len() {
+        assert_eq!(db.engine.physical_records(&t, ix).unwrap().0, all.len() as u64, "index {ix} of {:?}", t.name);
+    }
+    for k in [0, 1, 7, 42, 99, 1000] {
+        let expected: Vec<Vec<String>> =
+            all.iter().filter(|r| r[1] == k.to_string()).map(|r| vec![r[0].clone()]).collect();
+        assert_eq!(query(probe, &format!("SELECT id FROM t WHERE k = {k} ORDER BY id")).await, expected, "k = {k}");
+    }
+    all
+}
+
+/// An INPLACE rebuild that keeps the primary key runs online (MariaDB's LOCK=NONE): writers of
+/// the table go on while it copies, their committed changes (inserts, updates of indexed
+/// columns and of the key, deletes) reach the new trees, rolled back ones do not, and a
+/// transaction still open when the copy ends is waited for and kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writers_go_on_during_an_online_rebuild_and_their_changes_are_kept() {
+    let db = Arc::new(TestDb::new());
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))").await;
+    fill(&db.engine, ROWS).await;
+
+    db.engine.hold_index_builds_for_test(true);
+    let ddl = tokio::spawn({
+        let db = db.clone();
+        async move {
+            let mut s = session_in_test(&db);
+            exec(&mut s, "ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD INDEX kc (k, c), LOCK=NONE").await
+        }
+    });
+    wait_for_online_copy(&db).await;
+    let mut w = session_in_test(&db);
+    exec(&mut w, "SET SESSION lock_wait_timeout = 0").await;
+    exec(&mut w, "INSERT INTO t VALUES (-1, 7, 'inserted during the copy')").await;
+    exec(&mut w, "UPDATE t SET k = 42, c = 'moved' WHERE id = 3").await;
+    exec(&mut w, "UPDATE t SET k = 1000 WHERE id = 19999").await;
+    exec(&mut w, "DELETE FROM t WHERE id BETWEEN 100 AND 199").await;
+    exec(&mut w, "UPDATE t SET id = -2 WHERE id = 5").await;
+    // Many changed keys: more than one drain while writers go on.
+    exec(&mut w, "UPDATE t SET k = 99 WHERE id BETWEEN 1000 AND 3999").await;
+    exec(&mut w, "BEGIN").await;
+    exec(&mut w, "UPDATE t SET k = 1 WHERE id BETWEEN 200 AND 299").await;
+    exec(&mut w, "INSERT INTO t VALUES (-3, 1, 'rolled back')").await;
+    exec(&mut w, "ROLLBACK").await;
+    // Reads go on as well.
+    assert_eq!(query(&mut w, "SELECT c FROM t WHERE id = 3").await, rows(&[&["moved"]]));
+    // A transaction still open when the copy ends: the rebuild waits for it at its last drain.
+    let mut open = session_in_test(&db);
+    exec(&mut open, "BEGIN").await;
+    exec(&mut open, "UPDATE t SET c = 'committed at the end' WHERE id = 8").await;
+    assert!(!ddl.is_finished());
+
+    db.engine.hold_index_builds_for_test(false);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!ddl.is_finished(), "the rebuild ended with a writer of the table open");
+    exec(&mut open, "COMMIT").await;
+    let ok = ddl.await.unwrap();
+    assert_eq!(ok.affected_rows, 0, "an INPLACE rebuild reports no rows, as MariaDB");
+
+    let mut probe = session_in_test(&db);
+    let all = contents_checked(&db, &mut probe).await;
+    assert_eq!(all.len() as i64, ROWS + 1 - 100, "one inserted, 100 deleted");
+    let row = |id: i64| all.iter().find(|r| r[0] == id.to_string()).map(|r| (r[1].clone(), r[2].clone()));
+    assert_eq!(row(-1), Some(("7".into(), "inserted during the copy".into())));
+    assert_eq!(row(3), Some(("42".into(), "moved".into())));
+    assert_eq!(row(19999).unwrap().0, "1000");
+    assert_eq!(row(150), None);
+    assert_eq!(row(5), None);
+    assert_eq!(row(-2).unwrap().0, "5");
+    assert_eq!(row(2000).unwrap().0, "99");
+    assert_eq!(row(250).unwrap().0, "50", "rolled back");
+    assert_eq!(row(-3), None);
+    assert_eq!(row(8).unwrap().1, "committed at the end");
+    let t = db.engine.catalog().table("test", "t").cloned().unwrap();
+    assert!(t.index_by_name("kc").is_some() && !t.columns[2].nullable);
+}
+
+/// A new UNIQUE key that a writer breaks during an online rebuild fails the ALTER with
+/// MariaDB's 1062 at its end; the table keeps its definition and every committed write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_written_during_an_online_rebuild_fails_it_and_keeps_the_writes() {
+    let db = Arc::new(TestDb::new());
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))").await;
+    fill(&db.engine, ROWS).await;
+    db.engine.hold_index_builds_for_test(true);
+    let ddl = tokio::spawn({
+        let db = db.clone();
+        async move {
+            let mut s = session_in_test(&db);
+            fail(&mut s, "ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD UNIQUE KEY uk (c)").await
+        }
+    });
+    wait_for_online_copy(&db).await;
+    let mut w = session_in_test(&db);
+    exec(&mut w, "SET SESSION lock_wait_timeout = 0").await;
+    let first_c = format!("00000000-{}", "c".repeat(30));
+    exec(&mut w, &format!("INSERT INTO t VALUES (-1, 0, '{first_c}')")).await;
+    db.engine.hold_index_builds_for_test(false);
+    let e = ddl.await.unwrap();
+    assert_eq!((e.code, e.message), (1062, format!("Duplicate entry '{first_c}' for key 'uk'")));
+    let t = db.engine.catalog().table("test", "t").cloned().unwrap();
+    assert!(t.index_by_name("uk").is_none() && t.columns[2].nullable);
+    let mut probe = session_in_test(&db);
+    assert_eq!(query(&mut probe, "SELECT COUNT(*) FROM t").await, rows(&[&[&(ROWS + 1).to_string()]]));
+}

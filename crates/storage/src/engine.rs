@@ -388,6 +388,7 @@ impl Engine {
             crash_points,
             barrier: (0..BARRIER_SHARDS).map(|_| Arc::new(tokio::sync::RwLock::new(()))).collect(),
             write_blocks: Arc::default(),
+            row_logs: Arc::default(),
             index_builds_held: AtomicBool::new(false),
             ddl: tokio::sync::Mutex::new(DdlState { counters, slot: ddl_slot }),
             closed: AtomicBool::new(false),
@@ -1144,12 +1145,19 @@ impl Engine {
         }
     }
 
-    /// Test hook: while `held`, index builds stop after their next few hundred entries (their
-    /// thread sleeps; writers of the table keep waiting) until it is cleared, so that a test can
-    /// look at the engine in the middle of a build of any length.
+    /// Test hook: while `held`, index builds and table rebuilds stop after their next few
+    /// hundred entries (their thread sleeps; writers of the table keep waiting, unless the
+    /// rebuild is online) until it is cleared, so that a test can look at the engine in the
+    /// middle of a build of any length.
     #[doc(hidden)]
     pub fn hold_index_builds_for_test(&self, held: bool) {
         self.sh.index_builds_held.store(held, Ordering::SeqCst);
+    }
+
+    /// Test hook: the number of online rebuilds copying now (their row logs).
+    #[doc(hidden)]
+    pub fn online_rebuilds_for_test(&self) -> usize {
+        self.sh.row_logs.active()
     }
 
     /// Test hook: while `paused`, the purge thread does no work (as if it lagged far behind).

@@ -59,6 +59,13 @@ pub enum StorageError {
     /// restart). ER_READ_ONLY_MODE: what InnoDB sends for a write it refuses in read-only mode.
     #[error("Running in read-only mode")]
     WritesStopped,
+    /// An online rebuild's row log outgrew `row_log::MAX_ROW_LOG_BYTES` (writers changed more
+    /// rows than it may remember): ER_INNODB_ONLINE_LOG_TOO_BIG, as InnoDB reports it.
+    #[error(
+        "Creating index '{index}' required more than 'innodb_online_alter_log_max_size' bytes of modification \
+         log. Please try again"
+    )]
+    OnlineLogTooBig { index: String },
     #[error("storage I/O error: {0}")]
     Io(#[from] std::io::Error),
     #[error("data corruption detected: {0}")]
@@ -101,6 +108,7 @@ impl StorageError {
             TableFull { .. } => (1114, "HY000"),
             CommitFailed { .. } => (1180, "HY000"),
             WritesStopped => (1836, "HY000"),
+            OnlineLogTooBig { .. } => (1799, "HY000"),
             Io(_) | Corruption(_) | LogTooShort { .. } | ShuttingDown => (1030, "HY000"),
         }
     }

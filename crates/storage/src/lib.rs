@@ -31,7 +31,8 @@
 //! - `catalog`: persisted schema and its immutable in-memory snapshot.
 //! - `pending_trees`: trees of dropped or unfinished DDL, freed crash-safely by purge.
 //! - `trx::purge`: removal of what committed transactions left behind.
-//! - `table_write_block`: tables whose writers wait while a DDL rebuilds them.
+//! - `table_write_block`: tables whose writers wait while a DDL rebuilds them; `row_log`: the
+//!   changed keys an online rebuild applies at its end.
 //! - `shared`: `EngineConfig` and the state an engine's parts share, reached by a session's
 //!   `SlotLease`.
 //! - `trx::txn`: one transaction: its locks, undo, writes, commit and rollback.
@@ -60,6 +61,7 @@ pub mod recovery;
 pub mod rowcodec;
 mod shared;
 pub mod table;
+mod row_log;
 mod table_write_block;
 pub mod testpoint;
 pub mod trx;

@@ -19,6 +19,7 @@ use crate::error::{Result, StorageError};
 use crate::io::Io;
 use crate::lock::LockTable;
 use crate::pending_trees::PendingTrees;
+use crate::row_log::RowLogs;
 use crate::table_write_block::TableWriteBlocks;
 use crate::testpoint::CrashPoints;
 use crate::trx::purge::PurgeQueues;
@@ -84,6 +85,8 @@ pub(crate) struct Shared {
     pub barrier: Box<[Arc<tokio::sync::RwLock<()>>]>,
     /// Tables a DDL is rebuilding: statements that would write them wait (architecture §4.9).
     pub write_blocks: Arc<TableWriteBlocks>,
+    /// Tables an online rebuild copies while their writers go on: the keys they change.
+    pub row_logs: Arc<RowLogs>,
     /// Test hook (`hold_index_builds_for_test`): index builds pause while it is set.
     pub index_builds_held: AtomicBool,
     pub ddl: tokio::sync::Mutex<DdlState>,

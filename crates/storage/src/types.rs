@@ -791,6 +791,10 @@ pub struct TableRebuild {
     /// The next AUTO_INCREMENT value afterwards (None: the counter is kept, raised past the
     /// largest value of the AUTO_INCREMENT column the rows hold).
     pub auto_increment: Option<u64>,
+    /// Let the table's writers go on during the copy (MariaDB's LOCK=NONE; see
+    /// `Engine::rebuild_table`). Only if the mapping keeps every row's primary key values and
+    /// may run again on the rows writers change meanwhile.
+    pub online: bool,
 }
 
 /// ALTER TABLE that changes only metadata (`Engine::alter_table_instant`): every row keeps its

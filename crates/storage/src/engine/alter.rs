@@ -5,20 +5,38 @@
 //!   when the stored layout changes (a column added or dropped, columns reordered) the table's
 //!   `row_versions` gain the old layout, and rows are read with the layout of the version they
 //!   were written at (rowcodec.rs). Index trees are kept (or dropped whole).
-//! - `rebuild_table`: new trees built from every row, converted by the caller's mapping, with
-//!   the table's writers waiting (MariaDB's LOCK=SHARED) and readers going on; one catalog
-//!   commit swaps the definition and hands the old trees to purge. The new trees are pending
-//!   until that commit, so a crash at any moment leaves the old table or the new one.
+//! - `rebuild_table`: new trees built from every row, converted by the caller's mapping; one
+//!   catalog commit swaps the definition and hands the old trees to purge. The new trees are
+//!   pending until that commit, so a crash at any moment leaves the old table or the new one.
+//!   Readers go on throughout. Writers go on too when the caller asks for an online rebuild
+//!   (MariaDB's LOCK=NONE) and the primary key keeps its bytes: the copy reads the rows as of
+//!   a read view, the keys writers change meanwhile are logged (crate::row_log) and re-read
+//!   into the new trees by drains, the last one with the writers waiting for a moment.
+//!   Otherwise writers wait for the whole copy (LOCK=SHARED).
 //!
 //! A rebuild writes the rows fresh at version 0 of the new definition: its row versions are
 //! empty again.
 
 use super::*;
+use crate::row_log::RowLog;
+use crate::trx::record::{self, Resolved};
+use crate::trx::ReadView;
 
 /// A rebuild reaches its crash point (`CrashPoint::TableRebuild`) after every this many rows.
 const REBUILD_CRASH_POINT_EVERY: u64 = 500;
 
+/// An online rebuild drains its row log while writers go on until the log holds fewer keys
+/// than this, then blocks the writers for the last drain: the pause is about as long as
+/// re-reading this many rows.
+const FINAL_DRAIN_KEYS: usize = 1000;
+/// Drains while writers go on, at most: writers faster than the drains must not keep the
+/// rebuild from ending (the last drain then takes longer, with the writers waiting).
+const MAX_ONLINE_DRAINS: usize = 8;
+/// Reads of one record whose version chain keeps changing under the reader (as table.rs).
+const MAX_READ_RETRIES: usize = 1000;
+
 /// What a rebuild's copy produced.
+#[derive(Default)]
 struct Copied {
     rows: u64,
     /// Largest value of the AUTO_INCREMENT column in the new rows.
@@ -181,9 +199,12 @@ impl Engine {
     /// ALTER TABLE that copies the table: builds `new`'s trees from the latest committed version
     /// of every row, each converted by `map` (old columns in, new columns out; its error aborts
     /// the ALTER and leaves the table as it was), and swaps them in with one catalog commit.
-    /// Writers of the table wait meanwhile (`block_writes`, MariaDB's LOCK=SHARED); reads and
-    /// other tables go on. Fails with DuplicateKey if the rows violate a new unique key. Returns
-    /// the number of rows copied. `expected` as for `alter_table_instant`.
+    /// Reads and other tables go on meanwhile; writers of the table go on too if `new.online`
+    /// and the table has a primary key in the current key format (the caller vouches that `map`
+    /// keeps the primary key's values, and that it may run again on rows changed meanwhile),
+    /// else they wait (`block_writes`, MariaDB's LOCK=SHARED). Fails with DuplicateKey if the
+    /// rows violate a new unique key. Returns the number of rows the new table holds.
+    /// `expected` as for `alter_table_instant`.
     pub async fn rebuild_table<E: From<StorageError>>(
         &self,
         db: &str,
@@ -210,7 +231,10 @@ impl Engine {
             }
             names.push(&ix.name);
         }
-        let _writes = self.block_writes(t.id, ddl.slot).await?;
+        // Online only where every row keeps its primary key bytes: the row log names rows by
+        // their key, and the drains find a row's new version under the same key.
+        let online = new.online && !t.has_hidden_pk() && t.options.key_format == KEY_FORMAT_COLLATED;
+        let mut writes = Some(self.block_writes(t.id, ddl.slot).await?);
         let mut counters = ddl.counters;
         // Pending from here: a crash before the commit frees them at the next open.
         let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + new.indexes.len())?;
@@ -252,7 +276,11 @@ impl Engine {
             row_versions: RowVersions::default(),
             constraints: t.constraints.clone(),
         });
-        let copied = blocking::run(|| self.copy_rows(&t, &def, &mut map));
+        let copied = if online {
+            self.copy_online(&t, &def, &mut map, &mut writes, ddl.slot).await
+        } else {
+            blocking::run(|| self.copy_rows(&t, &def, &mut map, None))
+        };
         let copied = match copied {
             Ok(c) => c,
             Err(e) => {
@@ -299,32 +327,146 @@ impl Engine {
         Ok(copied.rows)
     }
 
-    /// Fills the empty, unreachable trees of `new` from the latest version of every row of
-    /// `old` (all committed: see `block_writes`), in the old primary key's order, stamped
-    /// visible to all and logged as plain page changes (as `build_index`). Synchronous.
+    /// The copy of an online rebuild. Called with the table's writers blocked (`writes`): no
+    /// transaction that changed the table is open, so a read view opened now sees every change
+    /// made so far, and the row log started now gets the keys of every later one. Lets the
+    /// writers go, copies the rows as that view sees them, drains the log while they go on,
+    /// and blocks them again (`writes` is set again on success) for the last drain.
+    async fn copy_online<E: From<StorageError>>(
+        &self,
+        old: &TableDef,
+        new: &TableDef,
+        map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+        writes: &mut Option<TableWriteBlock>,
+        slot: usize,
+    ) -> std::result::Result<Copied, E> {
+        let log = self.sh.row_logs.start(old.primary.id, &old.primary.name);
+        let view = self.sh.trx.open_view(slot, None);
+        *writes = None;
+        let copied = blocking::run(|| self.copy_rows(old, new, map, Some(&view)));
+        self.sh.trx.close_view(slot);
+        let mut copied = copied?;
+        for _ in 0..MAX_ONLINE_DRAINS {
+            if log.log.len() < FINAL_DRAIN_KEYS {
+                break;
+            }
+            let keys = log.log.take()?;
+            blocking::run(|| self.drain_row_log(old, new, map, keys, &mut copied, slot, Some(&log.log)))?;
+        }
+        *writes = Some(self.block_writes(old.id, slot).await?);
+        // Every writer of the table has ended and handed its keys over.
+        let keys = log.log.take()?;
+        blocking::run(|| self.drain_row_log(old, new, map, keys, &mut copied, slot, None))?;
+        Ok(copied)
+    }
+
+    /// Applies the rows of `keys` (old primary keys, which the new table keeps) as a fresh read
+    /// view sees them: each is removed from the new trees, then written again if it is live.
+    /// Removing them all first keeps a unique key from failing on a value that moved between
+    /// two rows of the batch. A unique key that still fails while writers go on may be passing
+    /// (a row of the next batch gives the value up): with `requeue` the key goes back to the
+    /// log for the next drain; in the last drain (None) it is a real duplicate.
+    #[allow(clippy::too_many_arguments)]
+    fn drain_row_log<E: From<StorageError>>(
+        &self,
+        old: &TableDef,
+        new: &TableDef,
+        map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+        keys: Vec<Vec<u8>>,
+        copied: &mut Copied,
+        slot: usize,
+        requeue: Option<&RowLog>,
+    ) -> std::result::Result<(), E> {
+        let view = self.sh.trx.open_view(slot, None);
+        let drained = (|| {
+            for key in &keys {
+                if self.remove_new_row(new, key)? {
+                    copied.rows -= 1;
+                }
+            }
+            let mut again = Vec::new();
+            for key in keys {
+                let Some(row) = self.row_as_of(old, &view, &key, None)? else { continue };
+                let row = map(row)?;
+                match self.put_new_row(new, &key, &row, copied, true) {
+                    Ok(_) => {}
+                    Err(StorageError::DuplicateKey { .. }) if requeue.is_some() => again.push(key),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            if let Some(log) = requeue {
+                log.requeue(again);
+            }
+            Ok(())
+        })();
+        self.sh.trx.close_view(slot);
+        drained
+    }
+
+    /// The version of the row under `key` that `view` sees, decoded (None: it has none, or it
+    /// is deleted). `latest`: the record as just read from the tree, if the caller has it.
+    fn row_as_of(
+        &self,
+        t: &TableDef,
+        view: &ReadView,
+        key: &[u8],
+        mut latest: Option<Vec<u8>>,
+    ) -> Result<Option<Vec<Datum>>> {
+        let store = &self.sh.store;
+        let tree = BTree::open(t.primary.root);
+        for _ in 0..MAX_READ_RETRIES {
+            let value = match latest.take() {
+                Some(v) => v,
+                None => match tree.get(store, key)? {
+                    Some(v) => v,
+                    None => return Ok(None),
+                },
+            };
+            match record::resolve(store, view, None, t.primary.id, key, value)? {
+                Resolved::Version(v) => {
+                    if RecHeader::parse(&v)?.deleted {
+                        return Ok(None);
+                    }
+                    return Ok(Some(rowcodec::decode_table_row(t, &v[HEADER_LEN..])?));
+                }
+                Resolved::Absent => return Ok(None),
+                // Purge removed the version chain under us: read the record again.
+                Resolved::Retry => {}
+            }
+        }
+        Err(StorageError::Corruption("record version chain kept changing under a table rebuild".into()))
+    }
+
+    /// Fills the empty, unreachable trees of `new` from every row of `old`, in the old primary
+    /// key's order, stamped visible to all and logged as plain page changes (as `build_index`).
+    /// The rows as `view` sees them, or (None) their latest versions, all committed since the
+    /// table's writers wait (`block_writes`). Synchronous.
     fn copy_rows<E: From<StorageError>>(
         &self,
         old: &TableDef,
         new: &TableDef,
         map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+        view: Option<&ReadView>,
     ) -> std::result::Result<Copied, E> {
         let store = &self.sh.store;
-        let visible = RecHeader { trx_id: VISIBLE_TO_ALL_TRX_ID, roll_ptr: NO_ROLL_PTR, deleted: false }.to_vec();
-        let primary = BTree::open(new.primary.root);
-        let auto_col = new.auto_increment_column();
-        let mut copied = Copied { rows: 0, max_auto_inc: 0, row_ids: 0 };
+        let mut copied = Copied::default();
         let mut cursor = BTree::open(old.primary.root).cursor(Bound::Unbounded, Bound::Unbounded, false);
-        while let Some((_, value)) = cursor.next(store)? {
-            if RecHeader::parse(&value)?.deleted {
-                continue;
-            }
-            let row = map(rowcodec::decode_table_row(old, &value[HEADER_LEN..])?)?;
+        while let Some((old_key, value)) = cursor.next(store)? {
+            let row = match view {
+                Some(view) => match self.row_as_of(old, view, &old_key, Some(value))? {
+                    Some(row) => row,
+                    None => continue,
+                },
+                None => {
+                    if RecHeader::parse(&value)?.deleted {
+                        continue;
+                    }
+                    rowcodec::decode_table_row(old, &value[HEADER_LEN..])?
+                }
+            };
+            let row = map(row)?;
             if row.len() != new.columns.len() {
                 return Err(bad_definition(format!("mapped row has {} values", row.len())).into());
-            }
-            copied.rows += 1;
-            if let Some(a) = auto_col {
-                copied.max_auto_inc = copied.max_auto_inc.max(auto_inc_value(&row[a]));
             }
             let pk_key = if new.has_hidden_pk() {
                 copied.row_ids += 1;
@@ -332,44 +474,15 @@ impl Engine {
             } else {
                 keycodec::primary_key(new, &row)?
             };
-            if pk_key.len() > MAX_KEY_LEN {
-                return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN }.into());
+            if view.is_some() && pk_key != old_key {
+                // The row log names rows by their old key: an online rebuild must keep it.
+                return Err(bad_definition("an online rebuild changed a primary key".into()).into());
             }
-            let mut v = visible.clone();
-            v.extend_from_slice(&rowcodec::encode_table_row(new, &row)?);
-            let mut mtr = Mtr::new(store);
-            let duplicate = primary.modify(&mut mtr, &pk_key, |cur| match cur {
-                Some(_) => (Change::Keep, true),
-                None => (Change::Put(v), false),
-            })?;
-            let (_, mut end) = mtr.commit();
-            if duplicate {
-                let key = keycodec::format_key_value(new, &new.primary, &row);
-                return Err(StorageError::DuplicateKey { index: new.primary.name.clone(), key }.into());
-            }
-            for ix in &new.secondary {
-                let key = keycodec::secondary_key(new, ix, &row, &pk_key)?;
-                if key.len() > MAX_KEY_LEN {
-                    return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN }.into());
-                }
-                let tree = BTree::open(ix.root);
-                if ix.unique && !keycodec::has_null_column(ix, &row) {
-                    let prefix = &key[..key.len() - pk_key.len()];
-                    let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
-                    if let Some((existing, _)) =
-                        tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?
-                    {
-                        let shown = super::indexed_row(store, new, &existing[prefix.len()..])?;
-                        let key = keycodec::format_key_value(new, ix, shown.as_deref().unwrap_or(&row));
-                        return Err(StorageError::DuplicateKey { index: ix.name.clone(), key }.into());
-                    }
-                }
-                let mut mtr = Mtr::new(store);
-                let entry = visible.clone();
-                tree.modify(&mut mtr, &key, |_| (Change::Put(entry), ()))?;
-                end = mtr.commit().1;
-            }
+            let end = self.put_new_row(new, &pk_key, &row, &mut copied, false)?;
             if copied.rows.is_multiple_of(REBUILD_CRASH_POINT_EVERY) {
+                while self.sh.index_builds_held.load(Ordering::Relaxed) && !self.sh.is_closed() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
                 if self.sh.crash_points.is_armed(CrashPoint::TableRebuild) {
                     // Crash test: the partial trees reach the disk, so that only the pending-tree
                     // records can give their pages back.
@@ -379,6 +492,87 @@ impl Engine {
             }
         }
         Ok(copied)
+    }
+
+    /// Writes one row into the new trees (`pk_key` free in the primary tree unless `replace`),
+    /// after checking its unique keys, so that a duplicate changes nothing. Counts it in `copied`.
+    /// Returns the end of its log entries.
+    fn put_new_row(
+        &self,
+        new: &TableDef,
+        pk_key: &[u8],
+        row: &[Datum],
+        copied: &mut Copied,
+        replace: bool,
+    ) -> Result<Lsn> {
+        let store = &self.sh.store;
+        if row.len() != new.columns.len() {
+            return Err(bad_definition(format!("mapped row has {} values", row.len())));
+        }
+        if pk_key.len() > MAX_KEY_LEN {
+            return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
+        }
+        let mut secondary = Vec::with_capacity(new.secondary.len());
+        for ix in &new.secondary {
+            let key = keycodec::secondary_key(new, ix, row, pk_key)?;
+            if key.len() > MAX_KEY_LEN {
+                return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
+            }
+            let tree = BTree::open(ix.root);
+            if ix.unique && !keycodec::has_null_column(ix, row) {
+                let prefix = &key[..key.len() - pk_key.len()];
+                let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
+                if let Some((existing, _)) = tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)? {
+                    let shown = super::indexed_row(store, new, &existing[prefix.len()..])?;
+                    let key = keycodec::format_key_value(new, ix, shown.as_deref().unwrap_or(row));
+                    return Err(StorageError::DuplicateKey { index: ix.name.clone(), key });
+                }
+            }
+            secondary.push((tree, key));
+        }
+        let visible = RecHeader { trx_id: VISIBLE_TO_ALL_TRX_ID, roll_ptr: NO_ROLL_PTR, deleted: false }.to_vec();
+        let mut v = visible.clone();
+        v.extend_from_slice(&rowcodec::encode_table_row(new, row)?);
+        let mut mtr = Mtr::new(store);
+        let duplicate = BTree::open(new.primary.root).modify(&mut mtr, pk_key, |cur| match cur {
+            Some(_) if !replace => (Change::Keep, true),
+            _ => (Change::Put(v), false),
+        })?;
+        let mut end = mtr.commit().1;
+        if duplicate {
+            let key = keycodec::format_key_value(new, &new.primary, row);
+            return Err(StorageError::DuplicateKey { index: new.primary.name.clone(), key });
+        }
+        for (tree, key) in secondary {
+            let mut mtr = Mtr::new(store);
+            let entry = visible.clone();
+            tree.modify(&mut mtr, &key, |_| (Change::Put(entry), ()))?;
+            end = mtr.commit().1;
+        }
+        copied.rows += 1;
+        if let Some(a) = new.auto_increment_column() {
+            copied.max_auto_inc = copied.max_auto_inc.max(auto_inc_value(&row[a]));
+        }
+        Ok(end)
+    }
+
+    /// Removes the row under `pk_key` and its index entries from the new trees. Returns whether
+    /// there was one.
+    fn remove_new_row(&self, new: &TableDef, pk_key: &[u8]) -> Result<bool> {
+        let store = &self.sh.store;
+        let primary = BTree::open(new.primary.root);
+        let Some(value) = primary.get(store, pk_key)? else { return Ok(false) };
+        let row = rowcodec::decode_table_row(new, &value[HEADER_LEN..])?;
+        for ix in &new.secondary {
+            let key = keycodec::secondary_key(new, ix, &row, pk_key)?;
+            let mut mtr = Mtr::new(store);
+            BTree::open(ix.root).modify(&mut mtr, &key, |cur| (if cur.is_some() { Change::Remove } else { Change::Keep }, ()))?;
+            mtr.commit();
+        }
+        let mut mtr = Mtr::new(store);
+        primary.modify(&mut mtr, pk_key, |_| (Change::Remove, ()))?;
+        mtr.commit();
+        Ok(true)
     }
 
     /// ALTER TABLE ... AUTO_INCREMENT = n: the next value becomes n, or one past the largest

@@ -104,6 +104,9 @@ pub struct TrxState {
     stmt_row_deltas: SmallVec<[(TableId, i64); 2]>,
     trx_row_deltas: SmallVec<[(TableId, i64); 2]>,
     written_tables: SmallVec<[TableId; 4]>,
+    /// Keys changed in tables an online rebuild copies (crate::row_log): (primary index, key),
+    /// handed to the rebuild once the commit is visible.
+    row_log_keys: Vec<(IndexId, Vec<u8>)>,
     /// Index record changes made and undone so far (readers caching what they saw compare it).
     write_count: u64,
     /// Records restored by rollbacks (crash tests stop a rollback half way by it).
@@ -148,6 +151,7 @@ impl TrxState {
             stmt_row_deltas: SmallVec::new(),
             trx_row_deltas: SmallVec::new(),
             written_tables: SmallVec::new(),
+            row_log_keys: Vec::new(),
             write_count: 0,
             restored: 0,
             poisoned: false,
@@ -457,6 +461,9 @@ impl TrxState {
         mtr.commit();
         self.undo_records += 1;
         self.write_count += 1;
+        if clustered && sess.sh.row_logs.is_logged(index_id) {
+            self.row_log_keys.push((index_id, key.to_vec()));
+        }
         Ok(())
     }
 
@@ -684,6 +691,12 @@ impl TrxState {
         let converted = self.sess.sh.trx.finish(self.slot, finished);
         // Released with the rest at the end (`release_locks`): same owner.
         self.failed_waits.extend(converted);
+        // After the commit is visible and before the transaction stops counting as a writer of
+        // its tables: a rebuild that sees no writer left has every key (crate::row_log).
+        let logged = std::mem::take(&mut self.row_log_keys);
+        if committed && !logged.is_empty() {
+            self.sess.sh.row_logs.push(logged);
+        }
         self.sess.sh.trx.clear_written_tables(self.slot);
         self.written_tables.clear();
         self.id = None;
