@@ -24,6 +24,7 @@ use crate::buffer::{PageId, PageStore, NO_PAGE};
 use crate::error::Result;
 use crate::mtr::Mtr;
 use crate::pending_trees::PendingTrees;
+use crate::testpoint::{CrashPoint, CrashPoints};
 use crate::trx::record::{with_header, RecHeader, HEADER_LEN};
 
 /// Record values (header and row) above this are written ahead of their leaf's mtr: the largest
@@ -48,6 +49,7 @@ pub(crate) struct WrittenAhead {
 pub(crate) fn write_ahead(
     store: &PageStore,
     pending: &Arc<PendingTrees>,
+    crash_points: &CrashPoints,
     payload: &[u8],
 ) -> Result<Option<WrittenAhead>> {
     if HEADER_LEN + payload.len() <= WRITE_AHEAD_ABOVE {
@@ -60,7 +62,10 @@ pub(crate) fn write_ahead(
             started = first;
         };
         let wal = store.wal();
-        let mut between = || wal.wait_admitted();
+        let mut between = || {
+            crash_points.hit(CrashPoint::ChainWrittenAhead)?;
+            wal.wait_admitted()
+        };
         overflow::write_chain_ahead(store, &payload[FIRST_CHUNK_ROW_BYTES..], &mut commit_first, &mut between)
     });
     match written {

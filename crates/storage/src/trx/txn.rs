@@ -398,7 +398,7 @@ impl TrxState {
         // A value larger than 4 MiB is too big to be written while its leaf is latched (the log
         // may need a checkpoint meanwhile): its chunks after the first are written ahead, as a
         // chain pending until the leaf's mtr links it (crate::pending_trees).
-        let ahead = big_value::write_ahead(store, &sess.sh.pending_trees, payload)?;
+        let ahead = big_value::write_ahead(store, &sess.sh.pending_trees, &sess.sh.crash_points, payload)?;
         // Usually once; twice when the undo record does not fit in the log's current page: the
         // first try changes nothing and a spare page is linked in between (trx/undo.rs).
         let placed = loop {
