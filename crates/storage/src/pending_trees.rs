@@ -159,7 +159,12 @@ impl PendingTrees {
     /// Commits `mtr` (which holds its latches already) with the records that make the chain at
     /// `started` pending and the one at `settled` no longer pending, and changes the set to
     /// match, in log order.
-    pub fn commit_chain_change(&self, mut mtr: Mtr<'_>, started: Option<PageId>, settled: Option<PageId>) -> (Lsn, Lsn) {
+    pub fn commit_chain_change(
+        &self,
+        mut mtr: Mtr<'_>,
+        started: Option<PageId>,
+        settled: Option<PageId>,
+    ) -> (Lsn, Lsn) {
         let mut chains = self.chains.lock();
         if let Some(s) = settled {
             mtr.log_logical(&LogRecord::TreesSettled { roots: vec![s] }.encode());

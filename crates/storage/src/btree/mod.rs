@@ -29,8 +29,8 @@ use crate::mtr::Mtr;
 
 pub use cursor::BTreeCursor;
 pub use overflow::ChainCensus;
-pub use types::{BTree, Change, NodeFill, MAX_VALUE_LEN};
 pub(crate) use types::CommitHead;
+pub use types::{BTree, Change, NodeFill, MAX_VALUE_LEN};
 pub(crate) use types::{Existing, VersionedChange};
 
 /// A node (other than the root) whose records and slots fill fewer bytes than this after a
