@@ -1237,7 +1237,7 @@ impl Engine {
             }
         }
         for root in self.sh.pending_trees.roots() {
-            for pid in BTree::open(root).pages_counted(store, &mut census)? {
+            for pid in self.sh.pending_trees.pages_of(store, root, &mut census)? {
                 mark(pid, &mut report.pending, &mut report.doubly_used)?;
             }
         }

@@ -18,12 +18,22 @@
 //! checkpoint), then this mutex, then page latches (the mutex is taken before the mtr starts).
 //!
 //! Freeing is restartable (`BTree::strip`): a crash in the middle of it continues at the next open.
+//!
+//! Pending *chains* ride on the same records: a value larger than 4 MiB is written to its overflow
+//! chain ahead of the mtr that links it into its leaf (`btree::overflow::write_chain_ahead`), in
+//! many mtrs, and its first page is pending from the first of them until the leaf's mtr, which
+//! logs it settled. A "root" that is an overflow page is such a chain: freeing it frees the pages
+//! linked from it. Chains have a mutex of their own (`chains`), held only around the append of
+//! an mtr that carries their records (never while waiting for a latch: those mtrs hold their
+//! latches already), so that a row writer holding its leaf never waits for a DDL or purge that
+//! holds `set` and waits for a page. The checkpoint's snapshot takes `set`, then `chains`, and
+//! logs both sets in one record.
 
 use std::collections::BTreeSet;
 
 use parking_lot::Mutex;
 
-use crate::btree::BTree;
+use crate::btree::{overflow, BTree};
 use crate::buffer::{PageId, PageStore};
 use crate::error::Result;
 use crate::mtr::Mtr;
@@ -33,12 +43,14 @@ use crate::wal::Lsn;
 #[derive(Default)]
 pub struct PendingTrees {
     set: Mutex<BTreeSet<PageId>>,
+    /// First pages of the chains being written ahead of their rows (see the module doc).
+    chains: Mutex<BTreeSet<PageId>>,
 }
 
 impl PendingTrees {
     /// The set recovery found (trees still to free).
     pub fn new(recovered: impl IntoIterator<Item = PageId>) -> PendingTrees {
-        PendingTrees { set: Mutex::new(recovered.into_iter().collect()) }
+        PendingTrees { set: Mutex::new(recovered.into_iter().collect()), chains: Mutex::default() }
     }
 
     /// Creates `n` empty trees for a DDL, each in an mtr that also logs it pending: if the DDL
@@ -105,6 +117,20 @@ impl PendingTrees {
         root: PageId,
         between_mtrs: &mut dyn FnMut() -> Result<()>,
     ) -> Result<()> {
+        if overflow::is_overflow_page(store.shared(), root)? {
+            // A chain written ahead of a row that never linked it (recovered after a crash).
+            let pages = overflow::pending_chain_pages(store.shared(), root)?;
+            let mut set = self.set.lock();
+            let mut mtr = Mtr::new(store);
+            let freed = mtr.free_chain(root, *pages.last().expect("a chain has a page"));
+            if freed.is_ok() {
+                mtr.log_logical(&LogRecord::TreesSettled { roots: vec![root] }.encode());
+            }
+            mtr.commit();
+            freed?;
+            set.remove(&root);
+            return Ok(());
+        }
         let tree = BTree::open(root);
         tree.strip(store, between_mtrs)?;
         let mut set = self.set.lock();
@@ -130,15 +156,72 @@ impl PendingTrees {
         }
     }
 
-    /// Checkpoint hook: logs the whole set if it is not empty; returns the record's end LSN.
+    /// Commits `mtr` (which holds its latches already) with the records that make the chain at
+    /// `started` pending and the one at `settled` no longer pending, and changes the set to
+    /// match, in log order.
+    pub fn commit_chain_change(
+        &self,
+        mut mtr: Mtr<'_>,
+        started: Option<PageId>,
+        settled: Option<PageId>,
+    ) -> (Lsn, Lsn) {
+        let mut chains = self.chains.lock();
+        if let Some(s) = settled {
+            mtr.log_logical(&LogRecord::TreesSettled { roots: vec![s] }.encode());
+        }
+        if let Some(s) = started {
+            mtr.log_logical(&LogRecord::TreesToFree { roots: vec![s] }.encode());
+        }
+        let lsns = mtr.commit();
+        if let Some(s) = settled {
+            chains.remove(&s);
+        }
+        if let Some(s) = started {
+            chains.insert(s);
+        }
+        lsns
+    }
+
+    /// Frees a pending chain its writer gave up (an error before its row's mtr): the pages
+    /// linked from `first`. A failure leaves it pending: it is freed after the next restart.
+    pub fn free_chain_now(&self, store: &PageStore, first: PageId) {
+        let freed = (|| {
+            let pages = overflow::pending_chain_pages(store.shared(), first)?;
+            let mut mtr = Mtr::with_space_reserve(store);
+            mtr.free_chain(first, *pages.last().expect("a chain has a page"))?;
+            self.commit_chain_change(mtr, None, Some(first));
+            Ok::<_, crate::error::StorageError>(())
+        })();
+        if let Err(e) = freed {
+            tracing::warn!("freeing overflow chain {first} failed (it stays pending until the next restart): {e}");
+        }
+    }
+
+    /// Checkpoint hook: logs the whole set (trees and chains) if it is not empty; returns the
+    /// record's end LSN.
     pub fn log_snapshot(&self, store: &PageStore) -> Option<Lsn> {
         let set = self.set.lock();
-        if set.is_empty() {
+        let chains = self.chains.lock();
+        if set.is_empty() && chains.is_empty() {
             return None;
         }
         let mut mtr = Mtr::new(store);
-        mtr.log_logical(&LogRecord::PendingTrees { roots: set.iter().copied().collect() }.encode());
+        let roots = set.iter().chain(chains.iter()).copied().collect();
+        mtr.log_logical(&LogRecord::PendingTrees { roots }.encode());
         Some(mtr.commit().1)
+    }
+
+    /// The pages of a pending tree or chain (space accounting).
+    pub(crate) fn pages_of(
+        &self,
+        store: &PageStore,
+        root: PageId,
+        census: &mut crate::btree::ChainCensus,
+    ) -> Result<Vec<PageId>> {
+        if overflow::is_overflow_page(store.shared(), root)? {
+            return overflow::pending_chain_pages(store.shared(), root);
+        }
+        BTree::open(root).pages_counted(store, census)
     }
 
     pub fn len(&self) -> usize {
@@ -149,8 +232,10 @@ impl PendingTrees {
         self.len() == 0
     }
 
-    /// The pending roots (space accounting, tests).
+    /// The pending roots and chains (space accounting, tests).
     pub fn roots(&self) -> Vec<PageId> {
-        self.set.lock().iter().copied().collect()
+        let mut roots: Vec<PageId> = self.set.lock().iter().copied().collect();
+        roots.extend(self.chains.lock().iter().copied());
+        roots
     }
 }

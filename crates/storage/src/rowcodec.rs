@@ -19,9 +19,10 @@
 use crate::error::{Result, StorageError};
 use crate::types::*;
 
-/// Largest encoded row. One mtr carries the new row (as redo) and its before-image (as undo),
-/// and a log entry must fit in half of the log ring (16 MiB by default).
-pub const MAX_ROW_BYTES: usize = 4 << 20;
+/// Largest encoded row: a row of max_allowed_packet's upper bound (1 GiB) and its lengths. Rows
+/// over 4 MiB are written to their overflow chain ahead of their leaf's mtr (trx/big_value.rs);
+/// a before-image passes to the undo record as its chain, never copied into one mtr.
+pub const MAX_ROW_BYTES: usize = crate::btree::MAX_VALUE_LEN - 1024;
 /// Longest LEB128 encoding of a u128.
 const MAX_VARINT_LEN: usize = 19;
 
@@ -132,6 +133,11 @@ pub fn encode_row_into(out: &mut Vec<u8>, columns: &[ColumnDef], row: &[Datum]) 
             column: String::new(),
             detail: format!("row has {} values; the table has {} columns", row.len(), columns.len()),
         });
+    }
+    // Refused before anything is copied (a row may be a GiB).
+    let long_bytes: usize = row.iter().map(|d| if let Datum::Bytes(b) = d { b.len() } else { 0 }).sum();
+    if long_bytes > MAX_ROW_BYTES {
+        return Err(StorageError::RowTooLarge { max: MAX_ROW_BYTES });
     }
     let start = out.len();
     let bitmap_len = columns.len().div_ceil(8);

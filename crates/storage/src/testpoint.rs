@@ -22,6 +22,9 @@ pub enum CrashPoint {
     Rollback = 4,
     /// OPTIMIZE TABLE, after the new trees received some records and before the DDL commits.
     TableRebuild = 5,
+    /// A value larger than 4 MiB, after the first mtr of the chain written ahead of its row
+    /// (trx/big_value.rs) and before the row's mtr links it.
+    ChainWrittenAhead = 6,
 }
 
 const UNARMED: u8 = 0;

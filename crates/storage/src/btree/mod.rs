@@ -29,6 +29,7 @@ use crate::mtr::Mtr;
 
 pub use cursor::BTreeCursor;
 pub use overflow::ChainCensus;
+pub(crate) use types::CommitHead;
 pub use types::{BTree, Change, NodeFill, MAX_VALUE_LEN};
 pub(crate) use types::{Existing, VersionedChange};
 

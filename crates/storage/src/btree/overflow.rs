@@ -164,6 +164,63 @@ pub(crate) fn chain_pages(shared: &Shared, r: OverflowRef) -> Result<Vec<PageId>
     Ok(walk_chain(shared, r)?.into_iter().map(|p| p.pid).collect())
 }
 
+/// Writes the first chunk of a value of `total` bytes whose other chunks are the chain at `tail`
+/// (written ahead), in an mtr of its own that `commit_head` commits; returns the value's
+/// reference.
+pub(crate) fn write_first_chunk(
+    store: &PageStore,
+    first: &[u8],
+    total: usize,
+    tail: PageId,
+    commit_head: super::types::CommitHead,
+) -> Result<OverflowRef> {
+    assert!(first.len() == OVERFLOW_CAPACITY && total > first.len() && tail != NO_PAGE);
+    let mut mtr = Mtr::new(store);
+    let pid = mtr.alloc_page()?;
+    let mut page = vec![0u8; PAGE_SIZE];
+    init_linked_page(&mut page, pid, PageType::Overflow, tail);
+    put_u32(&mut page, OFF_OVERFLOW_LEN, first.len() as u32);
+    page[HEADER_SIZE..].copy_from_slice(first);
+    mtr.apply_image(pid, &page)?;
+    commit_head(mtr, pid);
+    Ok(OverflowRef { len: total as u64, first: pid })
+}
+
+/// The pages of a pending chain (`write_chain_ahead`, linked or not yet linked to a first chunk):
+/// from `first` along the links to the page that has none. Every page must be an overflow page
+/// and the walk ends within the longest chain a value can have.
+pub(crate) fn pending_chain_pages(shared: &Shared, first: PageId) -> Result<Vec<PageId>> {
+    let corrupt = || StorageError::Corruption(format!("pending overflow chain at page {first} is broken"));
+    let mut pages = Vec::new();
+    let mut pid = first;
+    let mut scratch = Vec::new();
+    while pid != NO_PAGE {
+        if pid >= MAX_PAGE_COUNT || pages.len() > MAX_VALUE_LEN / OVERFLOW_CAPACITY + 1 {
+            return Err(corrupt());
+        }
+        scratch.clear();
+        let next = match read_chain_page(shared, pid, usize::MAX, &mut scratch) {
+            Ok(Some((next, _))) => next,
+            Ok(None) | Err(ChainError::Inconsistent) => return Err(corrupt()),
+            Err(ChainError::Fail(e)) => return Err(e),
+        };
+        pages.push(pid);
+        pid = next;
+    }
+    Ok(pages)
+}
+
+/// Whether `pid` is an overflow page (a pending chain's first page rather than a tree's root).
+pub(crate) fn is_overflow_page(shared: &Shared, pid: PageId) -> Result<bool> {
+    loop {
+        let p = shared.read_page(pid)?;
+        let overflow = p.view().page_type() == Ok(PageType::Overflow);
+        if p.validate() {
+            return Ok(overflow);
+        }
+    }
+}
+
 /// Space accounting over several chains that may share tails (`Engine::space_report`): each
 /// page is listed once however many chains reach it, as long as no more chains reach a shared
 /// page than its count allows; one more lists it again, so that the audit reports it as used
@@ -304,6 +361,66 @@ pub(crate) fn write_chain_onto(store: &PageStore, head: &[u8], total: usize, tai
         end = start;
     }
     Ok(OverflowRef { len: total as u64, first: next })
+}
+
+/// Writes `data` as a new chain front to back, in mtrs of their own that latch nothing but the
+/// chain's pages and page 0, for a value too large to be written while its leaf is latched
+/// (docs §4.3, "Values larger than 4 MiB"). Each page is written unlinked and the previous page
+/// is linked to it in the same mtr, so after any mtr the pages written form a well-formed chain
+/// from the first (`pending_chain_pages` walks it). `commit_first` commits the first mtr (it logs
+/// the chain as pending in it, so that a crash or an error frees the pages); `between` runs
+/// between mtrs, holding no latch (the caller waits there for the log's checkpoint). Returns the
+/// first page. On an error the pages written so far stay a pending chain the caller frees.
+pub(crate) fn write_chain_ahead(
+    store: &PageStore,
+    data: &[u8],
+    commit_first: &mut dyn FnMut(Mtr<'_>, PageId),
+    between: &mut dyn FnMut() -> Result<()>,
+) -> Result<PageId> {
+    assert!(!data.is_empty());
+    let max_payload = store.wal().max_payload();
+    // Each page costs its image and a link record in the log.
+    let per_mtr = store.shared().overflow_pages_per_mtr.min((max_payload / (PAGE_SIZE + 128)).max(1));
+    let mut chunks = data.chunks(OVERFLOW_CAPACITY).peekable();
+    let mut first = NO_PAGE;
+    let mut last = NO_PAGE;
+    let mut page = vec![0u8; PAGE_SIZE];
+    let mut first_mtr = true;
+    while chunks.peek().is_some() {
+        if !first_mtr {
+            between()?;
+        }
+        let mut mtr = Mtr::new(store);
+        let mut written: Result<()> = Ok(());
+        for chunk in chunks.by_ref().take(per_mtr) {
+            written = (|| {
+                let pid = mtr.alloc_page()?;
+                init_linked_page(&mut page, pid, PageType::Overflow, NO_PAGE);
+                put_u32(&mut page, OFF_OVERFLOW_LEN, chunk.len() as u32);
+                page[HEADER_SIZE..HEADER_SIZE + chunk.len()].copy_from_slice(chunk);
+                mtr.apply_image(pid, &page)?;
+                if last != NO_PAGE {
+                    mtr.latch(last)?;
+                    mtr.apply(last, &PageRecord::SetU64 { offset: OFF_NEXT as u16, value: pid })?;
+                } else {
+                    first = pid;
+                }
+                last = pid;
+                Ok(())
+            })();
+            if written.is_err() {
+                break;
+            }
+        }
+        if first_mtr && first != NO_PAGE {
+            commit_first(mtr, first);
+        } else {
+            mtr.commit();
+        }
+        first_mtr = false;
+        written?;
+    }
+    Ok(first)
 }
 
 #[cfg(test)]

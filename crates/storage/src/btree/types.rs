@@ -16,8 +16,14 @@ pub struct NodeFill {
     pub used_bytes: usize,
 }
 
-/// Longest value accepted (values beyond ~1/4 page go to overflow pages).
-pub const MAX_VALUE_LEN: usize = 64 << 20;
+/// Longest value accepted (values beyond ~1/4 page go to overflow pages): a row of
+/// max_allowed_packet's upper bound (1 GiB) and some room for its header and lengths.
+pub const MAX_VALUE_LEN: usize = (1 << 30) + (2 << 20);
+
+/// Commits the mtr that writes the first chunk of a value whose other chunks were written ahead
+/// (`VersionedChange::PutAhead`), given that chunk's page: the caller logs there that the chain
+/// now starts at that page.
+pub(crate) type CommitHead = Box<dyn for<'m> FnOnce(crate::mtr::Mtr<'m>, PageId) + Send>;
 
 /// What a `modify` closure decides for the record under the key.
 pub enum Change {
@@ -43,6 +49,17 @@ pub(crate) enum VersionedChange {
     Put {
         value: Vec<u8>,
         keep_old_chain: bool,
+    },
+    /// Put a value of `total` bytes whose chunks after the first are a chain written ahead
+    /// starting at `tail` (`overflow::write_chain_ahead`): `first` is the first chunk (whole),
+    /// written to its own page in an mtr `commit_head` commits, before the leaf changes.
+    /// `keep_old_chain` as for `Put`.
+    PutAhead {
+        first: Vec<u8>,
+        total: usize,
+        tail: PageId,
+        keep_old_chain: bool,
+        commit_head: CommitHead,
     },
     /// Put back a value in its stored form (`Existing::stored` of an earlier version): with
     /// `chain`, the reference of an overflow chain the caller owned, which the tree owns again.

@@ -247,7 +247,8 @@ fn change_leaf<R>(
     // The old chain is freed with the change unless its ownership passes to the caller (an undo
     // record keeps the previous version's chain) or the change puts that same chain back.
     let frees_old_chain = match (&current, &change) {
-        (Current::Overflow(_), VersionedChange::Put { keep_old_chain, .. }) => !keep_old_chain,
+        (Current::Overflow(_), VersionedChange::Put { keep_old_chain, .. })
+        | (Current::Overflow(_), VersionedChange::PutAhead { keep_old_chain, .. }) => !keep_old_chain,
         (Current::Overflow(r), VersionedChange::PutStored { chain: true, stored }) => {
             OverflowRef::decode(stored).is_none_or(|n| n.first != r.first)
         }
@@ -295,6 +296,13 @@ fn change_leaf<R>(
                 (FLAG_OVERFLOW, overflow::write_chain(mtr.store(), &value)?.encode().to_vec())
             };
             put(tree, mtr, pids, child_index, slot, found, key, flags, &stored)? == Put::InPlace && found
+        }
+        VersionedChange::PutAhead { first, total, tail, commit_head, .. } => {
+            if total > MAX_VALUE_LEN {
+                return Err(StorageError::RowTooLarge { max: MAX_VALUE_LEN });
+            }
+            let head = overflow::write_first_chunk(mtr.store(), &first, total, tail, commit_head)?;
+            put(tree, mtr, pids, child_index, slot, found, key, FLAG_OVERFLOW, &head.encode())? == Put::InPlace && found
         }
         VersionedChange::PutStored { chain, stored } => {
             let valid = if chain {

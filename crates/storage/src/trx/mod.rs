@@ -8,6 +8,7 @@
 //! session ever connected. Background work that needs a global picture (the purge limit) scans
 //! the session slots up to their high-water mark; nothing takes a global lock.
 
+pub(crate) mod big_value;
 pub mod logrec;
 pub mod purge;
 mod read_view;

@@ -14,6 +14,7 @@ use crate::lock::{LockError, LockKey, LockOwner};
 use crate::mtr::Mtr;
 use crate::shared::SlotLease;
 use crate::testpoint::CrashPoint;
+use crate::trx::big_value;
 use crate::trx::logrec::LogRecord;
 use crate::trx::purge;
 use crate::trx::record::{self, with_header, RecHeader, Resolved, NO_ROLL_PTR};
@@ -398,9 +399,13 @@ impl TrxState {
         let store = &sess.sh.store;
         let undo = self.undo_for_write()?;
         let prev = undo.last;
+        // A value larger than 4 MiB is too big to be written while its leaf is latched (the log
+        // may need a checkpoint meanwhile): its chunks after the first are written ahead, as a
+        // chain pending until the leaf's mtr links it (crate::pending_trees).
+        let ahead = big_value::write_ahead(store, &sess.sh.pending_trees, &sess.sh.crash_points, payload)?;
         // Usually once; twice when the undo record does not fit in the log's current page: the
         // first try changes nothing and a spare page is linked in between (trx/undo.rs).
-        let (mut mtr, rec, at) = loop {
+        let placed = loop {
             let mut mtr = Mtr::new(store);
             mtr.unhurried();
             undo.latch_pages(&mut mtr)?;
@@ -425,25 +430,40 @@ impl TrxState {
                 let Some(at) = undo.place(rec.len()) else {
                     return (VersionedChange::Keep, Ok(Placed::NeedsSpare));
                 };
-                let value = with_header(RecHeader { trx_id: id, roll_ptr: at.roll_ptr, deleted }, payload);
+                let header = RecHeader { trx_id: id, roll_ptr: at.roll_ptr, deleted };
                 // An overflow chain of the previous version now belongs to the undo record.
                 let keep_old_chain = cur.as_ref().is_some_and(|c| c.chain);
-                (VersionedChange::Put { value, keep_old_chain }, Ok(Placed::At(rec, at)))
+                let change = match &ahead {
+                    None => VersionedChange::Put { value: with_header(header, payload), keep_old_chain },
+                    Some(a) => a.change(header, payload, keep_old_chain),
+                };
+                (change, Ok(Placed::At(rec, at)))
             });
             match outcome {
-                Ok(Ok(Placed::At(rec, at))) => break (mtr, rec, at),
+                Ok(Ok(Placed::At(rec, at))) => break Ok((mtr, rec, at)),
                 Ok(Ok(Placed::NeedsSpare)) => {
                     mtr.commit();
-                    undo.ensure_spare(store)?;
+                    if let Err(e) = undo.ensure_spare(store) {
+                        break Err(e);
+                    }
                 }
                 Ok(Ok(Placed::Unexpected)) => {
                     mtr.commit();
-                    return Err(on_unexpected());
+                    break Err(on_unexpected());
                 }
                 Ok(Err(e)) | Err(e) => {
                     mtr.commit();
-                    return Err(e);
+                    break Err(e);
                 }
+            }
+        };
+        let (mut mtr, rec, at) = match placed {
+            Ok(placed) => placed,
+            Err(e) => {
+                if let Some(a) = &ahead {
+                    a.give_up(store);
+                }
+                return Err(e);
             }
         };
         // The tree has changed in this mtr: its undo record must be in the same log entry, or a
@@ -458,7 +478,12 @@ impl TrxState {
             std::process::abort();
         }
         log_auto_inc(&mut self.pending_auto_inc, &mut mtr);
-        mtr.commit();
+        match &ahead {
+            None => {
+                mtr.commit();
+            }
+            Some(a) => a.commit_linked(mtr),
+        }
         self.undo_records += 1;
         self.write_count += 1;
         if clustered && sess.sh.row_logs.is_logged(index_id) {

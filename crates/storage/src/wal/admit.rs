@@ -139,6 +139,23 @@ impl Wal {
         AdmitWrite { shared: &self.shared, counted: false }
     }
 
+    /// Blocks the thread until a row write may go on (`admit_write`, for code that holds no
+    /// latch and cannot await: between the mtrs of a value written ahead of its row, which may
+    /// log far more than the last eighth of the log that admission leaves for work in flight).
+    pub fn wait_admitted(&self) -> Result<()> {
+        let shared = &self.shared;
+        loop {
+            if shared.reserve_lsn.load(Ordering::SeqCst) <= shared.admit_limit.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            if shared.halted().is_some() {
+                return Err(StorageError::WritesStopped);
+            }
+            shared.wake_writer();
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
     /// `WritesStopped` once the engine has halted (DDL and other writes that do not wait).
     pub fn check_writable(&self) -> Result<()> {
         match self.shared.halted() {
