@@ -8,7 +8,8 @@
 //! - metadata only (`Engine::alter_table_instant`) when every row can keep its bytes: columns
 //!   added, dropped, renamed or moved, defaults, a wider VARCHAR, NULL allowed, comments, table
 //!   options, indexes renamed or dropped;
-//! - one index build (`Engine::create_index`) for a lone ADD INDEX;
+//! - one index build (`Engine::create_index_online`) for a lone ADD INDEX, with writers going on
+//!   (LOCK=NONE; `create_index` keeps them waiting for LOCK=SHARED/EXCLUSIVE);
 //! - otherwise a rebuild (`Engine::rebuild_table`): every row converted with the column store
 //!   rules (strict mode errors abort it with MariaDB's `at row N`), new trees, one commit.
 //!   Writers of the table go on where MariaDB lets them (an INPLACE rebuild that keeps the
@@ -721,7 +722,10 @@ impl Edit<'_> {
         let pk_values_kept = old_pk.iter().all(|(id, _)| {
             self.cols.iter().any(|c| {
                 let old = &self.t.columns[*id];
-                c.id == *id && c.source == Some(*id) && same_type(&old.ty, &c.def.ty) && old.collation == c.def.collation
+                c.id == *id
+                    && c.source == Some(*id)
+                    && same_type(&old.ty, &c.def.ty)
+                    && old.collation == c.def.collation
             })
         });
         pk_same
@@ -810,7 +814,12 @@ pub async fn alter_table(
         if lone_index_add {
             let ix = edit.secondary.last().expect("checked");
             let new = NewIndex { name: ix.name.clone(), columns: edit.index_columns(ix, &pos), unique: ix.unique };
-            engine.create_index(&t.db, &t.name, new).await?;
+            // LOCK=NONE is MariaDB's default for ADD INDEX: writers go on during the build.
+            if matches!(edit.lock, LockKind::Default | LockKind::None) {
+                engine.create_index_online(&t.db, &t.name, new).await?;
+            } else {
+                engine.create_index(&t.db, &t.name, new).await?;
+            }
         } else if !edit.recompute && edit.instant_possible() {
             let change = InstantAlter {
                 added: edit

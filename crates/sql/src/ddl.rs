@@ -811,7 +811,8 @@ async fn add_index(
         Some(n) => n,
         None => index_name(&table.columns[cols[0].column].name, &taken),
     };
-    engine.create_index(&table.db, &table.name, NewIndex { name, columns: cols, unique: spec.unique }).await?;
+    // Online, as MariaDB's CREATE INDEX (LOCK=NONE): writers of the table go on.
+    engine.create_index_online(&table.db, &table.name, NewIndex { name, columns: cols, unique: spec.unique }).await?;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
-//! An index build through sessions while other sessions work (docs/architecture.md §4.9), with
-//! MariaDB's ALTER TABLE ... LOCK=SHARED behaviour: statements that change the table wait for
+//! Index builds and table rebuilds through sessions while other sessions work
+//! (docs/architecture.md §4.9). Online (LOCK=NONE, MariaDB's default where it can): writers go on
+//! and their changes reach the new index or table. With ALTER TABLE ... LOCK=SHARED: statements that change the table wait for
 //! the build (lock_wait_timeout → 1205, KILL QUERY → 1317), and then write through the new
 //! index, including a prepared statement and a cached plan bound before the index existed; reads
 //! of the table and statements on other tables go on during the build. The build is held in its
@@ -83,7 +84,7 @@ async fn writers_wait_for_an_index_build_then_write_through_the_new_index() {
         let db = db.clone();
         async move {
             let mut s = session_in_test(&db);
-            exec(&mut s, "ALTER TABLE t ADD INDEX kc (c, k)").await;
+            exec(&mut s, "ALTER TABLE t ADD INDEX kc (c, k), LOCK=SHARED").await;
         }
     });
     let mut probe = session_in_test(&db);
@@ -174,7 +175,7 @@ async fn writers_waiting_for_a_failed_build_go_on() {
         let db = db.clone();
         async move {
             let mut s = session_in_test(&db);
-            fail(&mut s, "CREATE UNIQUE INDEX uk ON t (c)").await
+            fail(&mut s, "ALTER TABLE t ADD UNIQUE INDEX uk (c), LOCK=SHARED").await
         }
     });
     let mut probe = session_in_test(&db);
@@ -232,6 +233,20 @@ async fn contents_checked(db: &TestDb, probe: &mut Session) -> Vec<Vec<String>> 
 /// transaction still open when the copy ends is waited for and kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writers_go_on_during_an_online_rebuild_and_their_changes_are_kept() {
+    let db = writers_go_on_during("ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD INDEX kc (k, c), LOCK=NONE").await;
+    let t = db.engine.catalog().table("test", "t").cloned().unwrap();
+    assert!(!t.columns[2].nullable);
+}
+
+/// The same for ADD INDEX and CREATE INDEX: MariaDB builds them with LOCK=NONE.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writers_go_on_during_an_online_index_build_and_reach_the_index() {
+    writers_go_on_during("ALTER TABLE t ADD INDEX kc (k, c)").await;
+    writers_go_on_during("CREATE INDEX kc ON t (k)").await;
+}
+
+/// Runs `alter` (which adds the index `kc` leading with `k`) on a held copy while writers go on.
+async fn writers_go_on_during(alter: &'static str) -> Arc<TestDb> {
     let db = Arc::new(TestDb::new());
     let mut s = db.session_in_test_db().await;
     exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))").await;
@@ -242,7 +257,7 @@ async fn writers_go_on_during_an_online_rebuild_and_their_changes_are_kept() {
         let db = db.clone();
         async move {
             let mut s = session_in_test(&db);
-            exec(&mut s, "ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD INDEX kc (k, c), LOCK=NONE").await
+            exec(&mut s, alter).await
         }
     });
     wait_for_online_copy(&db).await;
@@ -272,7 +287,7 @@ async fn writers_go_on_during_an_online_rebuild_and_their_changes_are_kept() {
     assert!(!ddl.is_finished(), "the rebuild ended with a writer of the table open");
     exec(&mut open, "COMMIT").await;
     let ok = ddl.await.unwrap();
-    assert_eq!(ok.affected_rows, 0, "an INPLACE rebuild reports no rows, as MariaDB");
+    assert_eq!(ok.affected_rows, 0, "INPLACE reports no rows, as MariaDB");
 
     let mut probe = session_in_test(&db);
     let all = contents_checked(&db, &mut probe).await;
@@ -289,13 +304,20 @@ async fn writers_go_on_during_an_online_rebuild_and_their_changes_are_kept() {
     assert_eq!(row(-3), None);
     assert_eq!(row(8).unwrap().1, "committed at the end");
     let t = db.engine.catalog().table("test", "t").cloned().unwrap();
-    assert!(t.index_by_name("kc").is_some() && !t.columns[2].nullable);
+    assert!(t.index_by_name("kc").is_some());
+    db
 }
 
-/// A new UNIQUE key that a writer breaks during an online rebuild fails the ALTER with
-/// MariaDB's 1062 at its end; the table keeps its definition and every committed write.
+/// A new UNIQUE key that a writer breaks during an online rebuild or index build fails the
+/// ALTER with MariaDB's 1062 at its end; the table keeps its definition and every committed
+/// write.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_written_during_an_online_rebuild_fails_it_and_keeps_the_writes() {
+    duplicate_written_during("ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD UNIQUE KEY uk (c)").await;
+    duplicate_written_during("CREATE UNIQUE INDEX uk ON t (c)").await;
+}
+
+async fn duplicate_written_during(alter: &'static str) {
     let db = Arc::new(TestDb::new());
     let mut s = db.session_in_test_db().await;
     exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))").await;
@@ -305,7 +327,7 @@ async fn a_duplicate_written_during_an_online_rebuild_fails_it_and_keeps_the_wri
         let db = db.clone();
         async move {
             let mut s = session_in_test(&db);
-            fail(&mut s, "ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD UNIQUE KEY uk (c)").await
+            fail(&mut s, alter).await
         }
     });
     wait_for_online_copy(&db).await;
@@ -318,6 +340,7 @@ async fn a_duplicate_written_during_an_online_rebuild_fails_it_and_keeps_the_wri
     assert_eq!((e.code, e.message), (1062, format!("Duplicate entry '{first_c}' for key 'uk'")));
     let t = db.engine.catalog().table("test", "t").cloned().unwrap();
     assert!(t.index_by_name("uk").is_none() && t.columns[2].nullable);
+    assert_eq!(db.engine.online_rebuilds_for_test(), 0, "the row log ended");
     let mut probe = session_in_test(&db);
     assert_eq!(query(&mut probe, "SELECT COUNT(*) FROM t").await, rows(&[&[&(ROWS + 1).to_string()]]));
 }

@@ -854,9 +854,20 @@ impl Engine {
     }
 
     /// Builds the index over existing rows; fails with DuplicateKey if `unique` and violated.
-    /// Meanwhile only statements that change the table wait (`block_writes`); the build runs off
-    /// the async worker thread (`blocking::run`).
+    /// Meanwhile only statements that change the table wait (`block_writes`, MariaDB's
+    /// LOCK=SHARED); the build runs off the async worker thread (`blocking::run`).
     pub async fn create_index(&self, db: &str, table: &str, index: NewIndex) -> Result<()> {
+        self.create_index_with(db, table, index, false).await
+    }
+
+    /// `create_index` with the table's writers going on during the build (MariaDB's LOCK=NONE,
+    /// its default for ADD INDEX): their changes reach the new index through a row log
+    /// (engine/alter.rs `build_index_online`); they wait only for a moment at its end.
+    pub async fn create_index_online(&self, db: &str, table: &str, index: NewIndex) -> Result<()> {
+        self.create_index_with(db, table, index, true).await
+    }
+
+    async fn create_index_with(&self, db: &str, table: &str, index: NewIndex, online: bool) -> Result<()> {
         self.check_ddl()?;
         let mut ddl = self.sh.ddl.lock().await;
         let Some(t) = self.catalog().table(db, table).cloned() else {
@@ -867,7 +878,7 @@ impl Engine {
         }
         validate_index(&t.columns, &index.name, &index.columns)?;
         // Dropped last, after the catalog that names the index is published.
-        let _writes = self.block_writes(t.id, ddl.slot).await?;
+        let mut writes = Some(self.block_writes(t.id, ddl.slot).await?);
         let mut counters = ddl.counters;
         // Pending from here: a crash during the build frees the tree at the next open.
         let root = self.sh.pending_trees.create_trees(&self.sh.store, 1)?[0];
@@ -880,7 +891,12 @@ impl Engine {
             root,
         };
         counters.next_index_id += 1;
-        if let Err(e) = blocking::run(|| self.build_index(&t, &ix)) {
+        let built = if online {
+            self.build_index_online(&t, &ix, &mut writes, ddl.slot).await
+        } else {
+            blocking::run(|| self.build_index(&t, &ix, None))
+        };
+        if let Err(e) = built {
             blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &[root]));
             return Err(e);
         }
@@ -902,10 +918,11 @@ impl Engine {
         // DDL cannot use the index (1412).
         self.sh.note_indexes_created(ddl_id, [ix.id]);
         // No barrier (see `block_writes`): statements running with the old definition only
-        // read the table, and writers wait until `_writes` drops, after this.
+        // read the table, and writers wait until `writes` drops, after this.
         self.edit_catalog(|_, ts| {
             ts.insert((db.to_string(), table.to_string()), def);
         });
+        drop(writes);
         Ok(())
     }
 
@@ -913,18 +930,26 @@ impl Engine {
     /// uncommitted changes in the table and none can make one (`block_writes`), so the latest
     /// versions are committed; entries are stamped visible-to-all and logged as plain page
     /// changes (the tree is unreachable until the catalog change commits). Synchronous: run it
-    /// through `blocking::run`.
-    fn build_index(&self, t: &TableDef, ix: &IndexDef) -> Result<()> {
+    /// through `blocking::run`. With a `view` (an online build), from the rows as it sees them.
+    fn build_index(&self, t: &TableDef, ix: &IndexDef, view: Option<&crate::trx::ReadView>) -> Result<()> {
         let store = &self.sh.store;
         let tree = BTree::open(ix.root);
         let entry_value = RecHeader { trx_id: VISIBLE_TO_ALL_TRX_ID, roll_ptr: NO_ROLL_PTR, deleted: false }.to_vec();
         let mut cursor = BTree::open(t.primary.root).cursor(Bound::Unbounded, Bound::Unbounded, false);
         let mut entries = 0u64;
         while let Some((pk_key, value)) = cursor.next(store)? {
-            if RecHeader::parse(&value)?.deleted {
-                continue;
-            }
-            let row = rowcodec::decode_table_row(t, &value[HEADER_LEN..])?;
+            let row = match view {
+                Some(view) => match self.row_as_of(t, view, &pk_key, Some(value))? {
+                    Some(row) => row,
+                    None => continue,
+                },
+                None => {
+                    if RecHeader::parse(&value)?.deleted {
+                        continue;
+                    }
+                    rowcodec::decode_table_row(t, &value[HEADER_LEN..])?
+                }
+            };
             let key = keycodec::secondary_key(t, ix, &row, &pk_key)?;
             if key.len() > MAX_KEY_LEN {
                 return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });

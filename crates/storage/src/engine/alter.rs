@@ -360,6 +360,113 @@ impl Engine {
         Ok(copied)
     }
 
+    /// The build of an online CREATE INDEX (`create_index_online`), called with the table's
+    /// writers blocked, as `copy_online`: starts the row log, opens the build's read view and
+    /// lets the writers go; fills the tree from the rows as that view sees them, drains while
+    /// the writers go on, and blocks them again (`writes`) for the last drain. The build's view
+    /// stays open to the end, on a session slot of its own: a drain removes the entry the fill
+    /// made for a row, and computes it from the row as that view sees it.
+    pub(super) async fn build_index_online(
+        &self,
+        t: &TableDef,
+        ix: &IndexDef,
+        writes: &mut Option<TableWriteBlock>,
+        slot: usize,
+    ) -> Result<()> {
+        let log = self.sh.row_logs.start(t.primary.id, &ix.name);
+        let build_slot = self.register_session()?;
+        let view = self.sh.trx.open_view(build_slot.lease.index, None);
+        *writes = None;
+        let built = async {
+            blocking::run(|| self.build_index(t, ix, Some(&view)))?;
+            // The entry each drained key has in the tree now (None: none).
+            let mut applied: HashMap<Vec<u8>, Option<Vec<u8>>> = HashMap::new();
+            for _ in 0..MAX_ONLINE_DRAINS {
+                if log.log.len() < FINAL_DRAIN_KEYS {
+                    break;
+                }
+                let keys = log.log.take()?;
+                blocking::run(|| self.drain_into_index(t, ix, &view, keys, &mut applied, slot, Some(&log.log)))?;
+            }
+            *writes = Some(self.block_writes(t.id, slot).await?);
+            let keys = log.log.take()?;
+            blocking::run(|| self.drain_into_index(t, ix, &view, keys, &mut applied, slot, None))
+        }
+        .await;
+        self.sh.trx.close_view(build_slot.lease.index);
+        built
+    }
+
+    /// `drain_row_log` for an index build: the entries of the rows of `keys` are removed (as
+    /// `applied` says, or as the build's view `build_view` saw the row) and made again from the
+    /// rows a fresh view sees.
+    #[allow(clippy::too_many_arguments)]
+    fn drain_into_index(
+        &self,
+        t: &TableDef,
+        ix: &IndexDef,
+        build_view: &ReadView,
+        keys: Vec<Vec<u8>>,
+        applied: &mut HashMap<Vec<u8>, Option<Vec<u8>>>,
+        slot: usize,
+        requeue: Option<&RowLog>,
+    ) -> Result<()> {
+        let store = &self.sh.store;
+        let tree = BTree::open(ix.root);
+        let view = self.sh.trx.open_view(slot, None);
+        let drained = (|| {
+            for key in &keys {
+                let entry = match applied.get(key) {
+                    Some(entry) => entry.clone(),
+                    None => match self.row_as_of(t, build_view, key, None)? {
+                        Some(row) => Some(keycodec::secondary_key(t, ix, &row, key)?),
+                        None => None,
+                    },
+                };
+                if let Some(entry) = entry {
+                    let mut mtr = Mtr::new(store);
+                    tree.modify(&mut mtr, &entry, |cur| {
+                        (if cur.is_some() { Change::Remove } else { Change::Keep }, ())
+                    })?;
+                    mtr.commit();
+                }
+                applied.insert(key.clone(), None);
+            }
+            let mut again = Vec::new();
+            let visible = RecHeader { trx_id: VISIBLE_TO_ALL_TRX_ID, roll_ptr: NO_ROLL_PTR, deleted: false }.to_vec();
+            for key in keys {
+                let Some(row) = self.row_as_of(t, &view, &key, None)? else { continue };
+                let entry = keycodec::secondary_key(t, ix, &row, &key)?;
+                if entry.len() > MAX_KEY_LEN {
+                    return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
+                }
+                if ix.unique && !keycodec::has_null_column(ix, &row) {
+                    let prefix = &entry[..entry.len() - key.len()];
+                    let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
+                    if tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?.is_some() {
+                        if requeue.is_some() {
+                            again.push(key);
+                            continue;
+                        }
+                        let key = keycodec::format_key_value(t, ix, &row);
+                        return Err(StorageError::DuplicateKey { index: ix.name.clone(), key });
+                    }
+                }
+                let mut mtr = Mtr::new(store);
+                let v = visible.clone();
+                tree.modify(&mut mtr, &entry, |_| (Change::Put(v), ()))?;
+                mtr.commit();
+                applied.insert(key, Some(entry));
+            }
+            if let Some(log) = requeue {
+                log.requeue(again);
+            }
+            Ok(())
+        })();
+        self.sh.trx.close_view(slot);
+        drained
+    }
+
     /// Applies the rows of `keys` (old primary keys, which the new table keeps) as a fresh read
     /// view sees them: each is removed from the new trees, then written again if it is live.
     /// Removing them all first keeps a unique key from failing on a value that moved between
@@ -405,7 +512,7 @@ impl Engine {
 
     /// The version of the row under `key` that `view` sees, decoded (None: it has none, or it
     /// is deleted). `latest`: the record as just read from the tree, if the caller has it.
-    fn row_as_of(
+    pub(super) fn row_as_of(
         &self,
         t: &TableDef,
         view: &ReadView,
@@ -566,7 +673,8 @@ impl Engine {
         for ix in &new.secondary {
             let key = keycodec::secondary_key(new, ix, &row, pk_key)?;
             let mut mtr = Mtr::new(store);
-            BTree::open(ix.root).modify(&mut mtr, &key, |cur| (if cur.is_some() { Change::Remove } else { Change::Keep }, ()))?;
+            BTree::open(ix.root)
+                .modify(&mut mtr, &key, |cur| (if cur.is_some() { Change::Remove } else { Change::Keep }, ()))?;
             mtr.commit();
         }
         let mut mtr = Mtr::new(store);
