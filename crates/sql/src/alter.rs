@@ -21,8 +21,8 @@
 use std::sync::Arc;
 
 use selkie_storage::{
-    Catalog, ColumnDef, ColumnDefault, ColumnType, Datum, Engine, IndexColumn, InstantAlter, NewIndex, TableDef,
-    TableOptions, TableRebuild,
+    Catalog, CheckDef, ColumnDef, ColumnDefault, ColumnType, Datum, Engine, IndexColumn, InstantAlter, NewIndex,
+    TableConstraints, TableDef, TableOptions, TableRebuild,
 };
 use sqlparser::ast;
 
@@ -93,6 +93,13 @@ struct Edit<'t> {
     indexes_added: usize,
     /// Anything but ALGORITHM/LOCK/AUTO_INCREMENT/RENAME TO.
     changed: bool,
+    /// The table's constraints as the column operations leave them: renamed columns renamed in
+    /// CHECK expressions and foreign keys, column-level CHECKs gone with their column or its
+    /// old definition (MODIFY / CHANGE replace it), as MariaDB does.
+    constraints: TableConstraints,
+    /// Columns renamed by the statement, (old name, new name) in order: foreign keys of other
+    /// tables that reference them follow (`constraints::after_column_renames`).
+    renamed: Vec<(String, String)>,
 }
 
 /// The effect of an ALTER TABLE for the OK packet: affected rows, and whether MariaDB's
@@ -133,6 +140,16 @@ fn instant_widening(a: &ColumnType, b: &ColumnType) -> bool {
         _ => return false,
     };
     to >= from && (from * per_char > 255 || to * per_char <= 255)
+}
+
+/// The CHECK written in a column definition of ALTER (ADD, MODIFY, CHANGE), as printed.
+fn inline_check(cd: &ast::ColumnDef) -> Result<Option<String>, SqlError> {
+    for o in &cd.options {
+        if let ast::ColumnOption::Check(c) = &o.option {
+            return Ok(Some(crate::constraints::check_text(&c.expr, &cd.name.value)?));
+        }
+    }
+    Ok(None)
 }
 
 /// A column definition of ALTER (ADD, MODIFY, CHANGE) read as CREATE TABLE reads it, so that it
@@ -212,6 +229,8 @@ impl<'t> Edit<'t> {
             primary: (!t.has_hidden_pk()).then(|| ix(&t.primary)),
             secondary: t.secondary.iter().map(ix).collect(),
             options: t.options.clone(),
+            constraints: t.constraints.clone(),
+            renamed: Vec::new(),
             auto_increment: None,
             rename: None,
             algorithm: Algorithm::Default,
@@ -268,6 +287,7 @@ impl<'t> Edit<'t> {
             return Err(error::duplicate_column(&cd.name.value));
         }
         let (def, primary, unique) = column_from_def(b, cx, self.t, cd)?;
+        self.declare_check(&def.name, inline_check(cd)?);
         let fill = col_value_fill(&def, cx)?;
         if matches!(fill, Fill::Sequence) {
             self.inplace_rebuild = true;
@@ -339,7 +359,10 @@ impl<'t> Edit<'t> {
             self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
         }
         let old_name = self.cols[at].def.name.clone();
+        // The new definition replaces the column's own CHECK (MariaDB keeps none of it).
+        self.constraints.checks.retain(|k| !k.column.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(&old_name)));
         if !old_name.eq_ignore_ascii_case(&def.name) {
+            self.rename_in_constraints(&old_name, &def.name);
             let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
             crate::generated::rename_column(&mut defs, &old_name, &def.name);
             for (c, d) in self.cols.iter_mut().zip(defs) {
@@ -349,6 +372,7 @@ impl<'t> Edit<'t> {
                 g.expr = crate::generated::renamed(&g.expr, &old_name, &def.name);
             }
         }
+        self.declare_check(&def.name, inline_check(cd)?);
         let mut col = self.cols.remove(at);
         if !same_type(&col.def.ty, &def.ty) && !instant_widening(&col.def.ty, &def.ty) {
             self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
@@ -372,6 +396,39 @@ impl<'t> Edit<'t> {
         Ok(())
     }
 
+    /// A column-level CHECK declared for `column`. MariaDB adds it without checking the rows
+    /// the table holds (unlike ADD CONSTRAINT ... CHECK, which does: 4025).
+    fn declare_check(&mut self, column: &str, expr: Option<String>) {
+        if let Some(expr) = expr {
+            self.constraints.checks.retain(|k| !k.column.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(column)));
+            // Column-level checks come before the table's, as MariaDB keeps them.
+            let at = self.constraints.checks.iter().take_while(|k| k.column.is_some()).count();
+            let check = CheckDef { name: column.to_string(), column: Some(column.to_string()), expr };
+            self.constraints.checks.insert(at, check);
+        }
+    }
+
+    /// The table's constraints afterwards, if the statement changed them.
+    fn changed_constraints(&self) -> Option<TableConstraints> {
+        (self.constraints != self.t.constraints).then(|| self.constraints.clone())
+    }
+
+    /// Column `old` is now `new` in the table's CHECK expressions and foreign keys.
+    fn rename_in_constraints(&mut self, old: &str, new: &str) {
+        for k in &mut self.constraints.checks {
+            k.expr = crate::generated::renamed(&k.expr, old, new);
+            if k.column.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(old)) {
+                k.column = Some(new.to_string());
+            }
+        }
+        for fk in &mut self.constraints.foreign_keys {
+            for c in fk.columns.iter_mut().filter(|c| c.eq_ignore_ascii_case(old)) {
+                *c = new.to_string();
+            }
+        }
+        self.renamed.push((old.to_string(), new.to_string()));
+    }
+
     fn drop_column(&mut self, cx: &mut ExecCtx, name: &str, if_exists: bool) -> Result<(), SqlError> {
         let Some(at) = self.position_of(name) else {
             if if_exists {
@@ -380,7 +437,12 @@ impl<'t> Edit<'t> {
             }
             return Err(error::cant_drop_column(name));
         };
-        let id = self.cols.remove(at).id;
+        let gone = self.cols.remove(at);
+        let id = gone.id;
+        // Its own CHECK goes with it; a table CHECK that names it fails later (1054).
+        self.constraints
+            .checks
+            .retain(|k| !k.column.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(&gone.def.name)));
         // Indexes lose the column, as in MariaDB; one left without columns is dropped.
         for ix in self.primary.iter_mut().chain(self.secondary.iter_mut()) {
             let before = ix.cols.len();
@@ -502,6 +564,7 @@ impl<'t> Edit<'t> {
                 }
                 ddl::check_identifier(new, error::wrong_column_name)?;
                 let old_name = self.cols[at].def.name.clone();
+                self.rename_in_constraints(&old_name, new);
                 let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
                 crate::generated::rename_column(&mut defs, &old_name, new);
                 for (c, d) in self.cols.iter_mut().zip(defs) {
@@ -781,7 +844,7 @@ pub async fn alter_table(
             return Err(crate::generated::primary_key_refused());
         }
     }
-    if edit.changed && !t.constraints.is_empty() {
+    if edit.changed && !(t.constraints.is_empty() && edit.constraints.is_empty()) {
         check_constraints_survive(catalog, &t, &edit)?;
     }
     // Without a primary key InnoDB clusters on the first UNIQUE index of NOT NULL columns, in
@@ -839,6 +902,7 @@ pub async fn alter_table(
                     .map(|i| (i.old.clone().unwrap_or_default(), i.name.clone(), edit.index_columns(i, &pos)))
                     .collect(),
                 options: edit.options.clone(),
+                constraints: edit.changed_constraints(),
             };
             engine.alter_table_instant(&t.db, &t.name, &t, change).await?;
         } else {
@@ -853,6 +917,7 @@ pub async fn alter_table(
             }
         }
     }
+    crate::constraints::after_column_renames(engine, &t.db, &t.name, &edit.renamed).await?;
     if let Some(n) = edit.auto_increment {
         engine.set_auto_increment(&t.db, &t.name, n).await?;
     }
@@ -902,7 +967,7 @@ fn is_constraint_op(op: &AlterOp) -> bool {
 fn check_constraints_survive(catalog: &Catalog, t: &Arc<TableDef>, edit: &Edit) -> Result<(), SqlError> {
     let names: Vec<&str> = edit.cols.iter().map(|c| c.def.name.as_str()).collect();
     let has = |c: &str| names.iter().any(|n| n.eq_ignore_ascii_case(c));
-    for fk in &t.constraints.foreign_keys {
+    for fk in &edit.constraints.foreign_keys {
         if let Some(gone) = fk.columns.iter().find(|c| !has(c)) {
             let message = format!("Cannot drop column '{gone}': needed in a foreign key constraint '{}'", fk.name);
             return Err(SqlError::new(1828, "HY000", message));
@@ -911,7 +976,7 @@ fn check_constraints_survive(catalog: &Catalog, t: &Arc<TableDef>, edit: &Edit) 
     let mut after = TableDef::clone(t);
     after.columns = edit.cols.iter().map(|c| c.def.clone()).collect();
     let after = Arc::new(after);
-    for check in &t.constraints.checks {
+    for check in &edit.constraints.checks {
         crate::constraints::bind_check(catalog, &after, &check.expr)?;
     }
     Ok(())
@@ -942,6 +1007,7 @@ async fn rebuild(
         options: edit.options.clone(),
         auto_increment: edit.auto_increment,
         online: edit.online_possible(),
+        constraints: edit.changed_constraints(),
     };
     enum Source {
         Old { at: usize, convert: bool },

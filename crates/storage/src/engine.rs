@@ -1108,6 +1108,7 @@ impl Engine {
                     options: t.options.clone(),
                     auto_increment: None,
                     online: true,
+                    constraints: None,
                 };
                 return self.rebuild_table(db, table, &t, same, Ok::<_, StorageError>).await.map(|_| ());
             }

@@ -795,6 +795,9 @@ pub struct TableRebuild {
     /// `Engine::rebuild_table`). Only if the mapping keeps every row's primary key values and
     /// may run again on the rows writers change meanwhile.
     pub online: bool,
+    /// The table's constraints afterwards (None: kept), when the change renames or drops
+    /// columns they name: swapped in by the same commit.
+    pub constraints: Option<TableConstraints>,
 }
 
 /// ALTER TABLE that changes only metadata (`Engine::alter_table_instant`): every row keeps its
@@ -812,6 +815,8 @@ pub struct InstantAlter {
     /// Secondary indexes kept: (old name, new name, columns). Indexes not named are dropped.
     pub kept_indexes: Vec<(String, String, Vec<IndexColumn>)>,
     pub options: TableOptions,
+    /// As for `TableRebuild::constraints`.
+    pub constraints: Option<TableConstraints>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -63,6 +63,7 @@ fn drop_c_add_d(t: &TableDef) -> InstantAlter {
         primary_key: vec![ic(0)],
         kept_indexes: vec![("k_1".into(), "k_1".into(), vec![ic(1)])],
         options: t.options.clone(),
+        constraints: None,
     }
 }
 
@@ -105,6 +106,7 @@ async fn instant_changes_keep_old_rows_readable_in_their_version() {
         primary_key: vec![ic(1)],
         kept_indexes: vec![("k_1".into(), "k_renamed".into(), vec![ic(2)])],
         options: t1.options.clone(),
+        constraints: None,
     };
     e.alter_table_instant("d", "t", &t1, change).await.unwrap();
     let t2 = table(&e, "d", "t");
@@ -164,6 +166,7 @@ fn rebuild_of(t: &TableDef) -> TableRebuild {
         options: t.options.clone(),
         auto_increment: None,
         online: false,
+        constraints: None,
     }
 }
 

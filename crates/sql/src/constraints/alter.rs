@@ -231,6 +231,39 @@ fn scan_rows(
     Ok((rows.len() as u64, found))
 }
 
+/// After ALTER TABLE renamed columns of `db`.`table` ((old, new) in order), as InnoDB does:
+/// foreign keys that reference them (the table's own included) name the new columns. Each
+/// changed table is its own DDL, as in `after_rename`.
+pub(crate) async fn after_column_renames(
+    engine: &Engine,
+    db: &str,
+    table: &str,
+    renamed: &[(String, String)],
+) -> Result<(), SqlError> {
+    if renamed.is_empty() {
+        return Ok(());
+    }
+    let catalog = engine.catalog();
+    let mut tables: Vec<&Arc<TableDef>> = catalog.tables.values().collect();
+    tables.sort_by(|a, b| (&a.db, &a.name).cmp(&(&b.db, &b.name)));
+    for t in tables {
+        let mut c = t.constraints.clone();
+        let mut changed = false;
+        for fk in c.foreign_keys.iter_mut().filter(|fk| fk.ref_db == db && fk.ref_table == table) {
+            for (old, new) in renamed {
+                for col in fk.ref_columns.iter_mut().filter(|col| col.eq_ignore_ascii_case(old)) {
+                    *col = new.clone();
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            engine.set_table_constraints(&t.db, &t.name, c).await?;
+        }
+    }
+    Ok(())
+}
+
 /// After RENAME TABLE, as InnoDB does: foreign keys that reference the table follow it, and the
 /// table's own generated key names (`<old>_ibfk_<n>`) take the new name. Each changed table is
 /// its own DDL after the rename (a crash in between leaves the old names, which

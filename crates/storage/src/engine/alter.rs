@@ -177,6 +177,9 @@ impl Engine {
         def.columns = change.columns;
         def.primary.columns = change.primary_key;
         def.options = change.options;
+        if let Some(c) = change.constraints {
+            def.constraints = c;
+        }
         for ix in def.indexes() {
             validate_index(&def.columns, &ix.name, &ix.columns)?;
         }
@@ -274,7 +277,7 @@ impl Engine {
             // The rebuild writes every index anew, in the current key format.
             options: TableOptions { key_format: KEY_FORMAT_COLLATED, ..new.options },
             row_versions: RowVersions::default(),
-            constraints: t.constraints.clone(),
+            constraints: new.constraints.unwrap_or_else(|| t.constraints.clone()),
         });
         let copied = if online {
             self.copy_online(&t, &def, &mut map, &mut writes, ddl.slot).await
