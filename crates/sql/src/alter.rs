@@ -540,8 +540,10 @@ impl<'t> Edit<'t> {
                 let old_name = self.cols[at].def.name.clone();
                 let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
                 crate::generated::rename_column(&mut defs, &old_name, new);
+                crate::defaults::rename_column(&mut defs, &old_name, new);
                 for (c, d) in self.cols.iter_mut().zip(defs) {
                     c.def.generated = d.generated;
+                    c.def.default = d.default;
                 }
                 self.cols[at].def.name = new.clone();
                 self.changed = true;
