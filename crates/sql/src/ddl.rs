@@ -244,7 +244,7 @@ fn column_default(
         return Ok(ColumnDefault::Expression(crate::defaults::text(e, &col.name, db)?));
     }
     if crate::defaults::is_current_timestamp(crate::defaults::unnest(e)) {
-        return if datetime { Ok(ColumnDefault::CurrentTimestamp) } else { Err(error::invalid_default(&col.name)) };
+        return Ok(ColumnDefault::CurrentTimestamp);
     }
     let bound = b.bind_expr(e).map_err(|_| error::invalid_default(&col.name))?;
     if !bound.expr.is_row_independent()

@@ -65,15 +65,9 @@ pub(crate) fn is_current_timestamp(e: &ast::Expr) -> bool {
 
 /// Whether the DEFAULT clause `e` of a column is kept as an expression: not a literal, and not
 /// CURRENT_TIMESTAMP where it is the column's own kind of default (a DATETIME / TIMESTAMP
-/// column's; `DEFAULT now()` elsewhere is 1067, `DEFAULT (now())` an expression).
+/// column's; on an INT or a VARCHAR MariaDB keeps `current_timestamp()` as an expression).
 pub(crate) fn is_expression(e: &ast::Expr, datetime: bool) -> bool {
-    if is_literal(e) {
-        return false;
-    }
-    if is_current_timestamp(unnest(e)) {
-        return !datetime && matches!(e, ast::Expr::Nested(_));
-    }
-    true
+    !is_literal(e) && !(datetime && is_current_timestamp(unnest(e)))
 }
 
 /// The value of a constant DEFAULT (expr) of column `col` (one that reads no column and
