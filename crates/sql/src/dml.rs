@@ -973,6 +973,10 @@ async fn insert_one(
     if let Some(rules) = &plan.rules {
         return insert_one_constrained(plan, rules, table, row, row_number, on_dup, counts, cx).await;
     }
+    if on_dup == OnDuplicate::Replace && replaces_in_place(table) {
+        replace_in_place(plan, None, table, row, counts, cx).await?;
+        return yield_if_due(cx).await;
+    }
     let outcome = cx.trx()?.insert(table, row.clone(), on_dup).await.map_err(SqlError::from)?;
     handle_insert_outcome(plan, None, table, &row, row_number, outcome, counts, cx).await?;
     yield_if_due(cx).await
@@ -1018,6 +1022,8 @@ async fn insert_one_constrained(
                     other => break other,
                 }
             }
+        } else if on_dup == OnDuplicate::Replace && replaces_in_place(table) {
+            return replace_in_place(plan, Some(rules), table, row.clone(), counts, cx).await;
         } else {
             cx.trx()?.insert(table, row.clone(), on_dup).await?
         };
@@ -1035,6 +1041,49 @@ async fn insert_one_constrained(
         (r, _) => r?,
     }
     yield_if_due(cx).await
+}
+
+/// Whether REPLACE changes a conflicting row in place, as MariaDB's `write_record` does when
+/// the conflict is on the table's last unique key (here: its only one) and no foreign key
+/// references the table (the caller checked that).
+fn replaces_in_place(table: &TableDef) -> bool {
+    let primary = usize::from(!table.has_hidden_pk());
+    primary + table.secondary.iter().filter(|i| i.unique).count() == 1
+}
+
+/// REPLACE of one row into a table whose only unique key conflicts: the existing row is
+/// updated rather than deleted, and one identical to the new row is left alone. MariaDB counts
+/// the latter as 1 affected row and no duplicate (InnoDB's HA_ERR_RECORD_IS_THE_SAME), the
+/// former as 2 and a duplicate, as a delete and insert would.
+async fn replace_in_place(
+    plan: &InsertPlan,
+    rules: Option<&TableRules>,
+    table: &Arc<TableDef>,
+    row: Vec<Value>,
+    counts: &mut InsertCounts,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(), SqlError> {
+    match cx.trx()?.insert(table, row.clone(), OnDuplicate::Report).await? {
+        InsertOutcome::Duplicate { pk_key, existing, .. } => {
+            if existing == row {
+                counts.affected += 1;
+            } else {
+                if let Some(rules) = rules {
+                    rules.check_parents(&row, Some(&existing), cx).await?;
+                }
+                cx.trx()?.update(table, &pk_key, &existing, row.clone()).await?;
+                counts.affected += 2;
+                counts.duplicates += 1;
+            }
+            returning_row(&plan.returning, table, &row, &mut counts.returned, cx)
+        }
+        outcome => {
+            if let (Some(rules), InsertOutcome::Inserted { .. }) = (rules, &outcome) {
+                rules.check_parents(&row, None, cx).await?;
+            }
+            handle_insert_outcome(plan, rules, table, &row, 0, outcome, counts, cx).await
+        }
+    }
 }
 
 /// Counts an insert's outcome; a duplicate is updated (ON DUPLICATE KEY UPDATE) or reported
