@@ -67,7 +67,8 @@ pub(crate) fn is_current_timestamp(e: &ast::Expr) -> bool {
 /// CURRENT_TIMESTAMP where it is the column's own kind of default (a DATETIME / TIMESTAMP
 /// column's; on an INT or a VARCHAR MariaDB keeps `current_timestamp()` as an expression).
 pub(crate) fn is_expression(e: &ast::Expr, datetime: bool) -> bool {
-    !is_literal(e) && !(datetime && is_current_timestamp(unnest(e)))
+    let own_current_timestamp = datetime && is_current_timestamp(unnest(e));
+    !(is_literal(e) || own_current_timestamp)
 }
 
 /// The value of a constant DEFAULT (expr) of column `col` (one that reads no column and
@@ -213,6 +214,9 @@ pub(crate) fn values_for(catalog: &Catalog, table: &Arc<TableDef>) -> Result<Opt
     Ok((!columns.is_empty()).then(|| Arc::new(DefaultValues { columns })))
 }
 
+/// A rebuilt table's definition (which messages name) and its DEFAULT expressions.
+pub(crate) type RebuiltDefaults = (Arc<TableDef>, Arc<DefaultValues>);
+
 /// The DEFAULT expressions of a table being rebuilt with `columns` (ALTER TABLE), and the
 /// definition they are bound over; None when it has none.
 pub(crate) fn values_for_columns(
@@ -220,7 +224,7 @@ pub(crate) fn values_for_columns(
     db: &str,
     table: &str,
     columns: &[ColumnDef],
-) -> Result<Option<(Arc<TableDef>, Arc<DefaultValues>)>, SqlError> {
+) -> Result<Option<RebuiltDefaults>, SqlError> {
     if !columns.iter().any(|c| matches!(c.default, ColumnDefault::Expression(_))) {
         return Ok(None);
     }
