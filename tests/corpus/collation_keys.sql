@@ -80,3 +80,17 @@ CREATE TABLE np (id INT PRIMARY KEY, s VARCHAR(10) COLLATE utf8mb4_nopad_bin, UN
 INSERT INTO np VALUES (1, 'a'), (2, 'a '), (3, 'A');
 SELECT id FROM np WHERE s = 'a' ORDER BY id;
 SELECT id, CONCAT('[', s, ']') FROM np ORDER BY s, id;
+-- LIKE 'prefix%' on an indexed _ci column: an index range over the sort keys, same rows.
+CREATE TABLE lk (id INT PRIMARY KEY, s VARCHAR(20), KEY (s));
+INSERT INTO lk VALUES (1, 'abc'), (2, 'ABCd'), (3, 'abd'), (4, 'äbc x'), (5, 'ab'), (6, 'abc '), (7, 'x%y'), (8, 'ab_c'), (9, NULL), (10, 'abcÿ'), (11, 'ABC'), (12, 'ab c'), (13, 'abcdefghijkl');
+SELECT id FROM lk WHERE s LIKE 'abc%' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'ABC%' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'abc' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'abc %' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'ab\_c%' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'x\%%' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'ab%' OR s LIKE 'x%' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'ä%' ORDER BY id;
+SELECT id FROM lk WHERE s LIKE 'abcdefghij%' ORDER BY id;
+SELECT id FROM lk WHERE s NOT LIKE 'abc%' ORDER BY id;
+SELECT s FROM lk WHERE s LIKE 'ab%' ORDER BY s, id;

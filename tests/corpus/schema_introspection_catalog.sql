@@ -62,3 +62,19 @@ SHOW CREATE DATABASE `corpus_schema_introspection_catalog`;
 -- without general tablespaces; a missing table makes it print a comment into the dump).
 SELECT LOGFILE_GROUP_NAME, FILE_NAME, TOTAL_EXTENTS, INITIAL_SIZE, ENGINE, EXTRA FROM INFORMATION_SCHEMA.FILES WHERE FILE_TYPE = 'UNDO LOG' AND FILE_NAME IS NOT NULL;
 SELECT COUNT(*) FROM information_schema.FILES;
+
+-- SHOW WARNINGS reports the previous statement's warnings and none of its own (the EOF's
+-- warning count is 0); statements that use no tables and raise none leave them in place.
+SELECT 1/0, CAST('x' AS SIGNED);
+SHOW WARNINGS;
+SELECT @@warning_count, @@error_count;
+SHOW WARNINGS;
+SHOW COUNT(*) WARNINGS;
+SELECT 1 + 1;
+SHOW WARNINGS LIMIT 1;
+SET @x = 1;
+SHOW ERRORS;
+SHOW WARNINGS;
+SELECT COUNT(*) FROM information_schema.FILES;
+SHOW WARNINGS;
+SELECT @@warning_count;

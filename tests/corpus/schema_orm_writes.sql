@@ -81,3 +81,28 @@ ALTER TABLE `sessions` MODIFY `ip4` varchar(15);
 SELECT `ip4` FROM `sessions` ORDER BY `user_id`;
 ALTER TABLE `sessions` MODIFY `ip4` inet4;
 SELECT `ip4` FROM `sessions` ORDER BY `user_id`;
+
+-- REPLACE of a row identical to the one it replaces: 1 affected row, no duplicate, when the
+-- table's only unique key conflicts (MariaDB updates in place); delete and insert (2) when the
+-- table has another unique key.
+CREATE TABLE `rep_one` (`id` int PRIMARY KEY, `v` int);
+INSERT INTO `rep_one` VALUES (1, 10), (2, 20);
+REPLACE INTO `rep_one` VALUES (1, 10);
+REPLACE INTO `rep_one` VALUES (1, 11);
+REPLACE INTO `rep_one` VALUES (1, 11), (2, 21), (3, 30);
+REPLACE INTO `rep_one` SELECT * FROM `rep_one`;
+SELECT * FROM `rep_one` ORDER BY `id`;
+CREATE TABLE `rep_two` (`id` int PRIMARY KEY, `v` int, `w` int, UNIQUE KEY (`w`));
+INSERT INTO `rep_two` VALUES (1, 10, 100);
+REPLACE INTO `rep_two` VALUES (1, 10, 100);
+REPLACE INTO `rep_two` VALUES (1, 11, 100);
+REPLACE INTO `rep_two` VALUES (2, 11, 100);
+SELECT * FROM `rep_two` ORDER BY `id`;
+CREATE TABLE `rep_nokey` (`v` int);
+INSERT INTO `rep_nokey` VALUES (1);
+REPLACE INTO `rep_nokey` VALUES (1);
+CREATE TABLE `rep_uk` (`a` int, `b` int, UNIQUE KEY (`a`));
+INSERT INTO `rep_uk` VALUES (1, 1);
+REPLACE INTO `rep_uk` VALUES (1, 1);
+REPLACE INTO `rep_uk` VALUES (1, 2);
+SELECT * FROM `rep_uk`;

@@ -164,6 +164,27 @@ impl Collation {
         pad_space_key(&weights, width, out);
     }
 
+    /// The bytes that begin the sort key of every string starting with `prefix`, for
+    /// collations that give each character one weight (not UCA's contractions): LIKE
+    /// 'prefix%' reads the index keys that begin so. None where the keys share no such
+    /// beginning: a prefix ending in a space, or longer than the first chunk of a PAD SPACE
+    /// key (`pad_space_key`).
+    pub fn sort_key_prefix(self, prefix: &[u8]) -> Option<Vec<u8>> {
+        if self.weighs_bytes() && !self.0.pad_space {
+            return Some(prefix.to_vec());
+        }
+        let weights = self.weights(prefix);
+        if self.0.pad_space && (weights.len() > PAD_CHUNK || weights.last() == Some(&SPACE)) {
+            return None;
+        }
+        let width = self.weight_width();
+        let mut out = Vec::with_capacity(weights.len() * width);
+        for w in weights {
+            push_weight(&mut out, w, width);
+        }
+        Some(out)
+    }
+
     /// `s LIKE pattern` under this collation: characters match when their weights are equal;
     /// `_` is one character, `%` any run, `escape` quotes the next character. No padding:
     /// 'a ' LIKE 'a' is false, as in MariaDB.
@@ -373,5 +394,24 @@ mod tests {
         assert!(!g.like(b"a ", b"a", '\\' as u32));
         assert!(g.like("é".as_bytes(), b"_", '\\' as u32));
         assert!(!c("utf8mb4_bin").like(b"A", b"a", '\\' as u32));
+    }
+
+    #[test]
+    fn sort_keys_begin_with_their_prefixs_key() {
+        for name in ["utf8mb4_general_ci", "latin1_swedish_ci", "utf8mb4_bin", "utf8mb4_nopad_bin"] {
+            let coll = c(name);
+            for prefix in ["a", "Abc", "ab c", "äB", "abcdefgh"] {
+                let start = coll.sort_key_prefix(prefix.as_bytes()).unwrap();
+                for rest in ["", " ", "\t", "x", "  z", "\u{1}", "ÿÿ", "abcdefghijklmnop"] {
+                    let mut key = Vec::new();
+                    coll.sort_key(format!("{prefix}{rest}").as_bytes(), &mut key);
+                    assert!(key.starts_with(&start), "{name} {prefix:?} {rest:?}");
+                }
+            }
+        }
+        // A PAD SPACE key's first chunk holds eight characters; a prefix ending in a space has
+        // no common beginning (the space is dropped from 'ab ' but not from 'ab c').
+        assert_eq!(c("utf8mb4_general_ci").sort_key_prefix(b"abcdefghi"), None);
+        assert_eq!(c("utf8mb4_general_ci").sort_key_prefix(b"ab "), None);
     }
 }

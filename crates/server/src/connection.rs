@@ -919,6 +919,8 @@ fn put_default(out: &mut Vec<u8>, col: &ColumnDef, ty: &SqlType) {
     let value = match &col.default {
         ColumnDefault::Value(v) => v.clone(),
         ColumnDefault::CurrentTimestamp => Value::Null,
+        // MariaDB sends the expression's text for a DEFAULT (expr).
+        ColumnDefault::Expression(text) => Value::Bytes(text.clone().into_bytes()),
         ColumnDefault::None if col.nullable => Value::Null,
         ColumnDefault::None => implicit_default(&col.ty),
     };

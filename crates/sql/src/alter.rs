@@ -55,6 +55,8 @@ enum Fill {
     Value(Datum),
     /// 1, 2, 3... in the order of the rows (a new AUTO_INCREMENT column).
     Sequence,
+    /// Its DEFAULT (expr), computed for each row (uuid(), `a` * 2).
+    Expression,
 }
 
 #[derive(Clone)]
@@ -85,6 +87,9 @@ struct Edit<'t> {
     copy_reason: Option<&'static str>,
     /// MariaDB would rebuild in place (ALGORITHM=INSTANT and NOCOPY refused with 1845).
     inplace_rebuild: bool,
+    /// MariaDB would copy without naming a reason (1845 "Try ALGORITHM=COPY"): a column added
+    /// with a DEFAULT whose value differs from row to row.
+    copy_unexplained: bool,
     /// CONVERT TO CHARACTER SET: every string value is converted.
     convert: bool,
     /// A generated column was added or redefined: every row's generated values are computed
@@ -114,6 +119,7 @@ fn col_value_fill(def: &ColumnDef, cx: &ExecCtx) -> Result<Fill, SqlError> {
         return Ok(Fill::Sequence);
     }
     Ok(Fill::Value(match &def.default {
+        ColumnDefault::Expression(_) => return Ok(Fill::Expression),
         ColumnDefault::Value(d) => d.clone(),
         ColumnDefault::CurrentTimestamp => value::store_for_column(Datum::DateTime(cx.env.now()), def, cx)?,
         ColumnDefault::None if def.nullable => Datum::Null,
@@ -178,6 +184,19 @@ fn column_from_def(
         }
         cd.options.retain(|o| !matches!(o.option, ast::ColumnOption::Generated { .. }));
     }
+    // A DEFAULT (expr) may name other columns too: printed here, checked on the whole table.
+    let datetime = matches!(cd.data_type, ast::DataType::Datetime(_) | ast::DataType::Timestamp(..));
+    let mut default_expression = None;
+    for o in &cd.options {
+        if let ast::ColumnOption::Default(e) = &o.option {
+            if crate::defaults::is_expression(e, datetime) {
+                default_expression = Some(crate::defaults::text(e, &cd.name.value, &t.db)?);
+            }
+        }
+    }
+    if default_expression.is_some() {
+        cd.options.retain(|o| !matches!(o.option, ast::ColumnOption::Default(_)));
+    }
     let mut text = format!("CREATE TABLE `t` ({cd}");
     // An AUTO_INCREMENT column must lead a key in CREATE TABLE; ALTER checks that on the whole
     // table afterwards.
@@ -198,6 +217,12 @@ fn column_from_def(
     let primary = !nt.primary_key.is_empty();
     let unique = nt.indexes.iter().any(|i| i.unique);
     let mut col = nt.columns.into_iter().next().ok_or_else(|| error::internal("column definition"))?;
+    if let Some(text) = default_expression {
+        if col.auto_increment {
+            return Err(error::invalid_default(&col.name));
+        }
+        col.default = ColumnDefault::Expression(text);
+    }
     if let Some((expr, stored)) = declared {
         if primary {
             return Err(crate::generated::primary_key_refused());
@@ -240,6 +265,7 @@ impl<'t> Edit<'t> {
             inplace_rebuild: false,
             convert: false,
             recompute: false,
+            copy_unexplained: false,
             indexes_added: 0,
             changed: false,
         }
@@ -288,9 +314,19 @@ impl<'t> Edit<'t> {
         }
         let (def, primary, unique) = column_from_def(b, cx, self.t, cd)?;
         self.declare_check(&def.name, inline_check(cd)?);
-        let fill = col_value_fill(&def, cx)?;
+        let mut fill = col_value_fill(&def, cx)?;
         if matches!(fill, Fill::Sequence) {
             self.inplace_rebuild = true;
+        }
+        if matches!(fill, Fill::Expression) {
+            let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
+            defs.push(def.clone());
+            if crate::defaults::needs_copy(b.env.catalog, &self.t.db, &self.t.name, &defs, &def) {
+                self.copy_unexplained = true;
+            } else {
+                // A constant expression, (1 + 1): every row gets its one value, in place.
+                fill = Fill::Value(crate::defaults::constant_value(b.env.catalog, &self.t.db, &def, cx)?);
+            }
         }
         if let Some(g) = &def.generated {
             // MariaDB adds a VIRTUAL column in place and copies the table for a STORED one.
@@ -365,8 +401,10 @@ impl<'t> Edit<'t> {
             self.rename_in_constraints(&old_name, &def.name);
             let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
             crate::generated::rename_column(&mut defs, &old_name, &def.name);
+            crate::defaults::rename_column(&mut defs, &old_name, &def.name);
             for (c, d) in self.cols.iter_mut().zip(defs) {
                 c.def.generated = d.generated;
+                c.def.default = d.default;
             }
             if let Some(g) = &mut def.generated {
                 g.expr = crate::generated::renamed(&g.expr, &old_name, &def.name);
@@ -567,8 +605,10 @@ impl<'t> Edit<'t> {
                 self.rename_in_constraints(&old_name, new);
                 let mut defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
                 crate::generated::rename_column(&mut defs, &old_name, new);
+                crate::defaults::rename_column(&mut defs, &old_name, new);
                 for (c, d) in self.cols.iter_mut().zip(defs) {
                     c.def.generated = d.generated;
+                    c.def.default = d.default;
                 }
                 self.cols[at].def.name = new.clone();
                 self.changed = true;
@@ -693,6 +733,9 @@ impl<'t> Edit<'t> {
             Algorithm::Default => "ALGORITHM=DEFAULT",
         };
         let requested = self.algorithm;
+        if self.copy_unexplained && matches!(requested, Algorithm::Instant | Algorithm::Inplace | Algorithm::NoCopy) {
+            return Err(error::alter_operation_not_supported(named(requested), "ALGORITHM=COPY"));
+        }
         if let Some(reason) = self.copy_reason {
             if matches!(requested, Algorithm::Instant | Algorithm::Inplace | Algorithm::NoCopy) {
                 return Err(error::alter_operation_not_supported_reason(named(requested), reason, "ALGORITHM=COPY"));
@@ -723,7 +766,7 @@ impl<'t> Edit<'t> {
     }
 
     fn is_copy(&self) -> bool {
-        self.copy_reason.is_some() || self.algorithm == Algorithm::Copy
+        self.copy_reason.is_some() || self.copy_unexplained || self.algorithm == Algorithm::Copy
     }
 
     /// The final position of each column id.
@@ -843,6 +886,10 @@ pub async fn alter_table(
         if edit.primary.as_ref().is_some_and(generated_key) {
             return Err(crate::generated::primary_key_refused());
         }
+    }
+    if edit.cols.iter().any(|c| matches!(c.def.default, ColumnDefault::Expression(_))) {
+        let defs: Vec<ColumnDef> = edit.cols.iter().map(|c| c.def.clone()).collect();
+        crate::defaults::check_table(catalog, &t.db, &t.name, &defs)?;
     }
     if edit.changed && !(t.constraints.is_empty() && edit.constraints.is_empty()) {
         check_constraints_survive(catalog, &t, &edit)?;
@@ -1013,6 +1060,7 @@ async fn rebuild(
         Old { at: usize, convert: bool },
         Value(Datum),
         Sequence,
+        Expression,
     }
     let plan: Vec<Source> = edit
         .cols
@@ -1025,8 +1073,15 @@ async fn rebuild(
             }
             (None, Fill::Value(d)) => Source::Value(d.clone()),
             (None, Fill::Sequence) => Source::Sequence,
+            (None, Fill::Expression) => Source::Expression,
         })
         .collect();
+    // Added columns with a DEFAULT (expr): each row gets its own value, computed on the new row.
+    let added: Vec<bool> = plan.iter().map(|f| matches!(f, Source::Expression)).collect();
+    let defaults = match added.contains(&true) {
+        true => crate::defaults::values_for_columns(catalog, &t.db, &t.name, &columns)?,
+        false => None,
+    };
     // Generated columns are computed again on every row: their expression or the columns they
     // read may have changed.
     let generated = crate::generated::values_for_columns(catalog, &t.db, &t.name, &columns)?;
@@ -1073,6 +1128,7 @@ async fn rebuild(
                     }
                 }
                 Source::Value(d) => d.clone(),
+                Source::Expression => crate::defaults::record_value(col),
                 Source::Sequence => {
                     sequence += 1;
                     match col.ty {
@@ -1081,6 +1137,22 @@ async fn rebuild(
                     }
                 }
             });
+        }
+        if let Some((def, values)) = &defaults {
+            let mut store = |v: Datum, pos: usize, cx: &mut ExecCtx| {
+                let col = &def.columns[pos];
+                if v.is_null() && !col.nullable {
+                    let msg = format!("Data truncated for column '{}' at row {row_no}", col.name);
+                    if cx.strict() {
+                        return Err(SqlError::new(1265, "01000", msg));
+                    }
+                    cx.push_warning(WarnLevel::Warning, 1265, msg);
+                    return Ok(value::implicit_default(&col.ty));
+                }
+                let target = StoreTarget { db: &def.db, table: &def.name, row: row_no };
+                value::store_for_column_at(v, col, Some(&target), &*cx)
+            };
+            values.fill_added(&added, &mut out, &mut store, cx)?;
         }
         if let Some((def, values)) = &generated {
             values.fill(def, &mut out, row_no, cx)?;

@@ -64,16 +64,6 @@ pub(crate) fn reject_information_schema(db: &str) -> Result<(), SqlError> {
     Ok(())
 }
 
-/// `CURRENT_TIMESTAMP[(n)]`, `NOW([n])`, `LOCALTIME[STAMP][(n)]`.
-fn is_current_timestamp(e: &ast::Expr) -> bool {
-    let name = match e {
-        ast::Expr::Function(f) => f.name.to_string(),
-        ast::Expr::Identifier(i) => i.value.clone(),
-        _ => return false,
-    };
-    matches!(name.to_ascii_uppercase().as_str(), "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIME" | "LOCALTIMESTAMP")
-}
-
 /// Largest number of bytes a value of `ty` takes in a key.
 fn key_bytes(ty: &ColumnType, prefix: Option<u32>) -> u64 {
     match ty {
@@ -241,22 +231,27 @@ fn column_default(
     cx: &mut ExecCtx,
     col: &ColumnDef,
     default: Option<&ast::Expr>,
+    db: &str,
 ) -> Result<ColumnDefault, SqlError> {
     let Some(e) = default else {
         return Ok(ColumnDefault::None);
     };
-    if is_current_timestamp(e) {
-        return match col.ty {
-            ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => Ok(ColumnDefault::CurrentTimestamp),
-            _ => Err(error::invalid_default(&col.name)),
-        };
+    let datetime = matches!(col.ty, ColumnType::DateTime { .. } | ColumnType::Timestamp { .. });
+    if crate::defaults::is_expression(e, datetime) {
+        if col.auto_increment {
+            return Err(error::invalid_default(&col.name));
+        }
+        return Ok(ColumnDefault::Expression(crate::defaults::text(e, &col.name, db)?));
+    }
+    if crate::defaults::is_current_timestamp(crate::defaults::unnest(e)) {
+        return Ok(ColumnDefault::CurrentTimestamp);
     }
     let bound = b.bind_expr(e).map_err(|_| error::invalid_default(&col.name))?;
     if !bound.expr.is_row_independent()
         || bound.expr.is_volatile()
         || bound.expr.any(&mut |x| matches!(x, crate::plan::Expr::Param(_)))
     {
-        return Err(error::not_supported("non-constant DEFAULT expressions"));
+        return Err(error::invalid_default(&col.name));
     }
     let v = bound.expr.eval(&[], cx)?;
     if v.is_null() {
@@ -565,7 +560,7 @@ pub(crate) fn build_new_table(
                     primary: false,
                 }),
                 ast::ColumnOption::Comment(c) => comment = c.clone(),
-                ast::ColumnOption::OnUpdate(e) if is_current_timestamp(e) => {
+                ast::ColumnOption::OnUpdate(e) if crate::defaults::is_current_timestamp(e) => {
                     if !matches!(ty, ColumnType::DateTime { .. } | ColumnType::Timestamp { .. }) {
                         return Err(error::invalid_on_update(&cname));
                     }
@@ -649,9 +644,10 @@ pub(crate) fn build_new_table(
     crate::generated::define(b.env.catalog, &db, &name, &mut columns, &generated)?;
     // Defaults, now that nullability is final.
     for i in 0..columns.len() {
-        let d = column_default(b, cx, &columns[i], defaults[i])?;
+        let d = column_default(b, cx, &columns[i], defaults[i], &db)?;
         columns[i].default = d;
     }
+    crate::defaults::check_table(b.env.catalog, &db, &name, &columns)?;
     let mut indexes: Vec<NewIndex> = Vec::new();
     let mut taken: Vec<String> = Vec::new();
     for s in specs.iter().filter(|s| !s.primary) {

@@ -18,6 +18,7 @@ use sqlparser::ast;
 
 use crate::bind::{table_column_meta, Binder, ColumnInfo, Source, SourceKind};
 use crate::constraints::TableRules;
+use crate::defaults::DefaultValues;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::exec::access::{session_row, session_value, timestamp_columns, to_session_zone, AccessCursor};
@@ -65,6 +66,8 @@ pub struct InsertPlan {
     pub returning: Option<Returning>,
     /// The table's generated columns (None: it has none).
     pub generated: Option<Arc<GeneratedValues>>,
+    /// The table's DEFAULT (expr) columns (None: it has none).
+    pub defaults: Option<Arc<DefaultValues>>,
 }
 
 #[derive(Debug)]
@@ -270,7 +273,7 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
                     };
                     let pos = column_position(&table, n, "field list")?;
                     let e = if is_default_keyword(&a.value) {
-                        default_expr(&table.columns[pos])
+                        default_expr(b, &table.columns[pos])?
                     } else {
                         b.bind_expr(&a.value)?.expr
                     };
@@ -309,16 +312,20 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
         None => None,
     };
     let generated = crate::generated::values_for(b.env.catalog, &table)?;
-    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records, rules, returning, generated })
+    let defaults = crate::defaults::values_for(b.env.catalog, &table)?;
+    Ok(InsertPlan { table, columns, source, mode, on_duplicate, report_records, rules, returning, generated, defaults })
 }
 
-/// The DEFAULT keyword in an UPDATE / ODKU assignment: the column's default as an expression.
-fn default_expr(col: &ColumnDef) -> Expr {
+/// The DEFAULT keyword in an UPDATE / ODKU assignment: the column's default as an expression
+/// (a DEFAULT (expr) bound in the statement's scope, where the table's columns are the row
+/// being changed).
+fn default_expr(b: &mut Binder, col: &ColumnDef) -> Result<Expr, SqlError> {
     if col.generated.is_some() {
         // DEFAULT for a generated column means its computed value: the NULL stands for it.
-        return Expr::Literal(Value::Null);
+        return Ok(Expr::Literal(Value::Null));
     }
-    match &col.default {
+    Ok(match &col.default {
+        ColumnDefault::Expression(text) => b.bind_expr(&crate::constraints::parse_expr(text)?)?.expr,
         ColumnDefault::Value(v) => Expr::Literal(v.clone()),
         ColumnDefault::CurrentTimestamp => match value::lookup_function("NOW") {
             Some(f) => Expr::Func { func: crate::plan::FuncRef(f), args: Vec::new() },
@@ -331,7 +338,7 @@ fn default_expr(col: &ColumnDef) -> Expr {
                 Expr::Literal(value::implicit_default(&col.ty))
             }
         }
-    }
+    })
 }
 
 /// Binds the single target table of UPDATE / DELETE as source 0 of the current scope.
@@ -443,8 +450,11 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
         let Expr::Column(pos) = target.expr else {
             return Err(error::unknown_column(&n.to_string(), Clause::Set));
         };
-        let e =
-            if is_default_keyword(&a.value) { default_expr(&table.columns[pos]) } else { b.bind_expr(&a.value)?.expr };
+        let e = if is_default_keyword(&a.value) {
+            default_expr(b, &table.columns[pos])?
+        } else {
+            b.bind_expr(&a.value)?.expr
+        };
         assignments.push((pos, e));
     }
     let (access, order, limit) = bind_where_order_limit(b, u.selection.as_ref(), &u.order_by, u.limit.as_ref())?;
@@ -895,6 +905,9 @@ fn full_row(
 ) -> Result<(Vec<Value>, bool), SqlError> {
     let ai = table.auto_increment_column();
     let no_auto_on_zero = cx.env.sql_mode.no_auto_value_on_zero;
+    // Which list entries had a value rather than DEFAULT: only tables with DEFAULT (expr)
+    // columns need to know.
+    let given: Option<Vec<bool>> = plan.defaults.as_ref().map(|_| src.iter().map(Option::is_some).collect());
     let mut row: Vec<Option<Value>> = vec![None; ncols];
     for (j, v) in src.into_iter().enumerate() {
         row[plan.columns[j]] = v;
@@ -932,6 +945,12 @@ fn full_row(
         };
         full.push(v);
     }
+    if let (Some(d), Some(given)) = (&plan.defaults, given) {
+        let list = &plan.columns[..given.len()];
+        let mut store_at =
+            |v: Value, pos: usize, cx: &mut ExecCtx| store(v, table, &table.columns[pos], row_number, cx);
+        d.fill(table, list, &given, &mut full, &mut store_at, cx)?;
+    }
     Ok((full, gen))
 }
 
@@ -953,6 +972,10 @@ async fn insert_one(
     }
     if let Some(rules) = &plan.rules {
         return insert_one_constrained(plan, rules, table, row, row_number, on_dup, counts, cx).await;
+    }
+    if on_dup == OnDuplicate::Replace && replaces_in_place(table) {
+        replace_in_place(plan, None, table, row, counts, cx).await?;
+        return yield_if_due(cx).await;
     }
     let outcome = cx.trx()?.insert(table, row.clone(), on_dup).await.map_err(SqlError::from)?;
     handle_insert_outcome(plan, None, table, &row, row_number, outcome, counts, cx).await?;
@@ -999,6 +1022,8 @@ async fn insert_one_constrained(
                     other => break other,
                 }
             }
+        } else if on_dup == OnDuplicate::Replace && replaces_in_place(table) {
+            return replace_in_place(plan, Some(rules), table, row.clone(), counts, cx).await;
         } else {
             cx.trx()?.insert(table, row.clone(), on_dup).await?
         };
@@ -1016,6 +1041,49 @@ async fn insert_one_constrained(
         (r, _) => r?,
     }
     yield_if_due(cx).await
+}
+
+/// Whether REPLACE changes a conflicting row in place, as MariaDB's `write_record` does when
+/// the conflict is on the table's last unique key (here: its only one) and no foreign key
+/// references the table (the caller checked that).
+fn replaces_in_place(table: &TableDef) -> bool {
+    let primary = usize::from(!table.has_hidden_pk());
+    primary + table.secondary.iter().filter(|i| i.unique).count() == 1
+}
+
+/// REPLACE of one row into a table whose only unique key conflicts: the existing row is
+/// updated rather than deleted, and one identical to the new row is left alone. MariaDB counts
+/// the latter as 1 affected row and no duplicate (InnoDB's HA_ERR_RECORD_IS_THE_SAME), the
+/// former as 2 and a duplicate, as a delete and insert would.
+async fn replace_in_place(
+    plan: &InsertPlan,
+    rules: Option<&TableRules>,
+    table: &Arc<TableDef>,
+    row: Vec<Value>,
+    counts: &mut InsertCounts,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(), SqlError> {
+    match cx.trx()?.insert(table, row.clone(), OnDuplicate::Report).await? {
+        InsertOutcome::Duplicate { pk_key, existing, .. } => {
+            if existing == row {
+                counts.affected += 1;
+            } else {
+                if let Some(rules) = rules {
+                    rules.check_parents(&row, Some(&existing), cx).await?;
+                }
+                cx.trx()?.update(table, &pk_key, &existing, row.clone()).await?;
+                counts.affected += 2;
+                counts.duplicates += 1;
+            }
+            returning_row(&plan.returning, table, &row, &mut counts.returned, cx)
+        }
+        outcome => {
+            if let (Some(rules), InsertOutcome::Inserted { .. }) = (rules, &outcome) {
+                rules.check_parents(&row, None, cx).await?;
+            }
+            handle_insert_outcome(plan, rules, table, &row, 0, outcome, counts, cx).await
+        }
+    }
 }
 
 /// Counts an insert's outcome; a duplicate is updated (ON DUPLICATE KEY UPDATE) or reported
@@ -1128,6 +1196,8 @@ fn column_default(table: &TableDef, c: &ColumnDef, row: u64, cx: &mut ExecCtx) -
     match &c.default {
         ColumnDefault::Value(v) => Ok(v.clone()),
         ColumnDefault::CurrentTimestamp => current_timestamp(table, c, row, cx),
+        // Computed once the row's given values are in (`DefaultValues::fill`).
+        ColumnDefault::Expression(_) => Ok(crate::defaults::record_value(c)),
         ColumnDefault::None if c.nullable => Ok(Value::Null),
         // An ENUM NOT NULL defaults to its first value, silently, in every sql_mode.
         ColumnDefault::None if matches!(c.ty, selkie_storage::ColumnType::Enum { .. }) => {

@@ -69,6 +69,8 @@ pub enum Clause {
     Check,
     /// A generated column's expression.
     Generated,
+    /// A column's DEFAULT (expr).
+    Default,
     /// INSERT / DELETE ... RETURNING.
     Returning,
 }
@@ -86,6 +88,7 @@ impl Clause {
             Clause::FieldList => "field list",
             Clause::Check => "CHECK",
             Clause::Generated => "GENERATED ALWAYS AS",
+            Clause::Default => "DEFAULT",
             Clause::Returning => "RETURNING",
         }
     }

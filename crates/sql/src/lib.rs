@@ -26,7 +26,8 @@
 //! - `bind`: name resolution and the rule-based planner (AST to plan).
 //! - `exec`: the statement context, expression evaluation, and the operators that run a plan.
 //! - `constraints`: FOREIGN KEY and CHECK definitions and their enforcement on row changes;
-//!   `generated`: generated columns (definitions, and their values on row changes).
+//!   `generated`: generated columns (definitions, and their values on row changes);
+//!   `defaults`: DEFAULT (expr) column defaults (definitions, and their values on insert).
 //! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN; `alter`: ALTER
 //!   TABLE (on top of `ddl`'s column and index definitions).
 //! - `session`: the `Session` type: dispatch, transactions, prepared statements, plan caches.
@@ -45,6 +46,7 @@ mod bind;
 pub mod charset;
 mod constraints;
 mod ddl;
+mod defaults;
 mod dml;
 mod error;
 mod exec;

@@ -233,3 +233,32 @@ async fn strictness_and_store_messages() {
         rows(&[&["Warning", "1264", "Out of range value for column 'c' at row 2"]])
     );
 }
+
+/// REPLACE as MariaDB counts it (checked on MariaDB 10.11): a table whose only unique key
+/// conflicts has the row updated in place, so replacing it with an identical row is 1 affected
+/// row and no duplicate; with another unique key it is a delete and an insert (2).
+#[tokio::test]
+async fn replace_of_an_identical_row() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE p (id INT PRIMARY KEY, v INT)").await;
+    exec(&mut s, "INSERT INTO p VALUES (1, 10), (2, 20)").await;
+    assert_eq!(exec(&mut s, "REPLACE INTO p VALUES (1, 10)").await.affected_rows, 1);
+    assert_eq!(exec(&mut s, "REPLACE INTO p VALUES (1, 11)").await.affected_rows, 2);
+    let ok = exec(&mut s, "REPLACE INTO p VALUES (1, 11), (2, 21), (3, 30)").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (4, "Records: 3  Duplicates: 1  Warnings: 0"));
+    let ok = exec(&mut s, "REPLACE INTO p SELECT * FROM p").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (3, "Records: 3  Duplicates: 0  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT * FROM p").await, rows(&[&["1", "11"], &["2", "21"], &["3", "30"]]));
+    exec(&mut s, "CREATE TABLE u (id INT PRIMARY KEY, v INT, w INT, UNIQUE KEY (w))").await;
+    exec(&mut s, "INSERT INTO u VALUES (1, 10, 100)").await;
+    assert_eq!(exec(&mut s, "REPLACE INTO u VALUES (1, 10, 100)").await.affected_rows, 2);
+    assert_eq!(exec(&mut s, "REPLACE INTO u VALUES (2, 11, 100)").await.affected_rows, 2);
+    assert_eq!(query(&mut s, "SELECT * FROM u").await, rows(&[&["2", "11", "100"]]));
+    // Only a UNIQUE key (the row id is hidden): it is the one unique key.
+    exec(&mut s, "CREATE TABLE k (a INT, b INT, UNIQUE KEY (a))").await;
+    exec(&mut s, "INSERT INTO k VALUES (1, 1)").await;
+    assert_eq!(exec(&mut s, "REPLACE INTO k VALUES (1, 1)").await.affected_rows, 1);
+    assert_eq!(exec(&mut s, "REPLACE INTO k VALUES (1, 2)").await.affected_rows, 2);
+    assert_eq!(query(&mut s, "SELECT * FROM k").await, rows(&[&["1", "2"]]));
+}

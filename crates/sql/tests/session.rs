@@ -254,3 +254,31 @@ async fn statements_mysqldump_sends() {
     exec(&mut s, "RELEASE SAVEPOINT sp").await;
     exec(&mut s, "COMMIT").await;
 }
+
+/// SHOW WARNINGS lists the previous statement's warnings and reports none of its own; a
+/// statement that uses no tables and raises no warning leaves them (checked on MariaDB 10.11).
+#[tokio::test]
+async fn show_warnings_does_not_count_its_own_rows() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let eof_warnings = |r: &[Res]| match r.last() {
+        Some(Res::Rows { warnings, .. }) => *warnings,
+        other => panic!("expected rows, got {other:?}"),
+    };
+    let r = run(&mut s, "SELECT 1/0, CAST('x' AS SIGNED)").await.unwrap();
+    assert_eq!(eof_warnings(&r), 2);
+    for sql in ["SHOW WARNINGS", "SHOW COUNT(*) WARNINGS", "SHOW ERRORS", "SHOW WARNINGS LIMIT 0"] {
+        assert_eq!(eof_warnings(&run(&mut s, sql).await.unwrap()), 0, "{sql}");
+    }
+    assert_eq!(eof_warnings(&run(&mut s, "SELECT @@warning_count").await.unwrap()), 0);
+    assert_eq!(query(&mut s, "SELECT @@warning_count, @@error_count").await, rows(&[&["2", "0"]]));
+    exec(&mut s, "SET @x = 1").await;
+    assert_eq!(query(&mut s, "SELECT 1 + 1").await, rows(&[&["2"]]));
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await.len(), 2);
+    // A statement that reads a table clears them.
+    exec(&mut s, "CREATE TABLE t (a INT)").await;
+    assert_eq!(query(&mut s, "SELECT 1/0").await, rows(&[&["NULL"]]));
+    assert_eq!(query(&mut s, "SELECT count(*) FROM t").await, rows(&[&["0"]]));
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await.len(), 0);
+    assert_eq!(query(&mut s, "SELECT @@warning_count").await, rows(&[&["0"]]));
+}

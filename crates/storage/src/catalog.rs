@@ -464,6 +464,8 @@ pub fn encode_table(t: &TableDef) -> Vec<u8> {
                 put_datum(&mut out, d);
             }
             ColumnDefault::CurrentTimestamp => out.push(2),
+            // The text travels in `ATTR_COLUMN_DEFAULT_EXPRESSION`; the fixed layout says "none".
+            ColumnDefault::Expression(_) => out.push(0),
         }
         out.push(c.auto_increment as u8);
         out.push(c.on_update_current_timestamp as u8);
@@ -489,6 +491,9 @@ const ATTR_COLUMN_COLLATION: u8 = 1;
 const ATTR_COLUMN_ZEROFILL: u8 = 2;
 /// GENERATED ALWAYS AS: `stored u8 | expression text (UTF-8, the rest of the payload)`.
 const ATTR_COLUMN_GENERATED: u8 = 3;
+/// DEFAULT (expr): the expression's text (UTF-8, the whole payload); the fixed layout's default
+/// byte is 0 ("none") for such a column.
+const ATTR_COLUMN_DEFAULT_EXPRESSION: u8 = 4;
 
 /// The attributes of a column beyond the fixed layout (`ATTR_COLUMN_*`).
 fn column_attrs(c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
@@ -503,6 +508,9 @@ fn column_attrs(c: &ColumnDef) -> Vec<(u8, Vec<u8>)> {
         let mut b = vec![g.stored as u8];
         b.extend_from_slice(g.expr.as_bytes());
         attrs.push((ATTR_COLUMN_GENERATED, b));
+    }
+    if let ColumnDefault::Expression(text) = &c.default {
+        attrs.push((ATTR_COLUMN_DEFAULT_EXPRESSION, text.as_bytes().to_vec()));
     }
     attrs
 }
@@ -522,6 +530,10 @@ fn apply_column_attr(c: &mut ColumnDef, tag: u8, bytes: &[u8]) -> Result<()> {
             };
             let expr = String::from_utf8(text.to_vec()).map_err(|_| corrupt("generated column expression"))?;
             c.generated = Some(GeneratedColumn { expr, stored });
+        }
+        ATTR_COLUMN_DEFAULT_EXPRESSION => {
+            let text = String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("column default expression"))?;
+            c.default = ColumnDefault::Expression(text);
         }
         _ => return Err(unknown_attr("column", tag)),
     }
@@ -1196,6 +1208,7 @@ mod tests {
                     put_datum(&mut out, d);
                 }
                 ColumnDefault::CurrentTimestamp => out.push(2),
+                ColumnDefault::Expression(_) => unreachable!("format 1 had no default expressions"),
             }
             out.push(c.auto_increment as u8);
             out.push(c.on_update_current_timestamp as u8);
@@ -1298,6 +1311,17 @@ mod tests {
         let bytes = encode_table(&t);
         assert_eq!(decode_table(&bytes).unwrap(), t);
         assert!(bytes.windows(8).any(|w| w == b"`id` + 1"));
+    }
+
+    #[test]
+    fn default_expressions_round_trip_as_attribute_4() {
+        let mut t = sample_table();
+        t.columns[5].default = ColumnDefault::Expression("uuid()".into());
+        t.columns[6].default = ColumnDefault::Expression("(`k` * 2)".into());
+        let bytes = encode_table(&t);
+        assert_eq!(decode_table(&bytes).unwrap(), t);
+        // The attribute: tag 4, length, text.
+        assert!(bytes.windows(8).any(|w| w == [4, 6, b'u', b'u', b'i', b'd', b'(', b')']));
     }
 
     #[test]

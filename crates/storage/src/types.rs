@@ -530,6 +530,10 @@ pub enum ColumnDefault {
     Value(Datum),
     /// DEFAULT CURRENT_TIMESTAMP / NOW().
     CurrentTimestamp,
+    /// DEFAULT (expr) / DEFAULT func(): evaluated for each row that does not give the column,
+    /// as MariaDB 10.2+ does. The text is the expression as MariaDB prints it in SHOW CREATE
+    /// TABLE (`uuid()`, `(\`a\` * 2)`, `nextval(\`db\`.\`s\`)`), which statements parse again.
+    Expression(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use selkie_storage::Decimal;
+use selkie_storage::{ColumnDefault, Decimal};
 use sqlparser::ast;
 
-use super::binder::{Binder, Bound};
+use super::binder::{Binder, Bound, SourceKind};
 use super::types;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
@@ -885,6 +885,56 @@ impl Binder<'_> {
         Ok(Bound::new(Expr::Func { func: FuncRef(func), args: bound }, ty, true))
     }
 
+    /// DEFAULT(col): the default of a base table column, for the current row (a DEFAULT (expr)
+    /// reads the row's other columns). As in MariaDB: 1364 for a NOT NULL column without one,
+    /// the implicit 0 for AUTO_INCREMENT, NULL for a generated column.
+    fn bind_default_of(&mut self, args: &[&ast::Expr]) -> Result<Bound, SqlError> {
+        let [arg] = args else { return Err(error::wrong_param_count("DEFAULT")) };
+        let (qualifier, name): (Vec<String>, String) = match arg {
+            ast::Expr::Identifier(i) => (Vec::new(), i.value.clone()),
+            ast::Expr::CompoundIdentifier(ids) if ids.len() > 1 => {
+                let n = ids.len() - 1;
+                (ids[..n].iter().map(|i| i.value.clone()).collect(), ids[n].value.clone())
+            }
+            _ => return Err(error::syntax(&arg.to_string(), 1)),
+        };
+        let column = self.resolve_column(&qualifier, &name)?;
+        let Expr::Column(index) = column.expr else {
+            return Err(error::not_supported("DEFAULT() of an outer query's column"));
+        };
+        let scope = self.scope();
+        let Some(si) = scope.source_of_column(index) else { return Err(error::internal("DEFAULT() column")) };
+        let source = &scope.sources[si];
+        let SourceKind::Table { table, .. } = &source.kind else {
+            return Err(error::not_supported("DEFAULT() of a derived table's column"));
+        };
+        let table = table.clone();
+        let col = &table.columns[index - source.offset];
+        let literal = |v: Value| Bound::new(Expr::Literal(v), column.ty.clone(), true);
+        if col.generated.is_some() {
+            return Ok(literal(Value::Null));
+        }
+        if col.auto_increment {
+            return Ok(literal(value::implicit_default(&col.ty)));
+        }
+        match &col.default {
+            ColumnDefault::Value(v) => Ok(literal(v.clone())),
+            ColumnDefault::None if col.nullable => Ok(literal(Value::Null)),
+            ColumnDefault::None => Err(error::no_default(&col.name)),
+            ColumnDefault::CurrentTimestamp => self.call_function("NOW", Vec::new()),
+            ColumnDefault::Expression(text) => {
+                // Bound with only the column's table visible, so that its names mean that
+                // table's columns whatever else the query joins.
+                let parsed = crate::parse::stored_expr::parse_expr(text)?;
+                let only = self.scope().sources[si].clone();
+                let saved = std::mem::replace(&mut self.scope_mut().sources, vec![only]);
+                let bound = self.bind_expr(&parsed);
+                self.scope_mut().sources = saved;
+                bound
+            }
+        }
+    }
+
     fn bind_function(&mut self, f: &ast::Function) -> Result<Bound, SqlError> {
         if f.over.is_some() {
             return Err(error::not_supported("window functions"));
@@ -919,6 +969,7 @@ impl Binder<'_> {
         }
         match upper.as_str() {
             "NEXTVAL" | "LASTVAL" | "SETVAL" => self.bind_sequence_function(&upper, &args),
+            "DEFAULT" => self.bind_default_of(&args),
             "IF" => {
                 if args.len() != 3 {
                     return Err(error::wrong_param_count(&name));

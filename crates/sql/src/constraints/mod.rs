@@ -14,6 +14,6 @@ mod print;
 pub(crate) use alter::{add_constraint, after_column_renames, after_rename, drop_constraint, DropKind};
 pub(crate) use define::{create_table_constraints, is_constraint_clause, is_constraint_option};
 pub(crate) use enforce::{
-    bind_check, bind_row_expr, check_drop, check_truncate, foreign_key_checks, rules_for, TableRules,
+    bind_check, bind_row_expr, check_drop, check_truncate, foreign_key_checks, parse_expr, rules_for, TableRules,
 };
-pub(crate) use print::{check_text, generated_text};
+pub(crate) use print::{check_text, default_text, generated_text};

@@ -83,14 +83,34 @@ impl P {
 
 /// Prints `e` for the CHECK constraint `name` (named in error 1901).
 pub(crate) fn check_text(e: &Expr, name: &str) -> Result<String, SqlError> {
-    Ok(Printer { name, generated: false }.expr(e)?.text)
+    Ok(Printer { name, kind: Kind::Check }.expr(e)?.text)
 }
 
 /// Prints the expression of generated column `column` (MariaDB prints it with the same
 /// `Item::print` as a CHECK); 1901 names the GENERATED ALWAYS AS clause, and also refuses
 /// subqueries, user variables and aggregates.
 pub(crate) fn generated_text(e: &Expr, column: &str) -> Result<String, SqlError> {
-    Ok(Printer { name: column, generated: true }.expr(e)?.text)
+    Ok(Printer { name: column, kind: Kind::Generated }.expr(e)?.text)
+}
+
+/// Prints the DEFAULT (expr) of column `column` as SHOW CREATE TABLE shows it: a function call,
+/// column or variable bare (`uuid()`, `concat('x',\`a\`)`), anything else in parentheses
+/// (`(\`a\` * 2)`, `(case ... end)`, `(cast(...))`), as MariaDB's `print_default_clause`
+/// does. Unlike a CHECK, the functions of the moment (NOW(), UUID(), RAND()) are allowed, and a
+/// sequence is named with its database (`nextval(\`db\`.\`s\`)`); 1901 names the DEFAULT clause.
+pub(crate) fn default_text(e: &Expr, column: &str, db: &str) -> Result<String, SqlError> {
+    let p = Printer { name: column, kind: Kind::Default { db } }.expr(e)?;
+    let bare = match unnest(e) {
+        Expr::Function(f) => !matches!(f.name.to_string().to_ascii_lowercase().as_str(), "cast" | "convert"),
+        Expr::Identifier(_)
+        | Expr::CompoundIdentifier(_)
+        | Expr::Value(_)
+        | Expr::Prefixed { .. }
+        | Expr::Substring { .. }
+        | Expr::Trim { .. } => true,
+        _ => false,
+    };
+    Ok(if bare { p.text } else { format!("({})", p.text) })
 }
 
 /// Aggregate functions: refused in a generated column's expression (1901).
@@ -117,9 +137,24 @@ const AGGREGATES: &[&str] = &[
 
 struct Printer<'a> {
     name: &'a str,
-    /// A generated column's expression rather than a CHECK.
-    generated: bool,
+    kind: Kind<'a>,
 }
+
+/// Which clause an expression is printed for.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind<'a> {
+    Check,
+    Generated,
+    /// A column's DEFAULT; `db` is the table's database, which names sequences.
+    Default {
+        db: &'a str,
+    },
+}
+
+/// Functions MariaDB refuses in a DEFAULT expression (1901), though their value is a function
+/// of the moment like NOW()'s: they read the state of the statement or the session.
+const NOT_ALLOWED_IN_DEFAULT: &[&str] =
+    &["last_insert_id", "found_rows", "row_count", "sleep", "benchmark", "get_lock", "release_lock"];
 
 fn quote(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
@@ -184,7 +219,11 @@ fn is_column(e: &Expr) -> bool {
 
 impl Printer<'_> {
     fn not_allowed(&self, what: &str) -> SqlError {
-        let clause = if self.generated { "GENERATED ALWAYS AS" } else { "CHECK" };
+        let clause = match self.kind {
+            Kind::Check => "CHECK",
+            Kind::Generated => "GENERATED ALWAYS AS",
+            Kind::Default { .. } => "DEFAULT",
+        };
         SqlError::new(
             1901,
             "HY000",
@@ -193,7 +232,7 @@ impl Printer<'_> {
     }
 
     fn subquery(&self) -> SqlError {
-        if self.generated {
+        if self.kind != Kind::Check {
             return self.not_allowed("select ...");
         }
         SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions")
@@ -202,7 +241,7 @@ impl Printer<'_> {
     fn expr(&self, e: &Expr) -> Result<P, SqlError> {
         Ok(match e {
             Expr::Nested(inner) => self.expr(inner)?,
-            Expr::Identifier(i) if self.generated && i.quote_style.is_none() && i.value.starts_with('@') => {
+            Expr::Identifier(i) if self.kind != Kind::Check && i.quote_style.is_none() && i.value.starts_with('@') => {
                 return Err(self.not_allowed(&i.value));
             }
             Expr::Identifier(i) => P::new(quote(&i.value), HIGHEST),
@@ -308,6 +347,17 @@ impl Printer<'_> {
                 self.cast(expr, data_type)?
             }
             Expr::Subquery(_) | Expr::InSubquery { .. } | Expr::Exists { .. } => return Err(self.subquery()),
+            // `x + INTERVAL 1 DAY`: MariaDB's Item_date_add_interval prints the interval so.
+            Expr::Interval(ast::Interval {
+                value,
+                leading_field: Some(unit),
+                leading_precision: None,
+                last_field: None,
+                fractional_seconds_precision: None,
+            }) => P::new(
+                format!("interval {} {}", self.expr(value)?.text, unit.to_string().to_ascii_lowercase()),
+                HIGHEST,
+            ),
             other => return Err(error::not_supported(&format!("expression {other} in a CHECK constraint"))),
         })
     }
@@ -465,9 +515,45 @@ impl Printer<'_> {
         Ok(P::new(format!("{} {word} ({})", self.expr(expr)?.within(CMP), items.join(",")), CMP))
     }
 
+    /// The functions a DEFAULT prints differently from a CHECK: NOW() and its synonyms as
+    /// `current_timestamp(n)`, CURRENT_DATE as `curdate()`, and NEXTVAL / LASTVAL with the
+    /// sequence's database. None for the others.
+    fn default_function(&self, f: &ast::Function, name: &str, db: &str) -> Result<Option<P>, SqlError> {
+        let printed = match name {
+            "now" | "current_timestamp" | "localtime" | "localtimestamp" => "current_timestamp",
+            "current_date" => "curdate",
+            "current_time" => "curtime",
+            "nextval" | "lastval" => {
+                let ast::FunctionArguments::List(l) = &f.args else { return Ok(None) };
+                let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(arg))] = l.args.as_slice() else {
+                    return Ok(None);
+                };
+                let parts: Vec<&str> = match arg {
+                    Expr::Identifier(i) => vec![db, &i.value],
+                    Expr::CompoundIdentifier(ids) if ids.len() == 2 => ids.iter().map(|i| i.value.as_str()).collect(),
+                    _ => return Err(error::syntax(&arg.to_string(), 1)),
+                };
+                return Ok(Some(P::new(format!("{name}({}.{})", quote(parts[0]), quote(parts[1])), HIGHEST)));
+            }
+            _ => return Ok(None),
+        };
+        let args = match &f.args {
+            ast::FunctionArguments::List(l) => l.args.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(","),
+            _ => String::new(),
+        };
+        Ok(Some(P::new(format!("{printed}({args})"), HIGHEST)))
+    }
+
     fn function(&self, f: &ast::Function) -> Result<P, SqlError> {
         let name = f.name.to_string().to_ascii_lowercase();
-        if NOT_ALLOWED.contains(&name.as_str()) {
+        if let Kind::Default { db } = self.kind {
+            if NOT_ALLOWED_IN_DEFAULT.contains(&name.as_str()) || AGGREGATES.contains(&name.as_str()) {
+                return Err(self.not_allowed(&format!("{name}()")));
+            }
+            if let Some(p) = self.default_function(f, &name, db)? {
+                return Ok(p);
+            }
+        } else if NOT_ALLOWED.contains(&name.as_str()) {
             // MariaDB names the function as it prints it.
             let shown = match name.as_str() {
                 "now" | "localtime" | "localtimestamp" => "current_timestamp",
@@ -477,7 +563,7 @@ impl Printer<'_> {
             };
             return Err(self.not_allowed(&format!("{shown}()")));
         }
-        if self.generated && AGGREGATES.contains(&name.as_str()) {
+        if self.kind == Kind::Generated && AGGREGATES.contains(&name.as_str()) {
             return Err(self.not_allowed(&format!("{name}()")));
         }
         let printed = match name.as_str() {

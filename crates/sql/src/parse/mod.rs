@@ -6,6 +6,7 @@
 pub mod alter;
 pub mod autoparam;
 pub mod lexer;
+pub(crate) mod stored_expr;
 pub mod type_modifiers;
 
 use selkie_storage::IsolationLevel;

@@ -128,6 +128,9 @@ pub fn extract_sarg(
             Some(Sarg { column, kind: SargKind::Between(incl(value_of(low)?), incl(value_of(high)?)) })
         }
         Expr::IsNull { expr, negated: false } => Some(Sarg { column: column_of(expr)?, kind: SargKind::IsNull }),
+        Expr::Like { expr, pattern, escape, negated: false, collation, .. } => {
+            like_sarg(expr, pattern, *escape, *collation, column_of)
+        }
         Expr::Or(_, _) => {
             let mut disjuncts = Vec::new();
             flatten_or(conj, &mut disjuncts);
@@ -154,6 +157,57 @@ pub fn extract_sarg(
         }
         _ => None,
     }
+}
+
+/// `col LIKE 'abc%...'` as the key range of the values that start with `abc`, as MariaDB's
+/// range optimizer does (`my_like_range`); the LIKE itself stays as the filter, so the range
+/// only has to hold every match. The literal prefix is cut at the first wildcard or escape and
+/// at trailing spaces (a PAD SPACE key drops them). The range is over the sort keys of a
+/// column whose index keys are sort keys in the LIKE's collation, only where every character
+/// has its own weights (`*_general_ci`, latin1): then a value's sort key starts with its
+/// prefix's. Under UCA collations (contractions, expansions) no range is made.
+fn like_sarg(
+    expr: &Expr,
+    pattern: &Expr,
+    escape: u8,
+    collation: Option<Collation>,
+    column_of: &dyn Fn(&Expr) -> Option<usize>,
+) -> Option<Sarg> {
+    use crate::charset::Weighing;
+    use crate::types::Value;
+    let Expr::Literal(Value::Bytes(p)) = pattern else { return None };
+    let end = p.iter().position(|&b| b == b'%' || b == b'_' || b == escape).unwrap_or(p.len());
+    let mut prefix = &p[..end];
+    while let [rest @ .., b' '] = prefix {
+        prefix = rest;
+    }
+    if prefix.is_empty() {
+        return None;
+    }
+    // Only over sort keys: their column is a character column for certain (a LIKE compared
+    // as bytes may read a number or a date, whose keys are not its text).
+    let c = collation?;
+    let simple = matches!(
+        c.def().weighing,
+        Weighing::UnicodeGeneral | Weighing::Latin1Swedish | Weighing::Latin1General | Weighing::CodePoint
+    );
+    if !simple {
+        return None;
+    }
+    let column = column_of(&Expr::SortKey { expr: Box::new(expr.clone()), collation: c })?;
+    let low = c.sort_key_prefix(prefix)?;
+    // The least byte string above every string that starts with `low`.
+    let mut high = low.clone();
+    while high.last() == Some(&0xFF) {
+        high.pop();
+    }
+    let lower = KeyBound { value: Expr::Literal(Value::Bytes(low)), inclusive: true };
+    let Some(last) = high.last_mut() else {
+        return Some(Sarg { column, kind: SargKind::Lower(lower) });
+    };
+    *last += 1;
+    let upper = KeyBound { value: Expr::Literal(Value::Bytes(high)), inclusive: false };
+    Some(Sarg { column, kind: SargKind::Between(lower, upper) })
 }
 
 fn flatten_or<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {

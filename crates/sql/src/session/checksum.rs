@@ -77,7 +77,8 @@ impl Session {
         };
         let count = warnings.len();
         self.set_warnings(warnings, count);
-        self.send_result_set(ResultSet { columns: vec![table_col, checksum_col], rows }, sink, more, true)
+        let rs = ResultSet { columns: vec![table_col, checksum_col], rows };
+        self.send_result_set(rs, sink, more, super::dispatch::ResultWarnings::Own)
     }
 
     /// The rows of `t` as a consistent read, through the normal query path.

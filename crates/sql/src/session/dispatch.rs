@@ -88,7 +88,9 @@ impl Session {
         if parse::starts_like_show(text) {
             if let Some(rs) = self.show_fallback(text) {
                 self.counters.bump(Counter::ComShow);
-                return self.send_result_set(rs?, sink, more, show::is_diagnostics_text(text));
+                let warnings =
+                    if show::is_diagnostics_text(text) { ResultWarnings::Previous } else { ResultWarnings::None };
+                return self.send_result_set(rs?, sink, more, warnings);
             }
         }
         if let Some(p) = autoparam::parameterize(original) {
@@ -191,24 +193,27 @@ impl Session {
         show::execute_show_fallback(text, &ctx)
     }
 
-    /// Sends a materialized result. Diagnostics statements (SHOW WARNINGS) keep the warnings.
+    /// Sends a materialized result, with what `warnings` says of the session's warnings.
     pub(super) fn send_result_set(
         &mut self,
         rs: ResultSet,
         sink: &mut dyn ResultSink,
         more: bool,
-        keep_warnings: bool,
+        warnings: ResultWarnings,
     ) -> Result<(), SqlError> {
         sink.columns(&rs.columns);
         for r in &rs.rows {
             sink.row(r);
         }
-        if !keep_warnings {
+        if warnings == ResultWarnings::None {
             self.set_warnings(Vec::new(), 0);
         }
         self.found_rows = rs.rows.len() as u64;
         self.row_count = -1;
-        sink.end_rows(self.warning_count(), more);
+        // The EOF counts the statement's own warnings: none for SHOW WARNINGS, whose rows are
+        // the previous statement's (MariaDB sends 0 and @@warning_count stays).
+        let count = if warnings == ResultWarnings::Previous { 0 } else { self.warning_count() };
+        sink.end_rows(count, more);
         Ok(())
     }
 
@@ -266,8 +271,15 @@ impl Session {
         let (_, found) = result?;
         self.found_rows = found;
         self.row_count = -1;
-        self.set_warnings(warnings, count);
-        sink.end_rows(self.warning_count(), more);
+        // MariaDB clears the diagnostics only for a statement that uses tables or raises
+        // warnings of its own: after `SELECT 1/0`, `SELECT @@warning_count` and `SELECT 1`
+        // leave SHOW WARNINGS as it was (their EOF counts their own warnings, 0).
+        if c.uses_tables || c.uses_info_schema || count > 0 {
+            self.set_warnings(warnings, count);
+            sink.end_rows(self.warning_count(), more);
+        } else {
+            sink.end_rows(0, more);
+        }
         Ok(Ran::Done)
     }
 
@@ -524,7 +536,7 @@ impl Session {
                     .iter()
                     .map(|n| crate::bind::computed_meta(n, &text_ty, true))
                     .collect();
-                self.send_result_set(ResultSet { columns, rows }, sink, more, false)
+                self.send_result_set(ResultSet { columns, rows }, sink, more, ResultWarnings::None)
             }
         }
     }
@@ -585,7 +597,7 @@ impl Session {
             | S::ShowCollation { .. }
             | S::ExplainTable { .. } => {
                 self.counters.bump(Counter::ComShow);
-                let keep = is_diagnostics(s);
+                let warnings = if is_diagnostics(s) { ResultWarnings::Previous } else { ResultWarnings::None };
                 let catalog = self.store.catalog();
                 let status = self.counters.snapshot();
                 let rs = {
@@ -593,7 +605,7 @@ impl Session {
                     let ctx = env.show_context();
                     show::execute_show(s, &ctx)?
                 };
-                self.send_result_set(rs, sink, more, keep)
+                self.send_result_set(rs, sink, more, warnings)
             }
             S::CreateTable(_)
             | S::CreateIndex(_)
@@ -609,7 +621,12 @@ impl Session {
                     return Err(error::not_supported("EXPLAIN of statements other than SELECT"));
                 };
                 let rows = crate::explain::explain(plan, self.store.engine());
-                self.send_result_set(ResultSet { columns: crate::explain::columns(), rows }, sink, more, false)
+                self.send_result_set(
+                    ResultSet { columns: crate::explain::columns(), rows },
+                    sink,
+                    more,
+                    ResultWarnings::None,
+                )
             }
             S::Explain { .. } => Err(error::not_supported("EXPLAIN ANALYZE")),
             S::Query(_) | S::Insert(_) | S::Update(_) | S::Delete(_) => Err(error::internal("query reached run_ast")),
@@ -660,6 +677,17 @@ fn placeholder_offset(text: &str) -> Option<usize> {
         return None;
     }
     lexer::tokenize(text)?.into_iter().find(|(t, _)| *t == lexer::Tok::Sym('?')).map(|(_, off)| off)
+}
+
+/// What a statement with a materialized result does with the session's warnings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ResultWarnings {
+    /// It raised none: they are cleared.
+    None,
+    /// SHOW WARNINGS and the like: they are the previous statement's, left as they are.
+    Previous,
+    /// The statement set its own (CHECKSUM TABLE's notes on missing tables).
+    Own,
 }
 
 /// SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*) WARNINGS read the previous statement's

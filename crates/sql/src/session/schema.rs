@@ -118,6 +118,8 @@ impl Session {
                 returning: None,
                 // CREATE TABLE ... SELECT makes no generated columns.
                 generated: None,
+                // Every column is given (the list is all of them).
+                defaults: None,
             };
             let compiled = CompiledStmt {
                 compiled: Compiled::Insert(Arc::new(insert)),

@@ -232,6 +232,16 @@ impl Session {
         if !autocommit_before && self.vars.autocommit() {
             self.commit().await?;
         }
+        if warning_count == 0 {
+            // A SET uses no tables: one that raises no warning leaves the previous statement's
+            // diagnostics to SHOW WARNINGS, as MariaDB does.
+            self.row_count = 0;
+            sink.ok(
+                &crate::types::OkInfo { affected_rows: 0, last_insert_id: 0, warnings: 0, info: String::new() },
+                more,
+            );
+            return Ok(());
+        }
         self.send_ok(sink, more, 0, String::new(), (warnings, warning_count));
         Ok(())
     }

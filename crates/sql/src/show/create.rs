@@ -44,6 +44,10 @@ fn column_line(col: &ColumnDef, table_collation: &str) -> String {
             s.push_str(" DEFAULT ");
             s.push_str(&literal::current_timestamp(&col.ty));
         }
+        DefaultKind::Expression(text) => {
+            s.push_str(" DEFAULT ");
+            s.push_str(text);
+        }
     }
     if col.on_update_current_timestamp {
         s.push_str(" ON UPDATE ");

@@ -154,6 +154,8 @@ pub(crate) enum DefaultKind<'a> {
     Null,
     Value(&'a Datum),
     CurrentTimestamp,
+    /// DEFAULT (expr): the text as MariaDB prints it.
+    Expression(&'a str),
 }
 
 pub(crate) fn default_kind(col: &ColumnDef) -> DefaultKind<'_> {
@@ -162,6 +164,7 @@ pub(crate) fn default_kind(col: &ColumnDef) -> DefaultKind<'_> {
     }
     match &col.default {
         ColumnDefault::CurrentTimestamp => DefaultKind::CurrentTimestamp,
+        ColumnDefault::Expression(text) => DefaultKind::Expression(text),
         ColumnDefault::Value(Datum::Null) => DefaultKind::Null,
         ColumnDefault::Value(v) => DefaultKind::Value(v),
         ColumnDefault::None if col.nullable => DefaultKind::Null,
@@ -181,6 +184,7 @@ pub(crate) fn column_default_expression(col: &ColumnDef) -> Option<String> {
         DefaultKind::Null => Some("NULL".into()),
         DefaultKind::Value(v) => Some(sql_literal(v, &col.ty)),
         DefaultKind::CurrentTimestamp => Some(current_timestamp(&col.ty)),
+        DefaultKind::Expression(text) => Some(text.to_string()),
     }
 }
 
@@ -189,6 +193,7 @@ pub(crate) fn column_default_value(col: &ColumnDef) -> Option<Vec<u8>> {
     match default_kind(col) {
         DefaultKind::Absent | DefaultKind::Null => None,
         DefaultKind::CurrentTimestamp => Some(current_timestamp(&col.ty).into_bytes()),
+        DefaultKind::Expression(text) => Some(text.as_bytes().to_vec()),
         DefaultKind::Value(Datum::Bytes(b)) => Some(b.clone()),
         DefaultKind::Value(Datum::Date(d)) => Some(d.to_string().into_bytes()),
         DefaultKind::Value(Datum::DateTime(dt)) => {
