@@ -25,7 +25,7 @@ static BIG: Mutex<()> = Mutex::new(());
 const MIB: usize = 1 << 20;
 
 fn big_server() -> Selkied {
-    Selkied::builder().max_allowed_packet("1G").flag("buffer-pool-size", "128M").start()
+    Selkied::builder().max_allowed_packet("1G").start()
 }
 
 /// `len` bytes of every value 0..=255 in a pattern that does not repeat with a short period
