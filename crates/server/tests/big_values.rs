@@ -149,10 +149,11 @@ fn longblobs_of_20_and_100_mib_as_literals_parameters_and_long_data() {
         drop(v_long);
 
         let lengths = c.query_rows("SELECT id, LENGTH(b) FROM t ORDER BY id").await.unwrap();
-        let want: Vec<Vec<Option<String>>> = [(1, 20 * MIB), (2, 100 * MIB), (3, 20 * MIB), (4, 100 * MIB), (5, 100 * MIB + 12345)]
-            .iter()
-            .map(|(id, n)| vec![Some(id.to_string()), Some(n.to_string())])
-            .collect();
+        let want: Vec<Vec<Option<String>>> =
+            [(1, 20 * MIB), (2, 100 * MIB), (3, 20 * MIB), (4, 100 * MIB), (5, 100 * MIB + 12345)]
+                .iter()
+                .map(|(id, n)| vec![Some(id.to_string()), Some(n.to_string())])
+                .collect();
         assert_eq!(lengths, want);
 
         // String functions follow max_allowed_packet (1 GiB here), not MariaDB's default 16 MiB.
@@ -221,7 +222,8 @@ fn longtext_update_rollback_and_a_row_of_two_10_mib_columns() {
         let a = binary_pattern(10 * MIB, 4);
         let b = binary_pattern(10 * MIB, 5);
         let insert = c.prepare("INSERT INTO pair VALUES (?, ?, ?)").await.unwrap();
-        let params = [(INT, BinaryValue::Int(1)), (BLOB, BinaryValue::Bytes(a.clone())), (BLOB, BinaryValue::Bytes(b.clone()))];
+        let params =
+            [(INT, BinaryValue::Int(1)), (BLOB, BinaryValue::Bytes(a.clone())), (BLOB, BinaryValue::Bytes(b.clone()))];
         c.execute(insert.statement_id, &params).await.unwrap();
         let mut results = c.query("SELECT a, b FROM pair").await.unwrap();
         let Some(Response::Rows(rs)) = results.pop() else { panic!() };
@@ -337,17 +339,18 @@ fn set_global_max_allowed_packet_applies_to_new_connections() {
         c.execute_text("SET GLOBAL max_allowed_packet = 1000000").await.unwrap();
         assert_eq!(
             c.query_rows("SHOW WARNINGS").await.unwrap(),
-            [[Some("Warning".to_string()), Some("1292".to_string()), Some("Truncated incorrect max_allowed_packet value: '1000000'".to_string())]]
+            [[
+                Some("Warning".to_string()),
+                Some("1292".to_string()),
+                Some("Truncated incorrect max_allowed_packet value: '1000000'".to_string())
+            ]]
         );
         assert_eq!(
             c.query_rows("SELECT @@global.max_allowed_packet, @@session.max_allowed_packet").await.unwrap(),
             [[Some("999424".to_string()), Some("16777216".to_string())]]
         );
         let mut new = server.connect(&ClientOptions::new("root", "")).await.unwrap();
-        assert_eq!(
-            new.query_rows("SELECT @@max_allowed_packet").await.unwrap(),
-            [[Some("999424".to_string())]]
-        );
+        assert_eq!(new.query_rows("SELECT @@max_allowed_packet").await.unwrap(), [[Some("999424".to_string())]]);
         assert_eq!(
             new.query_rows("SHOW VARIABLES LIKE 'max_allowed_packet'").await.unwrap(),
             [[Some("max_allowed_packet".to_string()), Some("999424".to_string())]]

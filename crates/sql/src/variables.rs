@@ -255,8 +255,9 @@ impl GlobalVariables {
                 warnings.push(Warning {
                     level: crate::types::WarnLevel::Warning,
                     code: 1708,
-                    message: "The value of 'max_allowed_packet' should be no less than the value of 'net_buffer_length'"
-                        .into(),
+                    message:
+                        "The value of 'max_allowed_packet' should be no less than the value of 'net_buffer_length'"
+                            .into(),
                 });
             }
         }

@@ -7,8 +7,8 @@ use base64::Engine as _;
 use md5::Digest as _;
 
 use super::args::{any_null, f64_arg, fits_result, int_arg, text, too_large};
-use super::signature::{rt_int, rt_text, rt_text_like_args, string_type, VARIADIC};
 use super::signature::ScalarFunction;
+use super::signature::{rt_int, rt_text, rt_text_like_args, string_type, VARIADIC};
 use crate::error::SqlError;
 use crate::types::Value;
 use crate::value::cast::{char_count, char_prefix_len, decimal_to_i128, value_to_decimal};
@@ -205,8 +205,8 @@ fn concat_ws(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     }
     let sep = text(&args[0]);
     let parts: Vec<_> = args[1..].iter().filter(|a| !a.is_null()).map(text_cow).collect();
-    let len = parts.iter().map(|p| p.len() as u128).sum::<u128>()
-        + sep.len() as u128 * parts.len().saturating_sub(1) as u128;
+    let len =
+        parts.iter().map(|p| p.len() as u128).sum::<u128>() + sep.len() as u128 * parts.len().saturating_sub(1) as u128;
     if !fits_result(len, ctx) {
         return too_large("concat_ws", ctx);
     }
