@@ -703,8 +703,9 @@ impl Context {
             return Flow::Continue;
         };
         let st = self.statements.entry(id).or_insert_with(|| Statement::new(param_count, String::new()));
-        if let Some(err) = st.long_data_error.take() {
-            st.clear_long_data();
+        // A statement whose long data was refused fails every execute until COM_STMT_RESET
+        // (MariaDB keeps the prepared statement in its error state).
+        if let Some(err) = st.long_data_error.clone() {
             self.sql_err(&err);
             return Flow::Continue;
         }
@@ -767,10 +768,11 @@ impl Context {
         }
         let buf = st.long_data[param].get_or_insert_with(Vec::new);
         if buf.len() + data.len() > limit {
+            // MariaDB reports this one as ER_UNKNOWN_ERROR (1105), not ER_NET_PACKET_TOO_LARGE.
             st.long_data_error = Some(SqlError::new(
-                codes::NET_PACKET_TOO_LARGE,
+                1105,
                 "HY000",
-                "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_long_data_size' bytes",
+                "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes",
             ));
             st.long_data[param] = None;
             return;

@@ -238,9 +238,29 @@ impl GlobalVariables {
             return Err(errors::session_only_with_global(def.name));
         }
         let value = convert::convert(def, &value, warnings)?;
+        if def.name == "max_allowed_packet" {
+            self.warn_packet_below_net_buffer(&value, warnings);
+        }
         let effect = global_effect(slot, &value);
         self.state.write().put(slot, value, Origin::Sql);
         Ok(effect)
+    }
+
+    /// MariaDB's 1708 when max_allowed_packet is set below net_buffer_length (the value is
+    /// kept: the warning only says that packets will be cut at the smaller size).
+    fn warn_packet_below_net_buffer(&self, value: &Value, warnings: &mut Vec<Warning>) {
+        let net_buffer = self.get("net_buffer_length").ok().and_then(|v| crate::value::to_i64(&v));
+        if let (Some(packet), Some(net_buffer)) = (crate::value::to_i64(value), net_buffer) {
+            if packet < net_buffer {
+                warnings.push(Warning {
+                    level: crate::types::WarnLevel::Warning,
+                    code: 1708,
+                    message:
+                        "The value of 'max_allowed_packet' should be no less than the value of 'net_buffer_length'"
+                            .into(),
+                });
+            }
+        }
     }
 
     /// SET GLOBAL x = DEFAULT: back to the compiled-in value.

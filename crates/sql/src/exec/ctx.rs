@@ -412,6 +412,9 @@ impl FnContext for ExecCtx<'_> {
     fn strict(&self) -> bool {
         self.strict.get()
     }
+    fn max_allowed_packet(&self) -> usize {
+        self.env.vars.max_allowed_packet() as usize
+    }
     fn error_for_division_by_zero(&self) -> bool {
         self.env.sql_mode.error_for_division_by_zero
     }

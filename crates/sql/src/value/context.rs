@@ -8,6 +8,9 @@ use selkie_storage::DateTime;
 use crate::error::SqlError;
 use crate::types::Value;
 
+/// MariaDB's default max_allowed_packet (16 MiB), for contexts without a session.
+pub const DEFAULT_MAX_ALLOWED_PACKET: usize = 16 << 20;
+
 /// Session facts that functions and conversions need.
 pub trait FnContext {
     /// The statement's start time (NOW() is stable within a statement), session time zone.
@@ -29,6 +32,11 @@ pub trait FnContext {
     /// The session's time zone (`@@time_zone`), in which `now()` is given.
     fn time_zone(&self) -> super::TimeZone {
         super::TimeZone::System
+    }
+    /// The session's max_allowed_packet (fixed when it connected, as MariaDB's): string
+    /// functions give NULL and warning 1301 rather than a longer result.
+    fn max_allowed_packet(&self) -> usize {
+        DEFAULT_MAX_ALLOWED_PACKET
     }
     /// Adds a warning (level Warning) for SHOW WARNINGS.
     fn warn(&self, code: u16, message: String);

@@ -466,8 +466,17 @@ fn store_text(v: Value, limit: Limit, is_char: bool, r: &Reporter<'_>) -> Result
         }),
     };
     if let Some(cut) = cut {
-        // Only spaces beyond the limit: MariaDB drops them silently (a Note for VARCHAR).
-        if !b[cut..].iter().all(|&c| c == b' ') {
+        if matches!(limit, Limit::Bytes(n) if cut < n) {
+            // The byte limit splits a character: MariaDB's copy stops at an incomplete
+            // character and reports it as an invalid string (1366, from that character on),
+            // not as data too long.
+            let mut shown = invalid_utf8_shown(&b, cut);
+            if b.len() - cut > INVALID_STRING_SHOWN_BYTES {
+                shown.push_str("...");
+            }
+            r.incorrect_value("string", &shown)?;
+        } else if !b[cut..].iter().all(|&c| c == b' ') {
+            // Only spaces beyond the limit: MariaDB drops them silently (a Note for VARCHAR).
             r.data_too_long()?;
         }
         b.truncate(cut);

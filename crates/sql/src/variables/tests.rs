@@ -212,6 +212,14 @@ fn session_values_are_copied_at_creation_and_set_global_does_not_touch_them() {
     assert_eq!(g.get("max_allowed_packet").unwrap(), Value::UInt(999_424));
     assert_eq!(s.max_allowed_packet(), 64 << 20);
     assert_eq!(SessionVariables::new(&g).max_allowed_packet(), 999_424);
+    // Below net_buffer_length (16384): clamped to a multiple of 1024 and warned twice (MariaDB).
+    let mut w = Vec::new();
+    g.set_with_warnings("max_allowed_packet", Value::Int(16383), &mut w).unwrap();
+    assert_eq!(g.get("max_allowed_packet").unwrap(), Value::UInt(15360));
+    assert_eq!(w.iter().map(|w| w.code).collect::<Vec<_>>(), [1292, 1708]);
+    w.clear();
+    g.set_with_warnings("max_allowed_packet", Value::Int(16384), &mut w).unwrap();
+    assert!(w.is_empty(), "{w:?}");
     s.reset(&g);
     assert_eq!(s.get(&g, "wait_timeout", VarScope::Default).unwrap(), Value::UInt(200));
 }

@@ -4,7 +4,6 @@
 //! Kept out of `functions/mod.rs` so the families depend only on these readers, not on the
 //! registry that lists them.
 
-use super::signature::MAX_STRING_RESULT_BYTES;
 use crate::error::SqlError;
 use crate::types::Value;
 use crate::value::context::FnContext;
@@ -31,11 +30,20 @@ pub fn f64_arg(v: &Value, ctx: &dyn FnContext) -> f64 {
     }
 }
 
-/// Warning 1301 and NULL for a string result that would exceed max_allowed_packet.
+/// Whether a string result of `len` bytes may be returned: MariaDB refuses results longer than
+/// the session's max_allowed_packet (they could not be sent back to the client).
+pub fn fits_result(len: u128, ctx: &dyn FnContext) -> bool {
+    len <= ctx.max_allowed_packet() as u128
+}
+
+/// Warning 1301 and NULL for a string result that would exceed max_allowed_packet; the error
+/// in strict DML (MariaDB would otherwise store NULL over the value an UPDATE meant to grow).
 pub fn too_large(func: &str, ctx: &dyn FnContext) -> Result<Value, SqlError> {
-    ctx.warn(
-        1301,
-        format!("Result of {func}() was larger than max_allowed_packet ({MAX_STRING_RESULT_BYTES}) - truncated"),
-    );
+    let limit = ctx.max_allowed_packet();
+    let message = format!("Result of {func}() was larger than max_allowed_packet ({limit}) - truncated");
+    if ctx.strict() {
+        return Err(SqlError::new(1301, "HY000", message));
+    }
+    ctx.warn(1301, message);
     Ok(Value::Null)
 }

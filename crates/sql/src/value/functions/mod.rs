@@ -39,10 +39,10 @@ pub mod numeric;
 pub mod signature;
 pub mod string;
 
-pub use args::{any_null, f64_arg, int_arg, text, too_large};
+pub use args::{any_null, f64_arg, fits_result, int_arg, text, too_large};
 pub use signature::{
     rt_bigint, rt_date, rt_datetime, rt_double, rt_int, rt_text, rt_text_like_args, rt_ubigint, string_type,
-    ScalarFunction, MAX_STRING_RESULT_BYTES, VARIADIC,
+    ScalarFunction, VARIADIC,
 };
 
 fn registry() -> &'static [&'static ScalarFunction] {

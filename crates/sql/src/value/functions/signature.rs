@@ -23,8 +23,6 @@ pub struct ScalarFunction {
 
 /// Variadic `max_args`.
 pub const VARIADIC: usize = usize::MAX;
-/// MariaDB's default max_allowed_packet: string results beyond it are NULL with warning 1301.
-pub const MAX_STRING_RESULT_BYTES: usize = 16_777_216;
 
 // ---- return type helpers ----
 

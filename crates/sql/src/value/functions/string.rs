@@ -6,9 +6,9 @@ use std::cmp::Ordering;
 use base64::Engine as _;
 use md5::Digest as _;
 
-use super::args::{any_null, f64_arg, int_arg, text, too_large};
+use super::args::{any_null, f64_arg, fits_result, int_arg, text, too_large};
+use super::signature::ScalarFunction;
 use super::signature::{rt_int, rt_text, rt_text_like_args, string_type, VARIADIC};
-use super::signature::{ScalarFunction, MAX_STRING_RESULT_BYTES};
 use crate::error::SqlError;
 use crate::types::Value;
 use crate::value::cast::{char_count, char_prefix_len, decimal_to_i128, value_to_decimal};
@@ -180,35 +180,37 @@ fn map_case(b: &[u8], upper: bool) -> Vec<u8> {
 
 // ---- implementations ----
 
-fn concat(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+/// An argument's bytes, borrowed when it is already a string (CONCAT of large values).
+fn text_cow(v: &Value) -> std::borrow::Cow<'_, [u8]> {
+    match v {
+        Value::Bytes(b) => std::borrow::Cow::Borrowed(b),
+        other => std::borrow::Cow::Owned(text(other)),
+    }
+}
+
+fn concat(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     if any_null(args) {
         return Ok(Value::Null);
     }
-    let mut out = Vec::new();
-    for a in args {
-        match a {
-            Value::Bytes(b) => out.extend_from_slice(b),
-            other => out.extend_from_slice(&text(other)),
-        }
+    let parts: Vec<_> = args.iter().map(text_cow).collect();
+    if !fits_result(parts.iter().map(|p| p.len() as u128).sum(), ctx) {
+        return too_large("concat", ctx);
     }
-    bytes(out)
+    bytes(parts.concat())
 }
 
-fn concat_ws(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+fn concat_ws(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     if args[0].is_null() {
         return Ok(Value::Null);
     }
     let sep = text(&args[0]);
-    let mut out = Vec::new();
-    let mut first = true;
-    for a in args[1..].iter().filter(|a| !a.is_null()) {
-        if !first {
-            out.extend_from_slice(&sep);
-        }
-        first = false;
-        out.extend_from_slice(&text(a));
+    let parts: Vec<_> = args[1..].iter().filter(|a| !a.is_null()).map(text_cow).collect();
+    let len =
+        parts.iter().map(|p| p.len() as u128).sum::<u128>() + sep.len() as u128 * parts.len().saturating_sub(1) as u128;
+    if !fits_result(len, ctx) {
+        return too_large("concat_ws", ctx);
     }
-    bytes(out)
+    bytes(parts.join(sep.as_slice()))
 }
 
 fn length(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
@@ -387,7 +389,7 @@ fn replace(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
         out.extend_from_slice(&s[i..p]);
         out.extend_from_slice(&to);
         i = p + from.len();
-        if out.len() > MAX_STRING_RESULT_BYTES {
+        if !fits_result(out.len() as u128, ctx) {
             return too_large("replace", ctx);
         }
     }
@@ -417,7 +419,7 @@ fn repeat(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     if n <= 0 || s.is_empty() {
         return bytes(Vec::new());
     }
-    if (s.len() as u128) * (n as u128) > MAX_STRING_RESULT_BYTES as u128 {
+    if !fits_result((s.len() as u128) * (n as u128), ctx) {
         return too_large("repeat", ctx);
     }
     bytes(s.repeat(n as usize))
@@ -446,7 +448,7 @@ fn pad(args: &[Value], ctx: &dyn FnContext, left_side: bool) -> Result<Value, Sq
     let full = need / pad_chars;
     let rest = need % pad_chars;
     let pad_bytes = padding.len() as u128 * full as u128 + rest as u128 * 4;
-    if pad_bytes + s.len() as u128 > MAX_STRING_RESULT_BYTES as u128 {
+    if !fits_result(pad_bytes + s.len() as u128, ctx) {
         return too_large(if left_side { "lpad" } else { "rpad" }, ctx);
     }
     let mut fill = padding.repeat(full);
@@ -470,7 +472,7 @@ fn space(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     if n <= 0 {
         return bytes(Vec::new());
     }
-    if n as u64 > MAX_STRING_RESULT_BYTES as u64 {
+    if !fits_result(n as u128, ctx) {
         return too_large("space", ctx);
     }
     bytes(vec![b' '; n as usize])

@@ -166,6 +166,37 @@ fn cases() -> Vec<StoreCase> {
             Some(trunc("tx")),
             Some(too_long("tx")),
         ),
+        // The 255-byte limit splits a character: 1366 from that character on, not 1406.
+        c(
+            "tx",
+            T::Text { size: LobSize::Tiny },
+            "REPEAT('é', 128)",
+            Some(&*"é".repeat(127).leak()),
+            Some((1366, "Incorrect string value: '\\xC3\\xA9' for column `test`.`s`.`tx` at row 1")),
+            Some((1366, "Incorrect string value: '\\xC3\\xA9' for column `test`.`s`.`tx` at row 1")),
+        ),
+        c(
+            "tx",
+            T::Text { size: LobSize::Tiny },
+            "REPEAT('é', 200)",
+            Some(&*"é".repeat(127).leak()),
+            Some((
+                1366,
+                "Incorrect string value: '\\xC3\\xA9\\xC3\\xA9\\xC3\\xA9...' for column `test`.`s`.`tx` at row 1",
+            )),
+            Some((
+                1366,
+                "Incorrect string value: '\\xC3\\xA9\\xC3\\xA9\\xC3\\xA9...' for column `test`.`s`.`tx` at row 1",
+            )),
+        ),
+        c(
+            "tx",
+            T::Text { size: LobSize::Tiny },
+            "REPEAT('€', 86)",
+            Some(&*"€".repeat(85).leak()),
+            Some(trunc("tx")),
+            Some(too_long("tx")),
+        ),
         c("b", T::Binary { len: 3 }, "'abcd'", Some("abc"), Some(trunc("b")), Some(too_long("b"))),
         c("b", T::Binary { len: 3 }, "'a'", Some("a\0\0"), None, None),
         c("b", T::Binary { len: 3 }, "'abc  '", Some("abc"), Some(trunc("b")), Some(too_long("b"))),
