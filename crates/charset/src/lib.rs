@@ -288,6 +288,15 @@ impl Collation {
             _ => None,
         }
     }
+    /// A UCA collation (`*_unicode_ci`, `*_unicode_520_ci`, the language ones).
+    pub fn is_uca(self) -> bool {
+        matches!(self.0.weighing, Weighing::Uca(..))
+    }
+    /// The general_ci collation of this collation's character set (utf8mb3's and utf8mb4's
+    /// weigh alike), PAD SPACE.
+    pub fn general_ci_of_charset(self) -> Collation {
+        by_name(if self.0.charset == "utf8mb3" { "utf8mb3_general_ci" } else { "utf8mb4_general_ci" })
+    }
     pub fn def(self) -> &'static CollationDef {
         self.0
     }
