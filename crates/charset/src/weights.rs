@@ -185,12 +185,22 @@ impl Collation {
         pad_space_key(&weights, width, self.space_weight(), out);
     }
 
-    /// WEIGHT_STRING(s) as MariaDB returns it for the collations that weigh characters: every
-    /// weight of every character, trailing spaces included, big-endian in the collation's
-    /// weight width. None for the byte-weighing collations.
+    /// WEIGHT_STRING(s) as MariaDB returns it: every weight of every character, trailing spaces
+    /// included, big-endian in the collation's weight width (`binary`: the bytes; the UTF-8
+    /// `_bin` collations: 3-byte code points). None for a collation this does not cover.
     pub fn weight_string(self, s: &[u8]) -> Option<Vec<u8>> {
         if self.weighs_bytes() {
-            return None;
+            if self.is_binary() {
+                return Some(s.to_vec());
+            }
+            let mut out = Vec::with_capacity(s.len() * 3);
+            let mut i = 0;
+            while i < s.len() {
+                let (cp, len) = next_char(s, i);
+                i += len;
+                out.extend_from_slice(&cp.min(0xFFFFFF).to_be_bytes()[1..]);
+            }
+            return Some(out);
         }
         let width = self.weight_width();
         let mut out = Vec::with_capacity(s.len() * width);
@@ -198,6 +208,15 @@ impl Collation {
             push_weight(&mut out, w, width);
         }
         Some(out)
+    }
+
+    /// The declared length of WEIGHT_STRING() of a string of `chars` characters (MariaDB:
+    /// characters times Sortlen times the weight width).
+    pub fn weight_string_max_len(self, chars: u64) -> u64 {
+        if self.weighs_bytes() {
+            return if self.is_binary() { chars } else { chars * 3 };
+        }
+        chars * self.0.sort_len * self.weight_width() as u64
     }
 
     /// `s LIKE pattern` under this collation: characters match when their weights are equal;
@@ -536,6 +555,9 @@ mod tests {
         assert_eq!(ws("utf8mb4_general_ci", "a"), [0x00, 0x41]);
         assert_eq!(ws("utf8mb4_unicode_ci", "😀"), [0xFF, 0xFD]);
         assert_eq!(ws("utf8mb4_unicode_520_ci", "😀"), [0xFB, 0xC3, 0xF6, 0x00]);
-        assert!(c("utf8mb4_bin").weight_string(b"a").is_none());
+        assert_eq!(ws("utf8mb4_bin", "aé "), [0, 0, 0x61, 0, 0, 0xE9, 0, 0, 0x20]);
+        assert_eq!(ws("latin1_swedish_ci", "a"), [0x41]);
+        assert_eq!(c("utf8mb4_unicode_ci").weight_string_max_len(2), 32);
+        assert_eq!(c("utf8mb4_general_ci").weight_string_max_len(2), 4);
     }
 }

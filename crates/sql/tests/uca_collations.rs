@@ -63,3 +63,23 @@ async fn language_collations_are_known_and_shown() {
         rows(&[&["utf8mb4_czech_ci", "1"]])
     );
 }
+
+#[tokio::test]
+async fn weight_string_as_mariadb() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    assert_eq!(
+        query(
+            &mut s,
+            "SELECT HEX(WEIGHT_STRING('ab ' COLLATE utf8mb4_unicode_ci)), HEX(WEIGHT_STRING('ß' COLLATE \
+             utf8mb4_unicode_520_ci)), HEX(WEIGHT_STRING('ab')), HEX(WEIGHT_STRING('aé ' COLLATE utf8mb4_bin)), \
+             HEX(WEIGHT_STRING(_binary'ab ')), WEIGHT_STRING(12), WEIGHT_STRING(NULL), HEX(WEIGHT_STRING('ch' COLLATE \
+             utf8mb4_czech_ci))"
+        )
+        .await,
+        rows(&[&["0E330E4A0209", "14101410", "00410042", "0000610000E9000020", "616220", "NULL", "NULL", "0EE2"]])
+    );
+    let (cols, _) = result(&mut s, "SELECT WEIGHT_STRING('ab' COLLATE utf8mb4_unicode_ci), WEIGHT_STRING('ab')").await;
+    assert_eq!((cols[0].length, cols[1].length), (32, 4));
+    assert_eq!(cols[0].charset, 63);
+}
