@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::Table;
+use super::table::Table;
 
 static RULES: &str = include_str!("tailorings.txt");
 
