@@ -57,3 +57,6 @@ SELECT GROUP_CONCAT(id ORDER BY id) FROM g GROUP BY b ORDER BY MIN(id);
 SELECT COUNT(DISTINCT a), COUNT(DISTINCT b) FROM g;
 SELECT b FROM g ORDER BY b, id;
 SELECT id FROM g WHERE b = 'Å' ORDER BY id;
+-- PAD SPACE pads with the space's weight (a no-break space weighs the same); ignorable
+-- characters weigh nothing, under NO PAD too.
+SELECT _utf8mb4 X'61C2A0' = 'a' COLLATE utf8mb4_unicode_ci, 'a\t' < 'a' COLLATE utf8mb4_unicode_ci, 'a' = 'a\0' COLLATE utf8mb4_unicode_ci, 'a ' = 'a' COLLATE utf8mb4_unicode_nopad_ci, 'a' < 'a\0' COLLATE utf8mb4_unicode_nopad_ci;
