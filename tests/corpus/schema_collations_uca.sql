@@ -6,10 +6,10 @@ SELECT 'ß' LIKE 'ss' COLLATE utf8mb4_unicode_ci, 'ß' LIKE '_' COLLATE utf8mb4_
 SELECT 'ch' LIKE 'c%' COLLATE utf8mb4_czech_ci, 'ch' LIKE '_' COLLATE utf8mb4_czech_ci, 'ch' LIKE '__' COLLATE utf8mb4_czech_ci, 'ch' > 'hz' COLLATE utf8mb4_czech_ci, 'cH' > 'hz' COLLATE utf8mb4_czech_ci;
 SELECT 'ñ' > 'nz' COLLATE utf8mb4_spanish_ci, 'ñ' > 'nz' COLLATE utf8mb4_unicode_ci, 'll' > 'lz' COLLATE utf8mb4_spanish2_ci, 'aa' = 'å' COLLATE utf8mb4_danish_ci, 'ä' = 'ae' COLLATE utf8mb4_german2_ci;
 SELECT 'ĉ' > 'cz' COLLATE utf8mb4_esperanto_ci, 'ŝ' > 'sz' COLLATE utf8mb4_esperanto_ci, 'ŭ' > 'uz' COLLATE utf8mb4_esperanto_ci, 'dž' > 'dz' COLLATE utf8mb4_croatian_ci, 'ı' < 'i' COLLATE utf8mb4_turkish_ci;
-SELECT HEX(WEIGHT_STRING('ab ' COLLATE utf8mb4_unicode_ci)), HEX(WEIGHT_STRING('ß' COLLATE utf8mb4_unicode_520_ci)), HEX(WEIGHT_STRING('😀' COLLATE utf8mb4_unicode_ci)), HEX(WEIGHT_STRING('😀' COLLATE utf8mb4_unicode_520_ci));
+SELECT HEX(WEIGHT_STRING('ab ' COLLATE utf8mb4_unicode_ci)), HEX(WEIGHT_STRING('ß' COLLATE utf8mb4_unicode_520_ci)), HEX(WEIGHT_STRING(_utf8mb4 X'F09F9880' COLLATE utf8mb4_unicode_ci)), HEX(WEIGHT_STRING(_utf8mb4 X'F09F9880' COLLATE utf8mb4_unicode_520_ci));
 SELECT HEX(WEIGHT_STRING('中文' COLLATE utf8mb4_unicode_ci)), HEX(WEIGHT_STRING('한' COLLATE utf8mb4_unicode_ci)), HEX(WEIGHT_STRING('ch' COLLATE utf8mb4_czech_ci)), HEX(WEIGHT_STRING('Straße')), HEX(WEIGHT_STRING('x' COLLATE utf8mb4_bin));
 SELECT WEIGHT_STRING('ab' COLLATE utf8mb4_unicode_ci) = WEIGHT_STRING('AB' COLLATE utf8mb4_unicode_ci), WEIGHT_STRING(NULL), WEIGHT_STRING(12);
-SELECT COLLATION('x' COLLATE utf8mb4_esperanto_ci), COLLATION(CONVERT('x' USING utf8mb3) COLLATE utf8mb3_esperanto_ci), COERCIBILITY('x' COLLATE utf8mb4_unicode_520_ci);
+SELECT COLLATION('x' COLLATE utf8mb4_esperanto_ci), COLLATION(_utf8mb3'x' COLLATE utf8mb3_esperanto_ci), COERCIBILITY('x' COLLATE utf8mb4_unicode_520_ci);
 SHOW COLLATION LIKE 'utf8mb4_esperanto%';
 SHOW COLLATION LIKE 'utf8mb3_%unicode%';
 SHOW COLLATION WHERE Charset = 'utf8mb4' AND Id BETWEEN 224 AND 247;

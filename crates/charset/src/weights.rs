@@ -187,18 +187,19 @@ impl Collation {
 
     /// WEIGHT_STRING(s) as MariaDB returns it: every weight of every character, trailing spaces
     /// included, big-endian in the collation's weight width (`binary`: the bytes; the UTF-8
-    /// `_bin` collations: 3-byte code points). None for a collation this does not cover.
+    /// `_bin` collations: code points, 3 bytes each, 2 under utf8mb3). None for a collation this does not cover.
     pub fn weight_string(self, s: &[u8]) -> Option<Vec<u8>> {
         if self.weighs_bytes() {
             if self.is_binary() {
                 return Some(s.to_vec());
             }
-            let mut out = Vec::with_capacity(s.len() * 3);
+            let width = self.bin_weight_width();
+            let mut out = Vec::with_capacity(s.len() * width);
             let mut i = 0;
             while i < s.len() {
                 let (cp, len) = next_char(s, i);
                 i += len;
-                out.extend_from_slice(&cp.min(0xFFFFFF).to_be_bytes()[1..]);
+                out.extend_from_slice(&cp.to_be_bytes()[4 - width..]);
             }
             return Some(out);
         }
@@ -210,11 +211,21 @@ impl Collation {
         Some(out)
     }
 
+    /// Bytes per code point in WEIGHT_STRING() under a UTF-8 `_bin` collation (utf8mb3 holds
+    /// the BMP only).
+    fn bin_weight_width(self) -> usize {
+        if self.0.charset == "utf8mb3" {
+            2
+        } else {
+            3
+        }
+    }
+
     /// The declared length of WEIGHT_STRING() of a string of `chars` characters (MariaDB:
     /// characters times Sortlen times the weight width).
     pub fn weight_string_max_len(self, chars: u64) -> u64 {
         if self.weighs_bytes() {
-            return if self.is_binary() { chars } else { chars * 3 };
+            return if self.is_binary() { chars } else { chars * self.bin_weight_width() as u64 };
         }
         chars * self.0.sort_len * self.weight_width() as u64
     }
@@ -557,7 +568,9 @@ mod tests {
         assert_eq!(ws("utf8mb4_unicode_520_ci", "😀"), [0xFB, 0xC3, 0xF6, 0x00]);
         assert_eq!(ws("utf8mb4_bin", "aé "), [0, 0, 0x61, 0, 0, 0xE9, 0, 0, 0x20]);
         assert_eq!(ws("latin1_swedish_ci", "a"), [0x41]);
+        assert_eq!(ws("utf8mb3_bin", "xé "), [0, 0x78, 0, 0xE9, 0, 0x20]);
         assert_eq!(c("utf8mb4_unicode_ci").weight_string_max_len(2), 32);
+        assert_eq!(c("utf8mb4_bin").weight_string_max_len(2), 6);
         assert_eq!(c("utf8mb4_general_ci").weight_string_max_len(2), 4);
     }
 }

@@ -83,3 +83,15 @@ async fn weight_string_as_mariadb() {
     assert_eq!((cols[0].length, cols[1].length), (32, 4));
     assert_eq!(cols[0].charset, 63);
 }
+
+#[tokio::test]
+async fn weight_string_lengths() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let (cols, _) = result(
+        &mut s,
+        "SELECT WEIGHT_STRING('xy' COLLATE utf8mb4_bin), WEIGHT_STRING(_utf8mb3'x' COLLATE utf8mb3_bin)",
+    )
+    .await;
+    assert_eq!((cols[0].length, cols[1].length), (6, 2));
+}
