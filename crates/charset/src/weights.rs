@@ -551,8 +551,8 @@ mod tests {
         assert_eq!(c("utf8mb3_esperanto_ci").compare("ĉ".as_bytes(), b"cz"), Ordering::Greater);
         let esc = '\\' as u32;
         assert!(!u.like("ß".as_bytes(), b"ss", esc) && u.like("ß".as_bytes(), b"_", esc));
-        assert!(u.like("Straße".as_bytes(), "STRASSE".as_bytes(), esc) == false);
-        assert!(u.like("Straße".as_bytes(), "%SSE".as_bytes(), esc) == false);
+        assert!(!u.like("Straße".as_bytes(), "STRASSE".as_bytes(), esc));
+        assert!(!u.like("Straße".as_bytes(), "%SSE".as_bytes(), esc));
         assert!(u.like("Ärger".as_bytes(), b"a%", esc));
         assert!(!u.like(b"a\0", b"a", esc));
         let cz = c("utf8mb4_czech_ci");

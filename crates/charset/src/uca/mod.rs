@@ -16,6 +16,7 @@ use std::collections::HashMap;
 
 pub use table::UcaVersion;
 use table::{space_weight, table, Table};
+use tailoring::Contractions;
 
 /// A UCA collation ready to weigh: the version's table and, for a language collation, its
 /// tailored characters and contractions.
@@ -27,7 +28,7 @@ pub(crate) struct Uca {
     pub(crate) chars: HashMap<u32, Vec<u16>>,
     /// Sequences the tailoring weighs as one (first character → (rest, weights), longest
     /// first).
-    pub(crate) contractions: HashMap<u32, Vec<(Vec<u32>, Vec<u16>)>>,
+    pub(crate) contractions: Contractions,
 }
 
 impl Uca {

@@ -8,6 +8,9 @@ use std::collections::HashMap;
 
 use super::table::Table;
 
+/// Contractions by first character: (the characters after it, the weights), longest first.
+pub(crate) type Contractions = HashMap<u32, Vec<(Vec<u32>, Vec<u16>)>>;
+
 static RULES: &str = include_str!("tailorings.txt");
 
 /// The rules of `language` (a name in tailorings.txt).
@@ -66,8 +69,6 @@ fn tokenize(rules: &str) -> Vec<Token> {
     flush(&mut text, &mut out);
     out
 }
-
-type Contractions = HashMap<u32, Vec<(Vec<u32>, Vec<u16>)>>;
 
 /// The tailored characters and contractions of `language` over `table`.
 pub(crate) fn apply(table: &Table, language: &str) -> (HashMap<u32, Vec<u16>>, Contractions) {
