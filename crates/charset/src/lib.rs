@@ -15,7 +15,10 @@
 
 pub mod convert;
 mod tables;
+mod uca;
 mod weights;
+
+pub use uca::UcaVersion;
 
 /// A character set MariaDB knows and Selkie accepts.
 pub struct CharsetDef {
@@ -41,10 +44,9 @@ pub enum Weighing {
     Latin1Swedish,
     /// latin1_general_ci.
     Latin1General,
-    /// UCA 4.0.0 (`*_unicode_ci`) and UCA 5.2.0 (`*_unicode_520_ci`): weighed as general_ci
-    /// until the DUCET tables are built in (the difference shows in a few scripts only).
-    Uca400,
-    Uca520,
+    /// UCA 4.0.0 (`*_unicode_ci` and the language collations, whose tailoring is named here)
+    /// or UCA 5.2.0 (`*_unicode_520_ci`), primary level (see `uca`).
+    Uca(UcaVersion, Option<&'static str>),
 }
 
 /// A collation: MariaDB's name and id, its character set, and how it compares.
@@ -58,6 +60,8 @@ pub struct CollationDef {
     /// NO PAD (`*_nopad_*`, `binary`).
     pub pad_space: bool,
     pub weighing: Weighing,
+    /// The UCA weigher of a `Weighing::Uca` collation, built at first use.
+    uca: std::sync::OnceLock<&'static uca::Uca>,
 }
 
 /// In MariaDB's SHOW CHARACTER SET order (by internal id), restricted to the sets Selkie accepts.
@@ -84,8 +88,22 @@ const fn coll(
 ) -> CollationDef {
     // MariaDB's NO PAD collations say so in their names (and `binary` is NO PAD).
     let pad_space = !matches!(weighing, Weighing::Binary) && !contains_nopad(name.as_bytes());
-    CollationDef { name, charset, id, is_default, sort_len, pad_space, weighing }
+    CollationDef { name, charset, id, is_default, sort_len, pad_space, weighing, uca: std::sync::OnceLock::new() }
 }
+
+/// A UCA collation: MariaDB's Sortlen of those is 8.
+const fn uca(
+    name: &'static str,
+    charset: &'static str,
+    id: u16,
+    version: UcaVersion,
+    language: Option<&'static str>,
+) -> CollationDef {
+    coll(name, charset, id, false, 8, Weighing::Uca(version, language))
+}
+
+const V400: UcaVersion = UcaVersion::V400;
+const V520: UcaVersion = UcaVersion::V520;
 
 const fn contains_nopad(name: &[u8]) -> bool {
     let pat = b"_nopad_";
@@ -107,7 +125,10 @@ use Weighing::*;
 
 /// In MariaDB's SHOW COLLATION order; ids are MariaDB's (they travel in handshakes and column
 /// definitions).
-pub static COLLATIONS: &[CollationDef] = &[
+pub static COLLATIONS: &[CollationDef] = &COLLATION_LIST;
+
+// An array of its own: a static slice may not borrow a temporary that holds a `OnceLock`.
+static COLLATION_LIST: [CollationDef; 72] = [
     coll("latin1_swedish_ci", "latin1", 8, true, 1, Latin1Swedish),
     coll("latin1_bin", "latin1", 47, false, 1, CodePoint),
     coll("latin1_general_ci", "latin1", 48, false, 1, Latin1General),
@@ -119,16 +140,66 @@ pub static COLLATIONS: &[CollationDef] = &[
     coll("ascii_nopad_bin", "ascii", 1089, false, 1, CodePoint),
     coll("utf8mb3_general_ci", "utf8mb3", 33, true, 1, UnicodeGeneral),
     coll("utf8mb3_bin", "utf8mb3", 83, false, 1, CodePoint),
-    coll("utf8mb3_unicode_ci", "utf8mb3", 192, false, 8, Uca400),
-    coll("utf8mb3_unicode_520_ci", "utf8mb3", 214, false, 8, Uca520),
+    uca("utf8mb3_unicode_ci", "utf8mb3", 192, V400, None),
+    uca("utf8mb3_icelandic_ci", "utf8mb3", 193, V400, Some("icelandic")),
+    uca("utf8mb3_latvian_ci", "utf8mb3", 194, V400, Some("latvian")),
+    uca("utf8mb3_romanian_ci", "utf8mb3", 195, V400, Some("romanian")),
+    uca("utf8mb3_slovenian_ci", "utf8mb3", 196, V400, Some("slovenian")),
+    uca("utf8mb3_polish_ci", "utf8mb3", 197, V400, Some("polish")),
+    uca("utf8mb3_estonian_ci", "utf8mb3", 198, V400, Some("estonian")),
+    uca("utf8mb3_spanish_ci", "utf8mb3", 199, V400, Some("spanish")),
+    uca("utf8mb3_swedish_ci", "utf8mb3", 200, V400, Some("swedish")),
+    uca("utf8mb3_turkish_ci", "utf8mb3", 201, V400, Some("turkish")),
+    uca("utf8mb3_czech_ci", "utf8mb3", 202, V400, Some("czech")),
+    uca("utf8mb3_danish_ci", "utf8mb3", 203, V400, Some("danish")),
+    uca("utf8mb3_lithuanian_ci", "utf8mb3", 204, V400, Some("lithuanian")),
+    uca("utf8mb3_slovak_ci", "utf8mb3", 205, V400, Some("slovak")),
+    uca("utf8mb3_spanish2_ci", "utf8mb3", 206, V400, Some("spanish2")),
+    uca("utf8mb3_roman_ci", "utf8mb3", 207, V400, Some("roman")),
+    uca("utf8mb3_persian_ci", "utf8mb3", 208, V400, Some("persian")),
+    uca("utf8mb3_esperanto_ci", "utf8mb3", 209, V400, Some("esperanto")),
+    uca("utf8mb3_hungarian_ci", "utf8mb3", 210, V400, Some("hungarian")),
+    uca("utf8mb3_sinhala_ci", "utf8mb3", 211, V400, Some("sinhala")),
+    uca("utf8mb3_german2_ci", "utf8mb3", 212, V400, Some("german2")),
+    uca("utf8mb3_croatian_mysql561_ci", "utf8mb3", 213, V400, Some("croatian_mysql561")),
+    uca("utf8mb3_unicode_520_ci", "utf8mb3", 214, V520, None),
+    uca("utf8mb3_vietnamese_ci", "utf8mb3", 215, V400, Some("vietnamese")),
+    uca("utf8mb3_croatian_ci", "utf8mb3", 576, V400, Some("croatian")),
     coll("utf8mb3_general_nopad_ci", "utf8mb3", 1057, false, 1, UnicodeGeneral),
     coll("utf8mb3_nopad_bin", "utf8mb3", 1107, false, 1, CodePoint),
+    uca("utf8mb3_unicode_nopad_ci", "utf8mb3", 1216, V400, None),
+    uca("utf8mb3_unicode_520_nopad_ci", "utf8mb3", 1238, V520, None),
     coll("utf8mb4_general_ci", "utf8mb4", 45, true, 1, UnicodeGeneral),
     coll("utf8mb4_bin", "utf8mb4", 46, false, 1, CodePoint),
-    coll("utf8mb4_unicode_ci", "utf8mb4", 224, false, 8, Uca400),
-    coll("utf8mb4_unicode_520_ci", "utf8mb4", 246, false, 8, Uca520),
+    uca("utf8mb4_unicode_ci", "utf8mb4", 224, V400, None),
+    uca("utf8mb4_icelandic_ci", "utf8mb4", 225, V400, Some("icelandic")),
+    uca("utf8mb4_latvian_ci", "utf8mb4", 226, V400, Some("latvian")),
+    uca("utf8mb4_romanian_ci", "utf8mb4", 227, V400, Some("romanian")),
+    uca("utf8mb4_slovenian_ci", "utf8mb4", 228, V400, Some("slovenian")),
+    uca("utf8mb4_polish_ci", "utf8mb4", 229, V400, Some("polish")),
+    uca("utf8mb4_estonian_ci", "utf8mb4", 230, V400, Some("estonian")),
+    uca("utf8mb4_spanish_ci", "utf8mb4", 231, V400, Some("spanish")),
+    uca("utf8mb4_swedish_ci", "utf8mb4", 232, V400, Some("swedish")),
+    uca("utf8mb4_turkish_ci", "utf8mb4", 233, V400, Some("turkish")),
+    uca("utf8mb4_czech_ci", "utf8mb4", 234, V400, Some("czech")),
+    uca("utf8mb4_danish_ci", "utf8mb4", 235, V400, Some("danish")),
+    uca("utf8mb4_lithuanian_ci", "utf8mb4", 236, V400, Some("lithuanian")),
+    uca("utf8mb4_slovak_ci", "utf8mb4", 237, V400, Some("slovak")),
+    uca("utf8mb4_spanish2_ci", "utf8mb4", 238, V400, Some("spanish2")),
+    uca("utf8mb4_roman_ci", "utf8mb4", 239, V400, Some("roman")),
+    uca("utf8mb4_persian_ci", "utf8mb4", 240, V400, Some("persian")),
+    uca("utf8mb4_esperanto_ci", "utf8mb4", 241, V400, Some("esperanto")),
+    uca("utf8mb4_hungarian_ci", "utf8mb4", 242, V400, Some("hungarian")),
+    uca("utf8mb4_sinhala_ci", "utf8mb4", 243, V400, Some("sinhala")),
+    uca("utf8mb4_german2_ci", "utf8mb4", 244, V400, Some("german2")),
+    uca("utf8mb4_croatian_mysql561_ci", "utf8mb4", 245, V400, Some("croatian_mysql561")),
+    uca("utf8mb4_unicode_520_ci", "utf8mb4", 246, V520, None),
+    uca("utf8mb4_vietnamese_ci", "utf8mb4", 247, V400, Some("vietnamese")),
+    uca("utf8mb4_croatian_ci", "utf8mb4", 608, V400, Some("croatian")),
     coll("utf8mb4_general_nopad_ci", "utf8mb4", 1069, false, 1, UnicodeGeneral),
     coll("utf8mb4_nopad_bin", "utf8mb4", 1070, false, 1, CodePoint),
+    uca("utf8mb4_unicode_nopad_ci", "utf8mb4", 1248, V400, None),
+    uca("utf8mb4_unicode_520_nopad_ci", "utf8mb4", 1270, V520, None),
     coll("binary", "binary", 63, true, 1, Binary),
 ];
 
@@ -208,6 +279,23 @@ impl Collation {
     pub fn binary() -> Collation {
         static C: std::sync::LazyLock<Collation> = std::sync::LazyLock::new(|| by_name("binary"));
         *C
+    }
+    /// The UCA weigher of a UCA collation.
+    #[inline]
+    pub(crate) fn uca(self) -> Option<&'static uca::Uca> {
+        match self.0.weighing {
+            Weighing::Uca(version, language) => Some(self.0.uca.get_or_init(|| uca::build(version, language))),
+            _ => None,
+        }
+    }
+    /// A UCA collation (`*_unicode_ci`, `*_unicode_520_ci`, the language ones).
+    pub fn is_uca(self) -> bool {
+        matches!(self.0.weighing, Weighing::Uca(..))
+    }
+    /// The general_ci collation of this collation's character set (utf8mb3's and utf8mb4's
+    /// weigh alike), PAD SPACE.
+    pub fn general_ci_of_charset(self) -> Collation {
+        by_name(if self.0.charset == "utf8mb3" { "utf8mb3_general_ci" } else { "utf8mb4_general_ci" })
     }
     pub fn def(self) -> &'static CollationDef {
         self.0

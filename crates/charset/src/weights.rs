@@ -20,6 +20,7 @@ use std::cmp::Ordering;
 
 use super::convert::latin1_byte;
 use super::tables::{GENERAL_CI_PAGES, LATIN1_SWEDISH_CI};
+use super::uca::Uca;
 use super::{Collation, Weighing};
 
 const SPACE: u32 = 0x20;
@@ -73,7 +74,14 @@ impl Collation {
                 "latin1" => char::from_u32(cp).and_then(latin1_byte).map_or(b'?' as u32, u32::from),
                 _ => cp,
             },
-            Weighing::UnicodeGeneral | Weighing::Uca400 | Weighing::Uca520 => {
+            Weighing::Uca(..) => {
+                // Collations of several weights per character go through `weights`; this is
+                // the first weight, for callers that want one.
+                let mut w = Vec::with_capacity(2);
+                self.uca().expect("a UCA collation").push_char(cp, &mut w);
+                w.first().map_or(0, |w| *w as u32)
+            }
+            Weighing::UnicodeGeneral => {
                 if cp >= INVALID_BYTE_BASE {
                     return INVALID_GENERAL_WEIGHT;
                 }
@@ -106,15 +114,28 @@ impl Collation {
     /// Bytes per weight in a sort key.
     fn weight_width(self) -> usize {
         match self.0.weighing {
-            Weighing::UnicodeGeneral | Weighing::Uca400 | Weighing::Uca520 => 2,
+            Weighing::UnicodeGeneral | Weighing::Uca(..) => 2,
             _ => 1,
         }
     }
 
-    /// The weights of `s`: its bytes, or its characters' weights.
+    /// The weight a space pads with under PAD SPACE.
+    #[inline]
+    fn space_weight(self) -> u32 {
+        match self.uca() {
+            Some(u) => u.space as u32,
+            None => SPACE,
+        }
+    }
+
+    /// The weights of `s`: its bytes, or its characters' weights (for a UCA collation, zero or
+    /// more per character, and one per contraction).
     fn weights(self, s: &[u8]) -> Vec<u32> {
         if self.weighs_bytes() {
             return s.iter().map(|b| *b as u32).collect();
+        }
+        if let Some(u) = self.uca() {
+            return uca_weights(u, s).into_iter().map(u32::from).collect();
         }
         let mut out = Vec::with_capacity(s.len());
         let mut i = 0;
@@ -134,7 +155,7 @@ impl Collation {
             if ord != Ordering::Equal || !self.0.pad_space {
                 return ord.then(a.len().cmp(&b.len()));
             }
-            return pad_rest(&a[common..], &b[common..], |x| *x as u32);
+            return pad_rest(&a[common..], &b[common..], SPACE, |x| *x as u32);
         }
         let wa = self.weights(a);
         let wb = self.weights(b);
@@ -143,7 +164,7 @@ impl Collation {
         if ord != Ordering::Equal || !self.0.pad_space {
             return ord.then(wa.len().cmp(&wb.len()));
         }
-        pad_rest(&wa[common..], &wb[common..], |x| *x)
+        pad_rest(&wa[common..], &wb[common..], self.space_weight(), |x| *x)
     }
 
     /// Appends the sort key of `s`: memcmp order of keys is this collation's order, and equal
@@ -161,7 +182,52 @@ impl Collation {
             }
             return;
         }
-        pad_space_key(&weights, width, out);
+        pad_space_key(&weights, width, self.space_weight(), out);
+    }
+
+    /// WEIGHT_STRING(s) as MariaDB returns it: every weight of every character, trailing spaces
+    /// included, big-endian in the collation's weight width (`binary`: the bytes; the UTF-8
+    /// `_bin` collations: code points, 3 bytes each, 2 under utf8mb3). None for a collation this does not cover.
+    pub fn weight_string(self, s: &[u8]) -> Option<Vec<u8>> {
+        if self.weighs_bytes() {
+            if self.is_binary() {
+                return Some(s.to_vec());
+            }
+            let width = self.bin_weight_width();
+            let mut out = Vec::with_capacity(s.len() * width);
+            let mut i = 0;
+            while i < s.len() {
+                let (cp, len) = next_char(s, i);
+                i += len;
+                out.extend_from_slice(&cp.to_be_bytes()[4 - width..]);
+            }
+            return Some(out);
+        }
+        let width = self.weight_width();
+        let mut out = Vec::with_capacity(s.len() * width);
+        for w in self.weights(s) {
+            push_weight(&mut out, w, width);
+        }
+        Some(out)
+    }
+
+    /// Bytes per code point in WEIGHT_STRING() under a UTF-8 `_bin` collation (utf8mb3 holds
+    /// the BMP only).
+    fn bin_weight_width(self) -> usize {
+        if self.0.charset == "utf8mb3" {
+            2
+        } else {
+            3
+        }
+    }
+
+    /// The declared length of WEIGHT_STRING() of a string of `chars` characters (MariaDB:
+    /// characters times Sortlen times the weight width).
+    pub fn weight_string_max_len(self, chars: u64) -> u64 {
+        if self.weighs_bytes() {
+            return if self.is_binary() { chars } else { chars * self.bin_weight_width() as u64 };
+        }
+        chars * self.0.sort_len * self.weight_width() as u64
     }
 
     /// The bytes that begin the sort key of every string starting with `prefix`, for
@@ -170,6 +236,11 @@ impl Collation {
     /// beginning: a prefix ending in a space, or longer than the first chunk of a PAD SPACE
     /// key (`pad_space_key`).
     pub fn sort_key_prefix(self, prefix: &[u8]) -> Option<Vec<u8>> {
+        // UCA keys expand and contract ('ch' under czech is one weight): a prefix's key need
+        // not begin the keys of the strings it begins.
+        if self.uca().is_some() {
+            return None;
+        }
         if self.weighs_bytes() && !self.0.pad_space {
             return Some(prefix.to_vec());
         }
@@ -189,6 +260,9 @@ impl Collation {
     /// `_` is one character, `%` any run, `escape` quotes the next character. No padding:
     /// 'a ' LIKE 'a' is false, as in MariaDB.
     pub fn like(self, s: &[u8], pattern: &[u8], escape: u32) -> bool {
+        if let Some(u) = self.uca() {
+            return uca_like(u, s, pattern, escape);
+        }
         let weigh = |cp: u32| if self.weighs_bytes() { cp } else { self.weight(cp) };
         let subject: Vec<u32> = if self.weighs_bytes() {
             // Byte weights would let `_` match one byte of a multi-byte character.
@@ -224,15 +298,101 @@ impl Collation {
     }
 }
 
+/// The weights of `s` under UCA collation `u`: each character's, or a contraction's where a
+/// tailoring has one.
+fn uca_weights(u: &Uca, s: &[u8]) -> Vec<u16> {
+    let mut out = Vec::with_capacity(s.len() + s.len() / 2);
+    if !u.has_contractions() {
+        let mut i = 0;
+        while i < s.len() {
+            let (cp, len) = next_char(s, i);
+            i += len;
+            u.push_char(cp, &mut out);
+        }
+        return out;
+    }
+    let mut cps = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        let (cp, len) = next_char(s, i);
+        i += len;
+        cps.push(cp);
+    }
+    let mut i = 0;
+    while i < cps.len() {
+        match u.contraction(cps[i], &cps[i + 1..]) {
+            Some((rest, w)) => {
+                out.extend_from_slice(w);
+                i += 1 + rest;
+            }
+            None => {
+                u.push_char(cps[i], &mut out);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// One character's weights as one comparable value (LIKE compares whole characters).
+fn uca_char_key(u: &Uca, cp: u32, buf: &mut Vec<u16>) -> u128 {
+    buf.clear();
+    u.push_char(cp, buf);
+    // Weights are never 0, so packing up to 8 leaves no two sequences alike; the longest
+    // expansion of the tables is 8 weights, longer ones (none today) fold in the rest.
+    let mut key = 0u128;
+    for (i, w) in buf.iter().enumerate() {
+        if i < 8 {
+            key = (key << 16) | *w as u128;
+        } else {
+            key = key.rotate_left(16) ^ *w as u128;
+        }
+    }
+    key
+}
+
+/// LIKE under a UCA collation as MariaDB does it: character by character, a character of the
+/// subject matching a pattern character when their weights are the same ('ß' LIKE 'ss' is
+/// false though 'ß' = 'ss'; 'ch' LIKE 'c%' is true under Czech, contractions play no part);
+/// `_` is one character, even an ignorable one.
+fn uca_like(u: &Uca, s: &[u8], pattern: &[u8], escape: u32) -> bool {
+    let mut buf = Vec::with_capacity(8);
+    let mut subject = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        let (cp, len) = next_char(s, i);
+        i += len;
+        subject.push(uca_char_key(u, cp, &mut buf));
+    }
+    let mut pat = Vec::with_capacity(pattern.len());
+    let mut i = 0;
+    while i < pattern.len() {
+        let (cp, len) = next_char(pattern, i);
+        i += len;
+        if cp == escape && i < pattern.len() {
+            let (next, l) = next_char(pattern, i);
+            i += l;
+            pat.push(LikeItem::Weight(uca_char_key(u, next, &mut buf)));
+            continue;
+        }
+        pat.push(match cp {
+            0x25 => LikeItem::AnyRun,
+            0x5F => LikeItem::AnyOne,
+            _ => LikeItem::Weight(uca_char_key(u, cp, &mut buf)),
+        });
+    }
+    like_match(&subject, &pat)
+}
+
 #[derive(Clone, Copy, PartialEq)]
-enum LikeItem {
-    Weight(u32),
+enum LikeItem<W> {
+    Weight(W),
     AnyOne,
     AnyRun,
 }
 
 /// Wildcard matching with backtracking to the last `%` only (linear for most patterns).
-fn like_match(s: &[u32], p: &[LikeItem]) -> bool {
+fn like_match<W: Copy + PartialEq>(s: &[W], p: &[LikeItem<W>]) -> bool {
     let (mut si, mut pi) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while si < s.len() {
@@ -268,9 +428,9 @@ fn push_weight(out: &mut Vec<u8>, w: u32, width: usize) {
 
 /// The order of two strings that agree up to where the shorter ends: the longer one's rest
 /// against spaces (PAD SPACE).
-fn pad_rest<T>(rest_a: &[T], rest_b: &[T], weight: impl Fn(&T) -> u32) -> Ordering {
+fn pad_rest<T>(rest_a: &[T], rest_b: &[T], space: u32, weight: impl Fn(&T) -> u32) -> Ordering {
     let vs_spaces =
-        |rest: &[T]| rest.iter().map(&weight).find(|w| *w != SPACE).map_or(Ordering::Equal, |w| w.cmp(&SPACE));
+        |rest: &[T]| rest.iter().map(&weight).find(|w| *w != space).map_or(Ordering::Equal, |w| w.cmp(&space));
     if rest_a.is_empty() {
         vs_spaces(rest_b).reverse()
     } else {
@@ -286,8 +446,8 @@ const REST_BELOW_SPACES: u8 = 0;
 const REST_SPACES: u8 = 1;
 const REST_ABOVE_SPACES: u8 = 2;
 
-fn pad_space_key(weights: &[u32], width: usize, out: &mut Vec<u8>) {
-    let len = weights.iter().rposition(|w| *w != SPACE).map_or(0, |p| p + 1);
+fn pad_space_key(weights: &[u32], width: usize, space: u32, out: &mut Vec<u8>) {
+    let len = weights.iter().rposition(|w| *w != space).map_or(0, |p| p + 1);
     let weights = &weights[..len];
     let mut start = 0;
     loop {
@@ -296,15 +456,15 @@ fn pad_space_key(weights: &[u32], width: usize, out: &mut Vec<u8>) {
             push_weight(out, w, width);
         }
         for _ in end..start + PAD_CHUNK {
-            push_weight(out, SPACE, width);
+            push_weight(out, space, width);
         }
         // Trailing spaces are gone, so the rest is empty or has a character other than space.
-        match weights[end..].iter().find(|w| **w != SPACE) {
+        match weights[end..].iter().find(|w| **w != space) {
             None => {
                 out.push(REST_SPACES);
                 return;
             }
-            Some(w) if *w < SPACE => out.push(REST_BELOW_SPACES),
+            Some(w) if *w < space => out.push(REST_BELOW_SPACES),
             Some(_) => out.push(REST_ABOVE_SPACES),
         }
         start = end;
@@ -361,7 +521,7 @@ mod tests {
     fn sort_keys_order_as_compare() {
         let words = [
             "", " ", "a", "A", "a ", "a\t", "a\t ", "a  \t", "a !", "a!", "ab", "a b", "b", "é", "ß", "ss", "\t", "z",
-            "Å", "😀",
+            "Å", "😀", "ch", "cH", "h", "i", "aa", "\u{0}", "a\u{0}", "ﬁ", "fi", "a\u{a0}",
         ];
         for name in [
             "utf8mb4_general_ci",
@@ -370,6 +530,11 @@ mod tests {
             "utf8mb4_general_nopad_ci",
             "latin1_swedish_ci",
             "latin1_bin",
+            "utf8mb4_unicode_ci",
+            "utf8mb4_unicode_520_ci",
+            "utf8mb4_unicode_nopad_ci",
+            "utf8mb4_czech_ci",
+            "utf8mb3_danish_ci",
         ] {
             let coll = c(name);
             for a in words {
@@ -413,5 +578,44 @@ mod tests {
         // no common beginning (the space is dropped from 'ab ' but not from 'ab c').
         assert_eq!(c("utf8mb4_general_ci").sort_key_prefix(b"abcdefghi"), None);
         assert_eq!(c("utf8mb4_general_ci").sort_key_prefix(b"ab "), None);
+    }
+
+    #[test]
+    fn uca_expands_contracts_and_pads_as_mariadb() {
+        let u = c("utf8mb4_unicode_ci");
+        let eq = |coll: Collation, a: &str, b: &str| coll.compare(a.as_bytes(), b.as_bytes()) == Ordering::Equal;
+        // Checked on MariaDB 10.11.
+        assert!(eq(u, "ß", "ss") && !eq(u, "ß", "s") && !eq(u, "æ", "ae") && eq(u, "a ", "A"));
+        assert!(!eq(c("utf8mb4_unicode_nopad_ci"), "a ", "a"));
+        assert!(eq(c("utf8mb4_german2_ci"), "ä", "ae") && !eq(u, "ä", "ae"));
+        assert_eq!(c("utf8mb4_spanish_ci").compare("ñ".as_bytes(), b"nz"), Ordering::Greater);
+        assert_eq!(u.compare("ñ".as_bytes(), b"nz"), Ordering::Less);
+        assert_eq!(c("utf8mb4_czech_ci").compare(b"ch", b"hz"), Ordering::Greater);
+        assert_eq!(c("utf8mb4_czech_ci").compare(b"cH", b"hz"), Ordering::Less);
+        assert!(eq(c("utf8mb3_danish_ci"), "aa", "å"));
+        assert_eq!(c("utf8mb3_esperanto_ci").compare("ĉ".as_bytes(), b"cz"), Ordering::Greater);
+        let esc = '\\' as u32;
+        assert!(!u.like("ß".as_bytes(), b"ss", esc) && u.like("ß".as_bytes(), b"_", esc));
+        assert!(!u.like("Straße".as_bytes(), "STRASSE".as_bytes(), esc));
+        assert!(!u.like("Straße".as_bytes(), "%SSE".as_bytes(), esc));
+        assert!(u.like("Ärger".as_bytes(), b"a%", esc));
+        assert!(!u.like(b"a\0", b"a", esc));
+        let cz = c("utf8mb4_czech_ci");
+        assert!(cz.like(b"ch", b"c%", esc) && !cz.like(b"ch", b"_", esc) && cz.like(b"ch", b"__", esc));
+    }
+
+    #[test]
+    fn weight_string_is_every_weight() {
+        let ws = |coll: &str, s: &str| c(coll).weight_string(s.as_bytes()).unwrap();
+        assert_eq!(ws("utf8mb4_unicode_ci", "ab "), [0x0E, 0x33, 0x0E, 0x4A, 0x02, 0x09]);
+        assert_eq!(ws("utf8mb4_general_ci", "a"), [0x00, 0x41]);
+        assert_eq!(ws("utf8mb4_unicode_ci", "😀"), [0xFF, 0xFD]);
+        assert_eq!(ws("utf8mb4_unicode_520_ci", "😀"), [0xFB, 0xC3, 0xF6, 0x00]);
+        assert_eq!(ws("utf8mb4_bin", "aé "), [0, 0, 0x61, 0, 0, 0xE9, 0, 0, 0x20]);
+        assert_eq!(ws("latin1_swedish_ci", "a"), [0x41]);
+        assert_eq!(ws("utf8mb3_bin", "xé "), [0, 0x78, 0, 0xE9, 0, 0x20]);
+        assert_eq!(c("utf8mb4_unicode_ci").weight_string_max_len(2), 32);
+        assert_eq!(c("utf8mb4_bin").weight_string_max_len(2), 6);
+        assert_eq!(c("utf8mb4_general_ci").weight_string_max_len(2), 4);
     }
 }

@@ -582,7 +582,7 @@ fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
         }
         ATTR_TABLE_ROW_VERSIONS => t.row_versions = decode_row_versions(bytes, t.columns.len())?,
         ATTR_TABLE_KEY_FORMAT => match bytes {
-            [KEY_FORMAT_COLLATED] => t.options.key_format = KEY_FORMAT_COLLATED,
+            [f @ (KEY_FORMAT_COLLATED | KEY_FORMAT_UCA)] => t.options.key_format = *f,
             // A format this version does not know would be read with the wrong key encoding.
             _ => return Err(corrupt("table key format")),
         },
@@ -1331,6 +1331,8 @@ mod tests {
         let bytes = encode_table(&t);
         assert_eq!(decode_table(&bytes).unwrap(), t);
         assert_eq!(bytes[bytes.len() - 4..], [1, ATTR_TABLE_KEY_FORMAT, 1, KEY_FORMAT_COLLATED][..]);
+        t.options.key_format = KEY_FORMAT_UCA;
+        assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
         // Tables written before the attribute read as byte-encoded keys.
         t.options.key_format = KEY_FORMAT_BYTES;
         assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);

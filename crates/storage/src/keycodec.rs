@@ -15,7 +15,9 @@
 //!   a shorter string sorts before every longer string it is a prefix of and composite keys
 //!   compare column by column. What is stuffed for a character column depends on the table's
 //!   key format (`TableOptions::key_format`):
-//!   - `KEY_FORMAT_COLLATED` (tables created or rebuilt since keys follow collations): a
+//!   - `KEY_FORMAT_UCA` and `KEY_FORMAT_COLLATED` (tables created or rebuilt since keys follow
+//!     collations; the latter before the UCA collations had weights of their own, whose
+//!     columns keep utf8mb4_general_ci sort keys in such tables): a
 //!     column whose collation weighs characters (`_ci`, `_unicode_ci`, latin1's) stores the
 //!     collation's sort key (`Collation::sort_key`: memcmp order is the collation's order,
 //!     PAD SPACE ignores trailing spaces), so 'a' and 'A' have one key under
@@ -103,7 +105,7 @@ pub fn text_key(table: &TableDef, col: &ColumnDef) -> TextKey {
 
 /// `text_key` of a character column in a table of key format `key_format`.
 fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
-    if key_format != KEY_FORMAT_COLLATED {
+    if key_format < KEY_FORMAT_COLLATED {
         return TextKey::Legacy;
     }
     // The SQL layer gives every character column of a new table its collation; one without
@@ -111,7 +113,14 @@ fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
     let Some(c) = Collation::named(&col.collation) else {
         return TextKey::Bytes { pad_space: true };
     };
-    if c.weighs_characters() {
+    if c.is_uca() && key_format == KEY_FORMAT_COLLATED {
+        // Written when the UCA collations weighed as general_ci: the keys stay general_ci sort
+        // keys, so that writes find the entries already there. `key_collation` says so, and
+        // the planner, which serves a comparison from an index only when it is in the keys'
+        // collation, scans for the UCA comparisons instead (UNIQUE keeps its old, general_ci
+        // notion of equal until the table is rebuilt).
+        TextKey::SortKey(c.general_ci_of_charset())
+    } else if c.weighs_characters() {
         TextKey::SortKey(c)
     } else {
         TextKey::Bytes { pad_space: c.pad_space() }
@@ -1031,6 +1040,21 @@ mod tests {
         assert_ne!(ix_key(&t, &ix, "a"), ix_key(&t, &ix, "A"));
         assert_eq!(ix_key(&t, &ix, "a"), enc(&t.columns[1], &Datum::Bytes(b"a".to_vec())));
         assert_eq!(key_collation(&t, &t.columns[1]), None);
+    }
+
+    #[test]
+    fn uca_keys_by_format() {
+        // Tables created now: UCA sort keys ('ß' = 'ss' under utf8mb4_unicode_ci).
+        let (mut t, ix) = collated("utf8mb4_unicode_ci", None);
+        t.options.key_format = KEY_FORMAT_UCA;
+        assert_eq!(ix_key(&t, &ix, "ß"), ix_key(&t, &ix, "SS"));
+        assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("utf8mb4_unicode_ci"));
+        // Format 2 tables keep the general_ci keys they were written with ('ß' = 's'), and
+        // say so, so that the planner does not serve UCA comparisons from them.
+        t.options.key_format = KEY_FORMAT_COLLATED;
+        assert_eq!(ix_key(&t, &ix, "ß"), ix_key(&t, &ix, "s"));
+        assert_ne!(ix_key(&t, &ix, "ß"), ix_key(&t, &ix, "ss"));
+        assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("utf8mb4_general_ci"));
     }
 
     #[test]

@@ -611,7 +611,8 @@ pub struct TableOptions {
     pub sequence: Option<SequenceDef>,
     /// How the table's index keys encode character columns (`KEY_FORMAT_*`, see `keycodec`):
     /// `KEY_FORMAT_BYTES` for tables whose indexes were built before keys held collation sort
-    /// keys, `KEY_FORMAT_COLLATED` for tables created or rebuilt since. Set by the engine.
+    /// keys, `KEY_FORMAT_COLLATED` or `KEY_FORMAT_UCA` for tables created or rebuilt since. Set
+    /// by the engine.
     pub key_format: u8,
 }
 
@@ -619,8 +620,13 @@ pub struct TableOptions {
 /// collation; prefix lengths cut bytes (tables created before collation keys).
 pub const KEY_FORMAT_BYTES: u8 = 0;
 /// Index keys hold a character value as its collation's sort key ('a' and 'A' have one key
-/// under utf8mb4_general_ci); prefix lengths cut characters.
+/// under utf8mb4_general_ci); prefix lengths cut characters. Written before the UCA collations
+/// (`*_unicode_ci`, `*_unicode_520_ci`) had their own weights: their columns' keys are
+/// utf8mb4_general_ci sort keys (see `keycodec::text_key`).
 pub const KEY_FORMAT_COLLATED: u8 = 2;
+/// As `KEY_FORMAT_COLLATED`, with UCA columns keyed by their UCA sort keys ('ß' and 'ss' have
+/// one key under utf8mb4_unicode_ci). The format of tables created or rebuilt now.
+pub const KEY_FORMAT_UCA: u8 = 3;
 
 /// A sequence's fixed options (CREATE / ALTER SEQUENCE). Its moving state is a
 /// `SequenceState`, kept by the engine outside MVCC (values handed out are never taken back).

@@ -13,9 +13,9 @@ use sqlparser::ast;
 use super::binder::{Binder, Bound};
 use crate::charset::{self, convert, Collation, Derivation};
 use crate::error::{self, SqlError};
-use crate::plan::Expr;
+use crate::plan::{Expr, FuncRef};
 use crate::types::Value;
-use crate::value::SqlType;
+use crate::value::{ScalarFunction, SqlType};
 
 /// Functions whose value is a property of the server or session (derivation SYSCONST).
 const SYSCONST_FUNCTIONS: &[&str] =
@@ -160,12 +160,15 @@ impl Binder<'_> {
         upper: &str,
         args: &[&ast::Expr],
     ) -> Option<Result<Bound, SqlError>> {
-        if !matches!(upper, "CHARSET" | "COLLATION" | "COERCIBILITY") {
+        if !matches!(upper, "CHARSET" | "COLLATION" | "COERCIBILITY" | "WEIGHT_STRING") {
             return None;
         }
         let [arg] = args else {
             return Some(Err(error::wrong_param_count(upper)));
         };
+        if upper == "WEIGHT_STRING" {
+            return Some(self.bind_expr(arg).map(weight_string));
+        }
         Some(self.bind_expr(arg).map(|b| {
             let collation = match &b.ty {
                 SqlType::Text { collation, .. } => *collation,
@@ -189,6 +192,33 @@ impl Binder<'_> {
         }))
     }
 }
+
+/// WEIGHT_STRING(str): the string's weights under its collation, a VARBINARY as long as
+/// MariaDB declares it; NULL for a number or date, as in MariaDB.
+fn weight_string(b: Bound) -> Bound {
+    let (collation, chars) = match &b.ty {
+        SqlType::Text { collation, max_chars, .. } => (*collation, *max_chars as u64),
+        SqlType::Bytes { max_len, .. } => (Collation::binary(), *max_len as u64),
+        _ => return Bound::new(Expr::Literal(Value::Null), SqlType::Bytes { max_len: 0, lob: false }, true),
+    };
+    let max_len = collation.weight_string_max_len(chars).min(u32::MAX as u64) as u32;
+    let args = vec![b.expr, Expr::Literal(Value::Int(collation.id() as i64))];
+    Bound::new(Expr::Func { func: FuncRef(&WEIGHT_STRING), args }, SqlType::Bytes { max_len, lob: false }, true)
+}
+
+/// WEIGHT_STRING's evaluation: (string, collation id), bound by `weight_string` only.
+static WEIGHT_STRING: ScalarFunction = ScalarFunction {
+    name: "WEIGHT_STRING",
+    min_args: 2,
+    max_args: 2,
+    deterministic: true,
+    return_type: |_| SqlType::Bytes { max_len: 0, lob: false },
+    eval: |args, _| {
+        let (Value::Bytes(s), Value::Int(id)) = (&args[0], &args[1]) else { return Ok(Value::Null) };
+        let weights = Collation::by_id(*id as u64).and_then(|c| c.weight_string(s));
+        Ok(weights.map_or(Value::Null, Value::Bytes))
+    },
+};
 
 fn derivation_name(d: Derivation) -> &'static str {
     match d {

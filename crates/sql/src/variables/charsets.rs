@@ -27,7 +27,7 @@ pub(crate) fn effective_collation(charset_name: &str) -> &'static str {
 pub(crate) fn table_collation(t: &selkie_storage::TableDef) -> &'static str {
     let own = crate::charset::Collation::named(&t.options.collation);
     match own {
-        Some(c) if t.options.key_format == selkie_storage::KEY_FORMAT_COLLATED => c.name(),
+        Some(c) if t.options.key_format >= selkie_storage::KEY_FORMAT_COLLATED => c.name(),
         _ => effective_collation(effective_charset(&t.options.charset)),
     }
 }
