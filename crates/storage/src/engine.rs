@@ -1096,7 +1096,7 @@ impl Engine {
         // A table with a primary key in the current key format is rebuilt online (writers go
         // on, as in MariaDB's recreate), the rows written afresh at the current row version.
         if let Some(t) = self.catalog().table(db, table).cloned() {
-            if !t.has_hidden_pk() && t.options.key_format == KEY_FORMAT_COLLATED {
+            if !t.has_hidden_pk() && keycodec::keys_survive_rebuild(&t, &t.primary) {
                 let same = TableRebuild {
                     columns: t.columns.clone(),
                     primary_key: t.primary.columns.clone(),

@@ -103,6 +103,21 @@ pub fn text_key(table: &TableDef, col: &ColumnDef) -> TextKey {
     text_key_in(table.options.key_format, col)
 }
 
+/// Whether the keys of `index` of `table` stay the same bytes when the table is rebuilt (into
+/// the current key format): an online rebuild finds changed rows by their old primary key.
+pub fn keys_survive_rebuild(table: &TableDef, index: &IndexDef) -> bool {
+    table.options.key_format == KEY_FORMAT_UCA
+        || (table.options.key_format == KEY_FORMAT_COLLATED
+            && index.columns.iter().all(|ic| {
+                let col = &table.columns[ic.column];
+                text_key(table, col) == text_key_in(KEY_FORMAT_UCA, col)
+                    || !matches!(
+                        *col.ty.stored_as(),
+                        ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }
+                    )
+            }))
+}
+
 /// `text_key` of a character column in a table of key format `key_format`.
 fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
     if key_format < KEY_FORMAT_COLLATED {

@@ -236,7 +236,7 @@ impl Engine {
         }
         // Online only where every row keeps its primary key bytes: the row log names rows by
         // their key, and the drains find a row's new version under the same key.
-        let online = new.online && !t.has_hidden_pk() && t.options.key_format == KEY_FORMAT_COLLATED;
+        let online = new.online && !t.has_hidden_pk() && keycodec::keys_survive_rebuild(&t, &t.primary);
         let mut writes = Some(self.block_writes(t.id, ddl.slot).await?);
         let mut counters = ddl.counters;
         // Pending from here: a crash before the commit frees them at the next open.
