@@ -156,7 +156,8 @@ impl SqlType {
 }
 
 /// The collation of text that has none of its own (function results without string arguments,
-/// information_schema columns). utf8mb4_bin while Selkie compares bytewise by default.
+/// information_schema columns): MariaDB's default connection collation, utf8mb4_general_ci
+/// (information_schema's utf8mb3_general_ci orders the same for the names it holds).
 pub fn default_text_collation() -> Collation {
-    Collation::utf8mb4_bin()
+    Collation::utf8mb4_general_ci()
 }
