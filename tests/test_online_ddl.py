@@ -1,8 +1,8 @@
 """CREATE INDEX on a big table does not stop other tables' work (issue 11 item 11), black-box:
 a real selkied, PyMySQL clients. While one connection builds an index over a table of 400,000
 rows, other connections keep reading and writing another table with bounded latency; a writer
-of the indexed table waits for the build (MariaDB's ALTER TABLE ... LOCK=SHARED) and then
-succeeds, and its row is found through the new index.
+of the indexed table goes on during the build (MariaDB's LOCK=NONE, its default for CREATE
+INDEX), and its row is found through the new index.
 """
 
 import threading
@@ -61,7 +61,7 @@ def test_create_index_lets_other_tables_work():
             w.start()
         time.sleep(1.0)
 
-        # A writer of `big` started during the build waits for it, then goes through the new index.
+        # A writer of `big` started during the build goes on; the build applies its row at the end.
         writer_done: list[float] = []
 
         def big_writer() -> None:
@@ -95,8 +95,8 @@ def test_create_index_lets_other_tables_work():
             # far shorter than the build.
             assert len(during) >= 10, (build_s, len(during))
             assert max(during) < max(0.5, build_s / 2), (build_s, max(during))
-            # The writer waited for the build.
-            assert writer_done[0] >= build_end - 0.5, (writer_done[0] - build_start, build_s)
+            # The writer did not wait for the build.
+            assert writer_done[0] < build_end, (writer_done[0] - build_start, build_s)
         assert writer_done
         cur.execute("SELECT id FROM big WHERE k = 123456")
         assert cur.fetchall() == ((-1,),)
