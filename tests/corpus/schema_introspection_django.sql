@@ -74,3 +74,9 @@ SHOW CREATE VIEW `app_book_view`;
 SHOW COLUMNS FROM `app_author`;
 SHOW FULL COLUMNS FROM `app_book`;
 SHOW TABLE STATUS WHERE Name = 'nope';
+-- A JSON column's own CHECK (json_valid) is listed like any column-level CHECK: Django's
+-- introspection finds JSON columns by it.
+CREATE TABLE `jsoncheck` (`id` int PRIMARY KEY, `js` json, `js2` json NOT NULL CHECK (`js2` <> '[]'), `n` int CHECK (`n` > 0), CHECK (`n` < 10));
+SELECT CONSTRAINT_NAME, LEVEL, CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = 'jsoncheck';
+SELECT CONSTRAINT_NAME, CONSTRAINT_TYPE FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'jsoncheck';
+SELECT c.constraint_name AS column_name FROM information_schema.check_constraints AS c WHERE c.table_name = 'jsoncheck' AND LOWER(c.check_clause) = CONCAT('json_valid(`', LOWER(c.constraint_name), '`)') AND c.constraint_schema = DATABASE();

@@ -712,20 +712,30 @@ pub(crate) fn referential_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     out
 }
 
+/// A table's CHECK constraints as MariaDB lists them: (name, column-level, clause). A JSON
+/// column has one of its own, `json_valid(col)`, as SHOW CREATE TABLE prints it (Django's
+/// introspection finds JSON columns by it).
+fn listed_checks(t: &TableDef) -> Vec<(&str, bool, String)> {
+    let mut out: Vec<(&str, bool, String)> = Vec::new();
+    let (columns, table): (Vec<_>, Vec<_>) = t.constraints.checks.iter().partition(|c| c.column.is_some());
+    for col in t.columns.iter().filter(|c| matches!(c.ty, ColumnType::Json)) {
+        if !columns.iter().any(|c| c.column.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&col.name))) {
+            let clause = format!("json_valid({})", literal::quote_ident(&col.name));
+            out.push((&col.name, true, clause));
+        }
+    }
+    out.extend(columns.iter().map(|c| (c.name.as_str(), true, c.expr.clone())));
+    out.extend(table.iter().map(|c| (c.name.as_str(), false, c.expr.clone())));
+    out
+}
+
 pub(crate) fn check_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
     for (db, _, _) in databases(ctx).into_iter().skip(1) {
         for t in ctx.catalog.tables_in(&db) {
-            for c in &t.constraints.checks {
-                let level = if c.column.is_some() { "Column" } else { "Table" };
-                out.push(vec![
-                    text(CATALOG_NAME),
-                    text(&t.db),
-                    text(&t.name),
-                    text(&c.name),
-                    text(level),
-                    text(&c.expr),
-                ]);
+            for (name, column, clause) in listed_checks(t) {
+                let level = if column { "Column" } else { "Table" };
+                out.push(vec![text(CATALOG_NAME), text(&t.db), text(&t.name), text(name), text(level), text(&clause)]);
             }
         }
     }
@@ -794,8 +804,8 @@ pub(crate) fn table_constraints_rows(ctx: &Ctx) -> Vec<Vec<Value>> {
             for fk in foreign_keys_in_order(t) {
                 out.push(row(&fk.name, "FOREIGN KEY"));
             }
-            for c in &t.constraints.checks {
-                out.push(row(&c.name, "CHECK"));
+            for (name, _, _) in listed_checks(t) {
+                out.push(row(name, "CHECK"));
             }
         }
     }
