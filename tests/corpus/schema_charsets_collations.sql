@@ -154,3 +154,13 @@ SHOW COLLATION LIKE 'utf8mb4_unicode%';
 SHOW CHARACTER SET LIKE 'utf8%';
 SHOW CHARACTER SET WHERE Charset IN ('latin1', 'ascii', 'binary');
 SHOW CHARSET LIKE 'latin1';
+-- latin1_general_cs (Django's schema tests ask for it): case-sensitive, upper case first.
+CREATE TABLE `cs1` (`id` int PRIMARY KEY, `v` varchar(10) CHARACTER SET latin1 COLLATE latin1_general_cs, KEY `v` (`v`));
+INSERT INTO `cs1` VALUES (1, 'a'), (2, 'A'), (3, 'b'), (4, 'B'), (5, 'ä'), (6, 'Ä'), (7, 'a '), (8, 'Z');
+SELECT GROUP_CONCAT(`id` ORDER BY `v`, `id`) FROM `cs1`;
+SELECT `id` FROM `cs1` WHERE `v` = 'a' ORDER BY `id`;
+SELECT `id` FROM `cs1` WHERE `v` LIKE 'A%' ORDER BY `id`;
+SELECT COUNT(DISTINCT `v`) FROM `cs1`;
+SHOW CREATE TABLE `cs1`;
+SHOW COLLATION LIKE 'latin1_general%';
+SELECT HEX(WEIGHT_STRING(_latin1'aAzZ' COLLATE latin1_general_cs));

@@ -44,6 +44,8 @@ pub enum Weighing {
     Latin1Swedish,
     /// latin1_general_ci.
     Latin1General,
+    /// latin1_general_cs: one weight per byte, case-sensitive (`tables::LATIN1_GENERAL_CS`).
+    Latin1GeneralCs,
     /// UCA 4.0.0 (`*_unicode_ci` and the language collations, whose tailoring is named here)
     /// or UCA 5.2.0 (`*_unicode_520_ci`), primary level (see `uca`).
     Uca(UcaVersion, Option<&'static str>),
@@ -128,10 +130,11 @@ use Weighing::*;
 pub static COLLATIONS: &[CollationDef] = &COLLATION_LIST;
 
 // An array of its own: a static slice may not borrow a temporary that holds a `OnceLock`.
-static COLLATION_LIST: [CollationDef; 72] = [
+static COLLATION_LIST: [CollationDef; 73] = [
     coll("latin1_swedish_ci", "latin1", 8, true, 1, Latin1Swedish),
     coll("latin1_bin", "latin1", 47, false, 1, CodePoint),
     coll("latin1_general_ci", "latin1", 48, false, 1, Latin1General),
+    coll("latin1_general_cs", "latin1", 49, false, 1, Latin1GeneralCs),
     coll("latin1_swedish_nopad_ci", "latin1", 1032, false, 1, Latin1Swedish),
     coll("latin1_nopad_bin", "latin1", 1071, false, 1, CodePoint),
     coll("ascii_general_ci", "ascii", 11, true, 1, Latin1Swedish),

@@ -1141,7 +1141,11 @@ impl Binder<'_> {
                     ast::FunctionArgumentClause::OrderBy(items) if func == AggFunc::GroupConcat => {
                         for it in items {
                             match self.bind_expr(&it.expr) {
-                                Ok(b) => order.push((b.expr, it.options.sort == Some(ast::OrderBySort::Desc))),
+                                // Sorted as ORDER BY sorts: strings by their collation's sort key.
+                                Ok(b) => order.push((
+                                    crate::bind::collation::ordering_key(b.expr, &b.ty),
+                                    it.options.sort == Some(ast::OrderBySort::Desc),
+                                )),
                                 Err(e) => {
                                     clause_result = Err(e);
                                     break;

@@ -189,7 +189,11 @@ fn like_sarg(
     let c = collation?;
     let simple = matches!(
         c.def().weighing,
-        Weighing::UnicodeGeneral | Weighing::Latin1Swedish | Weighing::Latin1General | Weighing::CodePoint
+        Weighing::UnicodeGeneral
+            | Weighing::Latin1Swedish
+            | Weighing::Latin1General
+            | Weighing::Latin1GeneralCs
+            | Weighing::CodePoint
     );
     if !simple {
         return None;
