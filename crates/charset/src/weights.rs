@@ -281,24 +281,7 @@ impl Collation {
         } else {
             self.weights(s)
         };
-        let mut pat = Vec::with_capacity(pattern.len());
-        let mut i = 0;
-        while i < pattern.len() {
-            let (cp, len) = next_char(pattern, i);
-            i += len;
-            if cp == escape && i < pattern.len() {
-                let (next, l) = next_char(pattern, i);
-                i += l;
-                pat.push(LikeItem::Weight(weigh(next)));
-                continue;
-            }
-            pat.push(match cp {
-                0x25 => LikeItem::AnyRun,
-                0x5F => LikeItem::AnyOne,
-                _ => LikeItem::Weight(weigh(cp)),
-            });
-        }
-        like_match(&subject, &pat)
+        like_match(&subject, &like_pattern(pattern, escape, weigh))
     }
 }
 
@@ -368,6 +351,13 @@ fn uca_like(u: &Uca, s: &[u8], pattern: &[u8], escape: u32) -> bool {
         i += len;
         subject.push(uca_char_key(u, cp, &mut buf));
     }
+    let pat = like_pattern(pattern, escape, |cp| uca_char_key(u, cp, &mut buf));
+    like_match(&subject, &pat)
+}
+
+/// A LIKE pattern as items: `%`, `_`, and characters weighed by `weigh` (`escape` quotes the
+/// next character).
+fn like_pattern<W>(pattern: &[u8], escape: u32, mut weigh: impl FnMut(u32) -> W) -> Vec<LikeItem<W>> {
     let mut pat = Vec::with_capacity(pattern.len());
     let mut i = 0;
     while i < pattern.len() {
@@ -376,16 +366,16 @@ fn uca_like(u: &Uca, s: &[u8], pattern: &[u8], escape: u32) -> bool {
         if cp == escape && i < pattern.len() {
             let (next, l) = next_char(pattern, i);
             i += l;
-            pat.push(LikeItem::Weight(uca_char_key(u, next, &mut buf)));
+            pat.push(LikeItem::Weight(weigh(next)));
             continue;
         }
         pat.push(match cp {
             0x25 => LikeItem::AnyRun,
             0x5F => LikeItem::AnyOne,
-            _ => LikeItem::Weight(uca_char_key(u, cp, &mut buf)),
+            _ => LikeItem::Weight(weigh(cp)),
         });
     }
-    like_match(&subject, &pat)
+    pat
 }
 
 #[derive(Clone, Copy, PartialEq)]
