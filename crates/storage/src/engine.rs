@@ -955,10 +955,8 @@ impl Engine {
                 return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
             }
             if ix.unique && !keycodec::has_null_column(ix, &row) {
-                let prefix = &key[..key.len() - pk_key.len()];
-                let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
-                if let Some((existing, _)) = tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)? {
-                    let shown = indexed_row(store, t, &existing[prefix.len()..])?.unwrap_or(row);
+                if let Some(holder) = unique_holder(store, &tree, &key, &pk_key)? {
+                    let shown = indexed_row(store, t, &holder)?.unwrap_or(row);
                     return Err(StorageError::DuplicateKey {
                         index: ix.name.clone(),
                         key: keycodec::format_key_value(t, ix, &shown),
@@ -1097,19 +1095,7 @@ impl Engine {
         // on, as in MariaDB's recreate), the rows written afresh at the current row version.
         if let Some(t) = self.catalog().table(db, table).cloned() {
             if !t.has_hidden_pk() && keycodec::keys_survive_rebuild(&t, &t.primary) {
-                let same = TableRebuild {
-                    columns: t.columns.clone(),
-                    primary_key: t.primary.columns.clone(),
-                    indexes: t
-                        .secondary
-                        .iter()
-                        .map(|i| NewIndex { name: i.name.clone(), columns: i.columns.clone(), unique: i.unique })
-                        .collect(),
-                    options: t.options.clone(),
-                    auto_increment: None,
-                    online: true,
-                    constraints: None,
-                };
+                let same = TableRebuild { online: true, ..TableRebuild::same_as(&t) };
                 return self.rebuild_table(db, table, &t, same, Ok::<_, StorageError>).await.map(|_| ());
             }
         }
@@ -1644,6 +1630,15 @@ fn no_such(table: &TableDef) -> StorageError {
 /// The latest row of `t` with clustered key `pk_key`, for an index build's duplicate-key
 /// error: MariaDB's index build shows the value of the row already in the index (under a `_ci`
 /// collation 'a', where the row that collided says 'A').
+/// In a unique index being built (`tree`, unreachable to transactions), the primary key of the
+/// row whose entry already has the key columns of `entry`, the entry of the row `pk_key`.
+fn unique_holder(store: &PageStore, tree: &BTree, entry: &[u8], pk_key: &[u8]) -> Result<Option<Vec<u8>>> {
+    let prefix = &entry[..entry.len() - pk_key.len()];
+    let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
+    let found = tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?;
+    Ok(found.map(|(existing, _)| existing[prefix.len()..].to_vec()))
+}
+
 pub(crate) fn indexed_row(store: &PageStore, t: &TableDef, pk_key: &[u8]) -> Result<Option<Vec<Datum>>> {
     match BTree::open(t.primary.root).get(store, pk_key)? {
         Some(v) => Ok(Some(rowcodec::decode_table_row(t, &v[HEADER_LEN..])?)),

@@ -810,6 +810,25 @@ pub struct TableRebuild {
     pub constraints: Option<TableConstraints>,
 }
 
+impl TableRebuild {
+    /// The same table again (OPTIMIZE's recreate): its columns, keys and options.
+    pub fn same_as(t: &TableDef) -> TableRebuild {
+        TableRebuild {
+            columns: t.columns.clone(),
+            primary_key: t.primary.columns.clone(),
+            indexes: t
+                .secondary
+                .iter()
+                .map(|i| NewIndex { name: i.name.clone(), columns: i.columns.clone(), unique: i.unique })
+                .collect(),
+            options: t.options.clone(),
+            auto_increment: None,
+            online: false,
+            constraints: None,
+        }
+    }
+}
+
 /// ALTER TABLE that changes only metadata (`Engine::alter_table_instant`): every row keeps its
 /// bytes. `columns[j]` holds the values of old column `sources[j]`, or, if None, is a new column
 /// whose value in the existing rows is `added[j]` (read from the row layouts, docs §4.9). Index

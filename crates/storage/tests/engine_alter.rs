@@ -155,19 +155,7 @@ async fn instant_changes_keep_old_rows_readable_in_their_version() {
 
 /// The same definition, as a rebuild.
 fn rebuild_of(t: &TableDef) -> TableRebuild {
-    TableRebuild {
-        columns: t.columns.clone(),
-        primary_key: t.primary.columns.clone(),
-        indexes: t
-            .secondary
-            .iter()
-            .map(|i| NewIndex { name: i.name.clone(), columns: i.columns.clone(), unique: i.unique })
-            .collect(),
-        options: t.options.clone(),
-        auto_increment: None,
-        online: false,
-        constraints: None,
-    }
+    TableRebuild::same_as(t)
 }
 
 #[tokio::test]

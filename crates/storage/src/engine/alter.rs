@@ -444,9 +444,7 @@ impl Engine {
                     return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
                 }
                 if ix.unique && !keycodec::has_null_column(ix, &row) {
-                    let prefix = &entry[..entry.len() - key.len()];
-                    let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
-                    if tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)?.is_some() {
+                    if super::unique_holder(store, &tree, &entry, &key)?.is_some() {
                         if requeue.is_some() {
                             again.push(key);
                             continue;
@@ -630,10 +628,8 @@ impl Engine {
             }
             let tree = BTree::open(ix.root);
             if ix.unique && !keycodec::has_null_column(ix, row) {
-                let prefix = &key[..key.len() - pk_key.len()];
-                let upper = keycodec::prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded);
-                if let Some((existing, _)) = tree.cursor(Bound::Included(prefix.to_vec()), upper, false).next(store)? {
-                    let shown = super::indexed_row(store, new, &existing[prefix.len()..])?;
+                if let Some(holder) = super::unique_holder(store, &tree, &key, pk_key)? {
+                    let shown = super::indexed_row(store, new, &holder)?;
                     let key = keycodec::format_key_value(new, ix, shown.as_deref().unwrap_or(row));
                     return Err(StorageError::DuplicateKey { index: ix.name.clone(), key });
                 }
