@@ -443,15 +443,16 @@ impl Engine {
                 if entry.len() > MAX_KEY_LEN {
                     return Err(StorageError::KeyTooLong { max: MAX_KEY_LEN });
                 }
-                if ix.unique && !keycodec::has_null_column(ix, &row) {
-                    if super::unique_holder(store, &tree, &entry, &key)?.is_some() {
-                        if requeue.is_some() {
-                            again.push(key);
-                            continue;
-                        }
-                        let key = keycodec::format_key_value(t, ix, &row);
-                        return Err(StorageError::DuplicateKey { index: ix.name.clone(), key });
+                if ix.unique
+                    && !keycodec::has_null_column(ix, &row)
+                    && super::unique_holder(store, &tree, &entry, &key)?.is_some()
+                {
+                    if requeue.is_some() {
+                        again.push(key);
+                        continue;
                     }
+                    let key = keycodec::format_key_value(t, ix, &row);
+                    return Err(StorageError::DuplicateKey { index: ix.name.clone(), key });
                 }
                 let mut mtr = Mtr::new(store);
                 let v = visible.clone();
