@@ -64,11 +64,11 @@ struct Ix {
     /// The index's name before the statement (None: added by it).
     old: Option<String>,
     name: String,
-    /// (column id, prefix length in bytes).
-    cols: Vec<(usize, Option<u32>)>,
+    /// (column id, prefix length in bytes, DESC).
+    cols: Vec<(usize, Option<u32>, bool)>,
     unique: bool,
-    /// A column was removed from it: it must be rebuilt.
-    shrunk: bool,
+    /// The first column DROP COLUMN removed from it (it must be rebuilt).
+    shrunk: Option<String>,
 }
 
 struct Edit<'t> {
@@ -244,9 +244,9 @@ impl<'t> Edit<'t> {
         let ix = |i: &selkie_storage::IndexDef| Ix {
             old: Some(i.name.clone()),
             name: i.name.clone(),
-            cols: i.columns.iter().map(|c| (c.column, c.prefix_len)).collect(),
+            cols: i.columns.iter().map(|c| (c.column, c.prefix_len, c.descending)).collect(),
             unique: i.unique,
-            shrunk: false,
+            shrunk: None,
         };
         Edit {
             t,
@@ -350,11 +350,11 @@ impl<'t> Edit<'t> {
     /// `PRIMARY KEY` / `UNIQUE` written in a column definition.
     fn inline_keys(&mut self, cx: &mut ExecCtx, name: &str, primary: bool, unique: bool) -> Result<(), SqlError> {
         if primary {
-            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None)], unique: true, primary: true };
+            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None, false)], unique: true, primary: true };
             self.add_index(cx, spec, false)?;
         }
         if unique {
-            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None)], unique: true, primary: false };
+            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None, false)], unique: true, primary: false };
             self.add_index(cx, spec, false)?;
         }
         Ok(())
@@ -419,7 +419,7 @@ impl<'t> Edit<'t> {
             self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
         }
         // A column of the primary key stays NOT NULL.
-        let in_primary = self.primary.as_ref().is_some_and(|p| p.cols.iter().any(|(c, _)| *c == col.id));
+        let in_primary = self.primary.as_ref().is_some_and(|p| p.cols.iter().any(|(c, _, _)| *c == col.id));
         if in_primary {
             def.nullable = false;
         }
@@ -484,8 +484,10 @@ impl<'t> Edit<'t> {
         // Indexes lose the column, as in MariaDB; one left without columns is dropped.
         for ix in self.primary.iter_mut().chain(self.secondary.iter_mut()) {
             let before = ix.cols.len();
-            ix.cols.retain(|(c, _)| *c != id);
-            ix.shrunk |= ix.cols.len() != before;
+            ix.cols.retain(|(c, _, _)| *c != id);
+            if ix.cols.len() != before && ix.shrunk.is_none() {
+                ix.shrunk = Some(gone.def.name.clone());
+            }
         }
         if self.primary.as_ref().is_some_and(|p| p.cols.is_empty()) {
             self.primary = None;
@@ -513,7 +515,8 @@ impl<'t> Edit<'t> {
         }
         let defs: Vec<ColumnDef> = self.cols.iter().map(|c| c.def.clone()).collect();
         let resolved = ddl::resolve_index(&spec, &defs, cx)?;
-        let cols: Vec<(usize, Option<u32>)> = resolved.iter().map(|c| (self.cols[c.column].id, c.prefix_len)).collect();
+        let cols: Vec<(usize, Option<u32>, bool)> =
+            resolved.iter().map(|c| (self.cols[c.column].id, c.prefix_len, c.descending)).collect();
         if spec.primary {
             for ic in &resolved {
                 let c = &mut self.cols[ic.column];
@@ -524,7 +527,7 @@ impl<'t> Edit<'t> {
                     }
                 }
             }
-            self.primary = Some(Ix { old: None, name: "PRIMARY".into(), cols, unique: true, shrunk: false });
+            self.primary = Some(Ix { old: None, name: "PRIMARY".into(), cols, unique: true, shrunk: None });
             self.inplace_rebuild = true;
         } else {
             let name = match spec.name {
@@ -536,7 +539,7 @@ impl<'t> Edit<'t> {
                     format!("Duplicate index `{name}`. This is deprecated and will be disallowed in a future release");
                 cx.push_warning(WarnLevel::Note, 1831, msg);
             }
-            self.secondary.push(Ix { old: None, name, cols, unique: spec.unique, shrunk: false });
+            self.secondary.push(Ix { old: None, name, cols, unique: spec.unique, shrunk: None });
         }
         self.indexes_added += 1;
         self.changed = true;
@@ -670,9 +673,19 @@ impl<'t> Edit<'t> {
                 self.changed = true;
             }
             AlterOp::Engine(e) => {
-                if !e.eq_ignore_ascii_case(&self.options.engine) {
+                // An unknown engine is 1286 under NO_ENGINE_SUBSTITUTION, else a warning and the
+                // table keeps its engine (variables::storage_engine says why the name is all that changes).
+                let shown = match crate::variables::storage_engine(e) {
+                    Some(shown) => shown,
+                    None if cx.env.sql_mode.no_engine_substitution => return Err(error::unknown_storage_engine(e)),
+                    None => {
+                        cx.push_warning(WarnLevel::Warning, 1286, format!("Unknown storage engine '{e}'"));
+                        &self.options.engine.clone()
+                    }
+                };
+                if !shown.eq_ignore_ascii_case(&self.options.engine) {
                     self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
-                    self.options.engine = e.clone();
+                    self.options.engine = shown.to_string();
                 }
                 self.force = true;
                 self.changed = true;
@@ -718,6 +731,14 @@ impl<'t> Edit<'t> {
             let leads = self.primary.iter().chain(&self.secondary).any(|i| i.cols.first().is_some_and(|c| c.0 == *a));
             if !leads {
                 return Err(error::bad_auto_column());
+            }
+        }
+        // MariaDB refuses to narrow a PRIMARY or UNIQUE key by dropping one of its columns: the
+        // rest would enforce a different uniqueness (a key dropped in the same statement or
+        // left without columns is fine).
+        for ix in self.primary.iter().chain(&self.secondary).filter(|i| i.unique) {
+            if let Some(column) = &ix.shrunk {
+                return Err(error::key_column_missing(column));
             }
         }
         Ok(())
@@ -781,16 +802,20 @@ impl<'t> Edit<'t> {
     fn index_columns(&self, ix: &Ix, pos: &[Option<usize>]) -> Vec<IndexColumn> {
         ix.cols
             .iter()
-            .map(|(id, p)| IndexColumn { column: pos[*id].expect("indexed columns exist"), prefix_len: *p })
+            .map(|&(id, prefix_len, descending)| IndexColumn {
+                column: pos[id].expect("indexed columns exist"),
+                prefix_len,
+                descending,
+            })
             .collect()
     }
 
     /// Whether every row can keep its bytes and every kept index its tree.
     fn instant_possible(&self) -> bool {
-        let old_pk: Vec<(usize, Option<u32>)> =
-            self.t.primary.columns.iter().map(|c| (c.column, c.prefix_len)).collect();
+        let old_pk: Vec<(usize, Option<u32>, bool)> =
+            self.t.primary.columns.iter().map(|c| (c.column, c.prefix_len, c.descending)).collect();
         let pk_same = match &self.primary {
-            Some(p) => p.old.is_some() && !p.shrunk && p.cols == old_pk,
+            Some(p) => p.old.is_some() && p.shrunk.is_none() && p.cols == old_pk,
             None => self.t.has_hidden_pk(),
         };
         let columns_keep_bytes = self.cols.iter().all(|c| match c.source {
@@ -808,7 +833,7 @@ impl<'t> Edit<'t> {
         pk_same
             && columns_keep_bytes
             && self.indexes_added == 0
-            && self.secondary.iter().all(|i| i.old.is_some() && !i.shrunk)
+            && self.secondary.iter().all(|i| i.old.is_some() && i.shrunk.is_none())
             && !self.force
             && !self.convert
             && !self.is_copy()
@@ -822,10 +847,10 @@ impl Edit<'_> {
     /// row may be done again on its newer version (no row numbering). A COPY (a type change,
     /// CONVERT TO) keeps the writers waiting, as MariaDB does.
     fn online_possible(&self) -> bool {
-        let old_pk: Vec<(usize, Option<u32>)> =
-            self.t.primary.columns.iter().map(|c| (c.column, c.prefix_len)).collect();
-        let pk_same = self.primary.as_ref().is_some_and(|p| p.old.is_some() && !p.shrunk && p.cols == old_pk);
-        let pk_values_kept = old_pk.iter().all(|(id, _)| {
+        let old_pk: Vec<(usize, Option<u32>, bool)> =
+            self.t.primary.columns.iter().map(|c| (c.column, c.prefix_len, c.descending)).collect();
+        let pk_same = self.primary.as_ref().is_some_and(|p| p.old.is_some() && p.shrunk.is_none() && p.cols == old_pk);
+        let pk_values_kept = old_pk.iter().all(|(id, _, _)| {
             self.cols.iter().any(|c| {
                 let old = &self.t.columns[*id];
                 c.id == *id
@@ -882,7 +907,7 @@ pub async fn alter_table(
         let defs: Vec<ColumnDef> = edit.cols.iter().map(|c| c.def.clone()).collect();
         crate::generated::check_table(catalog, &t.db, &t.name, &defs)?;
         let generated_key =
-            |ix: &Ix| ix.cols.iter().any(|(id, _)| edit.cols.iter().any(|c| c.id == *id && c.def.generated.is_some()));
+            |ix: &Ix| ix.cols.iter().any(|(id, _, _)| edit.cols.iter().any(|c| c.id == *id && c.def.generated.is_some()));
         if edit.primary.as_ref().is_some_and(generated_key) {
             return Err(crate::generated::primary_key_refused());
         }
@@ -900,7 +925,7 @@ pub async fn alter_table(
         i.unique
             && i.cols
                 .iter()
-                .all(|(id, prefix)| prefix.is_none() && edit.cols.iter().any(|c| c.id == *id && !c.def.nullable))
+                .all(|(id, prefix, _)| prefix.is_none() && edit.cols.iter().any(|c| c.id == *id && !c.def.nullable))
     });
     if !t.has_hidden_pk() && edit.primary.is_none() && !unique_not_null {
         edit.copy_reason.get_or_insert(REASON_DROP_PRIMARY);
@@ -915,7 +940,7 @@ pub async fn alter_table(
         let lone_index_add = edit.indexes_added == 1
             && edit.secondary.last().is_some_and(|i| i.old.is_none())
             && edit.secondary.len() == t.secondary.len() + 1
-            && edit.secondary.iter().zip(&t.secondary).all(|(a, b)| a.name == b.name && !a.shrunk)
+            && edit.secondary.iter().zip(&t.secondary).all(|(a, b)| a.name == b.name && a.shrunk.is_none())
             && edit.cols.iter().enumerate().all(|(j, c)| c.source == Some(j) && c.def == t.columns[j])
             && edit.options == t.options
             && !edit.force

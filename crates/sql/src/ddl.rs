@@ -96,17 +96,27 @@ fn is_lob(ty: &ColumnType) -> bool {
 /// An index as declared: (column name, prefix length) pairs.
 pub(crate) struct IndexSpec {
     pub name: Option<String>,
-    pub columns: Vec<(String, Option<u32>)>,
+    /// (column name, prefix length in characters, DESC).
+    pub columns: Vec<(String, Option<u32>, bool)>,
     pub unique: bool,
     pub primary: bool,
 }
 
-pub(crate) fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(String, Option<u32>)>, SqlError> {
+pub(crate) fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(String, Option<u32>, bool)>, SqlError> {
     if cols.is_empty() {
         return Err(error::syntax(")", 1));
     }
     cols.iter()
-        .map(|c| match &c.column.expr {
+        .map(|c| {
+            let descending = matches!(c.column.options.sort, Some(ast::OrderBySort::Desc));
+            index_spec_column(&c.column.expr).map(|(name, prefix)| (name, prefix, descending))
+        })
+        .collect()
+}
+
+fn index_spec_column(expr: &ast::Expr) -> Result<(String, Option<u32>), SqlError> {
+    {
+        match expr {
             ast::Expr::Identifier(i) => Ok((i.value.clone(), None)),
             ast::Expr::Function(f) => {
                 // `col(10)`: a prefix index.
@@ -131,8 +141,8 @@ pub(crate) fn index_spec_columns(cols: &[ast::IndexColumn]) -> Result<Vec<(Strin
                 }
             }
             other => Err(error::not_supported(&format!("index on expression {other}"))),
-        })
-        .collect()
+        }
+    }
 }
 
 /// Resolves an index's columns against the table's columns with MariaDB's checks; long
@@ -144,7 +154,7 @@ pub(crate) fn resolve_index(
 ) -> Result<Vec<IndexColumn>, SqlError> {
     let mut out: Vec<IndexColumn> = Vec::with_capacity(spec.columns.len());
     let mut total = 0u64;
-    for (name, prefix) in &spec.columns {
+    for (name, prefix, descending) in &spec.columns {
         let Some(pos) = columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)) else {
             return Err(error::key_column_missing(name));
         };
@@ -184,7 +194,7 @@ pub(crate) fn resolve_index(
         }
         total += key_bytes(ty, prefix);
         let prefix_bytes = prefix.map(|chars| chars.saturating_mul(prefix_bytes_per_char(ty)));
-        out.push(IndexColumn { column: pos, prefix_len: prefix_bytes });
+        out.push(IndexColumn { column: pos, prefix_len: prefix_bytes, descending: *descending });
     }
     if total > MAX_KEY_BYTES {
         return Err(error::key_too_long(MAX_KEY_BYTES as usize));
@@ -315,6 +325,24 @@ fn table_options(opts: &ast::CreateTableOptions) -> (TableOptions, Option<u64>) 
         }
     }
     (o, auto_inc)
+}
+
+/// ENGINE= of CREATE TABLE: a known engine by its shown name; an unknown one is error 1286
+/// under NO_ENGINE_SUBSTITUTION (the default sql_mode), else InnoDB with warnings 1286 and 1266.
+fn resolve_engine(o: &mut TableOptions, table: &str, cx: &ExecCtx) -> Result<(), SqlError> {
+    if o.engine.is_empty() {
+        return Ok(());
+    }
+    match crate::variables::storage_engine(&o.engine) {
+        Some(shown) => o.engine = shown.to_string(),
+        None if cx.env.sql_mode.no_engine_substitution => return Err(error::unknown_storage_engine(&o.engine)),
+        None => {
+            cx.push_warning(WarnLevel::Warning, 1286, format!("Unknown storage engine '{}'", o.engine));
+            cx.push_warning(WarnLevel::Warning, 1266, format!("Using storage engine {DEFAULT_ENGINE} for table '{table}'"));
+            o.engine = DEFAULT_ENGINE.to_string();
+        }
+    }
+    Ok(())
 }
 
 fn fill_charset(o: &mut TableOptions, db: Option<&DatabaseDef>) {
@@ -490,6 +518,11 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
         });
     }
     let (mut options, auto_increment_start) = table_options(&ct.table_options);
+    if !options.engine.is_empty() {
+        // CREATE ... SELECT keeps NO_ENGINE_SUBSTITUTION's answer whatever the sql_mode.
+        let shown = crate::variables::storage_engine(&options.engine).ok_or_else(|| error::unknown_storage_engine(&options.engine))?;
+        options.engine = shown.to_string();
+    }
     fill_charset(&mut options, b.env.catalog.database(&db));
     Ok(NewTable { db, name, columns, primary_key: Vec::new(), indexes: Vec::new(), options, auto_increment_start })
 }
@@ -549,13 +582,13 @@ pub(crate) fn build_new_table(
                 ast::ColumnOption::Default(e) => default = Some(e),
                 ast::ColumnOption::PrimaryKey(_) => specs.push(IndexSpec {
                     name: None,
-                    columns: vec![(cname.clone(), None)],
+                    columns: vec![(cname.clone(), None, false)],
                     unique: true,
                     primary: true,
                 }),
                 ast::ColumnOption::Unique(_) => specs.push(IndexSpec {
                     name: None,
-                    columns: vec![(cname.clone(), None)],
+                    columns: vec![(cname.clone(), None, false)],
                     unique: true,
                     primary: false,
                 }),
@@ -682,6 +715,7 @@ pub(crate) fn build_new_table(
         columns[a].nullable = false;
     }
     let (mut options, auto_increment_start) = table_options(&ct.table_options);
+    resolve_engine(&mut options, &name, cx)?;
     if let Some(c) = &ct.comment {
         options.comment = match c {
             ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),

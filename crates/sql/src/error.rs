@@ -106,6 +106,10 @@ pub fn no_database() -> SqlError {
     SqlError::new(1046, "3D000", "No database selected")
 }
 
+pub fn unknown_storage_engine(name: &str) -> SqlError {
+    SqlError::new(1286, "42000", format!("Unknown storage engine '{name}'"))
+}
+
 pub fn unknown_database(db: &str) -> SqlError {
     SqlError::new(1049, "42000", format!("Unknown database '{db}'"))
 }

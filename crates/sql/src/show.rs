@@ -249,7 +249,7 @@ fn run(cmd: &ShowCommand, ctx: &Ctx) -> Result<ResultSet, SqlError> {
         )),
         ShowCommand::EngineStatus { engine, mutex } => {
             if !server::is_known_engine(engine) {
-                return Err(SqlError::new(1286, "42000", format!("Unknown storage engine '{engine}'")));
+                return Err(crate::error::unknown_storage_engine(engine));
             }
             let rows = if *mutex {
                 Vec::new()

@@ -68,10 +68,10 @@ fn sbtest1() -> NewTable {
             column("c", ColumnType::Char { len: 120 }, ColumnDefault::Value(Datum::Bytes(Vec::new()))),
             column("pad", ColumnType::Char { len: 60 }, ColumnDefault::Value(Datum::Bytes(Vec::new()))),
         ],
-        primary_key: vec![IndexColumn { column: 0, prefix_len: None }],
+        primary_key: vec![IndexColumn { column: 0, prefix_len: None, descending: false }],
         indexes: vec![NewIndex {
             name: "k_1".into(),
-            columns: vec![IndexColumn { column: 1, prefix_len: None }],
+            columns: vec![IndexColumn { column: 1, prefix_len: None, descending: false }],
             unique: false,
         }],
         options: TableOptions {

@@ -418,12 +418,12 @@ fn put_index(out: &mut Vec<u8>, i: &IndexDef) {
     put_varint(out, i.columns.len() as u128);
     for c in &i.columns {
         put_varint(out, c.column as u128);
-        match c.prefix_len {
-            Some(p) => {
-                out.push(1);
-                out.extend_from_slice(&p.to_le_bytes());
-            }
-            None => out.push(0),
+        // One flags byte: bit 0 a prefix length follows, bit 1 DESC (records written before DESC
+        // was kept have 0 or 1 here).
+        let flags = c.prefix_len.is_some() as u8 | (c.descending as u8) << 1;
+        out.push(flags);
+        if let Some(p) = c.prefix_len {
+            out.extend_from_slice(&p.to_le_bytes());
         }
     }
     out.push(i.unique as u8);
@@ -441,8 +441,12 @@ fn get_index(r: &mut Reader, ncols: usize) -> Result<IndexDef> {
         if column >= ncols {
             return Err(corrupt("index column out of range"));
         }
-        let prefix_len = if get_bool(r)? { Some(r.u32()?) } else { None };
-        columns.push(IndexColumn { column, prefix_len });
+        let flags = r.u8()?;
+        if flags & !0b11 != 0 {
+            return Err(corrupt("index column flags"));
+        }
+        let prefix_len = if flags & 1 != 0 { Some(r.u32()?) } else { None };
+        columns.push(IndexColumn { column, prefix_len, descending: flags & 2 != 0 });
     }
     Ok(IndexDef { id, name, columns, unique: get_bool(r)?, primary: get_bool(r)?, root: r.u64()? })
 }
@@ -1150,7 +1154,7 @@ mod tests {
             primary: IndexDef {
                 id: 80,
                 name: "PRIMARY".into(),
-                columns: vec![IndexColumn { column: 0, prefix_len: None }],
+                columns: vec![IndexColumn { column: 0, prefix_len: None, descending: false }],
                 unique: true,
                 primary: true,
                 root: 12,
@@ -1159,8 +1163,8 @@ mod tests {
                 id: 81,
                 name: "k_1".into(),
                 columns: vec![
-                    IndexColumn { column: 1, prefix_len: None },
-                    IndexColumn { column: 2, prefix_len: Some(5) },
+                    IndexColumn { column: 1, prefix_len: None, descending: true },
+                    IndexColumn { column: 2, prefix_len: Some(5), descending: false },
                 ],
                 unique: false,
                 primary: false,

@@ -571,7 +571,7 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
     let ix = |id: u32, name: &str, cols: Vec<usize>, unique: bool, primary: bool, prefix: Option<u32>| IndexDef {
         id,
         name: name.into(),
-        columns: cols.into_iter().map(|column| IndexColumn { column, prefix_len: prefix }).collect(),
+        columns: cols.into_iter().map(|column| IndexColumn { column, prefix_len: prefix, descending: false }).collect(),
         unique,
         primary,
         root: 3 + id as u64,

@@ -928,7 +928,7 @@ mod tests {
             primary: IndexDef {
                 id: 1,
                 name: "PRIMARY".into(),
-                columns: vec![IndexColumn { column: 0, prefix_len: None }, IndexColumn { column: 1, prefix_len: None }],
+                columns: vec![IndexColumn { column: 0, prefix_len: None, descending: false }, IndexColumn { column: 1, prefix_len: None, descending: false }],
                 unique: true,
                 primary: true,
                 root: 0,
@@ -998,7 +998,7 @@ mod tests {
         let ix = IndexDef {
             id: 2,
             name: "ix".into(),
-            columns: vec![IndexColumn { column: 1, prefix_len: prefix }],
+            columns: vec![IndexColumn { column: 1, prefix_len: prefix, descending: false }],
             unique: true,
             primary: false,
             root: 0,

@@ -587,6 +587,10 @@ impl ColumnDef {
 pub struct IndexColumn {
     pub column: usize,
     pub prefix_len: Option<u32>,
+    /// Declared `DESC` (MariaDB 10.8+ keeps it and shows it in SHOW CREATE TABLE and SHOW
+    /// INDEX). The key bytes stay in ascending order: a backward scan serves a descending
+    /// order, so the flag changes what is shown, not how the tree is built.
+    pub descending: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -399,12 +399,12 @@ async fn every_column_type_round_trips_through_catalog_and_rows() {
         db: "d".into(),
         name: "all".into(),
         columns,
-        primary_key: vec![ic(1), IndexColumn { column: 5, prefix_len: Some(2) }],
+        primary_key: vec![ic(1), IndexColumn { column: 5, prefix_len: Some(2), descending: false }],
         indexes: vec![
             NewIndex { name: "dec".into(), columns: vec![ic(2), ic(3)], unique: true },
             NewIndex {
                 name: "txt".into(),
-                columns: vec![IndexColumn { column: 6, prefix_len: Some(10) }],
+                columns: vec![IndexColumn { column: 6, prefix_len: Some(10), descending: false }],
                 unique: false,
             },
         ],

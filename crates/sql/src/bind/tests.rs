@@ -36,7 +36,7 @@ fn index(id: u32, name: &str, cols: &[usize], unique: bool, primary: bool) -> In
     IndexDef {
         id,
         name: name.into(),
-        columns: cols.iter().map(|&c| IndexColumn { column: c, prefix_len: None }).collect(),
+        columns: cols.iter().map(|&c| IndexColumn { column: c, prefix_len: None, descending: false }).collect(),
         unique,
         primary,
         root: 0,

@@ -447,7 +447,7 @@ mod tests {
         IndexDef {
             id,
             name: name.into(),
-            columns: cols.iter().map(|&c| IndexColumn { column: c, prefix_len: None }).collect(),
+            columns: cols.iter().map(|&c| IndexColumn { column: c, prefix_len: None, descending: false }).collect(),
             unique,
             primary,
             root: 0,

@@ -8,7 +8,7 @@ use selkie_storage::{ColumnDef, ColumnType, ForeignKeyAction, ForeignKeyDef, Tab
 
 use super::columns::IsTable;
 use super::literal::{self, quote_ident, quote_string, DefaultKind};
-use super::schema::{foreign_keys_in_order, index_display_order, ENGINE_NAME};
+use super::schema::{engine_name, foreign_keys_in_order, index_display_order, ENGINE_NAME};
 use crate::variables::{effective_charset, table_collation};
 
 /// One column line without indentation: `` `k` int(11) NOT NULL DEFAULT 0 ``.
@@ -148,10 +148,15 @@ pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) 
             .map(|part| {
                 let col = t.columns.get(part.column);
                 let name = col.map(|c| c.name.as_str()).unwrap_or("?");
-                match (part.prefix_len, col) {
+                let column = match (part.prefix_len, col) {
                     // Declared in characters; the engine keeps bytes.
                     (Some(n), Some(c)) => format!("{}({})", quote_ident(name), crate::value::prefix_chars(&c.ty, n)),
                     _ => quote_ident(name),
+                };
+                if part.descending {
+                    format!("{column} DESC")
+                } else {
+                    column
                 }
             })
             .collect();
@@ -171,7 +176,8 @@ pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) 
         lines.push(format!("CONSTRAINT {} CHECK ({})", quote_ident(&check.name), check.expr));
     }
     let charset = effective_charset(&t.options.charset);
-    let mut out = format!("CREATE TABLE {} (\n  {}\n) ENGINE={ENGINE_NAME}", quote_ident(&t.name), lines.join(",\n  "));
+    let mut out =
+        format!("CREATE TABLE {} (\n  {}\n) ENGINE={}", quote_ident(&t.name), lines.join(",\n  "), engine_name(t));
     if t.options.sequence.is_some() {
         // MariaDB shows a sequence's table with no charset.
         out.push_str(" SEQUENCE=1");
@@ -243,7 +249,7 @@ pub(crate) mod tests {
         IndexDef {
             id,
             name: name.into(),
-            columns: cols.iter().map(|&(column, prefix_len)| IndexColumn { column, prefix_len }).collect(),
+            columns: cols.iter().map(|&(column, prefix_len)| IndexColumn { column, prefix_len, descending: false }).collect(),
             unique,
             primary,
             root: 0,

@@ -18,6 +18,12 @@ use crate::variables::{database_collation, effective_charset, table_collation};
 
 /// The storage engine name Selkie reports for every table (SHOW ENGINES explains why).
 pub(crate) const ENGINE_NAME: &str = "InnoDB";
+/// The engine a table shows: the one its CREATE TABLE named (variables::storage_engine says
+/// why), InnoDB where it named none or one that tables created before names were checked kept.
+pub(crate) fn engine_name(t: &TableDef) -> &'static str {
+    crate::variables::storage_engine(&t.options.engine).unwrap_or(ENGINE_NAME)
+}
+
 /// MariaDB's .frm version number shown in TABLES.VERSION.
 const TABLE_VERSION: u64 = 10;
 const INFORMATION_SCHEMA_TABLE_VERSION: u64 = 11;
@@ -162,7 +168,7 @@ fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
         text(&t.db),
         text(&t.name),
         text(table_type(t)),
-        text(ENGINE_NAME),
+        text(engine_name(t)),
         Value::UInt(TABLE_VERSION),
         text("Dynamic"),
         Value::UInt(ctx.engine.approx_row_count(t)),
@@ -592,6 +598,7 @@ struct IndexPart<'a> {
     seq: usize,
     column: &'a selkie_storage::ColumnDef,
     prefix_len: Option<u32>,
+    descending: bool,
 }
 
 fn index_parts(t: &TableDef) -> Vec<IndexPart<'_>> {
@@ -604,7 +611,7 @@ fn index_parts(t: &TableDef) -> Vec<IndexPart<'_>> {
             };
             // Sub_part counts characters (the engine keeps bytes).
             let prefix_len = part.prefix_len.map(|n| crate::value::prefix_chars(&column.ty, n));
-            out.push(IndexPart { index: ix, seq: seq + 1, column, prefix_len });
+            out.push(IndexPart { index: ix, seq: seq + 1, column, prefix_len, descending: part.descending });
         }
     }
     out
@@ -624,7 +631,7 @@ pub(crate) fn show_index_rows(ctx: &Ctx, t: &TableDef) -> Vec<Vec<Value>> {
                 text(&p.index.name),
                 Value::UInt(p.seq as u64),
                 text(&p.column.name),
-                text("A"),
+                text(if p.descending { "D" } else { "A" }),
                 Value::UInt(rows),
                 opt_uint(p.prefix_len.map(u64::from)),
                 Value::Null,

@@ -77,7 +77,7 @@ fn index(id: u32, name: &str, cols: &[(usize, Option<u32>)], unique: bool, prima
     IndexDef {
         id,
         name: name.into(),
-        columns: cols.iter().map(|&(column, prefix_len)| IndexColumn { column, prefix_len }).collect(),
+        columns: cols.iter().map(|&(column, prefix_len)| IndexColumn { column, prefix_len, descending: false }).collect(),
         unique,
         primary,
         root: 0,

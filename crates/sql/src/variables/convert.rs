@@ -23,6 +23,7 @@ pub struct SqlMode {
     pub pipes_as_concat: bool,
     pub ansi_quotes: bool,
     pub no_backslash_escapes: bool,
+    pub no_engine_substitution: bool,
 }
 
 /// Digits after the point of DOUBLE variables: MariaDB prints them as `10.000000`.
@@ -137,6 +138,19 @@ fn set_text(members: &[&str], bits: u64) -> String {
     names.join(",")
 }
 
+/// The engines MariaDB 10.11 has under their names (lower case) and the name it shows.
+/// Every table lives in Selkie's transactional engine whatever it names: the name is kept and
+/// shown (SHOW CREATE TABLE, TABLES.ENGINE) so that schemas, dumps and ORMs that read it back see
+/// what they wrote. What differs from a real MyISAM/Aria/MEMORY table: ROLLBACK undoes its
+/// changes too (MariaDB warns 1196 instead), and MEMORY takes TEXT and BLOB columns.
+const ENGINES: [(&str, &str); 5] =
+    [("innodb", "InnoDB"), ("myisam", "MyISAM"), ("aria", "Aria"), ("memory", "MEMORY"), ("heap", "MEMORY")];
+
+/// The shown name of a storage engine MariaDB knows, None for others.
+pub(crate) fn storage_engine(name: &str) -> Option<&'static str> {
+    ENGINES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, shown)| *shown)
+}
+
 /// The executor's view of an sql_mode value (canonical text as stored).
 pub(crate) fn sql_mode_flags(text: &[u8]) -> SqlMode {
     let text = String::from_utf8_lossy(text);
@@ -153,6 +167,7 @@ pub(crate) fn sql_mode_flags(text: &[u8]) -> SqlMode {
         pipes_as_concat: has("PIPES_AS_CONCAT"),
         ansi_quotes: has("ANSI_QUOTES"),
         no_backslash_escapes: has("NO_BACKSLASH_ESCAPES"),
+        no_engine_substitution: has("NO_ENGINE_SUBSTITUTION"),
     }
 }
 

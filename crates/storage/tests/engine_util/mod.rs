@@ -61,7 +61,7 @@ pub fn varchar(n: u32) -> ColumnType {
 }
 
 pub fn ic(column: usize) -> IndexColumn {
-    IndexColumn { column, prefix_len: None }
+    IndexColumn { column, prefix_len: None, descending: false }
 }
 
 /// `t(id INT PRIMARY KEY AUTO_INCREMENT, k INT NOT NULL, c VARCHAR(120), KEY k_1(k))` —

@@ -1,0 +1,48 @@
+-- Issue 14 items 2 and 6: DESC index columns (MariaDB 10.8+ keeps them: SHOW CREATE TABLE says
+-- `c` DESC, SHOW INDEX and STATISTICS say Collation 'D'; Django's Index(fields=['-x']) reads it
+-- back) and the storage engine a table names (Django's introspection reads TABLES.ENGINE).
+CREATE TABLE ord (a int NOT NULL, b varchar(20), c int, PRIMARY KEY (a DESC), KEY k1 (b(5) DESC, c), UNIQUE KEY u (c DESC, a));
+SHOW CREATE TABLE ord;
+SHOW INDEX FROM ord;
+SELECT index_name, seq_in_index, column_name, collation, sub_part FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'ord' ORDER BY index_name, seq_in_index;
+INSERT INTO ord VALUES (1, 'one', 10), (2, 'two', 20), (3, 'three', 30), (4, 'four', NULL);
+SELECT a, b, c FROM ord ORDER BY a DESC;
+SELECT a FROM ord WHERE a BETWEEN 2 AND 3 ORDER BY a;
+SELECT c FROM ord WHERE c > 10 ORDER BY c DESC;
+SELECT b FROM ord WHERE b LIKE 't%' ORDER BY b;
+INSERT INTO ord VALUES (5, 'five', 30);
+CREATE INDEX k2 ON ord (c DESC, b);
+ALTER TABLE ord ADD INDEX k3 (b ASC, a DESC);
+SHOW CREATE TABLE ord;
+ALTER TABLE ord DROP COLUMN c;
+SHOW CREATE TABLE ord;
+ALTER TABLE ord FORCE;
+SHOW INDEX FROM ord;
+CREATE TABLE ord2 LIKE ord;
+SHOW CREATE TABLE ord2;
+CREATE TABLE eng_m (a int) ENGINE=MyISAM;
+CREATE TABLE eng_mem (a int) ENGINE=memory;
+CREATE TABLE eng_heap (a int) ENGINE=HEAP;
+CREATE TABLE eng_aria (a int PRIMARY KEY) ENGINE=aria;
+CREATE TABLE eng_i (a int) ENGINE=innodb;
+CREATE TABLE eng_bad (a int) ENGINE=foo;
+SHOW CREATE TABLE eng_m;
+SHOW CREATE TABLE eng_mem;
+SHOW CREATE TABLE eng_heap;
+SHOW CREATE TABLE eng_i;
+SELECT table_name, engine FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'eng%' ORDER BY table_name;
+INSERT INTO eng_m VALUES (1), (2);
+SELECT * FROM eng_m ORDER BY a;
+ALTER TABLE eng_m ENGINE=InnoDB;
+SHOW CREATE TABLE eng_m;
+ALTER TABLE eng_i ENGINE=MyISAM;
+SELECT table_name, engine FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'eng_i';
+ALTER TABLE eng_i ENGINE=bar;
+SET sql_mode = '';
+CREATE TABLE eng_sub (a int) ENGINE=foo;
+SHOW WARNINGS;
+SHOW CREATE TABLE eng_sub;
+ALTER TABLE eng_sub ENGINE=bar;
+SHOW WARNINGS;
+SET sql_mode = DEFAULT;
+SELECT * FROM eng_m ORDER BY a;
