@@ -350,11 +350,13 @@ impl<'t> Edit<'t> {
     /// `PRIMARY KEY` / `UNIQUE` written in a column definition.
     fn inline_keys(&mut self, cx: &mut ExecCtx, name: &str, primary: bool, unique: bool) -> Result<(), SqlError> {
         if primary {
-            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None, false)], unique: true, primary: true };
+            let spec =
+                IndexSpec { name: None, columns: vec![(name.to_string(), None, false)], unique: true, primary: true };
             self.add_index(cx, spec, false)?;
         }
         if unique {
-            let spec = IndexSpec { name: None, columns: vec![(name.to_string(), None, false)], unique: true, primary: false };
+            let spec =
+                IndexSpec { name: None, columns: vec![(name.to_string(), None, false)], unique: true, primary: false };
             self.add_index(cx, spec, false)?;
         }
         Ok(())
@@ -906,8 +908,9 @@ pub async fn alter_table(
     if edit.cols.iter().any(|c| c.def.generated.is_some()) {
         let defs: Vec<ColumnDef> = edit.cols.iter().map(|c| c.def.clone()).collect();
         crate::generated::check_table(catalog, &t.db, &t.name, &defs)?;
-        let generated_key =
-            |ix: &Ix| ix.cols.iter().any(|(id, _, _)| edit.cols.iter().any(|c| c.id == *id && c.def.generated.is_some()));
+        let generated_key = |ix: &Ix| {
+            ix.cols.iter().any(|(id, _, _)| edit.cols.iter().any(|c| c.id == *id && c.def.generated.is_some()))
+        };
         if edit.primary.as_ref().is_some_and(generated_key) {
             return Err(crate::generated::primary_key_refused());
         }

@@ -338,7 +338,11 @@ fn resolve_engine(o: &mut TableOptions, table: &str, cx: &ExecCtx) -> Result<(),
         None if cx.env.sql_mode.no_engine_substitution => return Err(error::unknown_storage_engine(&o.engine)),
         None => {
             cx.push_warning(WarnLevel::Warning, 1286, format!("Unknown storage engine '{}'", o.engine));
-            cx.push_warning(WarnLevel::Warning, 1266, format!("Using storage engine {DEFAULT_ENGINE} for table '{table}'"));
+            cx.push_warning(
+                WarnLevel::Warning,
+                1266,
+                format!("Using storage engine {DEFAULT_ENGINE} for table '{table}'"),
+            );
             o.engine = DEFAULT_ENGINE.to_string();
         }
     }
@@ -520,7 +524,8 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
     let (mut options, auto_increment_start) = table_options(&ct.table_options);
     if !options.engine.is_empty() {
         // CREATE ... SELECT keeps NO_ENGINE_SUBSTITUTION's answer whatever the sql_mode.
-        let shown = crate::variables::storage_engine(&options.engine).ok_or_else(|| error::unknown_storage_engine(&options.engine))?;
+        let shown = crate::variables::storage_engine(&options.engine)
+            .ok_or_else(|| error::unknown_storage_engine(&options.engine))?;
         options.engine = shown.to_string();
     }
     fill_charset(&mut options, b.env.catalog.database(&db));

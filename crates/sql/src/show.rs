@@ -63,14 +63,15 @@ fn fallback(sql: &str, ctx: &Ctx) -> Option<Result<ResultSet, SqlError>> {
 }
 
 /// Column layout of an information_schema table (case-insensitive name), or None.
-pub fn info_schema_columns(table: &str) -> Option<Vec<(String, SqlType)>> {
+pub fn info_schema_columns(table: &str) -> Option<Vec<(String, SqlType, ColumnDefinition)>> {
     let t = columns::is_table(table)?;
     Some(
         t.columns
             .iter()
             .map(|c| {
                 let ty = columns::sql_type(c.column_type).unwrap_or(SqlType::text(64, false));
-                (c.name.to_string(), ty)
+                let meta = column_meta(t.name, c.name, c.name, c.column_type, c.nullable);
+                (c.name.to_string(), ty, meta)
             })
             .collect(),
     )

@@ -44,8 +44,8 @@ use def::{Access, Kind, Scope, Slot, VarDef};
 pub(crate) use charsets::{
     charset as find_charset, database_collation, effective_charset, table_collation, CHARSETS, COLLATIONS,
 };
-pub use convert::SqlMode;
 pub(crate) use convert::storage_engine;
+pub use convert::SqlMode;
 
 /// The version Selkie reports (`@@version`, `VERSION()`): the MariaDB release whose behaviour it
 /// reproduces, so that clients enable the same features, marked as Selkie.

@@ -928,7 +928,10 @@ mod tests {
             primary: IndexDef {
                 id: 1,
                 name: "PRIMARY".into(),
-                columns: vec![IndexColumn { column: 0, prefix_len: None, descending: false }, IndexColumn { column: 1, prefix_len: None, descending: false }],
+                columns: vec![
+                    IndexColumn { column: 0, prefix_len: None, descending: false },
+                    IndexColumn { column: 1, prefix_len: None, descending: false },
+                ],
                 unique: true,
                 primary: true,
                 root: 0,

@@ -12,9 +12,7 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use super::binder::ast_hints::Hints;
-use super::binder::{
-    computed_meta, object_name_parts, table_column_meta, Binder, ColumnInfo, Source, SourceKind, INFORMATION_SCHEMA,
-};
+use super::binder::{object_name_parts, table_column_meta, Binder, ColumnInfo, Source, SourceKind, INFORMATION_SCHEMA};
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::{choose_access, extract_sarg, key_column, IndexHints, OrderRequest, Sarg};
@@ -232,9 +230,9 @@ impl Binder<'_> {
                     let shown = alias_name.clone().unwrap_or_else(|| table_name.clone());
                     let columns = cols
                         .into_iter()
-                        .map(|(n, ty)| {
-                            let mut meta = computed_meta(&n, &ty, true);
-                            meta.schema = INFORMATION_SCHEMA.to_string();
+                        .map(|(n, ty, mut meta)| {
+                            // The layout's metadata (display widths, NOT NULL); the plan still
+                            // treats every column as nullable.
                             meta.table = shown.clone();
                             meta.org_table = table_name.to_ascii_uppercase();
                             meta.org_name = n.clone();

@@ -157,7 +157,10 @@ pub(crate) async fn add_constraint(
                     let taken: Vec<String> = table.indexes().map(|i| i.name.clone()).collect();
                     super::define::index_name(&table.columns[positions[0]].name, &taken)
                 });
-                let columns = positions.iter().map(|&column| IndexColumn { column, prefix_len: None, descending: false }).collect();
+                let columns = positions
+                    .iter()
+                    .map(|&column| IndexColumn { column, prefix_len: None, descending: false })
+                    .collect();
                 engine.create_index(&table.db, &table.name, NewIndex { name, columns, unique: false }).await?;
             }
             let current = engine.catalog().table(&table.db, &table.name).cloned().unwrap_or_else(|| table.clone());

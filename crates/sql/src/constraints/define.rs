@@ -287,7 +287,8 @@ pub(crate) fn create_table_constraints(
             return Err(error::foreign_key_duplicate_name(&t.db, &t.name));
         }
         let index_name = d.ast.name.as_ref().or(d.ast.index_name.as_ref()).map(|n| n.value.clone());
-        let columns = positions.iter().map(|&column| IndexColumn { column, prefix_len: None, descending: false }).collect();
+        let columns =
+            positions.iter().map(|&column| IndexColumn { column, prefix_len: None, descending: false }).collect();
         generated.push((d.declared_before, NewIndex { name: index_name.unwrap_or_default(), columns, unique: false }));
         defs.push(def);
     }

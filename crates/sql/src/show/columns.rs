@@ -583,6 +583,12 @@ pub(crate) fn sql_type(column_type: &str) -> Option<SqlType> {
     })
 }
 
+/// The `N` of `int(N)` / `bigint(N) unsigned`.
+fn display_width(column_type: &str) -> Option<u32> {
+    let args = column_type.split_once('(')?.1.split_once(')')?.0;
+    args.trim().parse().ok()
+}
+
 /// A result column: `name` as the client sees it, `org_name` the underlying column.
 pub(crate) fn column_meta(
     table: &str,
@@ -594,7 +600,24 @@ pub(crate) fn column_meta(
     let ty = sql_type(column_type).unwrap_or(SqlType::text(64, false));
     debug_assert!(sql_type(column_type).is_some(), "layout type {column_type} not understood");
     let fm = ty.field_meta();
-    let schema = if table.is_empty() { "" } else { INFORMATION_SCHEMA };
+    let built_by_show = table.is_empty();
+    let schema = if built_by_show { "" } else { INFORMATION_SCHEMA };
+    let (mut length, mut flags, mut decimals) = (fm.length, fm.flags, fm.decimals);
+    if let SqlType::Int { .. } = ty {
+        // An integer's length is its display width (`int(4)`), as MariaDB sends it.
+        if let Some(width) = display_width(column_type) {
+            length = width;
+        }
+        // information_schema's integer columns are table columns (no BINARY flag); the ones
+        // a SHOW statement builds are computed numbers.
+        if !built_by_show {
+            flags &= !column_flags::BINARY;
+        }
+    }
+    if built_by_show && matches!(ty, SqlType::Text { .. }) {
+        // MariaDB builds these as computed strings (decimals NOT_FIXED_DEC).
+        decimals = 39;
+    }
     ColumnDefinition {
         schema: schema.into(),
         table: table.into(),
@@ -602,10 +625,10 @@ pub(crate) fn column_meta(
         name: name.into(),
         org_name: org_name.into(),
         charset: fm.charset,
-        length: fm.length,
+        length,
         field_type: fm.field_type,
-        flags: fm.flags | if nullable { 0 } else { column_flags::NOT_NULL },
-        decimals: fm.decimals,
+        flags: flags | if nullable { 0 } else { column_flags::NOT_NULL },
+        decimals,
     }
 }
 

@@ -249,7 +249,10 @@ pub(crate) mod tests {
         IndexDef {
             id,
             name: name.into(),
-            columns: cols.iter().map(|&(column, prefix_len)| IndexColumn { column, prefix_len, descending: false }).collect(),
+            columns: cols
+                .iter()
+                .map(|&(column, prefix_len)| IndexColumn { column, prefix_len, descending: false })
+                .collect(),
             unique,
             primary,
             root: 0,

@@ -77,7 +77,10 @@ fn index(id: u32, name: &str, cols: &[(usize, Option<u32>)], unique: bool, prima
     IndexDef {
         id,
         name: name.into(),
-        columns: cols.iter().map(|&(column, prefix_len)| IndexColumn { column, prefix_len, descending: false }).collect(),
+        columns: cols
+            .iter()
+            .map(|&(column, prefix_len)| IndexColumn { column, prefix_len, descending: false })
+            .collect(),
         unique,
         primary,
         root: 0,
@@ -691,7 +694,7 @@ fn every_information_schema_table_has_rows_of_its_layout_width() {
         }
         let metas = info_schema_column_metas(name).unwrap();
         assert_eq!(metas.len(), layout.len());
-        for (meta, (col, _)) in metas.iter().zip(&layout) {
+        for (meta, (col, _, _)) in metas.iter().zip(&layout) {
             assert_eq!((&meta.name, meta.table.as_str()), (col, name));
         }
     }
