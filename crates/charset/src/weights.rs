@@ -19,7 +19,7 @@
 use std::cmp::Ordering;
 
 use super::convert::latin1_byte;
-use super::tables::{GENERAL_CI_PAGES, LATIN1_GENERAL_CS, LATIN1_SWEDISH_CI};
+use super::tables::{GENERAL_CI_PAGES, LATIN1_GENERAL_CI, LATIN1_GENERAL_CS, LATIN1_SWEDISH_CI};
 use super::uca::Uca;
 use super::{Collation, Weighing};
 
@@ -93,10 +93,14 @@ impl Collation {
                     None => cp,
                 }
             }
-            Weighing::Latin1Swedish | Weighing::Latin1General => {
+            Weighing::Latin1Swedish => {
                 let byte = char::from_u32(cp).and_then(latin1_byte).unwrap_or(b'?');
                 let byte = if self.0.charset == "ascii" && byte >= 0x80 { b'?' } else { byte };
                 LATIN1_SWEDISH_CI[byte as usize] as u32
+            }
+            Weighing::Latin1General => {
+                let byte = char::from_u32(cp).and_then(latin1_byte).unwrap_or(b'?');
+                LATIN1_GENERAL_CI[byte as usize] as u32
             }
             Weighing::Latin1GeneralCs => {
                 let byte = char::from_u32(cp).and_then(latin1_byte).unwrap_or(b'?');

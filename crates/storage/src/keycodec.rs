@@ -15,9 +15,10 @@
 //!   a shorter string sorts before every longer string it is a prefix of and composite keys
 //!   compare column by column. What is stuffed for a character column depends on the table's
 //!   key format (`TableOptions::key_format`):
-//!   - `KEY_FORMAT_UCA` and `KEY_FORMAT_COLLATED` (tables created or rebuilt since keys follow
-//!     collations; the latter before the UCA collations had weights of their own, whose
-//!     columns keep utf8mb4_general_ci sort keys in such tables): a
+//!   - `KEY_FORMAT_LATIN1_GENERAL`, `KEY_FORMAT_UCA` and `KEY_FORMAT_COLLATED` (tables created
+//!     or rebuilt since keys follow collations; format 2 before the UCA collations had weights
+//!     of their own, whose columns keep utf8mb4_general_ci sort keys in such tables, formats 2
+//!     and 3 before latin1_general_ci had its own, whose columns keep latin1_swedish_ci keys): a
 //!     column whose collation weighs characters (`_ci`, `_unicode_ci`, latin1's) stores the
 //!     collation's sort key (`Collation::sort_key`: memcmp order is the collation's order,
 //!     PAD SPACE ignores trailing spaces), so 'a' and 'A' have one key under
@@ -106,11 +107,11 @@ pub fn text_key(table: &TableDef, col: &ColumnDef) -> TextKey {
 /// Whether the keys of `index` of `table` stay the same bytes when the table is rebuilt (into
 /// the current key format): an online rebuild finds changed rows by their old primary key.
 pub fn keys_survive_rebuild(table: &TableDef, index: &IndexDef) -> bool {
-    table.options.key_format == KEY_FORMAT_UCA
-        || (table.options.key_format == KEY_FORMAT_COLLATED
+    table.options.key_format == KEY_FORMAT_CURRENT
+        || (table.options.key_format >= KEY_FORMAT_COLLATED
             && index.columns.iter().all(|ic| {
                 let col = &table.columns[ic.column];
-                text_key(table, col) == text_key_in(KEY_FORMAT_UCA, col)
+                text_key(table, col) == text_key_in(KEY_FORMAT_CURRENT, col)
                     || !matches!(
                         *col.ty.stored_as(),
                         ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }
@@ -135,6 +136,10 @@ fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
         // collation, scans for the UCA comparisons instead (UNIQUE keeps its old, general_ci
         // notion of equal until the table is rebuilt).
         TextKey::SortKey(c.general_ci_of_charset())
+    } else if c.name() == "latin1_general_ci" && key_format < KEY_FORMAT_LATIN1_GENERAL {
+        // Written when latin1_general_ci weighed as latin1_swedish_ci: as for UCA above, the
+        // keys stay swedish ones until the table is rebuilt, and general_ci comparisons scan.
+        TextKey::SortKey(Collation::named("latin1_swedish_ci").expect("a built-in collation"))
     } else if c.weighs_characters() {
         TextKey::SortKey(c)
     } else {
@@ -1073,6 +1078,23 @@ mod tests {
         assert_eq!(ix_key(&t, &ix, "ß"), ix_key(&t, &ix, "s"));
         assert_ne!(ix_key(&t, &ix, "ß"), ix_key(&t, &ix, "ss"));
         assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("utf8mb4_general_ci"));
+    }
+
+    #[test]
+    fn latin1_general_keys_by_format() {
+        // Tables created now: latin1_general_ci's own weights ('ä' after 'a', 'Ä' = 'ä').
+        let (mut t, ix) = collated("latin1_general_ci", None);
+        t.options.key_format = KEY_FORMAT_CURRENT;
+        let key = |t: &TableDef, v: &str| ix_key(t, &ix, v);
+        assert_ne!(key(&t, "ä"), key(&t, "a"));
+        assert_eq!(key(&t, "ä"), key(&t, "Ä"));
+        assert!(key(&t, "a") < key(&t, "ä") && key(&t, "ä") < key(&t, "b"));
+        assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("latin1_general_ci"));
+        assert!(keys_survive_rebuild(&t, &ix));
+        // Older formats keep the latin1_swedish_ci keys they were written with, and say so.
+        t.options.key_format = KEY_FORMAT_UCA;
+        assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("latin1_swedish_ci"));
+        assert!(!keys_survive_rebuild(&t, &ix));
     }
 
     #[test]

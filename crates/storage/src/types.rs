@@ -615,7 +615,7 @@ pub struct TableOptions {
     pub sequence: Option<SequenceDef>,
     /// How the table's index keys encode character columns (`KEY_FORMAT_*`, see `keycodec`):
     /// `KEY_FORMAT_BYTES` for tables whose indexes were built before keys held collation sort
-    /// keys, `KEY_FORMAT_COLLATED` or `KEY_FORMAT_UCA` for tables created or rebuilt since. Set
+    /// keys, `KEY_FORMAT_COLLATED` and later for tables created or rebuilt since. Set
     /// by the engine.
     pub key_format: u8,
 }
@@ -629,8 +629,14 @@ pub const KEY_FORMAT_BYTES: u8 = 0;
 /// utf8mb4_general_ci sort keys (see `keycodec::text_key`).
 pub const KEY_FORMAT_COLLATED: u8 = 2;
 /// As `KEY_FORMAT_COLLATED`, with UCA columns keyed by their UCA sort keys ('ß' and 'ss' have
-/// one key under utf8mb4_unicode_ci). The format of tables created or rebuilt now.
+/// one key under utf8mb4_unicode_ci). Written while latin1_general_ci weighed as
+/// latin1_swedish_ci: its columns' keys are latin1_swedish_ci sort keys.
 pub const KEY_FORMAT_UCA: u8 = 3;
+/// As `KEY_FORMAT_UCA`, with latin1_general_ci columns keyed by their own weights ('ä' after
+/// 'a', not equal to it). The format of tables created or rebuilt now.
+pub const KEY_FORMAT_LATIN1_GENERAL: u8 = 4;
+/// The key format of tables created or rebuilt now.
+pub const KEY_FORMAT_CURRENT: u8 = KEY_FORMAT_LATIN1_GENERAL;
 
 /// A sequence's fixed options (CREATE / ALTER SEQUENCE). Its moving state is a
 /// `SequenceState`, kept by the engine outside MVCC (values handed out are never taken back).
