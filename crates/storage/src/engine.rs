@@ -774,7 +774,7 @@ impl Engine {
             primary,
             secondary,
             // Every table created from now on keys character columns by collation.
-            options: TableOptions { key_format: KEY_FORMAT_UCA, ..table.options },
+            options: TableOptions { key_format: KEY_FORMAT_CURRENT, ..table.options },
             row_versions: RowVersions::default(),
             constraints,
         });

@@ -199,9 +199,12 @@ impl AggInner {
                 let overflow = || SqlError::new(1690, "22003", "DECIMAL value is out of range in 'sum'".to_string());
                 let add = add.map_err(|_| overflow())?;
                 *sum = match (sum.scale, add.scale) {
-                    (0, 0) => match sum.mantissa.checked_add(add.mantissa) {
-                        Some(m) if m.unsigned_abs() <= super::num::MAX_MANTISSA => Decimal::new(m, 0),
-                        _ => return Err(overflow()),
+                    (0, 0) => match (sum.mantissa_i128(), add.mantissa_i128()) {
+                        (Some(x), Some(y)) => match x.checked_add(y) {
+                            Some(m) if m.unsigned_abs() <= super::num::MAX_I128_MANTISSA => Decimal::new(m, 0),
+                            _ => dec_add(*sum, add).map_err(|_| overflow())?,
+                        },
+                        _ => dec_add(*sum, add).map_err(|_| overflow())?,
                     },
                     _ => dec_add(*sum, add).map_err(|_| overflow())?,
                 };

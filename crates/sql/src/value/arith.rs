@@ -220,19 +220,19 @@ fn decimal_arith(
         ArithOp::Sub => dec_sub(p, q),
         ArithOp::Mul => dec_mul(p, q),
         ArithOp::Div => {
-            if q.mantissa == 0 {
+            if q.is_zero() {
                 return division_by_zero(ctx);
             }
             dec_div(p, q)
         }
         ArithOp::Rem => {
-            if q.mantissa == 0 {
+            if q.is_zero() {
                 return division_by_zero(ctx);
             }
             dec_rem(p, q)
         }
         ArithOp::IntDiv => {
-            if q.mantissa == 0 {
+            if q.is_zero() {
                 return division_by_zero(ctx);
             }
             let t = dec_int_div(p, q).unwrap_or(i128::MAX);
@@ -253,7 +253,7 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
             Value::Int(i64::try_from(n).map_err(|_| out_of_range("BIGINT", &expr()))?)
         }
         Value::Double(x) => Value::Double(if *x == 0.0 { 0.0 } else { -x }),
-        Value::Decimal(d) => Value::Decimal(Decimal::new(-d.mantissa, d.scale)),
+        Value::Decimal(d) => Value::Decimal(d.neg()),
         Value::Bytes(b) => {
             let x = lex_number(b).to_f64();
             Value::Double(if x == 0.0 { 0.0 } else { -x })
@@ -262,7 +262,7 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
             // Temporal values negate as their numbers; they are never i64::MIN.
             match super::cast::temporal_as_number(v) {
                 Value::Int(i) => Value::Int(-i),
-                Value::Decimal(d) => Value::Decimal(Decimal::new(-d.mantissa, d.scale)),
+                Value::Decimal(d) => Value::Decimal(d.neg()),
                 other => other,
             }
         }

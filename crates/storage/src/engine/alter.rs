@@ -275,7 +275,7 @@ impl Engine {
             primary,
             secondary,
             // The rebuild writes every index anew, in the current key format.
-            options: TableOptions { key_format: KEY_FORMAT_UCA, ..new.options },
+            options: TableOptions { key_format: KEY_FORMAT_CURRENT, ..new.options },
             row_versions: RowVersions::default(),
             constraints: new.constraints.unwrap_or_else(|| t.constraints.clone()),
         });
