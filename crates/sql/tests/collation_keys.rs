@@ -120,10 +120,10 @@ async fn new_tables_have_collated_keys() {
     let mut s = db.session_in_test_db().await;
     exec(&mut s, "CREATE TABLE k (a INT PRIMARY KEY, b VARCHAR(5))").await;
     let t = db.engine.catalog().table("test", "k").unwrap().clone();
-    assert_eq!(t.options.key_format, selkie_storage::KEY_FORMAT_UCA);
+    assert_eq!(t.options.key_format, selkie_storage::KEY_FORMAT_CURRENT);
     exec(&mut s, "ALTER TABLE k ADD UNIQUE KEY b (b), FORCE").await;
     let t = db.engine.catalog().table("test", "k").unwrap().clone();
-    assert_eq!(t.options.key_format, selkie_storage::KEY_FORMAT_UCA);
+    assert_eq!(t.options.key_format, selkie_storage::KEY_FORMAT_CURRENT);
 }
 
 #[tokio::test]

@@ -995,8 +995,8 @@ mod tests {
         assert_eq!((dom, k.len(), column_len(&k, &wide30).unwrap()), (Domain::In, 17, 17));
         assert_eq!(key(&wide30, &dec(&max30), KEY_FORMAT_UCA).0, Domain::Above);
         assert_eq!(key(&wide30, &dec(&format!("-{max30}")), KEY_FORMAT_UCA).0, Domain::Below);
-        assert_eq!(key(&wide0, &Datum::Double(1e70), KEY_FORMAT_CURRENT).0, Domain::Above);
-        assert_eq!(key(&wide0, &Datum::Double(-1e70), KEY_FORMAT_CURRENT).0, Domain::Below);
+        assert_eq!(key(&wide0, &Datum::Double(1e80), KEY_FORMAT_CURRENT).0, Domain::Above);
+        assert_eq!(key(&wide0, &Datum::Double(-1e80), KEY_FORMAT_CURRENT).0, Domain::Below);
     }
 
     fn tiny_table() -> TableDef {
