@@ -72,7 +72,10 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
         }
         AggFunc::Avg if is_exact(arg) => {
             let (int, scale) = arg.decimal_digits();
-            decimal_type(int, scale + AVG_EXTRA_SCALE)
+            // MariaDB adds the 4 digits after capping nothing: AVG(DECIMAL(65,30)) is 69 digits
+            // wide in the result metadata (the scale still stops at 38).
+            let scale_out = (scale + AVG_EXTRA_SCALE).min(MAX_DECIMAL_SCALE);
+            SqlType::Decimal { precision: (int + scale + AVG_EXTRA_SCALE).max(1) as u8, scale: scale_out as u8 }
         }
         AggFunc::Sum | AggFunc::Avg | AggFunc::StdDev | AggFunc::Variance => SqlType::Double,
         AggFunc::Min | AggFunc::Max => arg.clone(),

@@ -296,6 +296,15 @@ fn type_class(t: &SqlType) -> TypeClass {
     }
 }
 
+/// Most digits MariaDB's DECIMAL arithmetic holds (nine 9-digit words): `+` and `-` widen their
+/// type up to it (DECIMAL(65,30) + 1 is DECIMAL(66,30)); the other operators stop at 65.
+const MAX_ADDITIVE_DIGITS: u32 = 81;
+
+fn additive_decimal_type(int: u32, scale: u32) -> SqlType {
+    let scale = scale.min(MAX_DECIMAL_SCALE);
+    SqlType::Decimal { precision: (int + scale).clamp(1, MAX_ADDITIVE_DIGITS) as u8, scale: scale as u8 }
+}
+
 fn decimal_type(int: u32, scale: u32) -> SqlType {
     let scale = scale.min(MAX_DECIMAL_SCALE);
     SqlType::Decimal { precision: (int + scale).clamp(1, MAX_DECIMAL_DIGITS) as u8, scale: scale as u8 }
@@ -319,7 +328,7 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
             let (ia, sa) = int_digits(a);
             let (ib, sb) = int_digits(b);
             match op {
-                ArithOp::Add | ArithOp::Sub => decimal_type(ia.max(ib) + 1, sa.max(sb)),
+                ArithOp::Add | ArithOp::Sub => additive_decimal_type(ia.max(ib) + 1, sa.max(sb)),
                 ArithOp::Mul => decimal_type(ia + ib, sa + sb),
                 ArithOp::Div => decimal_type(ia + sb, sa + DIV_PRECISION_INCREMENT),
                 ArithOp::Rem => decimal_type(ia.max(ib), sa.max(sb)),
