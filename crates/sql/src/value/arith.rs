@@ -296,13 +296,11 @@ fn type_class(t: &SqlType) -> TypeClass {
     }
 }
 
-/// Most digits MariaDB's DECIMAL arithmetic holds (nine 9-digit words): `+` and `-` widen their
-/// type up to it (DECIMAL(65,30) + 1 is DECIMAL(66,30)); the other operators stop at 65.
-const MAX_ADDITIVE_DIGITS: u32 = 81;
-
+/// `+` and `-` widen their type past 65 digits as MariaDB's do (DECIMAL(65,30) + 1 is
+/// DECIMAL(66,30) in the result metadata); the other operators stop at 65.
 fn additive_decimal_type(int: u32, scale: u32) -> SqlType {
     let scale = scale.min(MAX_DECIMAL_SCALE);
-    SqlType::Decimal { precision: (int + scale).clamp(1, MAX_ADDITIVE_DIGITS) as u8, scale: scale as u8 }
+    SqlType::Decimal { precision: (int + scale).clamp(1, u8::MAX as u32) as u8, scale: scale as u8 }
 }
 
 fn decimal_type(int: u32, scale: u32) -> SqlType {
