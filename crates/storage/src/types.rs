@@ -94,13 +94,13 @@ impl Decimal {
         self.mantissa.unsigned_abs()
     }
 
-    pub fn neg(self) -> Decimal {
+    pub fn negated(self) -> Decimal {
         Decimal { mantissa: self.mantissa.wrapping_neg(), scale: self.scale }
     }
 
     pub fn abs(self) -> Decimal {
         if self.is_negative() {
-            self.neg()
+            self.negated()
         } else {
             self
         }
@@ -1151,10 +1151,10 @@ mod tests {
         // Order across widths and scales.
         let big = Decimal::parse(&format!("{}.1", "1".repeat(64))).unwrap();
         assert!(Decimal::parse(&format!("{}.12", "1".repeat(75))).is_none(), "77 digits");
-        let a = Decimal::parse(&format!("{}", "1".repeat(60))).unwrap();
+        let a = Decimal::parse(&"1".repeat(60)).unwrap();
         let b = Decimal::parse(&format!("{}.{}", "1".repeat(60), "0".repeat(5))).unwrap();
         assert_eq!(a.cmp(&b), Ordering::Equal);
-        assert!(big > a && big.neg() < a.neg() && a.neg() < Decimal::new(0, 0));
+        assert!(big > a && big.negated() < a.negated() && a.negated() < Decimal::new(0, 0));
         assert!(
             Decimal::parse(&format!("{}.{}", "1".repeat(30), "2".repeat(35))).unwrap()
                 > Decimal::parse(&"1".repeat(30)).unwrap()

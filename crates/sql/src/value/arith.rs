@@ -253,7 +253,7 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
             Value::Int(i64::try_from(n).map_err(|_| out_of_range("BIGINT", &expr()))?)
         }
         Value::Double(x) => Value::Double(if *x == 0.0 { 0.0 } else { -x }),
-        Value::Decimal(d) => Value::Decimal(d.neg()),
+        Value::Decimal(d) => Value::Decimal(d.negated()),
         Value::Bytes(b) => {
             let x = lex_number(b).to_f64();
             Value::Double(if x == 0.0 { 0.0 } else { -x })
@@ -262,7 +262,7 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
             // Temporal values negate as their numbers; they are never i64::MIN.
             match super::cast::temporal_as_number(v) {
                 Value::Int(i) => Value::Int(-i),
-                Value::Decimal(d) => Value::Decimal(d.neg()),
+                Value::Decimal(d) => Value::Decimal(d.negated()),
                 other => other,
             }
         }

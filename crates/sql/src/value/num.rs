@@ -326,7 +326,7 @@ pub fn dec_add(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
 }
 
 pub fn dec_neg(a: Decimal) -> Decimal {
-    a.neg()
+    a.negated()
 }
 
 pub fn dec_sub(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
