@@ -510,7 +510,7 @@ impl SessionVariables {
             self.state.insert_id = uint(&value);
         } else if storage == s.timestamp {
             self.state.timestamp = match value {
-                Value::Decimal(d) if d.mantissa != 0 => Some(d),
+                Value::Decimal(d) if !d.is_zero() => Some(d),
                 _ => None,
             };
         } else {

@@ -33,7 +33,7 @@ use crate::btree::{BTree, Change};
 use crate::buffer::PageStore;
 use crate::error::{Result, StorageError};
 use crate::mtr::Mtr;
-use crate::rowcodec::{put_bytes, put_varint, unzigzag, zigzag, Reader};
+use crate::rowcodec::{put_bytes, put_decimal_mantissa, put_varint, unzigzag, zigzag, Reader};
 use crate::trx::logrec::LogRecord;
 use crate::trx::record::{RecHeader, HEADER_LEN};
 use crate::types::*;
@@ -218,7 +218,7 @@ fn put_datum(out: &mut Vec<u8>, d: &Datum) {
         }
         Datum::Decimal(v) => {
             out.push(4);
-            put_varint(out, zigzag(v.mantissa));
+            put_decimal_mantissa(out, v.mantissa);
             out.push(v.scale);
         }
         Datum::Bytes(b) => {
@@ -243,8 +243,8 @@ fn get_datum(r: &mut Reader) -> Result<Datum> {
         2 => Datum::UInt(r.varint_u64()?),
         3 => Datum::Double(f64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"))),
         4 => {
-            let m = unzigzag(r.varint()?);
-            Datum::Decimal(Decimal::new(m, r.u8()?))
+            let m = r.decimal_mantissa()?;
+            Datum::Decimal(Decimal { mantissa: m, scale: r.u8()? })
         }
         5 => Datum::Bytes(r.bytes()?.to_vec()),
         6 => Datum::Date(Date(i32::try_from(r.varint_i64()?).map_err(|_| corrupt("date"))?)),
@@ -586,7 +586,7 @@ fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
         }
         ATTR_TABLE_ROW_VERSIONS => t.row_versions = decode_row_versions(bytes, t.columns.len())?,
         ATTR_TABLE_KEY_FORMAT => match bytes {
-            [f @ (KEY_FORMAT_COLLATED | KEY_FORMAT_UCA | KEY_FORMAT_LATIN1_GENERAL)] => t.options.key_format = *f,
+            [f @ (KEY_FORMAT_COLLATED | KEY_FORMAT_UCA | KEY_FORMAT_LATIN1_WIDE_DECIMAL)] => t.options.key_format = *f,
             // A format this version does not know would be read with the wrong key encoding.
             _ => return Err(corrupt("table key format")),
         },

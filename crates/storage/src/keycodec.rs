@@ -11,11 +11,15 @@
 //! - FLOAT/DOUBLE: the IEEE total-order trick on the f64 (FLOAT narrowed to f32 first, -0.0
 //!   folded into +0.0 so that equal values encode equally);
 //! - DECIMAL: the mantissa at the column's scale as a sign-flipped big-endian i128 (16 bytes);
+//!   in tables of `KEY_FORMAT_LATIN1_WIDE_DECIMAL`, a column declared with more than 38 digits as a
+//!   sign-flipped big-endian 256-bit integer (32 bytes). Older tables keep 16 bytes for every
+//!   DECIMAL column (their keys were written so), and a value whose mantissa needs more than an
+//!   i128 is outside such a column's key domain;
 //! - strings and binaries: byte-stuffed (`0x00` → `0x00 0xFF`) and terminated by `0x00 0x00`, so
 //!   a shorter string sorts before every longer string it is a prefix of and composite keys
 //!   compare column by column. What is stuffed for a character column depends on the table's
 //!   key format (`TableOptions::key_format`):
-//!   - `KEY_FORMAT_LATIN1_GENERAL`, `KEY_FORMAT_UCA` and `KEY_FORMAT_COLLATED` (tables created
+//!   - `KEY_FORMAT_LATIN1_WIDE_DECIMAL`, `KEY_FORMAT_UCA` and `KEY_FORMAT_COLLATED` (tables created
 //!     or rebuilt since keys follow collations; format 2 before the UCA collations had weights
 //!     of their own, whose columns keep utf8mb4_general_ci sort keys in such tables, formats 2
 //!     and 3 before latin1_general_ci had its own, whose columns keep latin1_swedish_ci keys): a
@@ -48,6 +52,7 @@ use selkie_charset::Collation;
 
 use crate::error::{Result, StorageError};
 use crate::types::*;
+use crate::wideint::I256;
 
 /// Length of the hidden row id key of a table without a primary key.
 pub const ROW_ID_KEY_LEN: usize = 8;
@@ -107,6 +112,17 @@ pub fn text_key(table: &TableDef, col: &ColumnDef) -> TextKey {
 /// Whether the keys of `index` of `table` stay the same bytes when the table is rebuilt (into
 /// the current key format): an online rebuild finds changed rows by their old primary key.
 pub fn keys_survive_rebuild(table: &TableDef, index: &IndexDef) -> bool {
+    let wide_decimals_agree = || {
+        index.columns.iter().all(|ic| match *table.columns[ic.column].ty.stored_as() {
+            ColumnType::Decimal { precision, .. } => {
+                wide_decimal_key(table.options.key_format, precision) == wide_decimal_key(KEY_FORMAT_CURRENT, precision)
+            }
+            _ => true,
+        })
+    };
+    if !wide_decimals_agree() {
+        return false;
+    }
     table.options.key_format == KEY_FORMAT_CURRENT
         || (table.options.key_format >= KEY_FORMAT_COLLATED
             && index.columns.iter().all(|ic| {
@@ -136,7 +152,7 @@ fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
         // collation, scans for the UCA comparisons instead (UNIQUE keeps its old, general_ci
         // notion of equal until the table is rebuilt).
         TextKey::SortKey(c.general_ci_of_charset())
-    } else if c.name() == "latin1_general_ci" && key_format < KEY_FORMAT_LATIN1_GENERAL {
+    } else if c.name() == "latin1_general_ci" && key_format < KEY_FORMAT_LATIN1_WIDE_DECIMAL {
         // Written when latin1_general_ci weighed as latin1_swedish_ci: as for UCA above, the
         // keys stay swedish ones until the table is rebuilt, and general_ci comparisons scan.
         TextKey::SortKey(Collation::named("latin1_swedish_ci").expect("a built-in collation"))
@@ -228,17 +244,39 @@ fn encode_value(
         out.extend_from_slice(&biased.to_be_bytes()[8 - n..]);
         return Domain::In;
     }
+    // So are DECIMALs: a mantissa too wide for the key's width has no encoding.
+    if let ColumnType::Decimal { precision, scale, .. } = *ty {
+        let m = match datum_as_scaled_decimal(d, scale) {
+            Ok(m) => m,
+            Err(negative) => return if negative { Domain::Below } else { Domain::Above },
+        };
+        if wide_decimal_key(key_format, precision) {
+            if col.nullable {
+                out.push(VALUE_TAG);
+            }
+            let mut limbs = m.0 .0;
+            limbs[3] ^= 1 << 63;
+            for l in limbs.iter().rev() {
+                out.extend_from_slice(&l.to_be_bytes());
+            }
+            return Domain::In;
+        }
+        let Some(m) = m.to_i128() else {
+            return if m.is_negative() { Domain::Below } else { Domain::Above };
+        };
+        if col.nullable {
+            out.push(VALUE_TAG);
+        }
+        out.extend_from_slice(&((m as u128) ^ SIGN_BIT_128).to_be_bytes());
+        return Domain::In;
+    }
     if col.nullable {
         out.push(VALUE_TAG);
     }
     match &*ty {
-        ColumnType::Int { .. } => unreachable!("handled above"),
+        ColumnType::Int { .. } | ColumnType::Decimal { .. } => unreachable!("handled above"),
         ColumnType::Float { .. } => encode_f64(out, datum_as_f64(d) as f32 as f64),
         ColumnType::Double { .. } => encode_f64(out, datum_as_f64(d)),
-        ColumnType::Decimal { scale, .. } => {
-            let m = datum_as_scaled_i128(d, *scale);
-            out.extend_from_slice(&((m as u128) ^ SIGN_BIT_128).to_be_bytes());
-        }
         ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. } => {
             let bytes = datum_as_bytes(d);
             match text_key_in(key_format, col) {
@@ -343,7 +381,9 @@ fn datum_as_i128(d: &Datum) -> i128 {
         Datum::Int(v) => *v as i128,
         Datum::UInt(v) => *v as i128,
         Datum::Double(v) => *v as i128, // `as` saturates (and maps NaN to 0)
-        Datum::Decimal(v) => v.rescale(0).map_or(if v.mantissa < 0 { i128::MIN } else { i128::MAX }, |r| r.mantissa),
+        Datum::Decimal(v) => {
+            v.rescale(0).and_then(|r| r.mantissa_i128()).unwrap_or(if v.is_negative() { i128::MIN } else { i128::MAX })
+        }
         Datum::Date(x) => x.0 as i128,
         Datum::DateTime(x) => x.0 as i128,
         Datum::Bytes(_) | Datum::Null => 0,
@@ -360,15 +400,21 @@ fn datum_as_f64(d: &Datum) -> f64 {
     }
 }
 
-fn datum_as_scaled_i128(d: &Datum, scale: u8) -> i128 {
+/// The mantissa of `d` at `scale`; `Err(negative)` beyond 76 digits.
+fn datum_as_scaled_decimal(d: &Datum, scale: u8) -> std::result::Result<I256, bool> {
     let dec = match d {
         Datum::Decimal(v) => *v,
         Datum::Int(v) => Decimal::from_i64(*v),
         Datum::UInt(v) => Decimal::new(*v as i128, 0),
-        Datum::Double(v) => Decimal::parse(&format!("{v:e}")).unwrap_or(Decimal::new(0, 0)),
+        Datum::Double(v) => Decimal::parse(&format!("{v:e}")).ok_or(*v < 0.0)?,
         other => Decimal::new(datum_as_i128(other), 0),
     };
-    dec.rescale(scale).map_or(if dec.mantissa < 0 { i128::MIN } else { i128::MAX }, |r| r.mantissa)
+    dec.rescale(scale).map(|r| r.mantissa).ok_or(dec.is_negative())
+}
+
+/// Whether a DECIMAL column of `precision` digits has 32-byte keys in a table of `key_format`.
+fn wide_decimal_key(key_format: u8, precision: u8) -> bool {
+    key_format >= KEY_FORMAT_LATIN1_WIDE_DECIMAL && precision > 38
 }
 
 fn datum_as_bytes(d: &Datum) -> std::borrow::Cow<'_, [u8]> {
@@ -386,6 +432,11 @@ fn datum_as_bytes(d: &Datum) -> std::borrow::Cow<'_, [u8]> {
 
 /// Encoded length of the column value at the start of `key`, or Corruption if it is malformed.
 pub fn column_len(key: &[u8], col: &ColumnDef) -> Result<usize> {
+    column_len_in(key, col, KEY_FORMAT_BYTES)
+}
+
+/// `column_len` in a table of key format `key_format`.
+fn column_len_in(key: &[u8], col: &ColumnDef, key_format: u8) -> Result<usize> {
     let corrupt = || StorageError::Corruption("truncated or malformed index key".into());
     let tag = if col.nullable {
         match key.first() {
@@ -401,6 +452,7 @@ pub fn column_len(key: &[u8], col: &ColumnDef) -> Result<usize> {
         ColumnType::Float { .. } | ColumnType::Double { .. } => 8,
         ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
         ColumnType::Date => 4,
+        ColumnType::Decimal { precision, .. } if wide_decimal_key(key_format, *precision) => 32,
         ColumnType::Decimal { .. } => 16,
         _ => {
             let mut i = tag;
@@ -512,7 +564,7 @@ pub fn secondary_key(table: &TableDef, index: &IndexDef, row: &[Datum], pk_key: 
 pub fn secondary_columns_len(table: &TableDef, index: &IndexDef, key: &[u8]) -> Result<usize> {
     let mut off = 0;
     for ic in &index.columns {
-        off += column_len(&key[off..], &table.columns[ic.column])?;
+        off += column_len_in(&key[off..], &table.columns[ic.column], table.options.key_format)?;
     }
     Ok(off)
 }
@@ -698,6 +750,7 @@ pub fn declared_key_bytes(columns: &[ColumnDef], index_columns: &[IndexColumn]) 
                 ColumnType::Int { .. } | ColumnType::Float { .. } | ColumnType::Double { .. } => 8,
                 ColumnType::DateTime { .. } | ColumnType::Timestamp { .. } => 8,
                 ColumnType::Date => 3,
+                ColumnType::Decimal { precision, .. } if *precision > 38 => 32,
                 ColumnType::Decimal { .. } => 16,
                 ColumnType::Char { len } | ColumnType::VarChar { len } => *len as usize * MAX_BYTES_PER_CHAR,
                 ColumnType::Binary { len } | ColumnType::VarBinary { len } => *len as usize,
@@ -886,6 +939,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn decimal_keys_by_width_round_trip_in_order() {
+        let dec = |s: &str| Datum::Decimal(Decimal::parse(s).unwrap());
+        let max30 = format!("{}.{}", "9".repeat(35), "9".repeat(30));
+        let wide30 = col(ColumnType::Decimal { precision: 65, scale: 30, unsigned: false }, true);
+        let wide0 = col(ColumnType::Decimal { precision: 65, scale: 0, unsigned: false }, false);
+        let narrow = col(ColumnType::Decimal { precision: 38, scale: 2, unsigned: false }, false);
+        let key = |c: &ColumnDef, d: &Datum, format: u8| {
+            let mut v = Vec::new();
+            let dom = encode_value(&mut v, c, d, None, format, Source::Row);
+            (dom, v)
+        };
+        // Narrow columns keep the 16-byte form in every format (existing indexes stay valid).
+        let (_, k) = key(&narrow, &dec("-12.5"), KEY_FORMAT_CURRENT);
+        assert_eq!(k, enc(&narrow, &dec("-12.5")));
+        assert_eq!(k.len(), 16);
+        // Wide columns: 32 bytes in the current format, values in increasing order.
+        for (c, values) in [
+            (
+                &wide30,
+                vec![
+                    format!("-{max30}"),
+                    "-1.5".into(),
+                    "-0.000000000000000000000000000001".into(),
+                    "0".into(),
+                    "1.5".into(),
+                    "12345678901234567890.123".into(),
+                    max30.clone(),
+                ],
+            ),
+            (
+                &wide0,
+                vec![
+                    format!("-{}", "9".repeat(65)),
+                    "-170141183460469231731687303715884105729".into(),
+                    "-1".into(),
+                    "0".into(),
+                    "5".into(),
+                    "9".repeat(65),
+                ],
+            ),
+        ] {
+            let keys: Vec<Vec<u8>> = values
+                .iter()
+                .map(|v| {
+                    let (dom, k) = key(c, &dec(v), KEY_FORMAT_CURRENT);
+                    assert_eq!(dom, Domain::In, "{v}");
+                    assert_eq!(column_len_in(&k, c, KEY_FORMAT_CURRENT).unwrap(), k.len());
+                    assert_eq!(k.len(), 32 + c.nullable as usize);
+                    k
+                })
+                .collect();
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "{values:?}");
+        }
+        // An older table keys a wide column in 16 bytes; a value beyond i128 has no key there.
+        let (dom, k) = key(&wide30, &dec("1.5"), KEY_FORMAT_UCA);
+        assert_eq!((dom, k.len(), column_len(&k, &wide30).unwrap()), (Domain::In, 17, 17));
+        assert_eq!(key(&wide30, &dec(&max30), KEY_FORMAT_UCA).0, Domain::Above);
+        assert_eq!(key(&wide30, &dec(&format!("-{max30}")), KEY_FORMAT_UCA).0, Domain::Below);
+        assert_eq!(key(&wide0, &Datum::Double(1e80), KEY_FORMAT_CURRENT).0, Domain::Above);
+        assert_eq!(key(&wide0, &Datum::Double(-1e80), KEY_FORMAT_CURRENT).0, Domain::Below);
     }
 
     fn tiny_table() -> TableDef {

@@ -5,7 +5,8 @@
 //! Each module has one job; see docs/architecture.md §4.
 //! - `error`, `types`: leaves. `types` holds the value and schema types and the vocabulary of the
 //!   engine's API (FlushMode, FaultInjection, Catalog, KeyRange, ReadMode, ScanRow, TrxOptions,
-//!   ...), so every layer can speak it without importing `engine`. `blocking` is a leaf helper.
+//!   ...), so every layer can speak it without importing `engine`. `blocking` is a leaf helper;
+//!   `wideint` (the 256/512-bit integers of DECIMAL) is a leaf below `types`.
 //! - `io`: files, with power-failure simulation for crash tests.
 //! - `testpoint`: crash points and hold points for tests.
 //! - `wal`: the redo log (reservation by atomic add, group commit, segments, control file).
@@ -67,6 +68,7 @@ pub mod testpoint;
 pub mod trx;
 pub mod types;
 pub mod wal;
+pub mod wideint;
 
 pub use engine::*;
 pub use error::{Result, StorageError};

@@ -18,6 +18,7 @@
 
 use crate::error::{Result, StorageError};
 use crate::types::*;
+use crate::wideint::{I256, U256};
 
 /// Largest encoded row: a row of max_allowed_packet's upper bound (1 GiB) and its lengths. Rows
 /// over 4 MiB are written to their overflow chain ahead of their leaf's mtr (trx/big_value.rs);
@@ -44,6 +45,31 @@ pub fn zigzag(v: i128) -> u128 {
 
 pub fn unzigzag(v: u128) -> i128 {
     ((v >> 1) as i128) ^ -((v & 1) as i128)
+}
+
+/// A DECIMAL mantissa as a zigzag LEB128 varint. A mantissa that fits an i128 (every value
+/// written before DECIMAL held 65 digits) gives exactly `put_varint(zigzag(m))`; a wider one
+/// continues the LEB128 past 128 bits, which older readers reject as an overflowing varint
+/// rather than misread (their tables could not hold such values).
+pub fn put_decimal_mantissa(out: &mut Vec<u8>, m: I256) {
+    if let Some(v) = m.to_i128() {
+        return put_varint(out, zigzag(v));
+    }
+    // zigzag: 2|m| for m >= 0, 2|m| - 1 below; |m| < 10^65 < 2^216, so no bit is lost.
+    let mag = m.unsigned_abs();
+    let mut v = mag.checked_add(&mag).expect("mantissa below 2^255");
+    if m.is_negative() {
+        v = v.wrapping_sub(&U256::from_u64(1));
+    }
+    loop {
+        let byte = (v.0[0] & 0x7F) as u8;
+        v = v.div_rem_u64(128).0;
+        if v.is_zero() {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
 }
 
 /// A bounds-checked reader over untrusted bytes.
@@ -94,6 +120,35 @@ impl<'a> Reader<'a> {
             v |= ((b & 0x7F) as u128) << shift;
             if b & 0x80 == 0 {
                 return Ok(v);
+            }
+        }
+        Err(corrupt("varint (too long)"))
+    }
+    /// A mantissa written by `put_decimal_mantissa`.
+    pub fn decimal_mantissa(&mut self) -> Result<I256> {
+        let mut v = U256::ZERO;
+        // 37 bytes carry 259 bits: enough for any 256-bit zigzag value.
+        for i in 0..37u32 {
+            let b = self.u8()?;
+            let bits = (b & 0x7F) as u64;
+            let shift = 7 * i;
+            if shift >= 256 || (shift > 249 && bits >> (256 - shift) != 0) {
+                return Err(corrupt("varint (overflow)"));
+            }
+            let (limb, off) = ((shift / 64) as usize, shift % 64);
+            v.0[limb] |= bits << off;
+            if off > 57 && limb < 3 {
+                v.0[limb + 1] |= bits >> (64 - off);
+            }
+            if b & 0x80 == 0 {
+                let negative = v.0[0] & 1 == 1;
+                let half = v.div_rem_u64(2).0;
+                let mag = if negative {
+                    half.checked_add(&U256::from_u64(1)).ok_or_else(|| corrupt("decimal"))?
+                } else {
+                    half
+                };
+                return I256::from_sign_magnitude(negative, mag).ok_or_else(|| corrupt("decimal"));
             }
         }
         Err(corrupt("varint (too long)"))
@@ -286,7 +341,7 @@ fn encode_value(out: &mut Vec<u8>, col: &ColumnDef, d: &Datum) -> Result<()> {
                 _ => return Err(mismatch(col, d)),
             };
             let m = dec.rescale(*scale).ok_or_else(|| mismatch(col, d))?.mantissa;
-            put_varint(out, zigzag(m));
+            put_decimal_mantissa(out, m);
         }
         (ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }, Datum::Bytes(b))
         | (ColumnType::Binary { .. } | ColumnType::VarBinary { .. } | ColumnType::Blob { .. }, Datum::Bytes(b)) => {
@@ -339,7 +394,7 @@ fn decode_value(r: &mut Reader, ty: &ColumnType) -> Result<Datum> {
         ColumnType::Int { unsigned: true, .. } => Datum::UInt(r.varint_u64()?),
         ColumnType::Float { .. } => Datum::Double(f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes")) as f64),
         ColumnType::Double { .. } => Datum::Double(f64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"))),
-        ColumnType::Decimal { scale, .. } => Datum::Decimal(Decimal::new(unzigzag(r.varint()?), *scale)),
+        ColumnType::Decimal { scale, .. } => Datum::Decimal(Decimal { mantissa: r.decimal_mantissa()?, scale: *scale }),
         ColumnType::Char { .. }
         | ColumnType::VarChar { .. }
         | ColumnType::Text { .. }
@@ -362,6 +417,47 @@ fn decode_value(r: &mut Reader, ty: &ColumnType) -> Result<Datum> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn decimal_mantissas_round_trip_and_narrow_ones_keep_the_old_bytes() {
+        let c = col(ColumnType::Decimal { precision: 65, scale: 30, unsigned: false });
+        let max = format!("{}.{}", "9".repeat(35), "9".repeat(30));
+        let values = [
+            max.clone(),
+            format!("-{max}"),
+            "9".repeat(65),
+            format!("-{}", "9".repeat(65)),
+            "170141183460469231731687303715884105727".into(),
+            "-170141183460469231731687303715884105728".into(),
+            "170141183460469231731687303715884105728".into(),
+            "0".into(),
+            "-1".into(),
+            "12345678901234567890.123".into(),
+        ];
+        for v in &values {
+            let d = Decimal::parse(v).unwrap();
+            let mut out = Vec::new();
+            put_decimal_mantissa(&mut out, d.mantissa);
+            if let Some(m) = d.mantissa_i128() {
+                let mut old = Vec::new();
+                put_varint(&mut old, zigzag(m));
+                assert_eq!(out, old, "{v}");
+            } else {
+                // The old reader refuses the new encoding instead of misreading it.
+                assert!(Reader::new(&out).varint().is_err(), "{v}");
+            }
+            let mut r = Reader::new(&out);
+            assert_eq!(r.decimal_mantissa().unwrap(), d.mantissa, "{v}");
+            assert!(r.is_empty());
+            // Through a row of a DECIMAL(65,30) column (values at scale 30 only).
+            if let Some(at30) = d.rescale(30) {
+                let row = vec![Datum::Decimal(at30)];
+                let bytes = encode_row(std::slice::from_ref(&c), &row).unwrap();
+                assert_eq!(decode_row(std::slice::from_ref(&c), &bytes).unwrap(), row, "{v}");
+            }
+        }
+        assert!(Reader::new(&[0xFF; 40]).decimal_mantissa().is_err());
+    }
 
     fn col(ty: ColumnType) -> ColumnDef {
         ColumnDef {

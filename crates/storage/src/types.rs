@@ -13,57 +13,138 @@ use std::ops::Bound;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::wideint::{I256, U256, U512};
+
 pub type TableId = u32;
 pub type IndexId = u32;
 
-/// A fixed-point decimal: `mantissa * 10^-scale`. 38 significant digits (i128).
+/// A fixed-point decimal: `mantissa * 10^-scale`, up to 76 significant digits (columns hold
+/// 65, MariaDB's limit; expressions a few more, see `DECIMAL_MAX_VALUE_DIGITS`). The mantissa is a 256-bit integer of 8-byte aligned limbs so that `Datum` keeps its
+/// size; most values fit an i128 and the arithmetic takes i128 fast paths for them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Decimal {
-    pub mantissa: i128,
+    pub mantissa: I256,
     pub scale: u8,
 }
+
+// A Datum is copied through every row; the wide mantissa must not make it bigger.
+const _: () = assert!(std::mem::size_of::<Decimal>() == 40 && std::mem::align_of::<Decimal>() == 8);
+const _: () = assert!(std::mem::size_of::<Datum>() == 48);
 
 /// Largest scale (digits after the point) a DECIMAL may have, as in MariaDB.
 pub const DECIMAL_MAX_SCALE: u8 = 38;
 /// Largest precision a DECIMAL column may declare, as in MariaDB (1426 beyond it).
 pub const DECIMAL_MAX_PRECISION: u8 = 65;
-/// Most significant digits a stored DECIMAL value holds: the i128 mantissa. A column declared
-/// wider (Prisma's DECIMAL(65,30)) accepts its declaration, but a value needing more digits
-/// is out of range (1264) rather than silently rounded.
-pub const DECIMAL_MAX_STORED_DIGITS: u8 = 38;
+/// Most significant digits a DECIMAL column stores: MariaDB's 65.
+pub const DECIMAL_MAX_STORED_DIGITS: u8 = 65;
+/// Most significant digits a DECIMAL value holds. MariaDB computes in nine 9-digit words, so an
+/// expression may exceed the 65 digits of any type (the sum of two DECIMAL(65,30) maxima has
+/// 66); 76 digits is what a 256-bit mantissa holds with room for the sign.
+pub const DECIMAL_MAX_VALUE_DIGITS: u8 = 76;
+
+/// 10^76 - 1, the largest DECIMAL mantissa magnitude.
+pub fn decimal_max_magnitude() -> U256 {
+    // Computed once per call from constants; the slow paths that need it are rare.
+    U256::pow10(DECIMAL_MAX_VALUE_DIGITS as u32).expect("10^76 fits 256 bits").wrapping_sub(&U256::from_u64(1))
+}
 
 impl Decimal {
     pub const fn new(mantissa: i128, scale: u8) -> Decimal {
-        Decimal { mantissa, scale }
+        Decimal { mantissa: I256::from_i128(mantissa), scale }
     }
 
     pub fn from_i64(v: i64) -> Decimal {
-        Decimal { mantissa: v as i128, scale: 0 }
+        Decimal::new(v as i128, 0)
     }
 
-    /// Rescales to `scale` digits, rounding half away from zero. `None` on overflow.
-    pub fn rescale(self, scale: u8) -> Option<Decimal> {
-        match scale.cmp(&self.scale) {
-            Ordering::Equal => Some(self),
-            Ordering::Greater => {
-                let f = pow10(scale - self.scale)?;
-                Some(Decimal { mantissa: self.mantissa.checked_mul(f)?, scale })
-            }
-            Ordering::Less => {
-                let f = pow10(self.scale - scale)?;
-                let q = self.mantissa / f;
-                let r = self.mantissa % f;
-                let q = if r.abs() * 2 >= f { q + self.mantissa.signum() } else { q };
-                Some(Decimal { mantissa: q, scale })
-            }
+    /// `±mag * 10^-scale`; `None` beyond 76 digits.
+    pub fn from_sign_magnitude(negative: bool, mag: U256, scale: u8) -> Option<Decimal> {
+        if mag > decimal_max_magnitude() {
+            return None;
+        }
+        Some(Decimal { mantissa: I256::from_sign_magnitude(negative && !mag.is_zero(), mag)?, scale })
+    }
+
+    /// The mantissa as i128 when it fits (the fast paths).
+    #[inline]
+    pub fn mantissa_i128(self) -> Option<i128> {
+        self.mantissa.to_i128()
+    }
+
+    /// The mantissa as i128, saturated to i128::MIN/MAX beyond it: for readers (dates, times,
+    /// integer conversions) to whom any such value is out of range anyway.
+    #[inline]
+    pub fn mantissa_saturating(self) -> i128 {
+        self.mantissa_i128().unwrap_or(if self.is_negative() { i128::MIN } else { i128::MAX })
+    }
+
+    pub fn is_negative(self) -> bool {
+        self.mantissa.is_negative()
+    }
+
+    pub fn is_zero(self) -> bool {
+        self.mantissa.is_zero()
+    }
+
+    pub fn signum(self) -> i32 {
+        self.mantissa.signum()
+    }
+
+    pub fn magnitude(self) -> U256 {
+        self.mantissa.unsigned_abs()
+    }
+
+    pub fn negated(self) -> Decimal {
+        Decimal { mantissa: self.mantissa.wrapping_neg(), scale: self.scale }
+    }
+
+    pub fn abs(self) -> Decimal {
+        if self.is_negative() {
+            self.negated()
+        } else {
+            self
         }
     }
 
-    pub fn to_f64(self) -> f64 {
-        self.mantissa as f64 / 10f64.powi(self.scale as i32)
+    /// Rescales to `scale` digits, rounding half away from zero. `None` beyond 76 digits.
+    pub fn rescale(self, scale: u8) -> Option<Decimal> {
+        if let Some(m) = self.mantissa_i128() {
+            match scale.cmp(&self.scale) {
+                Ordering::Equal => return Some(self),
+                Ordering::Greater => {
+                    if let Some(v) = pow10(scale - self.scale).and_then(|f| m.checked_mul(f)) {
+                        return Some(Decimal::new(v, scale));
+                    }
+                }
+                Ordering::Less => {
+                    let Some(f) = pow10(self.scale - scale) else {
+                        return Some(Decimal::new(0, scale));
+                    };
+                    let q = m / f;
+                    let r = m % f;
+                    let q = if r.unsigned_abs() >= f.unsigned_abs() - r.unsigned_abs() { q + m.signum() } else { q };
+                    return Some(Decimal::new(q, scale));
+                }
+            }
+        }
+        let mag = self.magnitude();
+        let mag = match scale.cmp(&self.scale) {
+            Ordering::Equal => return Some(self),
+            Ordering::Greater => mag.checked_mul(&U256::pow10((scale - self.scale) as u32)?)?,
+            Ordering::Less => mag.round_div_pow10((self.scale - scale) as u32),
+        };
+        Decimal::from_sign_magnitude(self.is_negative(), mag, scale)
     }
 
-    /// Parses `[-+]digits[.digits][e[-+]digits]`. Returns `None` if not a number or too large.
+    pub fn to_f64(self) -> f64 {
+        match self.mantissa_i128() {
+            Some(m) => m as f64 / 10f64.powi(self.scale as i32),
+            None => self.to_string().parse().unwrap_or(0.0),
+        }
+    }
+
+    /// Parses `[-+]digits[.digits][e[-+]digits]`. Returns `None` if not a number or beyond 76
+    /// digits.
     pub fn parse(s: &str) -> Option<Decimal> {
         let s = s.trim();
         let (neg, body) = match s.as_bytes().first()? {
@@ -82,37 +163,34 @@ impl Decimal {
         if int_part.is_empty() && frac_part.is_empty() {
             return None;
         }
-        if !int_part.bytes().all(|b| b.is_ascii_digit()) || !frac_part.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let mut mantissa: i128 = 0;
-        for b in int_part.bytes().chain(frac_part.bytes()) {
-            mantissa = mantissa.checked_mul(10)?.checked_add((b - b'0') as i128)?;
-        }
+        let digits: Vec<u8> = int_part.bytes().chain(frac_part.bytes()).collect();
+        let mut mag = U256::from_decimal_digits(&digits)?;
         let mut scale = frac_part.len() as i32 - exp;
         while scale < 0 {
-            mantissa = mantissa.checked_mul(10)?;
+            mag = mag.checked_mul_u64(10)?;
             scale += 1;
         }
-        let mut d = Decimal { mantissa: if neg { -mantissa } else { mantissa }, scale: 0 };
         if scale > DECIMAL_MAX_SCALE as i32 {
-            d.scale = scale.min(u8::MAX as i32) as u8;
-            return d.rescale(DECIMAL_MAX_SCALE);
+            let drop = (scale - DECIMAL_MAX_SCALE as i32) as u32;
+            mag = if drop > 80 { U256::ZERO } else { mag.round_div_pow10(drop) };
+            scale = DECIMAL_MAX_SCALE as i32;
         }
-        d.scale = scale as u8;
-        Some(d)
+        Decimal::from_sign_magnitude(neg, mag, scale as u8)
     }
 
     /// Number of significant integer digits (for precision checks).
     pub fn int_digits(self) -> u32 {
-        let f = pow10(self.scale).unwrap_or(1);
-        let mut int = (self.mantissa / f).unsigned_abs();
-        let mut n = 0;
-        while int > 0 {
-            int /= 10;
-            n += 1;
+        match self.mantissa_i128() {
+            Some(m) => {
+                let int = (m / pow10(self.scale).unwrap_or(1)).unsigned_abs();
+                if int == 0 {
+                    0
+                } else {
+                    int.ilog10() + 1
+                }
+            }
+            None => self.magnitude().digits().saturating_sub(self.scale as u32),
         }
-        n
     }
 }
 
@@ -122,21 +200,27 @@ pub fn pow10(n: u8) -> Option<i128> {
 
 impl fmt::Display for Decimal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let neg = self.mantissa < 0;
-        let digits = self.mantissa.unsigned_abs().to_string();
-        let scale = self.scale as usize;
-        let (int, frac) = if digits.len() > scale {
-            (digits[..digits.len() - scale].to_string(), digits[digits.len() - scale..].to_string())
-        } else {
-            ("0".to_string(), format!("{}{}", "0".repeat(scale - digits.len()), digits))
+        let neg = self.is_negative();
+        let digits = match self.mantissa_i128() {
+            Some(m) => m.unsigned_abs().to_string(),
+            None => self.magnitude().to_decimal_string(),
         };
+        let scale = self.scale as usize;
         if neg {
             f.write_str("-")?;
         }
-        f.write_str(&int)?;
-        if scale > 0 {
-            f.write_str(".")?;
-            f.write_str(&frac)?;
+        if digits.len() > scale {
+            f.write_str(&digits[..digits.len() - scale])?;
+            if scale > 0 {
+                f.write_str(".")?;
+                f.write_str(&digits[digits.len() - scale..])?;
+            }
+        } else {
+            f.write_str("0.")?;
+            for _ in 0..scale - digits.len() {
+                f.write_str("0")?;
+            }
+            f.write_str(&digits)?;
         }
         Ok(())
     }
@@ -150,10 +234,28 @@ impl PartialOrd for Decimal {
 
 impl Ord for Decimal {
     fn cmp(&self, other: &Self) -> Ordering {
+        if self.scale == other.scale {
+            return self.mantissa.cmp(&other.mantissa);
+        }
+        let (sa, sb) = (self.signum(), other.signum());
+        if sa != sb {
+            return sa.cmp(&sb);
+        }
         let s = self.scale.max(other.scale);
-        match (self.rescale(s), other.rescale(s)) {
-            (Some(a), Some(b)) => a.mantissa.cmp(&b.mantissa),
-            _ => self.to_f64().total_cmp(&other.to_f64()),
+        if let (Some(a), Some(b)) = (self.rescale(s), other.rescale(s)) {
+            // Exact when neither rescale rounded: only scaling up happens here.
+            return a.mantissa.cmp(&b.mantissa);
+        }
+        // Beyond 65 digits once aligned: compare the magnitudes in 512 bits.
+        let align = |d: &Decimal| -> U512 {
+            let m: U512 = d.magnitude().resize().expect("widening");
+            m.checked_mul(&U512::pow10((s - d.scale) as u32).expect("<= 10^38")).expect("< 10^103")
+        };
+        let o = align(self).cmp(&align(other));
+        if sa < 0 {
+            o.reverse()
+        } else {
+            o
         }
     }
 }
@@ -630,13 +732,15 @@ pub const KEY_FORMAT_BYTES: u8 = 0;
 pub const KEY_FORMAT_COLLATED: u8 = 2;
 /// As `KEY_FORMAT_COLLATED`, with UCA columns keyed by their UCA sort keys ('ß' and 'ss' have
 /// one key under utf8mb4_unicode_ci). Written while latin1_general_ci weighed as
-/// latin1_swedish_ci: its columns' keys are latin1_swedish_ci sort keys.
+/// latin1_swedish_ci (its columns' keys are latin1_swedish_ci sort keys) and before DECIMAL
+/// columns could be wider than 38 digits.
 pub const KEY_FORMAT_UCA: u8 = 3;
-/// As `KEY_FORMAT_UCA`, with latin1_general_ci columns keyed by their own weights ('ä' after
-/// 'a', not equal to it). The format of tables created or rebuilt now.
-pub const KEY_FORMAT_LATIN1_GENERAL: u8 = 4;
-/// The key format of tables created or rebuilt now.
-pub const KEY_FORMAT_CURRENT: u8 = KEY_FORMAT_LATIN1_GENERAL;
+/// As `KEY_FORMAT_UCA`, with two changes that came together: latin1_general_ci columns are
+/// keyed by their own weights ('ä' after 'a', not equal to it), and DECIMAL columns of more
+/// than 38 digits by their 256-bit mantissa (32 bytes) rather than an i128 (see `keycodec`).
+pub const KEY_FORMAT_LATIN1_WIDE_DECIMAL: u8 = 4;
+/// The format of tables created or rebuilt now.
+pub const KEY_FORMAT_CURRENT: u8 = KEY_FORMAT_LATIN1_WIDE_DECIMAL;
 
 /// A sequence's fixed options (CREATE / ALTER SEQUENCE). Its moving state is a
 /// `SequenceState`, kept by the engine outside MVCC (values handed out are never taken back).
@@ -1025,11 +1129,44 @@ mod tests {
         assert_eq!(Decimal::parse("1.5e-2").unwrap().to_string(), "0.015");
         assert!(Decimal::parse("abc").is_none());
         assert!(Decimal::parse(".").is_none());
-        assert_eq!(Decimal::parse("2.5").unwrap().rescale(0).unwrap().mantissa, 3);
-        assert_eq!(Decimal::parse("-2.5").unwrap().rescale(0).unwrap().mantissa, -3);
+        assert_eq!(Decimal::parse("2.5").unwrap().rescale(0).unwrap().mantissa_i128(), Some(3));
+        assert_eq!(Decimal::parse("-2.5").unwrap().rescale(0).unwrap().mantissa_i128(), Some(-3));
         assert_eq!(Decimal::parse("123.45").unwrap().int_digits(), 3);
         assert!(Decimal::parse("1.10").unwrap() == Decimal::parse("1.10").unwrap());
         assert_eq!(Decimal::parse("1.1").unwrap().cmp(&Decimal::parse("1.10").unwrap()), Ordering::Equal);
+    }
+
+    #[test]
+    fn decimal_holds_65_digits() {
+        let max = format!("{}.{}", "9".repeat(35), "9".repeat(30));
+        let d = Decimal::parse(&max).unwrap();
+        assert_eq!(d.to_string(), max);
+        assert_eq!(d.mantissa_i128(), None);
+        assert_eq!(d.int_digits(), 35);
+        assert_eq!(Decimal::parse(&format!("-{max}")).unwrap().to_string(), format!("-{max}"));
+        assert_eq!(Decimal::parse(&"9".repeat(76)).unwrap().to_string(), "9".repeat(76));
+        assert!(Decimal::parse(&"9".repeat(77)).is_none());
+        assert!(Decimal::parse(&format!("1{}", "0".repeat(76))).is_none());
+        // Scaling up past 76 digits fails; scaling down rounds halves away from zero.
+        assert!(d.rescale(38).is_some() && d.rescale(42).is_none());
+        let r = Decimal::parse(&format!("-{}.5", "1".repeat(40))).unwrap().rescale(0).unwrap();
+        assert_eq!(r.to_string(), format!("-{}2", "1".repeat(39)));
+        assert_eq!(
+            Decimal::parse("0.000000000000000000000000000000000000001").unwrap().to_string(),
+            "0.00000000000000000000000000000000000000"
+        );
+        // Order across widths and scales.
+        let big = Decimal::parse(&format!("{}.1", "1".repeat(64))).unwrap();
+        assert!(Decimal::parse(&format!("{}.12", "1".repeat(75))).is_none(), "77 digits");
+        let a = Decimal::parse(&"1".repeat(60)).unwrap();
+        let b = Decimal::parse(&format!("{}.{}", "1".repeat(60), "0".repeat(5))).unwrap();
+        assert_eq!(a.cmp(&b), Ordering::Equal);
+        assert!(big > a && big.negated() < a.negated() && a.negated() < Decimal::new(0, 0));
+        assert!(
+            Decimal::parse(&format!("{}.{}", "1".repeat(30), "2".repeat(35))).unwrap()
+                > Decimal::parse(&"1".repeat(30)).unwrap()
+        );
+        assert_eq!(Decimal::parse("1e64").unwrap().to_f64(), 1e64);
     }
 
     #[test]

@@ -179,12 +179,15 @@ impl Binder<'_> {
                 self.bind_case(operand.as_deref(), conditions, else_result.as_deref())
             }
             E::Cast { kind: ast::CastKind::Cast, expr, data_type, format: None } => {
-                let target = types::cast_target(data_type)?;
+                let target = types::cast_target(data_type)
+                    // Named only when it fails: MariaDB's 1425/1426 name the expression.
+                    .or_else(|_| types::cast_target_of(data_type, &super::names::item_name(expr, None)))?;
                 self.bind_cast(expr, target)
             }
             E::Convert { expr, data_type, charset, .. } => match (data_type, charset) {
                 (Some(dt), _) => {
-                    let target = types::cast_target(dt)?;
+                    let target = types::cast_target(dt)
+                        .or_else(|_| types::cast_target_of(dt, &super::names::item_name(expr, None)))?;
                     self.bind_cast(expr, target)
                 }
                 // CONVERT(x USING charset): every string is utf8mb4 (or binary) already.

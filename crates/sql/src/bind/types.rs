@@ -212,6 +212,11 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
 
 /// CAST(x AS type) / CONVERT(x, type).
 pub fn cast_target(dt: &DataType) -> Result<CastTarget, SqlError> {
+    cast_target_of(dt, "")
+}
+
+/// `cast_target` for a CAST of the expression MariaDB names `what` in its 1425/1426 errors.
+pub fn cast_target_of(dt: &DataType, what: &str) -> Result<CastTarget, SqlError> {
     use DataType as D;
     Ok(match dt {
         D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastTarget::Signed,
@@ -222,8 +227,11 @@ pub fn cast_target(dt: &DataType) -> Result<CastTarget, SqlError> {
                 ExactNumberInfo::Precision(p) => (*p, 0),
                 ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
             };
+            if s > DECIMAL_MAX_SCALE as u64 {
+                return Err(error::too_big_scale(s, what, DECIMAL_MAX_SCALE));
+            }
             if p > DECIMAL_MAX_PRECISION as u64 {
-                return Err(error::too_big_precision(p, "", DECIMAL_MAX_PRECISION));
+                return Err(error::too_big_precision(p, what, DECIMAL_MAX_PRECISION));
             }
             if s > p {
                 return Err(error::scale_above_precision(""));

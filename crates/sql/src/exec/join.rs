@@ -69,9 +69,11 @@ fn hash_key(exprs: &[Expr], row: &[Value], cx: &mut ExecCtx, key: &mut Vec<u8>) 
                 key.push(1);
                 key.extend_from_slice(&(*u as i128).to_be_bytes());
             }
-            Value::Decimal(d) if d.rescale(0).is_some_and(|r| r.rescale(d.scale) == Some(*d)) => {
+            Value::Decimal(d)
+                if d.rescale(0).is_some_and(|r| r.mantissa_i128().is_some() && r.rescale(d.scale) == Some(*d)) =>
+            {
                 key.push(1);
-                key.extend_from_slice(&d.rescale(0).map_or(0, |r| r.mantissa).to_be_bytes());
+                key.extend_from_slice(&d.rescale(0).map_or(0, |r| r.mantissa_saturating()).to_be_bytes());
             }
             Value::Double(f) if f.fract() == 0.0 && f.abs() < 1e30 => {
                 key.push(1);

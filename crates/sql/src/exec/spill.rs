@@ -257,7 +257,7 @@ pub fn encode_row(row: &[Value], out: &mut Vec<u8>) {
             Value::Decimal(d) => {
                 out.push(TAG_DECIMAL);
                 out.push(d.scale);
-                put_varint(out, zigzag(d.mantissa));
+                selkie_storage::rowcodec::put_decimal_mantissa(out, d.mantissa);
             }
             Value::Bytes(b) => {
                 out.push(TAG_BYTES);
@@ -327,7 +327,10 @@ pub fn decode_row(buf: &mut &[u8]) -> Result<Row, SqlError> {
             }
             TAG_DECIMAL => {
                 let scale = get_u8(buf)?;
-                Value::Decimal(Decimal::new(signed(buf)?, scale))
+                let mut r = selkie_storage::rowcodec::Reader::new(buf);
+                let mantissa = r.decimal_mantissa().map_err(|_| corrupt())?;
+                *buf = &buf[buf.len() - r.remaining()..];
+                Value::Decimal(Decimal { mantissa, scale })
             }
             TAG_BYTES => {
                 let len = usize::try_from(get_varint(buf)?).map_err(|_| corrupt())?;

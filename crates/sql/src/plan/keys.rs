@@ -84,12 +84,8 @@ pub fn convert(ty: &ColumnType, v: &Value) -> KeyConv {
             };
             match r.cmp(&d) {
                 Ordering::Equal => KeyConv::Exact(Datum::Decimal(r)),
-                Ordering::Greater => {
-                    KeyConv::Approx { lo: Datum::Decimal(Decimal::new(r.mantissa - 1, *scale)), hi: Datum::Decimal(r) }
-                }
-                Ordering::Less => {
-                    KeyConv::Approx { lo: Datum::Decimal(r), hi: Datum::Decimal(Decimal::new(r.mantissa + 1, *scale)) }
-                }
+                Ordering::Greater => KeyConv::Approx { lo: Datum::Decimal(decimal_step(r, -1)), hi: Datum::Decimal(r) },
+                Ordering::Less => KeyConv::Approx { lo: Datum::Decimal(r), hi: Datum::Decimal(decimal_step(r, 1)) },
             }
         }
         ColumnType::Double { .. } => match v {
@@ -154,13 +150,28 @@ fn integer_bounds(v: &Value) -> Option<(i128, i128)> {
     }
 }
 
+/// `d` moved by one unit in its last place (`step` is ±1).
+fn decimal_step(d: Decimal, step: i64) -> Decimal {
+    if let Some(m) = d.mantissa_i128().and_then(|m| m.checked_add(step as i128)) {
+        return Decimal::new(m, d.scale);
+    }
+    // Wide: move the magnitude away from or toward zero. Never zero here (zero fits an i128).
+    let one = selkie_storage::wideint::U256::from_u64(1);
+    let mag = d.magnitude();
+    let away = d.is_negative() == (step < 0);
+    let mag = if away { mag.checked_add(&one).unwrap_or(mag) } else { mag.wrapping_sub(&one) };
+    Decimal::from_sign_magnitude(d.is_negative(), mag, d.scale).unwrap_or(d)
+}
+
 fn decimal_floor_ceil(d: Decimal) -> (i128, i128) {
+    // Beyond i128 the bounds clamp anyway (see below).
+    let m = d.mantissa_saturating();
     let f = selkie_storage::pow10(d.scale).unwrap_or(i128::MAX);
-    let q = d.mantissa / f;
-    let r = d.mantissa % f;
+    let q = m / f;
+    let r = m % f;
     if r == 0 {
         (q, q)
-    } else if d.mantissa < 0 {
+    } else if m < 0 {
         (q - 1, q)
     } else {
         (q, q + 1)

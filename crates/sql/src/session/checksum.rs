@@ -11,7 +11,7 @@
 //! have (MariaDB's HA_OPTION_PACK_RECORD); bits after the last used one in its byte are set.
 //! Each rule was checked against MariaDB 10.11 values.
 
-use selkie_storage::{ColumnType, IntWidth, TableDef};
+use selkie_storage::{ColumnType, Decimal, IntWidth, TableDef};
 
 use super::compiled::Ran;
 use super::state::Session;
@@ -191,9 +191,7 @@ fn field_image(ty: &ColumnType, v: &Value, out: &mut Vec<u8>) {
         }
         (ColumnType::Float { .. }, Value::Double(d)) => out.extend_from_slice(&(*d as f32).to_le_bytes()),
         (ColumnType::Double { .. }, Value::Double(d)) => out.extend_from_slice(&d.to_le_bytes()),
-        (ColumnType::Decimal { precision, scale, .. }, Value::Decimal(d)) => {
-            decimal_image(d.mantissa, d.scale, *precision, *scale, out)
-        }
+        (ColumnType::Decimal { precision, scale, .. }, Value::Decimal(d)) => decimal_image(*d, *precision, *scale, out),
         (ColumnType::Char { len }, Value::Bytes(b)) => {
             // utf8mb4: 4 bytes a character, space-padded.
             out.extend_from_slice(b);
@@ -242,41 +240,42 @@ fn fraction_image(micros: u32, fsp: u8, out: &mut Vec<u8>) {
 /// groups, then the fraction's 9-digit groups and its trailing digits, each big-endian in the
 /// fewest bytes that hold them; a negative value inverts every byte, and the first byte's top
 /// bit is flipped.
-fn decimal_image(mantissa: i128, value_scale: u8, precision: u8, scale: u8, out: &mut Vec<u8>) {
+fn decimal_image(value: Decimal, precision: u8, scale: u8, out: &mut Vec<u8>) {
     const DIG2BYTES: [usize; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
-    let negative = mantissa < 0;
-    let mut abs = mantissa.unsigned_abs();
-    // To the column's scale (stored values already have it; this only guards).
-    if value_scale < scale {
-        abs *= 10u128.pow(u32::from(scale - value_scale));
-    } else if value_scale > scale {
-        abs /= 10u128.pow(u32::from(value_scale - scale));
-    }
-    let frac_div = 10u128.pow(u32::from(scale));
-    let (int_part, frac_part) = (abs / frac_div, abs % frac_div);
+    // To the column's scale (stored values already have it; this only guards), then as digits:
+    // 65-digit values do not fit any machine integer.
+    let value = value.rescale(scale).unwrap_or(value);
+    let negative = value.is_negative();
+    let text = value.abs().to_string();
+    let (int_text, frac_text) = text.split_once('.').unwrap_or((&text, ""));
     let intg = usize::from(precision.saturating_sub(scale));
-    let (intg0, intg0x) = (intg / 9, intg % 9);
-    let (frac0, frac0x) = (usize::from(scale) / 9, usize::from(scale) % 9);
+    // The integer digits right-aligned in `intg` places, the fraction left-aligned in `scale`.
+    let int_digits: Vec<u8> = {
+        let d = int_text.trim_start_matches('0').as_bytes();
+        let d = &d[d.len().saturating_sub(intg)..];
+        std::iter::repeat_n(b'0', intg - d.len()).chain(d.iter().copied()).collect()
+    };
+    let frac_digits: Vec<u8> = frac_text.bytes().chain(std::iter::repeat(b'0')).take(usize::from(scale)).collect();
+    let number = |digits: &[u8]| digits.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0'));
+    let (intg0x, frac0x) = (intg % 9, usize::from(scale) % 9);
     let start = out.len();
-    let mut push = |value: u128, bytes: usize| {
-        out.extend_from_slice(&(value as u64).to_be_bytes()[8 - bytes..]);
+    let mut push = |value: u64, bytes: usize| {
+        out.extend_from_slice(&value.to_be_bytes()[8 - bytes..]);
     };
     // Integer part: leading digits, then groups of 9 from the most significant.
-    let group = 1_000_000_000u128;
     if intg0x > 0 {
-        push(int_part / group.pow(intg0 as u32) % 10u128.pow(intg0x as u32), DIG2BYTES[intg0x]);
+        push(number(&int_digits[..intg0x]), DIG2BYTES[intg0x]);
     }
-    for i in (0..intg0).rev() {
-        push(int_part / group.pow(i as u32) % group, 4);
+    for group in int_digits[intg0x..].chunks(9) {
+        push(number(group), 4);
     }
     // Fraction: groups of 9 from the point, then the trailing digits.
-    let mut rest_digits = usize::from(scale);
-    for _ in 0..frac0 {
-        rest_digits -= 9;
-        push(frac_part / 10u128.pow(rest_digits as u32) % group, 4);
+    let full = usize::from(scale) - frac0x;
+    for group in frac_digits[..full].chunks(9) {
+        push(number(group), 4);
     }
     if frac0x > 0 {
-        push(frac_part % 10u128.pow(frac0x as u32), DIG2BYTES[frac0x]);
+        push(number(&frac_digits[full..]), DIG2BYTES[frac0x]);
     }
     if negative {
         for b in &mut out[start..] {
@@ -296,7 +295,7 @@ mod tests {
     fn decimal_images_as_mariadb() {
         let image = |m: i128, s: u8, p: u8, sc: u8| {
             let mut out = Vec::new();
-            decimal_image(m, s, p, sc, &mut out);
+            decimal_image(Decimal::new(m, s), p, sc, &mut out);
             out
         };
         // DECIMAL(7,2): 5 integer digits in 3 bytes, 2 fraction digits in 1.

@@ -72,7 +72,10 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
         }
         AggFunc::Avg if is_exact(arg) => {
             let (int, scale) = arg.decimal_digits();
-            decimal_type(int, scale + AVG_EXTRA_SCALE)
+            // MariaDB adds the 4 digits after capping nothing: AVG(DECIMAL(65,30)) is 69 digits
+            // wide in the result metadata (the scale still stops at 38).
+            let scale_out = (scale + AVG_EXTRA_SCALE).min(MAX_DECIMAL_SCALE);
+            SqlType::Decimal { precision: (int + scale + AVG_EXTRA_SCALE).max(1) as u8, scale: scale_out as u8 }
         }
         AggFunc::Sum | AggFunc::Avg | AggFunc::StdDev | AggFunc::Variance => SqlType::Double,
         AggFunc::Min | AggFunc::Max => arg.clone(),
@@ -199,9 +202,12 @@ impl AggInner {
                 let overflow = || SqlError::new(1690, "22003", "DECIMAL value is out of range in 'sum'".to_string());
                 let add = add.map_err(|_| overflow())?;
                 *sum = match (sum.scale, add.scale) {
-                    (0, 0) => match sum.mantissa.checked_add(add.mantissa) {
-                        Some(m) if m.unsigned_abs() <= super::num::MAX_MANTISSA => Decimal::new(m, 0),
-                        _ => return Err(overflow()),
+                    (0, 0) => match (sum.mantissa_i128(), add.mantissa_i128()) {
+                        (Some(x), Some(y)) => match x.checked_add(y) {
+                            Some(m) if m.unsigned_abs() <= super::num::MAX_I128_MANTISSA => Decimal::new(m, 0),
+                            _ => dec_add(*sum, add).map_err(|_| overflow())?,
+                        },
+                        _ => dec_add(*sum, add).map_err(|_| overflow())?,
                     },
                     _ => dec_add(*sum, add).map_err(|_| overflow())?,
                 };

@@ -220,19 +220,19 @@ fn decimal_arith(
         ArithOp::Sub => dec_sub(p, q),
         ArithOp::Mul => dec_mul(p, q),
         ArithOp::Div => {
-            if q.mantissa == 0 {
+            if q.is_zero() {
                 return division_by_zero(ctx);
             }
             dec_div(p, q)
         }
         ArithOp::Rem => {
-            if q.mantissa == 0 {
+            if q.is_zero() {
                 return division_by_zero(ctx);
             }
             dec_rem(p, q)
         }
         ArithOp::IntDiv => {
-            if q.mantissa == 0 {
+            if q.is_zero() {
                 return division_by_zero(ctx);
             }
             let t = dec_int_div(p, q).unwrap_or(i128::MAX);
@@ -253,7 +253,7 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
             Value::Int(i64::try_from(n).map_err(|_| out_of_range("BIGINT", &expr()))?)
         }
         Value::Double(x) => Value::Double(if *x == 0.0 { 0.0 } else { -x }),
-        Value::Decimal(d) => Value::Decimal(Decimal::new(-d.mantissa, d.scale)),
+        Value::Decimal(d) => Value::Decimal(d.negated()),
         Value::Bytes(b) => {
             let x = lex_number(b).to_f64();
             Value::Double(if x == 0.0 { 0.0 } else { -x })
@@ -262,7 +262,7 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
             // Temporal values negate as their numbers; they are never i64::MIN.
             match super::cast::temporal_as_number(v) {
                 Value::Int(i) => Value::Int(-i),
-                Value::Decimal(d) => Value::Decimal(Decimal::new(-d.mantissa, d.scale)),
+                Value::Decimal(d) => Value::Decimal(d.negated()),
                 other => other,
             }
         }
@@ -296,6 +296,13 @@ fn type_class(t: &SqlType) -> TypeClass {
     }
 }
 
+/// `+` and `-` widen their type past 65 digits as MariaDB's do (DECIMAL(65,30) + 1 is
+/// DECIMAL(66,30) in the result metadata); the other operators stop at 65.
+fn additive_decimal_type(int: u32, scale: u32) -> SqlType {
+    let scale = scale.min(MAX_DECIMAL_SCALE);
+    SqlType::Decimal { precision: (int + scale).clamp(1, u8::MAX as u32) as u8, scale: scale as u8 }
+}
+
 fn decimal_type(int: u32, scale: u32) -> SqlType {
     let scale = scale.min(MAX_DECIMAL_SCALE);
     SqlType::Decimal { precision: (int + scale).clamp(1, MAX_DECIMAL_DIGITS) as u8, scale: scale as u8 }
@@ -319,7 +326,7 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
             let (ia, sa) = int_digits(a);
             let (ib, sb) = int_digits(b);
             match op {
-                ArithOp::Add | ArithOp::Sub => decimal_type(ia.max(ib) + 1, sa.max(sb)),
+                ArithOp::Add | ArithOp::Sub => additive_decimal_type(ia.max(ib) + 1, sa.max(sb)),
                 ArithOp::Mul => decimal_type(ia + ib, sa + sb),
                 ArithOp::Div => decimal_type(ia + sb, sa + DIV_PRECISION_INCREMENT),
                 ArithOp::Rem => decimal_type(ia.max(ib), sa.max(sb)),

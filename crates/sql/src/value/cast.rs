@@ -13,9 +13,10 @@ use super::context::FnContext;
 use super::datetime::{truncate_micros, value_to_temporal, Civil};
 use super::format::{format_text, push_decimal, push_double, to_text_bytes};
 use super::kinds::{CastTarget, SqlType};
-use super::num::{dec_from_f64, dec_round, dec_to_f64, lex_number, NumQuality, RoundMode, MAX_MANTISSA};
+use super::num::{dec_from_f64, dec_round, dec_to_f64, lex_number, NumQuality, RoundMode};
 use crate::error::SqlError;
 use crate::types::Value;
+use selkie_storage::wideint::U256;
 
 /// Length of a CAST AS CHAR/BINARY result without an explicit length (for metadata only).
 const CAST_DEFAULT_MAX_CHARS: u32 = 16_383;
@@ -53,13 +54,10 @@ pub fn f64_to_i64(x: f64) -> (i64, bool) {
     }
 }
 
-/// Decimal rounded half away from zero to an integer (i128; decimals hold < 10^38).
+/// Decimal rounded half away from zero to an integer, saturated to the i128 range (beyond any
+/// integer type, which is all the callers need to know).
 pub fn decimal_to_i128(d: Decimal) -> i128 {
-    dec_round(d, 0, RoundMode::HalfAwayFromZero).map(|r| r.mantissa).unwrap_or(if d.mantissa < 0 {
-        -(MAX_MANTISSA as i128)
-    } else {
-        MAX_MANTISSA as i128
-    })
+    dec_round(d, 0, RoundMode::HalfAwayFromZero).map_or(d.mantissa_saturating(), |r| r.mantissa_saturating())
 }
 
 fn clamp_i128_to_i64(v: i128) -> i64 {
@@ -236,7 +234,7 @@ fn cast_integer(v: &Value, unsigned: bool, ctx: &dyn FnContext) -> i128 {
         }
         Value::Date(_) | Value::DateTime(_) => match temporal_as_number(v) {
             Value::Int(i) => i as i128,
-            Value::Decimal(d) => d.mantissa / 1_000_000,
+            Value::Decimal(d) => d.mantissa_saturating() / 1_000_000,
             _ => 0,
         },
         Value::Null => 0,
@@ -267,22 +265,23 @@ pub fn value_to_decimal(v: &Value, ctx: &dyn FnContext) -> Result<Decimal, bool>
     }
 }
 
-/// Largest mantissa of DECIMAL(precision, scale) at its scale: 10^precision - 1.
-pub fn decimal_type_max(precision: u8) -> i128 {
-    10i128.pow((precision as u32).clamp(1, super::num::MAX_DECIMAL_DIGITS)) - 1
+/// Largest mantissa magnitude of DECIMAL(precision, scale) at its scale: 10^precision - 1.
+pub fn decimal_type_max(precision: u8) -> U256 {
+    let digits = (precision as u32).clamp(1, super::num::MAX_DECIMAL_DIGITS);
+    U256::pow10(digits).expect("10^65 fits").wrapping_sub(&U256::from_u64(1))
 }
 
 /// Fits a decimal to DECIMAL(precision, scale): rounds to `scale`, clamps to the type's range.
 /// Returns the value and whether it was clamped.
 pub fn fit_decimal_type(d: Result<Decimal, bool>, precision: u8, scale: u8) -> (Decimal, bool) {
     let max = decimal_type_max(precision);
-    let clamp = |negative: bool| (Decimal::new(if negative { -max } else { max }, scale), true);
+    let clamp = |negative: bool| (Decimal::from_sign_magnitude(negative, max, scale).expect("65 digits"), true);
     match d {
         Err(negative) => clamp(negative),
         Ok(d) => match dec_round(d, scale as i64, RoundMode::HalfAwayFromZero).ok().and_then(|r| r.rescale(scale)) {
-            Some(r) if r.mantissa.abs() <= max => (r, false),
-            Some(r) => clamp(r.mantissa < 0),
-            None => clamp(d.mantissa < 0),
+            Some(r) if r.magnitude() <= max => (r, false),
+            Some(r) => clamp(r.is_negative()),
+            None => clamp(d.is_negative()),
         },
     }
 }

@@ -126,6 +126,7 @@ const KEY_FRACTION_DOUBLE: u8 = 2;
 const KEY_FRACTION_DECIMAL: u8 = 3;
 const KEY_BYTES: u8 = 4;
 const KEY_TEMPORAL: u8 = 5;
+const KEY_WIDE_DECIMAL: u8 = 6;
 
 fn key_integral(v: i128, out: &mut Vec<u8>) {
     out.push(KEY_INTEGRAL);
@@ -152,12 +153,22 @@ pub fn group_key(v: &Value, out: &mut Vec<u8>) {
         Value::Double(x) => key_double(*x, out),
         Value::Decimal(d) => {
             let n = dec_normalize(*d);
-            if n.scale == 0 {
-                key_integral(n.mantissa, out);
-            } else {
-                out.push(KEY_FRACTION_DECIMAL);
-                out.push(n.scale);
-                out.extend_from_slice(&n.mantissa.to_be_bytes());
+            match n.mantissa_i128() {
+                Some(m) if n.scale == 0 => key_integral(m, out),
+                Some(m) => {
+                    out.push(KEY_FRACTION_DECIMAL);
+                    out.push(n.scale);
+                    out.extend_from_slice(&m.to_be_bytes());
+                }
+                None => {
+                    // Beyond i128: no integer or double key equals it (doubles that large are
+                    // keyed by their bits), so a key of its own.
+                    out.push(KEY_WIDE_DECIMAL);
+                    out.push(n.scale);
+                    for limb in n.mantissa.0 .0 {
+                        out.extend_from_slice(&limb.to_be_bytes());
+                    }
+                }
             }
         }
         Value::Bytes(b) => {
@@ -183,7 +194,7 @@ pub fn truthy(v: &Value) -> Option<bool> {
         Value::Int(i) => Some(*i != 0),
         Value::UInt(u) => Some(*u != 0),
         Value::Double(x) => Some(*x != 0.0),
-        Value::Decimal(d) => Some(d.mantissa != 0),
+        Value::Decimal(d) => Some(!d.is_zero()),
         Value::Bytes(b) => {
             let l = lex_number(b);
             Some(l.quality != NumQuality::NotANumber && l.to_f64() != 0.0)

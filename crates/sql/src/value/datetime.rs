@@ -483,12 +483,11 @@ pub fn temporal_of(v: &Value) -> Option<ParsedTemporal> {
         Value::Int(i) => number_to_temporal(*i, 0),
         Value::UInt(u) => i64::try_from(*u).ok().and_then(|n| number_to_temporal(n, 0)),
         Value::Decimal(d) => {
-            if d.mantissa < 0 {
-                return None;
-            }
+            // Beyond i128 (or negative) it is no date.
+            let m = d.mantissa_i128().filter(|m| *m >= 0)?;
             let unit = 10i128.pow(d.scale as u32);
-            let int = i64::try_from(d.mantissa / unit).ok()?;
-            let frac = (d.mantissa % unit) as u128;
+            let int = i64::try_from(m / unit).ok()?;
+            let frac = (m % unit) as u128;
             let micros = if d.scale <= 6 {
                 frac * 10u128.pow(6 - d.scale as u32)
             } else {
@@ -632,7 +631,7 @@ fn utc_epoch_of(c: &Civil) -> Option<i64> {
 pub fn session_now(fixed: Option<selkie_storage::Decimal>, tz: TimeZone) -> DateTime {
     let (secs, micros) = match fixed.and_then(|d| d.rescale(6)) {
         Some(d) => {
-            let total = d.mantissa;
+            let total = d.mantissa_saturating();
             let secs = i64::try_from(total.div_euclid(1_000_000)).unwrap_or(0);
             (secs, total.rem_euclid(1_000_000) as u32)
         }

@@ -36,7 +36,7 @@ fn interval_amount(amount: &Value, unit: IntervalUnit, ctx: &dyn FnContext) -> O
             };
             // Too many digits for scale 6 (None): the amount overflows any date anyway.
             let micros = d.rescale(6)?;
-            Some(micros.mantissa)
+            micros.mantissa_i128()
         }
         _ => int_for_interval(amount, ctx).map(|v| v as i128),
     }

@@ -1,23 +1,26 @@
-//! Numeric core: reading numbers out of strings the way MySQL does, a small 256-bit unsigned
-//! integer for intermediate results, and exact DECIMAL arithmetic on `selkie_storage::Decimal`.
+//! Numeric core: reading numbers out of strings the way MySQL does, and exact DECIMAL
+//! arithmetic on `selkie_storage::Decimal`.
 //!
-//! Why a 256-bit intermediate: a DECIMAL holds up to 38 digits in an i128, but the product of two
-//! such numbers, or a dividend scaled up by the divisor's scale plus the division increment, needs
-//! up to ~80 digits before it is rounded back to 38. Doing that exactly (instead of through f64)
-//! is what makes `DECIMAL` arithmetic exact, as in MariaDB.
+//! A DECIMAL holds up to 76 digits in a 256-bit mantissa (types stop at 65, MariaDB's limit),
+//! but the product of two such numbers, or a dividend scaled up by the divisor's scale plus the
+//! division increment, needs up to ~150 digits before it is rounded back: intermediates are
+//! 512-bit (`U512`). Values that fit an i128 take i128 fast paths.
 
 use std::cmp::Ordering;
 
-use selkie_storage::Decimal;
+use selkie_storage::wideint::{U256, U512};
+use selkie_storage::{Decimal, DECIMAL_MAX_VALUE_DIGITS};
 
-/// Most significant digits a DECIMAL value may hold (i128 holds every 38-digit number).
-pub const MAX_DECIMAL_DIGITS: u32 = 38;
+/// Most digits a DECIMAL type may have (MariaDB's DECIMAL_MAX_PRECISION).
+pub const MAX_DECIMAL_DIGITS: u32 = 65;
+/// Most significant digits a DECIMAL value may hold (see `selkie_storage::DECIMAL_MAX_VALUE_DIGITS`).
+pub const MAX_VALUE_DIGITS: u32 = DECIMAL_MAX_VALUE_DIGITS as u32;
 /// Largest DECIMAL scale.
 pub const MAX_DECIMAL_SCALE: u32 = 38;
 /// MariaDB's `div_precision_increment` default: `/` adds this many digits to the dividend's scale.
 pub const DIV_PRECISION_INCREMENT: u32 = 4;
-/// Largest mantissa magnitude: 10^38 - 1.
-pub const MAX_MANTISSA: u128 = 99_999_999_999_999_999_999_999_999_999_999_999_999;
+/// Largest mantissa magnitude that fits the i128 fast paths' 38 digits: 10^38 - 1.
+pub const MAX_I128_MANTISSA: u128 = 99_999_999_999_999_999_999_999_999_999_999_999_999;
 
 // ---------------------------------------------------------------------------------------------
 // Lexing numbers out of strings
@@ -162,8 +165,8 @@ impl NumLexeme<'_> {
         text.parse().unwrap_or(0.0)
     }
 
-    /// The value as an exact DECIMAL (rounded to 38 fractional digits at most).
-    /// `Err(negative)` if it has more than 38 integer digits.
+    /// The value as an exact DECIMAL (rounded to 38 fractional digits at most, and to 76
+    /// significant digits). `Err(negative)` if it has more than 76 integer digits.
     pub fn to_decimal(self) -> Result<Decimal, bool> {
         if self.quality == NumQuality::NotANumber {
             return Ok(Decimal::new(0, 0));
@@ -180,48 +183,34 @@ impl NumLexeme<'_> {
         let digits = &digits[first_nonzero..];
         // Integer digits = len - scale; too many means out of range.
         let int_digit_count = digits.len() as i64 - scale;
-        if int_digit_count > MAX_DECIMAL_DIGITS as i64 {
+        if int_digit_count > MAX_VALUE_DIGITS as i64 {
             return Err(self.negative);
         }
-        // Keep at most 38 fractional digits and 38 significant digits in all.
+        // Keep at most 38 fractional digits and 76 significant digits in all.
         let mut keep = digits.len() as i64;
         if scale > MAX_DECIMAL_SCALE as i64 {
             keep -= scale - MAX_DECIMAL_SCALE as i64;
             scale = MAX_DECIMAL_SCALE as i64;
         }
-        if keep > MAX_DECIMAL_DIGITS as i64 {
-            scale -= keep - MAX_DECIMAL_DIGITS as i64;
-            keep = MAX_DECIMAL_DIGITS as i64;
+        if keep > MAX_VALUE_DIGITS as i64 {
+            scale -= keep - MAX_VALUE_DIGITS as i64;
+            keep = MAX_VALUE_DIGITS as i64;
         }
-        let mut mantissa: u128 = 0;
-        if keep > 0 {
-            for &d in &digits[..keep as usize] {
-                mantissa = mantissa * 10 + (d - b'0') as u128;
-            }
-        }
+        let mut mag = if keep > 0 {
+            U512::from_decimal_digits(&digits[..keep as usize]).expect("at most 76 digits")
+        } else {
+            U512::ZERO
+        };
         // Round half away from zero on the first dropped digit.
         let dropped_first = if keep >= 0 { digits.get(keep as usize).copied() } else { None };
         if keep >= 0 && dropped_first.is_some_and(|d| d >= b'5') {
-            mantissa += 1;
+            mag = mag.checked_add(&U512::from_u64(1)).expect("no overflow");
         }
-        if mantissa > MAX_MANTISSA {
-            // Rounding carried into a 39th digit: drop one more fractional digit (exact, the
-            // value is a power of ten) or fail if there is none.
-            if scale <= 0 {
-                return Err(self.negative);
-            }
-            mantissa /= 10;
-            scale -= 1;
+        if scale < 0 {
+            mag = mag.checked_mul(&U512::pow10(-scale as u32).ok_or(self.negative)?).ok_or(self.negative)?;
+            scale = 0;
         }
-        while scale < 0 {
-            mantissa *= 10;
-            scale += 1;
-            if mantissa > MAX_MANTISSA {
-                return Err(self.negative);
-            }
-        }
-        let m = mantissa as i128;
-        Ok(Decimal::new(if self.negative { -m } else { m }, scale as u8))
+        fit_decimal(self.negative, mag, scale as u32).map_err(|_| self.negative)
     }
 
     /// Integer reading (CAST AS SIGNED/UNSIGNED): only the integer digits, saturating.
@@ -254,169 +243,20 @@ fn ascii(b: &[u8]) -> &str {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 256-bit unsigned integer (slow paths only)
-// ---------------------------------------------------------------------------------------------
-
-/// Unsigned 256-bit integer; field order makes the derived `Ord` numeric.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct U256 {
-    pub hi: u128,
-    pub lo: u128,
-}
-
-impl U256 {
-    pub const ZERO: U256 = U256 { hi: 0, lo: 0 };
-
-    pub fn from_u128(v: u128) -> U256 {
-        U256 { hi: 0, lo: v }
-    }
-
-    /// Full 256-bit product of two u128.
-    pub fn mul_wide(a: u128, b: u128) -> U256 {
-        let (a0, a1) = (a as u64 as u128, a >> 64);
-        let (b0, b1) = (b as u64 as u128, b >> 64);
-        let p00 = a0 * b0;
-        let p01 = a0 * b1;
-        let p10 = a1 * b0;
-        let p11 = a1 * b1;
-        let (mid, mid_carry) = p01.overflowing_add(p10);
-        let (lo, lo_carry) = p00.overflowing_add(mid << 64);
-        let hi = p11 + (mid >> 64) + ((mid_carry as u128) << 64) + lo_carry as u128;
-        U256 { hi, lo }
-    }
-
-    pub fn checked_mul_u128(self, m: u128) -> Option<U256> {
-        let low = U256::mul_wide(self.lo, m);
-        let high = self.hi.checked_mul(m)?;
-        Some(U256 { hi: low.hi.checked_add(high)?, lo: low.lo })
-    }
-
-    pub fn checked_add(self, o: U256) -> Option<U256> {
-        let (lo, carry) = self.lo.overflowing_add(o.lo);
-        let hi = self.hi.checked_add(o.hi)?.checked_add(carry as u128)?;
-        Some(U256 { hi, lo })
-    }
-
-    /// `self - o`; the caller guarantees `self >= o`.
-    pub fn sub(self, o: U256) -> U256 {
-        debug_assert!(self >= o);
-        let (lo, borrow) = self.lo.overflowing_sub(o.lo);
-        U256 { hi: self.hi - o.hi - borrow as u128, lo }
-    }
-
-    pub fn to_u128(self) -> Option<u128> {
-        if self.hi == 0 {
-            Some(self.lo)
-        } else {
-            None
-        }
-    }
-
-    fn bit(self, i: u32) -> bool {
-        if i >= 128 {
-            (self.hi >> (i - 128)) & 1 == 1
-        } else {
-            (self.lo >> i) & 1 == 1
-        }
-    }
-
-    fn bits(self) -> u32 {
-        if self.hi != 0 {
-            256 - self.hi.leading_zeros()
-        } else {
-            128 - self.lo.leading_zeros()
-        }
-    }
-
-    fn shl1_or(self, bit: bool) -> U256 {
-        U256 { hi: (self.hi << 1) | (self.lo >> 127), lo: (self.lo << 1) | bit as u128 }
-    }
-
-    fn set_bit(&mut self, i: u32) {
-        if i >= 128 {
-            self.hi |= 1 << (i - 128);
-        } else {
-            self.lo |= 1 << i;
-        }
-    }
-
-    /// Quotient and remainder. `d` must be non-zero and below 2^255 (so the shifted remainder
-    /// cannot overflow); every divisor used here is far smaller.
-    pub fn div_rem(self, d: U256) -> (U256, U256) {
-        assert!(d != U256::ZERO, "U256 division by zero");
-        debug_assert!(d.hi >> 127 == 0);
-        if let (Some(n), Some(dd)) = (self.to_u128(), d.to_u128()) {
-            return (U256::from_u128(n / dd), U256::from_u128(n % dd));
-        }
-        let mut q = U256::ZERO;
-        let mut r = U256::ZERO;
-        for i in (0..self.bits()).rev() {
-            r = r.shl1_or(self.bit(i));
-            if r >= d {
-                r = r.sub(d);
-                q.set_bit(i);
-            }
-        }
-        (q, r)
-    }
-
-    /// 10^k, or None if it does not fit.
-    pub fn pow10(k: u32) -> Option<U256> {
-        let mut v = U256::from_u128(1);
-        let mut left = k;
-        while left > 0 {
-            let step = left.min(38);
-            v = v.checked_mul_u128(10u128.pow(step))?;
-            left -= step;
-        }
-        Some(v)
-    }
-
-    /// Number of decimal digits (0 for zero).
-    pub fn digits(self) -> u32 {
-        let mut n = 0;
-        while n < 78 {
-            match U256::pow10(n) {
-                Some(p) if self >= p => n += 1,
-                _ => break,
-            }
-        }
-        n
-    }
-
-    /// `round(self / 10^k)` half away from zero (self is a magnitude).
-    pub fn round_div_pow10(self, k: u32) -> U256 {
-        if k == 0 {
-            return self;
-        }
-        let Some(p) = U256::pow10(k) else {
-            return U256::ZERO;
-        };
-        let (q, r) = self.div_rem(p);
-        // r >= p/2  <=>  2r >= p; 2r cannot overflow because r < p < 2^255.
-        if r.shl1_or(false) >= p {
-            q.checked_add(U256::from_u128(1)).unwrap_or(q)
-        } else {
-            q
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Exact DECIMAL arithmetic
 // ---------------------------------------------------------------------------------------------
 
-/// A DECIMAL result that does not fit 38 integer digits.
+/// A DECIMAL result that does not fit 76 digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecimalOverflow;
 
-fn magnitude(d: Decimal) -> U256 {
-    U256::from_u128(d.mantissa.unsigned_abs())
+fn magnitude(d: Decimal) -> U512 {
+    d.magnitude().resize().expect("widening")
 }
 
 /// Builds a Decimal from sign, magnitude and scale, rounding away fractional digits until it fits
-/// 38 digits (and scale <= 38).
-pub fn fit_decimal(negative: bool, mag: U256, scale: u32) -> Result<Decimal, DecimalOverflow> {
+/// 76 digits (and scale <= 38).
+pub fn fit_decimal(negative: bool, mag: U512, scale: u32) -> Result<Decimal, DecimalOverflow> {
     let mut mag = mag;
     let mut scale = scale;
     if scale > MAX_DECIMAL_SCALE {
@@ -424,81 +264,69 @@ pub fn fit_decimal(negative: bool, mag: U256, scale: u32) -> Result<Decimal, Dec
         scale = MAX_DECIMAL_SCALE;
     }
     let digits = mag.digits();
-    if digits > MAX_DECIMAL_DIGITS {
-        let drop = digits - MAX_DECIMAL_DIGITS;
+    if digits > MAX_VALUE_DIGITS {
+        let drop = digits - MAX_VALUE_DIGITS;
         if drop > scale {
             return Err(DecimalOverflow);
         }
         mag = mag.round_div_pow10(drop);
         scale -= drop;
-    }
-    let mut m = mag.to_u128().ok_or(DecimalOverflow)?;
-    if m > MAX_MANTISSA {
-        // Rounding carried to 10^38: exact division by ten keeps the value.
-        if scale == 0 {
-            return Err(DecimalOverflow);
+        if mag.digits() > MAX_VALUE_DIGITS {
+            // Rounding carried to 10^76: exact division by ten keeps the value.
+            if scale == 0 {
+                return Err(DecimalOverflow);
+            }
+            mag = mag.div_rem_u64(10).0;
+            scale -= 1;
         }
-        m /= 10;
-        scale -= 1;
     }
-    debug_assert!(m <= MAX_MANTISSA && scale <= MAX_DECIMAL_SCALE);
-    let m = m as i128;
-    Ok(Decimal::new(if negative { -m } else { m }, scale as u8))
+    let mag: U256 = mag.resize().ok_or(DecimalOverflow)?;
+    Decimal::from_sign_magnitude(negative, mag, scale as u8).ok_or(DecimalOverflow)
 }
 
-/// Magnitude of `d` scaled up to `scale` (>= d.scale) as a 256-bit integer.
-fn aligned(d: Decimal, scale: u32) -> U256 {
+/// Magnitude of `d` scaled up to `scale` (>= d.scale) in 512 bits (< 10^114: always fits).
+fn aligned(d: Decimal, scale: u32) -> U512 {
     debug_assert!(scale >= d.scale as u32);
-    let factor = U256::pow10(scale - d.scale as u32).expect("scale difference <= 38");
-    // |mantissa| < 2^127 and factor <= 10^38 < 2^127: the product fits 256 bits.
-    factor.checked_mul_u128(d.mantissa.unsigned_abs()).expect("fits 256 bits")
+    let factor = U512::pow10(scale - d.scale as u32).expect("scale difference <= 38");
+    magnitude(d).checked_mul(&factor).expect("fits 512 bits")
 }
 
 pub fn dec_cmp(a: Decimal, b: Decimal) -> Ordering {
-    if a.scale == b.scale {
-        return a.mantissa.cmp(&b.mantissa);
-    }
-    match (a.mantissa.signum(), b.mantissa.signum()) {
-        (x, y) if x != y => return x.cmp(&y),
-        _ => {}
-    }
-    let s = a.scale.max(b.scale) as u32;
-    let (ma, mb) = (aligned(a, s), aligned(b, s));
-    if a.mantissa < 0 {
-        mb.cmp(&ma)
-    } else {
-        ma.cmp(&mb)
-    }
+    a.cmp(&b)
 }
 
 /// Signed sum of two aligned magnitudes.
-fn signed_add(neg_a: bool, a: U256, neg_b: bool, b: U256) -> (bool, U256) {
+fn signed_add(neg_a: bool, a: U512, neg_b: bool, b: U512) -> (bool, U512) {
     if neg_a == neg_b {
-        // Each side < 2^254 (aligned 38-digit values), so this cannot overflow.
-        (neg_a, a.checked_add(b).expect("sum fits 256 bits"))
+        // Each side < 10^114, so this cannot overflow.
+        (neg_a, a.checked_add(&b).expect("sum fits 512 bits"))
     } else if a >= b {
-        (neg_a, a.sub(b))
+        (neg_a, a.wrapping_sub(&b))
     } else {
-        (neg_b, b.sub(a))
+        (neg_b, b.wrapping_sub(&a))
     }
 }
 
 pub fn dec_add(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
     let s = a.scale.max(b.scale);
-    if let (Some(x), Some(y)) = (a.rescale(s), b.rescale(s)) {
-        if let Some(m) = x.mantissa.checked_add(y.mantissa) {
-            if m.unsigned_abs() <= MAX_MANTISSA {
-                return Ok(Decimal::new(m, s));
+    if let (Some(x), Some(y)) = (a.mantissa_i128(), b.mantissa_i128()) {
+        let fx = selkie_storage::pow10(s - a.scale);
+        let fy = selkie_storage::pow10(s - b.scale);
+        if let (Some(x), Some(y)) = (fx.and_then(|f| x.checked_mul(f)), fy.and_then(|f| y.checked_mul(f))) {
+            if let Some(m) = x.checked_add(y) {
+                if m.unsigned_abs() <= MAX_I128_MANTISSA {
+                    return Ok(Decimal::new(m, s));
+                }
             }
         }
     }
     let s = s as u32;
-    let (neg, mag) = signed_add(a.mantissa < 0, aligned(a, s), b.mantissa < 0, aligned(b, s));
-    fit_decimal(neg && mag != U256::ZERO, mag, s)
+    let (neg, mag) = signed_add(a.is_negative(), aligned(a, s), b.is_negative(), aligned(b, s));
+    fit_decimal(neg, mag, s)
 }
 
 pub fn dec_neg(a: Decimal) -> Decimal {
-    Decimal::new(-a.mantissa, a.scale)
+    a.negated()
 }
 
 pub fn dec_sub(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
@@ -508,15 +336,18 @@ pub fn dec_sub(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
 pub fn dec_mul(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
     let scale = a.scale as u32 + b.scale as u32;
     if scale <= MAX_DECIMAL_SCALE {
-        if let Some(m) = a.mantissa.checked_mul(b.mantissa) {
-            if m.unsigned_abs() <= MAX_MANTISSA {
-                return Ok(Decimal::new(m, scale as u8));
+        if let (Some(x), Some(y)) = (a.mantissa_i128(), b.mantissa_i128()) {
+            if let Some(m) = x.checked_mul(y) {
+                if m.unsigned_abs() <= MAX_I128_MANTISSA {
+                    return Ok(Decimal::new(m, scale as u8));
+                }
             }
         }
     }
-    let negative = (a.mantissa < 0) != (b.mantissa < 0);
-    let mag = U256::mul_wide(a.mantissa.unsigned_abs(), b.mantissa.unsigned_abs());
-    fit_decimal(negative && mag != U256::ZERO, mag, scale)
+    let negative = a.is_negative() != b.is_negative();
+    // Each magnitude < 10^76 < 2^253: the product fits 512 bits.
+    let mag = magnitude(a).checked_mul(&magnitude(b)).expect("fits 512 bits");
+    fit_decimal(negative, mag, scale)
 }
 
 /// Decimal digits in one word of MariaDB's DECIMAL (`DIG_PER_DEC1`).
@@ -528,36 +359,35 @@ const DIGITS_PER_WORD: u32 = 9;
 /// `1/7*7` 1.0000 (0.142857142 * 7 = 0.999999994) rather than 1.0003, and the text protocol
 /// rounds to the type's scale. The caller handles b = 0.
 pub fn dec_div(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
-    assert!(b.mantissa != 0, "dec_div by zero");
+    assert!(!b.is_zero(), "dec_div by zero");
     let wanted = a.scale as u32 + b.scale as u32 + DIV_PRECISION_INCREMENT;
     let result_scale = wanted.div_ceil(DIGITS_PER_WORD) * DIGITS_PER_WORD;
     let result_scale = result_scale.min(MAX_DECIMAL_SCALE).max(a.scale as u32);
-    // q = |a| * 10^(result_scale - a.scale + b.scale) / |b|
+    // q = |a| * 10^(result_scale - a.scale + b.scale) / |b|; |a| < 10^76 and the shift is at most
+    // 76, so the numerator stays below 10^152 < 2^512.
     let shift = result_scale + b.scale as u32 - a.scale as u32;
-    let numerator =
-        U256::pow10(shift).and_then(|p| p.checked_mul_u128(a.mantissa.unsigned_abs())).ok_or(DecimalOverflow)?;
-    let divisor = U256::from_u128(b.mantissa.unsigned_abs());
-    let (q, _) = numerator.div_rem(divisor);
-    let negative = (a.mantissa < 0) != (b.mantissa < 0);
-    fit_decimal(negative && q != U256::ZERO, q, result_scale)
+    let numerator = U512::pow10(shift).and_then(|p| p.checked_mul(&magnitude(a))).ok_or(DecimalOverflow)?;
+    let (q, _) = numerator.div_rem(&magnitude(b));
+    let negative = a.is_negative() != b.is_negative();
+    fit_decimal(negative, q, result_scale)
 }
 
 /// Truncated quotient `a DIV b` as an integer (b != 0). None if beyond ±2^127.
 pub fn dec_int_div(a: Decimal, b: Decimal) -> Option<i128> {
-    assert!(b.mantissa != 0, "dec_int_div by zero");
+    assert!(!b.is_zero(), "dec_int_div by zero");
     let s = a.scale.max(b.scale) as u32;
-    let (q, _) = aligned(a, s).div_rem(aligned(b, s));
+    let (q, _) = aligned(a, s).div_rem(&aligned(b, s));
     let q = q.to_u128()?;
     let q = i128::try_from(q).ok()?;
-    Some(if (a.mantissa < 0) != (b.mantissa < 0) { -q } else { q })
+    Some(if a.is_negative() != b.is_negative() { -q } else { q })
 }
 
 /// `a MOD b` (sign of the dividend), scale max(a.scale, b.scale). b != 0.
 pub fn dec_rem(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
-    assert!(b.mantissa != 0, "dec_rem by zero");
+    assert!(!b.is_zero(), "dec_rem by zero");
     let s = a.scale.max(b.scale) as u32;
-    let (_, r) = aligned(a, s).div_rem(aligned(b, s));
-    fit_decimal(a.mantissa < 0 && r != U256::ZERO, r, s)
+    let (_, r) = aligned(a, s).div_rem(&aligned(b, s));
+    fit_decimal(a.is_negative(), r, s)
 }
 
 /// How ROUND and TRUNCATE drop digits.
@@ -576,23 +406,24 @@ pub fn dec_round(d: Decimal, digits: i64, mode: RoundMode) -> Result<Decimal, De
     if remove <= 0 {
         return Ok(d);
     }
-    let negative = d.mantissa < 0;
+    let negative = d.is_negative();
     let mag = magnitude(d);
-    let Some(p) = U256::pow10(remove.min(100) as u32) else {
+    let Some(p) = U512::pow10(remove.min(200) as u32) else {
         return Ok(Decimal::new(0, target_scale as u8));
     };
-    let (q, r) = mag.div_rem(p);
+    let (q, r) = mag.div_rem(&p);
     let q = match mode {
         RoundMode::TowardZero => q,
         RoundMode::HalfAwayFromZero => {
-            if r.shl1_or(false) >= p {
-                q.checked_add(U256::from_u128(1)).ok_or(DecimalOverflow)?
+            // r >= p/2 without overflowing 2r.
+            if r >= p.wrapping_sub(&r) {
+                q.checked_add(&U512::from_u64(1)).ok_or(DecimalOverflow)?
             } else {
                 q
             }
         }
     };
-    if q == U256::ZERO {
+    if q.is_zero() {
         return Ok(Decimal::new(0, target_scale as u8));
     }
     // q counts units of 10^-digits; bring it to scale target_scale (multiply when digits < 0).
@@ -600,39 +431,53 @@ pub fn dec_round(d: Decimal, digits: i64, mode: RoundMode) -> Result<Decimal, De
     let mag = if value_scale < target_scale as i64 {
         // digits < 0: q * 10^(-digits)
         let up = (target_scale as i64 - value_scale) as u32;
-        U256::pow10(up).and_then(|p| q.checked_mul_u128(p.to_u128()?)).ok_or(DecimalOverflow)?
+        U512::pow10(up).and_then(|p| q.checked_mul(&p)).ok_or(DecimalOverflow)?
     } else {
         q
     };
-    fit_decimal(negative && mag != U256::ZERO, mag, target_scale)
+    fit_decimal(negative, mag, target_scale)
 }
 
 /// The value with trailing fractional zeros removed (canonical form for hashing).
 pub fn dec_normalize(d: Decimal) -> Decimal {
-    let mut m = d.mantissa;
+    if let Some(mut m) = d.mantissa_i128() {
+        let mut s = d.scale;
+        while s > 0 && m % 10 == 0 {
+            m /= 10;
+            s -= 1;
+        }
+        if m == 0 {
+            s = 0;
+        }
+        return Decimal::new(m, s);
+    }
+    let mut mag = d.magnitude();
     let mut s = d.scale;
-    while s > 0 && m % 10 == 0 {
-        m /= 10;
+    while s > 0 {
+        let (q, r) = mag.div_rem_u64(10);
+        if r != 0 {
+            break;
+        }
+        mag = q;
         s -= 1;
     }
-    if m == 0 {
-        s = 0;
-    }
-    Decimal::new(m, s)
+    Decimal::from_sign_magnitude(d.is_negative(), mag, s).expect("smaller than the input")
 }
 
 /// Nearest double (correctly rounded).
 pub fn dec_to_f64(d: Decimal) -> f64 {
     const EXACT_F64_INT: u128 = 1 << 53;
-    if d.mantissa.unsigned_abs() < EXACT_F64_INT && d.scale <= 22 {
-        // Both operands exact, one IEEE division: correctly rounded.
-        return d.mantissa as f64 / 10f64.powi(d.scale as i32);
+    if let Some(m) = d.mantissa_i128() {
+        if m.unsigned_abs() < EXACT_F64_INT && d.scale <= 22 {
+            // Both operands exact, one IEEE division: correctly rounded.
+            return m as f64 / 10f64.powi(d.scale as i32);
+        }
     }
     d.to_string().parse().unwrap_or(0.0)
 }
 
 /// A double as DECIMAL through its shortest round-trip digits (MariaDB converts 1.005e0 to
-/// 1.005, not to 1.00499999...). Err on overflow (more than 38 integer digits).
+/// 1.005, not to 1.00499999...). Err on overflow (more than 76 integer digits).
 pub fn dec_from_f64(x: f64) -> Result<Decimal, bool> {
     if !x.is_finite() {
         return Err(x < 0.0);
@@ -692,25 +537,12 @@ mod tests {
         assert_eq!(d("1.5e-2"), Decimal::new(15, 3));
         let long = format!("0.{}5", "0".repeat(38));
         assert_eq!(d(&long), Decimal::new(1, 38));
-        assert!(lex_number("9".repeat(39).as_bytes()).to_decimal().is_err());
-        assert_eq!(d(&"9".repeat(38)).mantissa as u128, MAX_MANTISSA);
-        // 38 nines then .9 rounds to 10^38: out of range.
-        assert!(lex_number(format!("{}.9", "9".repeat(38)).as_bytes()).to_decimal().is_err());
-    }
-
-    #[test]
-    fn u256_mul_div_roundtrip() {
-        let a = u128::MAX;
-        let b = 12345678901234567890123456789u128;
-        let p = U256::mul_wide(a, b);
-        let (q, r) = p.div_rem(U256::from_u128(b));
-        assert_eq!(q, U256::from_u128(a));
-        assert_eq!(r, U256::ZERO);
-        assert_eq!(U256::pow10(38).unwrap().to_u128(), Some(10u128.pow(38)));
-        assert_eq!(U256::pow10(77).unwrap().digits(), 78);
-        assert!(U256::pow10(78).is_none());
-        assert_eq!(U256::from_u128(15).round_div_pow10(1), U256::from_u128(2));
-        assert_eq!(U256::from_u128(14).round_div_pow10(1), U256::from_u128(1));
+        assert!(lex_number("9".repeat(77).as_bytes()).to_decimal().is_err());
+        assert_eq!(d(&"9".repeat(76)).to_string(), "9".repeat(76));
+        // 76 nines then .9 rounds to 10^76: out of range.
+        assert!(lex_number(format!("{}.9", "9".repeat(76)).as_bytes()).to_decimal().is_err());
+        // 70 digits then a fraction: rounded to 76 significant digits.
+        assert_eq!(d(&format!("{}.123456789", "1".repeat(70))).to_string(), format!("{}.123457", "1".repeat(70)));
     }
 
     #[test]
@@ -724,10 +556,9 @@ mod tests {
         assert_eq!(dec_div(d("-10"), d("4")).unwrap().to_string(), "-2.500000000");
         assert_eq!(dec_div(d("1.1234567"), d("3")).unwrap().to_string(), "0.374485566666666666");
         assert_eq!(dec_mul(d("1.5"), d("1.25")).unwrap().to_string(), "1.875");
-        // MariaDB keeps 65 digits (…961.90); with 38 digits the product is rounded to fit.
         assert_eq!(
             dec_mul(d("1234567890123456789012345678901234567.8"), d("10.5")).unwrap().to_string(),
-            "12962962846296296284629629628462962962"
+            "12962962846296296284629629628462962961.90"
         );
         assert_eq!(
             dec_mul(d("123456789012.345678"), d("-98765.4321")).unwrap().to_string(),
@@ -738,9 +569,57 @@ mod tests {
         assert_eq!(dec_int_div(d("7.9"), d("2")), Some(3));
         assert_eq!(dec_int_div(d("-7"), d("2")), Some(-3));
         assert_eq!(dec_add(d("0.1"), d("0.2")).unwrap().to_string(), "0.3");
-        assert!(dec_mul(d(&"9".repeat(38)), d("10")).is_err());
+        assert!(dec_mul(d(&"9".repeat(65)), d(&"9".repeat(65))).is_err());
         assert_eq!(dec_cmp(d("1.10"), d("1.1")), Ordering::Equal);
         assert_eq!(dec_cmp(d("-1.10"), d("-1.2")), Ordering::Greater);
+    }
+
+    #[test]
+    fn decimal_ops_beyond_38_digits() {
+        // Expected values checked against MariaDB 10.11.
+        let n50 = "12345678901234567890123456789012345678901234567890";
+        assert_eq!(dec_add(d(n50), d("1")).unwrap().to_string(), "12345678901234567890123456789012345678901234567891");
+        assert_eq!(dec_mul(d(&"9".repeat(65)), d("10")).unwrap().to_string(), format!("{}0", "9".repeat(65)));
+        assert_eq!(dec_add(d(&"9".repeat(65)), d("1")).unwrap().to_string(), format!("1{}", "0".repeat(65)));
+        let max30 = format!("{}.{}", "9".repeat(35), "9".repeat(30));
+        assert_eq!(
+            dec_add(d(&max30), d("0.000000000000000000000000000001")).unwrap().to_string(),
+            format!("1{}.{}", "0".repeat(35), "0".repeat(30))
+        );
+        // The exact product rounded to 38 digits (MariaDB's word-wise multiplication of these
+        // 58- and 50-digit fractions ends in ...819230).
+        assert_eq!(
+            dec_mul(
+                d("1.2345678901234567890123456789012345678901234567890123456789"),
+                d("1.2345678901234567890123456789012345678901234567890")
+            )
+            .unwrap()
+            .to_string(),
+            "1.52415787532388367504953515625666819450"
+        );
+        assert_eq!(
+            dec_div(d(n50), d("7")).unwrap().to_string(),
+            "1763668414462081127160493827001763668414462081127.142857142"
+        );
+        assert_eq!(dec_rem(d(n50), d("7")).unwrap().to_string(), "1");
+        assert_eq!(dec_int_div(d(n50), d("7")), None);
+        assert_eq!(
+            dec_sub(d(&format!("-{}", "9".repeat(65))), d("1")).unwrap().to_string(),
+            format!("-1{}", "0".repeat(65))
+        );
+        let r = |s: &str, n: i64, m: RoundMode| dec_round(d(s), n, m).unwrap().to_string();
+        let x = format!("{n50}.55");
+        assert_eq!(r(&x, 1, RoundMode::HalfAwayFromZero), format!("{n50}.6"));
+        assert_eq!(r(&x, 1, RoundMode::TowardZero), format!("{n50}.5"));
+        assert_eq!(
+            r(&format!("-{n50}"), -10, RoundMode::HalfAwayFromZero),
+            "-12345678901234567890123456789012345678900000000000"
+        );
+        assert_eq!(dec_normalize(d(&format!("{n50}.500"))).to_string(), format!("{n50}.5"));
+        assert_eq!(dec_to_f64(d(n50)), 1.2345678901234567e49);
+        assert_eq!(dec_from_f64(1e60).unwrap().to_string(), format!("1{}", "0".repeat(60)));
+        assert_eq!(dec_cmp(d(n50), d(&format!("{n50}.0"))), Ordering::Equal);
+        assert_eq!(dec_cmp(d(&format!("-{n50}")), d("-1")), Ordering::Less);
     }
 
     #[test]
@@ -765,7 +644,8 @@ mod tests {
         assert_eq!(dec_from_f64(1.005).unwrap(), Decimal::new(1005, 3));
         assert_eq!(dec_from_f64(0.1).unwrap(), Decimal::new(1, 1));
         assert_eq!(dec_from_f64(-1e20).unwrap().to_string(), "-100000000000000000000");
-        assert!(dec_from_f64(1e40).is_err());
+        assert!(dec_from_f64(1e80).is_err());
+        assert_eq!(dec_from_f64(-1e40).unwrap().to_string(), format!("-1{}", "0".repeat(40)));
         assert_eq!(dec_to_f64(Decimal::new(1, 1)), 0.1);
         assert_eq!(dec_to_f64(d("12345678901234567890.123")), 12345678901234567890.123f64);
     }

@@ -344,7 +344,7 @@ fn store_decimal(v: &Value, precision: u8, scale: u8, unsigned: bool, r: &Report
     if clamped {
         r.out_of_range()?;
     }
-    if unsigned && fitted.mantissa < 0 {
+    if unsigned && fitted.is_negative() {
         // MariaDB clips a negative value for an UNSIGNED DECIMAL to 0 (1264).
         if !clamped {
             r.out_of_range()?;

@@ -115,12 +115,15 @@ pub fn parse_time(text: &[u8]) -> Option<(i64, bool)> {
 
 /// A number as TIME: [-]HHMMSS[.ffffff]. None when minutes or seconds exceed 59.
 fn number_time(d: Decimal) -> Option<i64> {
-    let neg = d.mantissa < 0;
+    // Beyond i128 it is no time.
+    let m = d.mantissa_i128()?;
+    let neg = m < 0;
     // Truncated, not rounded: the fraction is the microseconds.
-    let whole = d.mantissa.abs() / 10i128.pow(d.scale as u32);
+    let whole = m.unsigned_abs() / 10u128.pow(d.scale as u32);
+    let whole = i128::try_from(whole).ok()?;
     let frac_micros = {
-        let f = Decimal::new(d.mantissa.abs() % 10i128.pow(d.scale as u32), d.scale);
-        f.rescale(6).map_or(0, |x| x.mantissa.min(999_999)) as i64
+        let f = Decimal::new((m.unsigned_abs() % 10u128.pow(d.scale as u32)) as i128, d.scale);
+        f.rescale(6).map_or(0, |x| x.mantissa_saturating().min(999_999)) as i64
     };
     let (h, m, s) = (whole / 10_000, whole / 100 % 100, whole % 100);
     if m > 59 || s > 59 {

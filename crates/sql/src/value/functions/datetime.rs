@@ -337,7 +337,7 @@ fn from_unixtime(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError>
         Ok(d) => d,
         Err(_) => return Ok(Value::Null),
     };
-    let Some(micros_total) = d.rescale(6).map(|x| x.mantissa) else {
+    let Some(micros_total) = d.rescale(6).map(|x| x.mantissa_saturating()) else {
         return Ok(Value::Null);
     };
     if micros_total < 0 {

@@ -17,7 +17,7 @@ use crate::value::compare::compare;
 use crate::value::context::FnContext;
 use crate::value::kinds::ArithOp;
 use crate::value::kinds::SqlType;
-use crate::value::num::{dec_round, RoundMode, MAX_DECIMAL_DIGITS};
+use crate::value::num::{dec_add, dec_round, dec_sub, RoundMode, MAX_DECIMAL_DIGITS};
 
 /// MariaDB's RAND(seed) generator constants (`my_rnd_init`).
 const RAND_MAX_VALUE: u64 = 0x3FFF_FFFF;
@@ -172,7 +172,7 @@ fn abs(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
         Value::Null => Value::Null,
         Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| out_of_range("BIGINT", &call_text("abs", args)))?),
         Value::UInt(u) => Value::UInt(*u),
-        Value::Decimal(d) => Value::Decimal(Decimal::new(d.mantissa.abs(), d.scale)),
+        Value::Decimal(d) => Value::Decimal(d.abs()),
         Value::Double(x) => Value::Double(x.abs()),
         Value::Bytes(_) => Value::Double(f64_arg(&args[0], ctx).abs()),
         v @ (Value::Date(_) | Value::DateTime(_)) => crate::value::cast::temporal_as_number(v),
@@ -185,18 +185,19 @@ fn ceil_floor(args: &[Value], ctx: &dyn FnContext, up: bool) -> Result<Value, Sq
         v @ (Value::Int(_) | Value::UInt(_)) => v.clone(),
         Value::Decimal(d) => {
             let t = dec_round(*d, 0, RoundMode::TowardZero).unwrap_or(*d);
-            let exact = t.rescale(d.scale).is_some_and(|x| x.mantissa == d.mantissa);
-            let mut m = t.mantissa;
+            let exact = t.cmp(d) == std::cmp::Ordering::Equal;
+            let mut m = t;
             if !exact {
-                if up && d.mantissa > 0 {
-                    m += 1;
-                } else if !up && d.mantissa < 0 {
-                    m -= 1;
+                let one = Decimal::new(1, 0);
+                if up && !d.is_negative() {
+                    m = dec_add(t, one).unwrap_or(t);
+                } else if !up && d.is_negative() {
+                    m = dec_sub(t, one).unwrap_or(t);
                 }
             }
-            match i64::try_from(m) {
-                Ok(i) => Value::Int(i),
-                Err(_) => Value::Decimal(Decimal::new(m, 0)),
+            match m.mantissa_i128().and_then(|m| i64::try_from(m).ok()) {
+                Some(i) => Value::Int(i),
+                None => Value::Decimal(m),
             }
         }
         Value::Double(x) => Value::Double(if up { x.ceil() } else { x.floor() }),
