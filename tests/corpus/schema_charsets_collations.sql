@@ -164,3 +164,16 @@ SELECT COUNT(DISTINCT `v`) FROM `cs1`;
 SHOW CREATE TABLE `cs1`;
 SHOW COLLATION LIKE 'latin1_general%';
 SELECT HEX(WEIGHT_STRING(_latin1'aAzZ' COLLATE latin1_general_cs));
+-- latin1_general_ci has weights of its own: accented letters sort after their base letter and
+-- are not equal to it (latin1_swedish_ci makes 'ä' = 'a'); case still does not matter.
+CREATE TABLE l1g (id int PRIMARY KEY, s varchar(10) CHARACTER SET latin1 COLLATE latin1_general_ci, UNIQUE KEY (s));
+INSERT INTO l1g VALUES (1, 'a'), (2, 'ä'), (3, 'b'), (4, 'Ö'), (5, 'o'), (6, 'z'), (7, 'ß'), (8, 'ss');
+INSERT INTO l1g VALUES (9, 'Ä');
+SELECT id, s FROM l1g ORDER BY s, id;
+SELECT id FROM l1g WHERE s = 'ä' ORDER BY id;
+SELECT id FROM l1g WHERE s = 'A' ORDER BY id;
+SELECT id FROM l1g WHERE s > 'a' AND s < 'b' ORDER BY id;
+SELECT id FROM l1g WHERE s LIKE 'Ö%' ORDER BY id;
+SELECT s, HEX(WEIGHT_STRING(s)) FROM l1g ORDER BY id;
+SELECT 'ä' = 'a' COLLATE latin1_general_ci, 'ä' = 'a' COLLATE latin1_swedish_ci, 'ä' < 'b' COLLATE latin1_general_ci;
+SELECT MIN(s), MAX(s), COUNT(DISTINCT s) FROM l1g;
