@@ -117,3 +117,13 @@ ALTER TABLE `rn3` ADD COLUMN `cc` int DEFAULT 3 CHECK (`cc` <= 3);
 SHOW CREATE TABLE `rn3`;
 INSERT INTO `rn3` VALUES (9, 4);
 SELECT * FROM `rn3`;
+-- A CHECK may not read an AUTO_INCREMENT column: MariaDB checks a row before it takes its value.
+CREATE TABLE ck_ai1 (id int AUTO_INCREMENT PRIMARY KEY, c int CHECK (id > 0));
+CREATE TABLE ck_ai2 (id int AUTO_INCREMENT PRIMARY KEY, c int, CONSTRAINT ck CHECK (id > 0));
+CREATE TABLE ck_ai3 (id int AUTO_INCREMENT PRIMARY KEY CHECK (id > 0), c int);
+CREATE TABLE ck_ai4 (id int AUTO_INCREMENT PRIMARY KEY, c int);
+ALTER TABLE ck_ai4 ADD CONSTRAINT ck CHECK (id > 0);
+ALTER TABLE ck_ai4 ADD CONSTRAINT ck CHECK (c > 0);
+INSERT INTO ck_ai4 (c) VALUES (1);
+INSERT INTO ck_ai4 (c) VALUES (0);
+SELECT * FROM ck_ai4;

@@ -171,7 +171,26 @@ pub(crate) fn name_used_in_database(catalog: &Catalog, db: &str, table: &str, na
 /// Binds a CHECK's printed text over the table's columns (1054 names 'CHECK' for an unknown
 /// column).
 pub(crate) fn validate_check(catalog: &Catalog, table: &TableDef, text: &str) -> Result<(), SqlError> {
-    bind_check(catalog, &Arc::new(table.clone()), text).map(|_| ())
+    let e = bind_check(catalog, &Arc::new(table.clone()), text)?;
+    // MariaDB checks a row before it takes its AUTO_INCREMENT value, so it refuses a CHECK
+    // that reads that column (1901 names the column).
+    let mut auto_increment = None;
+    e.columns(&mut |c| {
+        if table.columns.get(c).is_some_and(|col| col.auto_increment) {
+            auto_increment = Some(c);
+        }
+    });
+    if let Some(c) = auto_increment {
+        return Err(SqlError::new(
+            1901,
+            "HY000",
+            format!(
+                "Function or expression 'AUTO_INCREMENT' cannot be used in the CHECK clause of `{}`",
+                table.columns[c].name
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether a table constraint is a FOREIGN KEY or CHECK (handled here, not as an index).
