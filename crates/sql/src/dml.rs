@@ -657,6 +657,8 @@ struct InsertCounts {
     returned: Vec<Vec<Value>>,
     duplicates: u64,
     records: u64,
+    /// Rows INSERT IGNORE skipped because a CHECK refused them (before the engine saw them).
+    refused: u64,
 }
 
 impl InsertCounts {
@@ -710,20 +712,14 @@ async fn insert_values(
     //    `SET insert_id = n` gives the first one.
     let mut first_generated = None;
     let mut last_explicit_ai = None;
+    // Every row generates its value: they are taken row by row as the rows go in (`Reserved`).
+    let mut reserved = None;
     if let Some(ai) = ai {
         let n_gen = generate.iter().filter(|g| **g).count() as u64;
         let mixed = n_gen > 0 && n_gen < rows.len() as u64;
         let mut hint = cx.insert_id_hint.take().filter(|_| n_gen > 0);
         if n_gen > 0 && !mixed && hint.is_none() {
-            let first = cx.trx()?.auto_increment_next(table, n_gen)?;
-            first_generated = Some(first);
-            let mut next = first;
-            for (i, (row, g)) in rows.iter_mut().zip(&generate).enumerate() {
-                if *g {
-                    row[ai] = ai_value(table, ai, next, i as u64 + 1, cx)?;
-                    next += 1;
-                }
-            }
+            reserved = Some(Reserved::new(n_gen));
         } else {
             for (i, (row, g)) in rows.iter_mut().zip(&generate).enumerate() {
                 if *g {
@@ -746,8 +742,18 @@ async fn insert_values(
     // 4. Insert.
     let on_dup = on_duplicate(plan);
     let mut counts = InsertCounts::default();
-    for (i, row) in rows.into_iter().enumerate() {
-        insert_one(plan, table, row, i as u64 + 1, on_dup, &mut counts, cx).await?;
+    match (reserved.as_mut(), ai) {
+        (Some(reserved), Some(ai)) => {
+            let r =
+                insert_reserved(plan, table, rows, ai, on_dup, reserved, &mut first_generated, &mut counts, cx).await;
+            reserved.finish(table, cx)?;
+            r?;
+        }
+        _ => {
+            for (i, row) in rows.into_iter().enumerate() {
+                insert_one(plan, table, row, i as u64 + 1, on_dup, &mut counts, cx).await?;
+            }
+        }
     }
     let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
     Ok(DmlOutcome {
@@ -758,6 +764,98 @@ async fn insert_values(
         insert_id,
         returned: plan.returning.is_some().then_some(counts.returned),
     })
+}
+
+/// The rows of an INSERT ... VALUES that all generate their AUTO_INCREMENT value, each taking
+/// it as it goes in (`Reserved`).
+#[allow(clippy::too_many_arguments)]
+async fn insert_reserved(
+    plan: &InsertPlan,
+    table: &Arc<TableDef>,
+    rows: Vec<Vec<Value>>,
+    ai: usize,
+    on_dup: OnDuplicate,
+    reserved: &mut Reserved,
+    first_generated: &mut Option<u64>,
+    counts: &mut InsertCounts,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(), SqlError> {
+    for (i, mut row) in rows.into_iter().enumerate() {
+        let row_number = i as u64 + 1;
+        let id = reserved.take(table, cx)?;
+        row[ai] = ai_value(table, ai, id, row_number, cx)?;
+        let (refused, written) = (counts.refused, counts.affected + counts.unchanged);
+        match insert_one(plan, table, row, row_number, on_dup, counts, cx).await {
+            // A CHECK refused the row: MariaDB checks before it takes a value.
+            Err(e) if e.code == 4025 => {
+                reserved.give_back(id, false);
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+            Ok(()) if counts.refused > refused => reserved.give_back(id, false),
+            // INSERT IGNORE skipped it (duplicate key, missing parent): the next row reuses
+            // the value, as MariaDB's restore_auto_increment does.
+            Ok(()) if counts.affected + counts.unchanged == written => reserved.give_back(id, true),
+            Ok(()) => {
+                reserved.used = true;
+                first_generated.get_or_insert(id);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// AUTO_INCREMENT values of an INSERT ... VALUES whose every row generates one, as MariaDB
+/// hands them out with innodb_autoinc_lock_mode=1: the statement reserves one value per row
+/// when its first row passes its CHECK constraints, a row that INSERT IGNORE skips gives its
+/// value to the next row, and what is left at the end is not handed out again (an INSERT
+/// IGNORE of a duplicate and a new row leaves one gap). Rows a CHECK refuses take no value: a
+/// statement none of whose rows got that far gives its reservation back.
+struct Reserved {
+    rows: u64,
+    first: u64,
+    next: u64,
+    end: u64,
+    /// The reservation was used by a row that reached the engine.
+    used: bool,
+}
+
+impl Reserved {
+    fn new(rows: u64) -> Reserved {
+        Reserved { rows, first: 0, next: 0, end: 0, used: false }
+    }
+
+    fn take(&mut self, table: &TableDef, cx: &mut ExecCtx) -> Result<u64, SqlError> {
+        if self.next >= self.end {
+            // The first row, or (as MariaDB's handler does) one past the reservation: the
+            // statement then takes one more value at a time.
+            let count = if self.end == 0 { self.rows } else { 1 };
+            self.next = cx.trx()?.auto_increment_next(table, count)?;
+            if self.end == 0 {
+                self.first = self.next;
+            }
+            self.end = self.next + count;
+        }
+        let id = self.next;
+        self.next += 1;
+        Ok(id)
+    }
+
+    /// Row `id` did not keep its value; `reached_engine`: it passed its CHECK constraints.
+    fn give_back(&mut self, id: u64, reached_engine: bool) {
+        self.used |= reached_engine;
+        if id + 1 == self.next {
+            self.next = id;
+        }
+    }
+
+    /// The statement's end (or error): a reservation no row reached the engine with goes back.
+    fn finish(&mut self, table: &TableDef, cx: &mut ExecCtx) -> Result<(), SqlError> {
+        if !self.used && self.end > 0 && self.next == self.first {
+            cx.trx()?.auto_increment_release(table, self.first, self.end);
+        }
+        Ok(())
+    }
 }
 
 /// Where INSERT ... SELECT takes its rows from.
@@ -824,6 +922,13 @@ impl AutoIncIntervals {
         Ok(id)
     }
 
+    /// The row that took `id` was skipped: the next row takes it again.
+    fn give_back(&mut self, id: u64) {
+        if self.forced.is_none() && id + 1 == self.next {
+            self.next = id;
+        }
+    }
+
     /// An explicit value: later generated values follow it, from a new interval if it passed
     /// the current one's next value.
     fn explicit(&mut self, table: &TableDef, v: u64, cx: &mut ExecCtx) -> Result<(), SqlError> {
@@ -869,17 +974,27 @@ async fn insert_select(
     while let Some(src) = source.next(cx).await? {
         row_number += 1;
         let (mut row, generate) = full_row(plan, table, ncols, src.into_iter().map(Some).collect(), row_number, cx)?;
+        let mut generated = None;
         if let Some(ai) = ai {
             if generate {
                 let id = intervals.generate(table, cx)?;
-                first_generated.get_or_insert(id);
+                generated = Some(id);
                 row[ai] = ai_value(table, ai, id, row_number, cx)?;
             } else if let Some(v) = value::to_u64(&row[ai]).filter(|v| *v > 0) {
                 intervals.explicit(table, v, cx)?;
                 last_explicit_ai = Some(v);
             }
         }
+        let written = counts.affected + counts.unchanged;
         insert_one(plan, table, row, row_number, on_dup, &mut counts, cx).await?;
+        if let Some(id) = generated {
+            if counts.affected + counts.unchanged == written {
+                // Skipped by INSERT IGNORE: the next row takes the value (`Reserved::give_back`).
+                intervals.give_back(id);
+            } else {
+                first_generated.get_or_insert(id);
+            }
+        }
     }
     let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
     Ok(DmlOutcome {
@@ -1002,6 +1117,7 @@ async fn insert_one_constrained(
     let ignore = plan.mode == InsertMode::Ignore;
     if ignore {
         if rules.check_row_or_warn(table, &row, cx)? {
+            counts.refused += 1;
             return yield_if_due(cx).await;
         }
     } else {

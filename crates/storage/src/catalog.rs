@@ -960,6 +960,12 @@ impl TableRuntime {
         }
     }
 
+    /// Gives back the values `first..end` a `reserve_auto_inc` handed out, if no value was
+    /// reserved or observed since (the counter is still `end`). Returns whether it did.
+    pub fn release_auto_inc(&self, first: u64, end: u64) -> bool {
+        self.auto_inc.compare_exchange(end, first, Ordering::AcqRel, Ordering::Acquire).is_ok()
+    }
+
     /// An explicit value was inserted: later generated values go above it. Returns the new
     /// counter if it advanced.
     pub fn observe_auto_inc(&self, value: u64) -> Option<u64> {

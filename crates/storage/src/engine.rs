@@ -1585,6 +1585,16 @@ impl Transaction {
         Ok(first)
     }
 
+    /// Gives back AUTO_INCREMENT values `first..end` that `auto_increment_next` reserved and no
+    /// row used (the statement's rows were all refused before they took one, as MariaDB
+    /// checks CHECK constraints before it takes a value), if nothing was reserved since.
+    pub fn auto_increment_release(&mut self, table: &TableDef, first: u64, end: u64) {
+        let released = self.st.sess.sh.registry.with(table.id, |rt| rt.release_auto_inc(first, end));
+        if released == Some(true) {
+            self.st.unnote_auto_inc(table.id, first, end);
+        }
+    }
+
     /// Tells the engine a row was inserted with an explicit AUTO_INCREMENT value, so later
     /// generated values are above it.
     pub fn auto_increment_observe(&mut self, table: &TableDef, value: u64) {

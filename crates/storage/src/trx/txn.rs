@@ -499,6 +499,14 @@ impl TrxState {
         }
     }
 
+    /// `auto_increment_release` gave back `first..end`: the counter to log is `first` again
+    /// if `end` was the last one noted (else a later reservation or explicit value stands).
+    pub fn unnote_auto_inc(&mut self, table: TableId, first: u64, end: u64) {
+        if let Some(e) = self.pending_auto_inc.iter_mut().find(|e| e.0 == table && e.1 == end) {
+            e.1 = first;
+        }
+    }
+
     pub fn note_row_delta(&mut self, table: TableId, d: i64) {
         add_delta(&mut self.stmt_row_deltas, table, d);
     }
