@@ -353,7 +353,7 @@ fn json_object_j(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError>
     object_of(rest, &flags, ctx)
 }
 fn object_of(args: &[Value], flags: &[bool], _: &dyn FnContext) -> Result<Value, SqlError> {
-    if args.len() % 2 != 0 {
+    if !args.len().is_multiple_of(2) {
         return Err(SqlError::new(
             1582,
             "42000",
@@ -474,7 +474,7 @@ fn edit_pairs(
     ctx: &dyn FnContext,
     apply: &dyn Fn(&mut Json, &[Step], Json) -> bool,
 ) -> Result<Value, SqlError> {
-    if args.len() % 2 == 0 {
+    if args.len().is_multiple_of(2) {
         return Err(SqlError::new(
             1582,
             "42000",

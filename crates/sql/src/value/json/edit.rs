@@ -47,11 +47,8 @@ pub fn set(doc: &mut Json, steps: &[Step], value: Json, mode: SetMode) {
             None => {}
         },
         (Step::Index(ix), Json::Array(items)) => match ix.resolve(items.len()) {
-            Some(i) if i < items.len() => {
-                if mode != SetMode::Insert {
-                    items[i] = value;
-                }
-            }
+            Some(i) if i < items.len() && mode != SetMode::Insert => items[i] = value,
+            Some(i) if i < items.len() => {}
             _ if mode != SetMode::Replace => items.push(value),
             _ => {}
         },
