@@ -413,7 +413,14 @@ fn json_keys(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     }
     match target(args, "JSON_KEYS", ctx) {
         Some(Json::Object(members)) => {
-            out(json::print_normal(&Json::Array(members.into_iter().map(|(k, _)| Json::Str(k)).collect())))
+            // A key written twice is listed once.
+            let mut keys: Vec<Json> = Vec::new();
+            for (k, _) in members {
+                if !keys.iter().any(|seen| matches!(seen, Json::Str(s) if json::unescape(s) == json::unescape(&k))) {
+                    keys.push(Json::Str(k));
+                }
+            }
+            out(json::print_normal(&Json::Array(keys)))
         }
         _ => Ok(Value::Null),
     }

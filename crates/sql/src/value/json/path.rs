@@ -273,9 +273,12 @@ fn select_into<'a>(v: &'a Json, steps: &[Step], out: &mut Vec<&'a Json>) {
         }
         Step::AnyDepth => {
             select_into(v, rest, out);
+            // Only containers below: a scalar's `[0]` would name the scalar a second time.
             match v {
-                Json::Array(items) => items.iter().for_each(|item| select_into(item, steps, out)),
-                Json::Object(members) => members.iter().for_each(|(_, m)| select_into(m, steps, out)),
+                Json::Array(items) => items.iter().filter(|i| !i.is_scalar()).for_each(|i| select_into(i, steps, out)),
+                Json::Object(members) => {
+                    members.iter().filter(|(_, m)| !m.is_scalar()).for_each(|(_, m)| select_into(m, steps, out))
+                }
                 _ => {}
             }
         }

@@ -36,6 +36,9 @@ fn paths_select_like_mariadb() {
     assert_eq!(sel(r#"$."c d"[-2]"#), ["4"]);
     assert_eq!(sel(r#"$."c d"[last-3 to last-1]"#), ["2", "3", "4"]);
     assert_eq!(sel("$.a[0].x"), ["1"]);
+    let nested = p("[1,[2,[3]]]");
+    let firsts: Vec<String> = parse_path(b"$**[0]").unwrap().select(&nested).into_iter().map(print_normal).collect();
+    assert_eq!(firsts, ["1", "2", "3"]);
     assert_eq!(parse_path(b"$."), Err(PathError::UnexpectedEnd));
     assert_eq!(parse_path(b"$[a]"), Err(PathError::Syntax { position: 3 }));
     assert_eq!(parse_path(b"$x"), Err(PathError::Syntax { position: 2 }));
