@@ -619,8 +619,8 @@ fn json_search(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
         Some(Value::Null) | None => b'\\',
         Some(v) => text(v).first().copied().unwrap_or(b'\\'),
     };
-    let pattern =
-        crate::value::LikePattern::compile_collated(&text(&args[2]), escape, crate::value::default_text_collation());
+    let pattern = text(&args[2]);
+    let collation = crate::value::kinds::default_text_collation();
     let mut paths = Vec::new();
     for i in 4..args.len() {
         let Some(p) = path_arg(args, i, "JSON_SEARCH", false, ctx) else { return Ok(Value::Null) };
@@ -635,7 +635,7 @@ fn json_search(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
         // Every string at or under the path's values.
         for (v, at) in deep_strings(&doc, &p.steps) {
             if let Json::Str(s) = v {
-                if pattern.matches(json::unescape(s).as_bytes()) {
+                if collation.like(json::unescape(s).as_bytes(), &pattern, u32::from(escape)) {
                     let f = json::format_steps(&at);
                     if !found.contains(&f) {
                         found.push(f);

@@ -1,7 +1,9 @@
 //! Changing documents: JSON_SET/INSERT/REPLACE, JSON_REMOVE, JSON_ARRAY_APPEND/INSERT and the
 //! two merges. Paths here have no wildcards (the functions refuse them first, 4044).
 
-use super::{key_is, Index, Json, Step};
+use super::doc::{key_is, Json};
+use super::escape::unescape;
+use super::path::{Index, Step};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum SetMode {
@@ -116,7 +118,7 @@ pub fn merge_preserve(a: Json, b: Json) -> Json {
     match (a, b) {
         (Json::Object(mut am), Json::Object(bm)) => {
             for (k, v) in bm {
-                let key = super::unescape(&k);
+                let key = unescape(&k);
                 match am.iter_mut().find(|(raw, _)| key_is(raw, &key)) {
                     Some((_, existing)) => {
                         let old = std::mem::replace(existing, Json::Null);
@@ -150,7 +152,7 @@ pub fn merge_patch(target: Json, patch: Json) -> Json {
         _ => Vec::new(),
     };
     for (k, v) in pm {
-        let key = super::unescape(&k);
+        let key = unescape(&k);
         let pos = tm.iter().position(|(raw, _)| key_is(raw, &key));
         match (v, pos) {
             (Json::Null, Some(i)) => {

@@ -1,6 +1,6 @@
 //! The JSON text parser: RFC 8259 grammar, MariaDB's nesting limit and error positions.
 
-use super::Json;
+use super::doc::Json;
 
 /// Why a text is not JSON, as MariaDB's warnings tell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,8 @@
 //! `[n]`, `[-n]` (from the end), `[last]`, `[last-n]`, `[n to m]`, `[*]`, and `**` (any depth);
 //! and selecting the values a path names.
 
-use super::Json;
+use super::doc::{key_is, Json};
+use super::escape::{escape_into, unescape};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Index {
@@ -147,7 +148,7 @@ impl PathParser<'_> {
                 }
                 let raw = String::from_utf8_lossy(&self.s[start..self.i.min(self.s.len())]).into_owned();
                 self.i += 1;
-                Ok(Step::Key(super::unescape(&raw)))
+                Ok(Step::Key(unescape(&raw)))
             }
             Some(_) => {
                 let start = self.i;
@@ -297,13 +298,13 @@ fn select_paths<'a>(v: &'a Json, steps: &[Step], here: &mut Vec<Step>, out: &mut
     }
     match (step, v) {
         (Step::Key(k), Json::Object(members)) => {
-            if let Some((raw, m)) = members.iter().find(|(raw, _)| super::key_is(raw, k)) {
-                visit(m, Step::Key(super::unescape(raw)), rest, here, out);
+            if let Some((raw, m)) = members.iter().find(|(raw, _)| key_is(raw, k)) {
+                visit(m, Step::Key(unescape(raw)), rest, here, out);
             }
         }
         (Step::AnyKey, Json::Object(members)) => {
             for (raw, m) in members {
-                visit(m, Step::Key(super::unescape(raw)), rest, here, out);
+                visit(m, Step::Key(unescape(raw)), rest, here, out);
             }
         }
         (Step::Index(ix), Json::Array(items)) => {
@@ -334,7 +335,7 @@ fn select_paths<'a>(v: &'a Json, steps: &[Step], here: &mut Vec<Step>, out: &mut
                 }
                 Json::Object(members) => {
                     for (raw, m) in members {
-                        visit(m, Step::Key(super::unescape(raw)), steps, here, out);
+                        visit(m, Step::Key(unescape(raw)), steps, here, out);
                     }
                 }
                 _ => {}
@@ -355,7 +356,7 @@ pub fn format_steps(steps: &[Step]) -> String {
             }
             Step::Key(k) => {
                 out.push_str(".\"");
-                super::escape_into(k, &mut out);
+                escape_into(k, &mut out);
                 out.push('"');
             }
             Step::Index(Index::At(i)) => out.push_str(&format!("[{i}]")),
