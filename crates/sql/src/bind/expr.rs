@@ -15,6 +15,7 @@ use crate::error::{self, Clause};
 use crate::plan::AggSpec;
 use crate::plan::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::types::Value;
+use crate::value::functions::json as json_fn;
 use crate::value::{self, AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, SqlType};
 use crate::variables::VarScope;
 
@@ -551,6 +552,7 @@ impl Binder<'_> {
             Some(n) if l.ty.is_numeric() => n,
             _ => r,
         };
+        let (l, r) = self.json_comparand(l, r);
         let nullable = op != CmpOp::NullSafeEq && (l.nullable || r.nullable);
         // An ENUM compared with a number compares its index.
         let l = if r.ty.is_numeric() { self.enum_index(l)? } else { l };
@@ -847,10 +849,58 @@ impl Binder<'_> {
             SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(name, &args),
             _ => crate::charset::Derivation::Numeric,
         };
-        let mut call =
-            Bound::new(Expr::Func { func: FuncRef(f), args: args.into_iter().map(|a| a.expr).collect() }, ty, true);
+        // A JSON argument (a JSON column, a JSON function's result) is embedded as JSON, not
+        // as a string: the function's variant is told which arguments are (functions::json).
+        let variant = json_fn::with_json_args(f.name);
+        let json_flags: Vec<bool> = match variant {
+            Some(_) => args.iter().map(|a| self.is_json(a)).collect(),
+            None => Vec::new(),
+        };
+        let (f, mut arg_exprs) = match variant {
+            Some(variant) if json_flags.contains(&true) => {
+                let flags: Vec<u8> = json_flags.iter().map(|j| if *j { b'1' } else { b'0' }).collect();
+                (variant, vec![Expr::Literal(Value::Bytes(flags))])
+            }
+            _ => (f, Vec::new()),
+        };
+        arg_exprs.extend(args.into_iter().map(|a| a.expr));
+        let mut call = Bound::new(Expr::Func { func: FuncRef(f), args: arg_exprs }, ty, true);
         call.derivation = derivation;
         Ok(call)
+    }
+
+    /// Whether MariaDB takes the expression for JSON (its is_json_type): a JSON function's
+    /// result, or a column declared JSON.
+    fn is_json(&self, b: &Bound) -> bool {
+        match (&b.expr, &b.origin) {
+            (Expr::Func { func, .. }, _) => json_fn::returns_json(func.0.name),
+            (Expr::Column(_) | Expr::Outer { .. }, Some(meta)) => self
+                .env
+                .catalog
+                .table(&meta.schema, &meta.org_table)
+                .and_then(|t| t.columns.iter().find(|c| c.name.eq_ignore_ascii_case(&meta.org_name)).cloned())
+                .is_some_and(|c| matches!(c.ty, selkie_storage::ColumnType::Json)),
+            _ => false,
+        }
+    }
+
+    /// A JSON function's result compared with anything: MariaDB compares a JSON string by its
+    /// unquoted text. When both sides are JSON only the left one is unquoted, as in MariaDB
+    /// (`JSON_EXTRACT('"x"', '$') = JSON_EXTRACT('"x"', '$')` is 0 there).
+    fn json_comparand(&self, l: Bound, r: Bound) -> (Bound, Bound) {
+        let is_json_result =
+            |b: &Bound| matches!(&b.expr, Expr::Func { func, .. } if json_fn::returns_json(func.0.name));
+        let unquote = |b: Bound| Bound {
+            expr: Expr::Func { func: FuncRef(&json_fn::JSON_COMPARE_TEXT), args: vec![b.expr] },
+            ..b
+        };
+        if is_json_result(&l) {
+            (unquote(l), r)
+        } else if is_json_result(&r) {
+            (l, unquote(r))
+        } else {
+            (l, r)
+        }
     }
 
     /// NEXTVAL(s), LASTVAL(s), SETVAL(s, n [, used [, round]]): `s` names a sequence, which

@@ -46,6 +46,7 @@ mod datetime;
 mod format;
 pub mod functions;
 mod interval;
+mod json;
 mod kinds;
 mod like;
 mod num;

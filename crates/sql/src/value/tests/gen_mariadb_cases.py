@@ -339,6 +339,35 @@ fn("COLLATION", "1")
 TRIM_FORMS = {"TRIM_BOTH": "BOTH", "TRIM_LEADING": "LEADING", "TRIM_TRAILING": "TRAILING"}
 
 
+# ---- JSON functions (value::json) ----
+JSON_CASES = [
+    ("JSON_EXTRACT", "'{\"a\": 1, \"b\": [1,2]}'", "'$.b'"), ("JSON_EXTRACT", "'[1,2,3]'", "'$[*]'"),
+    ("JSON_EXTRACT", "'[1,2,3]'", "'$[0]'", "'$[1]'"), ("JSON_EXTRACT", "'{\"a\":1.0e0}'", "'$'"),
+    ("JSON_EXTRACT", "'[1,2'", "'$'"), ("JSON_EXTRACT", "'[1]'", "'$x'"), ("JSON_EXTRACT", "'[1]'", "NULL"),
+    ("JSON_UNQUOTE", "'\"abc\"'"), ("JSON_UNQUOTE", "'[1]'"), ("JSON_UNQUOTE", "'\"abc'"), ("JSON_UNQUOTE", "NULL"),
+    ("JSON_CONTAINS", "'[1,2,[3]]'", "'[1,3]'"), ("JSON_CONTAINS", "'{\"a\":[1,2]}'", "'1'", "'$.a'"),
+    ("JSON_CONTAINS", "'[1]'", "'1'", "'$[*]'"), ("JSON_CONTAINS", "'[1]'", "'x'"),
+    ("JSON_CONTAINS_PATH", "'{\"a\":1}'", "'one'", "'$.a'", "'$.b'"), ("JSON_CONTAINS_PATH", "'{\"a\":1}'", "'all'", "'$.a'", "'$.b'"),
+    ("JSON_CONTAINS_PATH", "'{\"a\":1}'", "'any'", "'$.a'"),
+    ("JSON_TYPE", "'1.5'"), ("JSON_TYPE", "'1e3'"), ("JSON_TYPE", "'{}'"), ("JSON_TYPE", "'x'"),
+    ("JSON_QUOTE", "'a\"b'"), ("JSON_QUOTE", "1"),
+    ("JSON_OBJECT", "'a'", "1", "'b'", "'x'"), ("JSON_OBJECT",), ("JSON_ARRAY", "1", "'a'", "NULL", "2.50"),
+    ("JSON_LENGTH", "'[1,[2,3]]'", "'$[1]'"), ("JSON_LENGTH", "'1'"), ("JSON_KEYS", "'{\"a\":1,\"a\":2,\"b\":3}'"),
+    ("JSON_DEPTH", "'{\"a\":[1]}'"), ("JSON_VALUE", "'{\"a\":\"x\"}'", "'$.a'"), ("JSON_VALUE", "'{\"a\":true}'", "'$.a'"),
+    ("JSON_QUERY", "'{\"a\":[1,2]}'", "'$.a'"), ("JSON_EXISTS", "'{\"a\":1}'", "'$.b'"),
+    ("JSON_SET", "'{\"a\":1}'", "'$.b'", "2"), ("JSON_INSERT", "'{\"a\":1}'", "'$.a'", "2"), ("JSON_REPLACE", "'{\"a\":1}'", "'$.a'", "2"),
+    ("JSON_SET", "'[1]'", "'$[*]'", "1"), ("JSON_REMOVE", "'[1,2,3]'", "'$[last]'"), ("JSON_REMOVE", "'[1]'", "'$'"),
+    ("JSON_ARRAY_APPEND", "'{\"a\":1}'", "'$.a'", "2"), ("JSON_ARRAY_INSERT", "'[1,2]'", "'$[1]'", "'x'"),
+    ("JSON_MERGE_PATCH", "'{\"a\":1,\"b\":2}'", "'{\"b\":null}'"), ("JSON_MERGE_PRESERVE", "'{\"a\":1}'", "'{\"a\":2}'"),
+    ("JSON_MERGE", "'1'", "'[2]'"), ("JSON_SEARCH", "'[\"abc\",{\"k\":\"abc\"}]'", "'all'", "'abc'"),
+    ("JSON_COMPACT", "'{ \"a\" : [1,  2] }'"), ("JSON_DETAILED", "'[1,2]'", "2"), ("JSON_PRETTY", "'{\"a\":[1]}'"),
+    ("JSON_LOOSE", "'[1,2]'"), ("JSON_NORMALIZE", "'{\"b\":1.50,\"a\":[1e2]}'"), ("JSON_EQUALS", "'{\"a\":1,\"b\":2}'", "'{\"b\":2,\"a\":1.0}'"),
+    ("JSON_OVERLAPS", "'[1,2]'", "'[2,3]'"),
+]
+for c in JSON_CASES:
+    fn(c[0], *c[1:])
+
+
 def sql_of(kind, name, args):
     if kind in ("fn", "fn_tz"):
         # Names the binder maps from special syntax are spelled in MariaDB's syntax here.
