@@ -60,3 +60,11 @@ SELECT id FROM g WHERE b = 'Å' ORDER BY id;
 -- PAD SPACE pads with the space's weight (a no-break space weighs the same); ignorable
 -- characters weigh nothing, under NO PAD too.
 SELECT _utf8mb4 X'61C2A0' = 'a' COLLATE utf8mb4_unicode_ci, 'a\t' < 'a' COLLATE utf8mb4_unicode_ci, 'a' = 'a\0' COLLATE utf8mb4_unicode_ci, 'a ' = 'a' COLLATE utf8mb4_unicode_nopad_ci, 'a' < 'a\0' COLLATE utf8mb4_unicode_nopad_ci;
+-- utf8mb3_general_mysql500_ci: general_ci as MySQL 5.0 weighed it ('ß' is not 's').
+SELECT 'ß' = 's' COLLATE utf8mb3_general_mysql500_ci, 'ß' = 's' COLLATE utf8mb3_general_ci, 'A' = 'a' COLLATE utf8mb3_general_mysql500_ci;
+SELECT HEX(WEIGHT_STRING(_utf8mb3'aßz' COLLATE utf8mb3_general_mysql500_ci));
+CREATE TABLE m500 (s varchar(10) CHARACTER SET utf8mb3 COLLATE utf8mb3_general_mysql500_ci PRIMARY KEY);
+INSERT INTO m500 VALUES ('s'), ('ß'), ('t'), ('S');
+SELECT s FROM m500 ORDER BY s;
+SHOW CREATE TABLE m500;
+SELECT collation_name, id, is_default FROM information_schema.collations WHERE collation_name LIKE 'utf8mb3%mysql500%';

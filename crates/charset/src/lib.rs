@@ -40,6 +40,9 @@ pub enum Weighing {
     /// MariaDB's `*_general_ci` for utf8mb3/utf8mb4: one weight per character, case and
     /// accents folded for the BMP, every supplementary character weighs U+FFFD.
     UnicodeGeneral,
+    /// utf8mb3_general_mysql500_ci: general_ci as MySQL 5.0 had it, where 'ß' weighs as itself
+    /// rather than as 'S' (the only character the two differ in, measured over the BMP).
+    UnicodeGeneralMysql500,
     /// latin1_swedish_ci, ascii_general_ci: one weight per byte of the 8-bit set.
     Latin1Swedish,
     /// latin1_general_ci.
@@ -130,7 +133,7 @@ use Weighing::*;
 pub static COLLATIONS: &[CollationDef] = &COLLATION_LIST;
 
 // An array of its own: a static slice may not borrow a temporary that holds a `OnceLock`.
-static COLLATION_LIST: [CollationDef; 73] = [
+static COLLATION_LIST: [CollationDef; 74] = [
     coll("latin1_swedish_ci", "latin1", 8, true, 1, Latin1Swedish),
     coll("latin1_bin", "latin1", 47, false, 1, CodePoint),
     coll("latin1_general_ci", "latin1", 48, false, 1, Latin1General),
@@ -167,6 +170,7 @@ static COLLATION_LIST: [CollationDef; 73] = [
     uca("utf8mb3_croatian_mysql561_ci", "utf8mb3", 213, V400, Some("croatian_mysql561")),
     uca("utf8mb3_unicode_520_ci", "utf8mb3", 214, V520, None),
     uca("utf8mb3_vietnamese_ci", "utf8mb3", 215, V400, Some("vietnamese")),
+    coll("utf8mb3_general_mysql500_ci", "utf8mb3", 223, false, 1, UnicodeGeneralMysql500),
     uca("utf8mb3_croatian_ci", "utf8mb3", 576, V400, Some("croatian")),
     coll("utf8mb3_general_nopad_ci", "utf8mb3", 1057, false, 1, UnicodeGeneral),
     coll("utf8mb3_nopad_bin", "utf8mb3", 1107, false, 1, CodePoint),

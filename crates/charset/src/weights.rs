@@ -81,7 +81,8 @@ impl Collation {
                 self.uca().expect("a UCA collation").push_char(cp, &mut w);
                 w.first().map_or(0, |w| *w as u32)
             }
-            Weighing::UnicodeGeneral => {
+            Weighing::UnicodeGeneralMysql500 if cp == 0xDF => 0xDF,
+            Weighing::UnicodeGeneral | Weighing::UnicodeGeneralMysql500 => {
                 if cp >= INVALID_BYTE_BASE {
                     return INVALID_GENERAL_WEIGHT;
                 }
@@ -122,7 +123,7 @@ impl Collation {
     /// Bytes per weight in a sort key.
     fn weight_width(self) -> usize {
         match self.0.weighing {
-            Weighing::UnicodeGeneral | Weighing::Uca(..) => 2,
+            Weighing::UnicodeGeneral | Weighing::UnicodeGeneralMysql500 | Weighing::Uca(..) => 2,
             _ => 1,
         }
     }
