@@ -3,7 +3,7 @@
 //! total never changes in any consistent view. SELKIE_BENCH=1 also prints throughput for 1..16
 //! tasks (run it with --release on a machine with cores to spare).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

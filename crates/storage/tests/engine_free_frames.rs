@@ -10,7 +10,7 @@
 //! rows, writers dirty pages faster than any write-back through the doublewrite area can clean
 //! them, and somebody must wait for the disk: that case is not what this test pins.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

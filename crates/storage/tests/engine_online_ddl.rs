@@ -7,10 +7,10 @@
 //! The builds run on tokio's multi-thread runtime with ONE worker thread: a build that kept its
 //! worker (no `block_in_place`) would stop every other task there, and the latency checks fail.
 //! Default: a 300k-row table (a build of about a second in release). `SELKIE_STRESS=1`: 3M rows.
-//! Run: `cargo test --release -p selkie-storage --test engine_online_ddl -- --nocapture` (prints
+//! Run: `cargo test --release -p selkie-storage --test storage_tests engine_online_ddl:: -- --nocapture` (prints
 //! the latencies measured before and during the build).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -3,7 +3,7 @@
 //! contend on the same leaves and splits; readers check that every scan is strictly ordered and
 //! every record well formed; at the end the tree equals the union of the writers' models.
 
-mod pagestore_support;
+use crate::pagestore_support;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
