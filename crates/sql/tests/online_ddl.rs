@@ -7,7 +7,7 @@
 //! middle (`Engine::hold_index_builds_for_test`) while the test looks, so nothing here depends
 //! on how long it takes.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Long statements and interruption: a statement yields its worker thread when its time slice is
 //! used up (cooperative scheduling), and KILL QUERY ends a statement waiting for a row lock.
 
-mod common;
+use crate::common;
 use common::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
