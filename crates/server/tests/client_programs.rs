@@ -2,7 +2,7 @@
 //! multi-result sets), the `mariadb` command-line client, and a short sysbench run. The CLI and
 //! sysbench checks are skipped, with a printed reason, when those programs are not installed.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! server's resident memory before and after, and reports the cost per connection.
 //! 512 connections by default; SELKIE_STRESS=1 opens 4,096 (the README's reported figure).
 
-mod common;
+use crate::common;
 
 use common::{runtime, stress, Selkied};
 

@@ -3,7 +3,7 @@
 //! statements with every parameter type, long data, malformed and oversized packets, the
 //! connection limit, KILL and shutdown.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::time::Duration;
