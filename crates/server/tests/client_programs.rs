@@ -119,6 +119,7 @@ fn mariadb_command_line_client() {
 /// end-to-end sysbench suite.
 #[test]
 fn sysbench_read_only_runs_without_errors() {
+    let _exclusive = crate::exclusive();
     let Some(sysbench) = find_program("sysbench") else {
         eprintln!("SKIPPED: sysbench is not installed");
         return;

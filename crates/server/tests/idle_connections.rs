@@ -29,6 +29,7 @@ fn raise_own_fd_limit(wanted: u64) {
 
 #[test]
 fn idle_connections_are_cheap() {
+    let _exclusive = crate::exclusive();
     let n: usize = if stress() { 4096 } else { 512 };
     raise_own_fd_limit(n as u64 + 256);
     let server = Selkied::builder().max_connections(n + WARMUP_CONNECTIONS + 8).start();

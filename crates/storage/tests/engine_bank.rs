@@ -69,6 +69,7 @@ fn total(trx: &mut Transaction, t: &Arc<TableDef>, index: usize) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn transfers_keep_the_total_in_every_snapshot() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let (e, t) = setup(dir.path()).await;
     let stop = Arc::new(AtomicBool::new(false));

@@ -123,6 +123,7 @@ impl Phase {
 /// large part of it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn other_tables_keep_working_during_an_index_build() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let e = Engine::open(online_config(dir.path())).unwrap();
     let (_, u, w) = setup(&e).await;
@@ -219,6 +220,7 @@ async fn other_tables_keep_working_during_an_index_build() {
 /// short timeout gets 1205; a write that skips the guard is refused rather than missing the index.
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn writers_of_the_table_wait_for_the_build_and_write_through_the_new_index() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let e = Engine::open(online_config(dir.path())).unwrap();
     let (t, _, _) = setup(&e).await;

@@ -42,6 +42,19 @@ mod pagestore_recovery;
 mod wal_durability;
 mod wal_log;
 
+/// Held for the whole of a test that bounds wall-clock time (a KILL answered within seconds, a
+/// task never starved for half a second) and of a test that keeps several threads busy for
+/// seconds. As one binary per file, such a test only ever ran beside tests of its own file; in
+/// one binary the harness may run it beside any other, so these take turns instead.
+pub fn exclusive() -> Exclusive {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    // A test that panicked while holding it poisons nothing the others rely on.
+    Exclusive(LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+}
+
+/// The guard of `exclusive()`; released when dropped at the end of the test.
+pub struct Exclusive(#[allow(dead_code)] std::sync::MutexGuard<'static, ()>);
+
 /// Every tests/*.rs file and tests/*/mod.rs folder is declared above: with `autotests = false`
 /// an undeclared file would silently never run.
 #[test]

@@ -73,6 +73,7 @@ fn reader(store: &PageStore, tree: BTree, stop: &AtomicBool, seed: u64, checks: 
 
 #[test]
 fn writers_and_readers_on_a_small_pool() {
+    let _exclusive = crate::exclusive();
     let dir = scratch_dir();
     let db = open_new(dir.path(), 64);
     let store = db.store.clone();

@@ -149,6 +149,7 @@ async fn group_commit_shares_fsyncs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn flush_modes_wait_for_what_they_promise() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let io = Io::new(FaultInjection { lose_unsynced_writes: true, torn_page_writes: false });
     let opened = Instant::now();
