@@ -39,7 +39,7 @@ command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install Rust with r
 # 1,024-connection sysbench runs and the 4,096-idle-connections test need descriptors.
 ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-# Release builds here carry no debug info: the ~70 test binaries link much faster and take a
+# Release builds here carry no debug info: the test binaries link much faster and take a
 # fraction of the disk (Cargo.toml's debug = 1 is for profiling with perf). Set it to 1 to
 # reuse a local profiling build.
 export CARGO_PROFILE_RELEASE_DEBUG="${CARGO_PROFILE_RELEASE_DEBUG:-0}"
@@ -56,11 +56,18 @@ echo "== module import cycles (scripts/module_cycles.py)"
 python3 scripts/module_cycles.py --summary
 echo "== cargo clippy --all-targets -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
-echo "== cargo build --release"
-cargo build --release --workspace --bins
 if [ "${SELKIE_SKIP_RUST:-0}" != "1" ]; then
+  # One build for the binaries and the tests. `--bins` alone resolves features without the
+  # dev-dependencies (resolver 2), which turns on fewer features of shared crates (smallvec,
+  # serde, getrandom, zerocopy, ...), so a later `cargo test` compiled every workspace crate a
+  # second time (docs/testing.md).
+  echo "== cargo build --release --bins --tests"
+  cargo build --release --workspace --bins --tests
   echo "== cargo test --release"
   cargo test --release --workspace
+else
+  echo "== cargo build --release --bins"
+  cargo build --release --workspace --bins
 fi
 echo "== end-to-end tests (pytest tests/)"
 pytest_args=(-q -p no:cacheprovider --durations=15 tests/)

@@ -2,7 +2,7 @@
 //! eviction and size accounting, invalidation across handles, the race between a running
 //! query and a write, and the shared storage.
 //!
-//! Run: `cargo test -p selkie-proxy --test cache_behaviour`.
+//! Run: `cargo test -p selkie-proxy --test proxy_tests cache_behaviour::`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Result-cache hit cost, measured when `SELKIE_BENCH=1` (run with `--release`); prints
 //! ns/lookup. The criterion version is benches/cache.rs.
 //!
-//! `SELKIE_BENCH=1 cargo test --release -p selkie-proxy --test cache_speed -- --nocapture`
+//! `SELKIE_BENCH=1 cargo test --release -p selkie-proxy --test proxy_tests cache_speed:: -- --nocapture`
 
 use std::hint::black_box;
 use std::sync::Arc;

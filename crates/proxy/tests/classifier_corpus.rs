@@ -14,7 +14,7 @@
 //!   not expected then, see `-` below); `-` no tables and writes = false.
 //! - extra: `use=db`, `prep=name`, `hint=master|slave|last|server:NAME`
 //!
-//! Run: `cargo test -p selkie-proxy --test classifier_corpus`.
+//! Run: `cargo test -p selkie-proxy --test proxy_tests classifier_corpus::`.
 
 use selkie_proxy::classifier::{classify_with_hint, Cacheability, Route, RoutingHint, TableRef, TxnEffect};
 

@@ -1,7 +1,7 @@
 //! Classifier speed, measured when `SELKIE_BENCH=1` (run with `--release`); prints
 //! ns/statement. The criterion version is benches/classifier.rs.
 //!
-//! `SELKIE_BENCH=1 cargo test --release -p selkie-proxy --test classifier_speed -- --nocapture`
+//! `SELKIE_BENCH=1 cargo test --release -p selkie-proxy --test proxy_tests classifier_speed:: -- --nocapture`
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -9,7 +9,7 @@
 //! The tests that move hundreds of MiB take `BIG` so that only one of them holds that memory at
 //! a time (CI runs tests in parallel on small machines).
 
-mod common;
+use crate::common;
 
 use std::sync::Mutex;
 

@@ -2,7 +2,7 @@
 //! `binary_prefix` sends BLOB values as `_binary'<bytes>'`), stored and read back unchanged,
 //! and the metadata MariaDB gives introduced literals.
 
-mod common;
+use crate::common;
 
 use common::{runtime, Selkied};
 use selkie_protocol::client::Response;

@@ -2,7 +2,7 @@
 //! multi-result sets), the `mariadb` command-line client, and a short sysbench run. The CLI and
 //! sysbench checks are skipped, with a printed reason, when those programs are not installed.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -119,6 +119,7 @@ fn mariadb_command_line_client() {
 /// end-to-end sysbench suite.
 #[test]
 fn sysbench_read_only_runs_without_errors() {
+    let _exclusive = crate::exclusive();
     let Some(sysbench) = find_program("sysbench") else {
         eprintln!("SKIPPED: sysbench is not installed");
         return;

@@ -2,7 +2,7 @@
 //! server's resident memory before and after, and reports the cost per connection.
 //! 512 connections by default; SELKIE_STRESS=1 opens 4,096 (the README's reported figure).
 
-mod common;
+use crate::common;
 
 use common::{runtime, stress, Selkied};
 
@@ -29,6 +29,7 @@ fn raise_own_fd_limit(wanted: u64) {
 
 #[test]
 fn idle_connections_are_cheap() {
+    let _exclusive = crate::exclusive();
     let n: usize = if stress() { 4096 } else { 512 };
     raise_own_fd_limit(n as u64 + 256);
     let server = Selkied::builder().max_connections(n + WARMUP_CONNECTIONS + 8).start();

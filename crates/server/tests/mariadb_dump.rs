@@ -6,7 +6,7 @@
 //! `SHOW TABLE STATUS LIKE 'x'`, `SHOW FIELDS FROM db.t`, ...), so this is the end-to-end check
 //! of SHOW routing. Skipped (with a message) when the MariaDB client tools are not installed.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

@@ -2,7 +2,7 @@
 //! save() of an unchanged row expects) and INSERT/DELETE ... RETURNING through both protocols.
 //! Expected values were checked against MariaDB 10.11 with the same client flags.
 
-mod common;
+use crate::common;
 
 use common::{runtime, Selkied};
 use selkie_protocol::client::{ClientOptions, Response};

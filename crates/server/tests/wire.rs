@@ -3,7 +3,7 @@
 //! statements with every parameter type, long data, malformed and oversized packets, the
 //! connection limit, KILL and shutdown.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -554,6 +554,7 @@ const SLOW_QUERY: &str = "SELECT COUNT(*) FROM kq.t a JOIN kq.t b JOIN kq.t c";
 
 #[test]
 fn kill_query_and_kill_connection_interrupt_running_statements() {
+    let _exclusive = crate::exclusive();
     let server = Selkied::start();
     runtime().block_on(async {
         let mut admin = server.root().await;
@@ -646,6 +647,7 @@ fn status_variables_merge_open_and_closed_connections() {
 /// setting the flag, which the CPU-bound case above shows working.
 #[test]
 fn kill_query_interrupts_a_row_lock_wait() {
+    let _exclusive = crate::exclusive();
     let server = Selkied::builder().lock_wait_timeout(5).start();
     runtime().block_on(async {
         let mut admin = server.root().await;
@@ -691,6 +693,7 @@ const RESPONSIVE_LATENCY: Duration = Duration::from_millis(100);
 /// connection's `SELECT 1` is answered promptly (the runtime's I/O driver keeps being polled).
 #[test]
 fn a_long_statement_does_not_stall_other_connections() {
+    let _exclusive = crate::exclusive();
     let server = Selkied::start();
     runtime().block_on(async {
         let mut admin = server.root().await;

@@ -3,7 +3,7 @@
 //! primary key, ALGORITHM/LOCK refusals, IF [NOT] EXISTS notes, and the OK packet's affected
 //! rows and "Records:" info.
 
-mod common;
+use crate::common;
 use common::*;
 
 async fn setup(s: &mut selkie_sql::Session) {

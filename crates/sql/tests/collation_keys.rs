@@ -3,7 +3,7 @@
 //! comparisons in another collation do not take the index for what it is not. Results checked
 //! against MariaDB 10.11.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! Character sets and collations of expressions: introducers, COLLATE, CHARSET(),
 //! COLLATION(), COERCIBILITY(), checked against MariaDB 10.11's answers.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[tokio::test]

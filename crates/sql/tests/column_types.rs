@@ -2,7 +2,7 @@
 //! UNSIGNED and (M,D) floating point, DECIMAL up to 65 digits declared, ZEROFILL, BOOLEAN.
 //! Every expectation was checked against MariaDB 10.11 (values, warnings, errors, metadata).
 
-mod common;
+use crate::common;
 use common::*;
 use selkie_protocol::constants::FieldType;
 use selkie_storage::ColumnType;

@@ -4,7 +4,7 @@
 //! TRUNCATE of a parent, ALTER TABLE ADD / DROP, information_schema, and the parent row lock a
 //! child insert holds.
 
-mod common;
+use crate::common;
 use common::*;
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! IF [NOT] EXISTS notes, indexes (prefixes in characters), TRUNCATE, RENAME, CREATE TABLE ... LIKE, databases, and the
 //! table maintenance statements' result sets.
 
-mod common;
+use crate::common;
 use common::*;
 use selkie_storage::{ColumnDefault, ColumnType, Datum, IntWidth, LobSize};
 

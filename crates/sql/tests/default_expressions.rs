@@ -5,7 +5,7 @@
 //! SELECT, REPLACE, ON DUPLICATE KEY UPDATE, UPDATE), DEFAULT(col), ALTER TABLE. (The catalog's
 //! column attribute 4 has its round-trip test in selkie-storage.)
 
-mod common;
+use crate::common;
 use common::*;
 
 async fn show_create(s: &mut selkie_sql::Session, t: &str) -> String {

@@ -2,7 +2,7 @@
 //! them, defaults, strict mode (and the column and row its errors name), AUTO_INCREMENT,
 //! duplicate handling, and Halloween safety.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 //! on INSERT / UPDATE / REPLACE / ON DUPLICATE KEY UPDATE, explicit values (1906), indexes on
 //! generated columns, SHOW CREATE TABLE, DESCRIBE, information_schema, ALTER TABLE. (The catalog's column attribute 3 has its round-trip test in selkie-storage.)
 
-mod common;
+use crate::common;
 use common::*;
 
 async fn show_create(s: &mut selkie_sql::Session, t: &str) -> String {

@@ -7,7 +7,7 @@
 //! middle (`Engine::hold_index_builds_for_test`) while the test looks, so nothing here depends
 //! on how long it takes.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -66,6 +66,7 @@ async fn writes_wait(probe: &mut Session) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writers_wait_for_an_index_build_then_write_through_the_new_index() {
+    let _exclusive = crate::exclusive();
     let db = Arc::new(TestDb::new());
     let mut s = db.session_in_test_db().await;
     exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))").await;

@@ -1,7 +1,7 @@
 //! What ORMs send on their first connection and insert, as MariaDB 10.11 answers it:
 //! INSERT / REPLACE / DELETE ... RETURNING. Expected values were checked against MariaDB.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! prepared and text point selects. Runs a few iterations by default (as a smoke test); set
 //! SELKIE_PERF=1 for a measurement (best in a release build: `cargo test --release`).
 
-mod common;
+use crate::common;
 use common::*;
 use selkie_sql::Value;
 use std::time::Instant;

@@ -3,7 +3,7 @@
 //! names and metadata (types fixed by constant arguments), variables (GROUP_CONCAT's limit),
 //! interval units, and MariaDB's error codes and messages.
 
-mod common;
+use crate::common;
 use common::*;
 use selkie_protocol::constants::{column_flags, FieldType};
 use selkie_sql::Value;

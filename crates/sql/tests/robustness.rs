@@ -1,7 +1,7 @@
 //! Bad input gives clean errors, never a panic: odd statements, and random token soups built
 //! from SQL's vocabulary (a fixed seed; SELKIE_STRESS=1 runs many more).
 
-mod common;
+use crate::common;
 use common::*;
 
 const TOKENS: &[&str] = &[

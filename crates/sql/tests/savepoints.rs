@@ -2,7 +2,7 @@
 //! semantics: a partial rollback undoes the rows changed since the savepoint (and keeps the row
 //! locks), drops the savepoints set after it, and the rest of the transaction commits as usual.
 
-mod common;
+use crate::common;
 use common::*;
 
 async fn table_with_rows(db: &TestDb) -> (selkie_sql::Session, selkie_sql::Session) {

@@ -1,7 +1,7 @@
 //! Long statements and interruption: a statement yields its worker thread when its time slice is
 //! used up (cooperative scheduling), and KILL QUERY ends a statement waiting for a row lock.
 
-mod common;
+use crate::common;
 use common::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 /// running while a huge join executes (without yields it would not run until the join ends).
 #[test]
 fn long_statements_yield_to_other_tasks() {
+    let _exclusive = crate::exclusive();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
         let db = TestDb::new();
@@ -65,6 +66,7 @@ fn long_statements_yield_to_other_tasks() {
 /// lock wait timeout (2 s in the test engine), and the session stays usable.
 #[tokio::test]
 async fn kill_query_interrupts_a_row_lock_wait() {
+    let _exclusive = crate::exclusive();
     let db = TestDb::new();
     let mut a = db.session_in_test_db().await;
     exec(&mut a, "CREATE TABLE t (id INT PRIMARY KEY, v INT)").await;

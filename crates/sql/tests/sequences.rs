@@ -2,7 +2,7 @@
 //! FOR, SETVAL, the sequence's row, SHOW CREATE SEQUENCE / TABLE, listings; results as
 //! MariaDB 10.11 gives them (checked on a private MariaDB).
 
-mod common;
+use crate::common;
 use common::*;
 
 #[tokio::test]

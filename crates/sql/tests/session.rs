@@ -3,7 +3,7 @@
 //! KILL of another session, COM_RESET_CONNECTION, single-statement mode, session-only variables,
 //! NOW() under SET timestamp / time_zone, and the statements mysqldump sends.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[tokio::test]

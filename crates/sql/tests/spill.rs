@@ -8,7 +8,7 @@
 //! directory: the statements that spill then fail with MariaDB's error 1, the ones that stream
 //! do not.
 
-mod common;
+use crate::common;
 use std::time::{Duration, Instant};
 
 use common::*;

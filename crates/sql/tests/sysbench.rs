@@ -2,7 +2,7 @@
 //! select_random_points.lua, select_random_ranges.lua, bulk_insert.lua), as text and as
 //! prepared statements, checked against a model of the table.
 
-mod common;
+use crate::common;
 use common::*;
 use selkie_sql::Value;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! CREATE TEMPORARY TABLE: per session, shadowing a permanent table of the same name, not
 //! listed, no implicit commit, dropped by DROP [TEMPORARY] TABLE and when the session ends.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 //! statements (metadata, result types that follow the bound parameters, re-execution,
 //! re-planning after DDL, SQL PREPARE/EXECUTE), and START TRANSACTION WITH CONSISTENT SNAPSHOT.
 
-mod common;
+use crate::common;
 use common::*;
 use selkie_protocol::constants::FieldType;
 use selkie_sql::Value;

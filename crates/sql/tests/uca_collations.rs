@@ -2,7 +2,7 @@
 //! SQL: comparisons, ORDER BY, UNIQUE and index lookups on their sort keys. Results checked
 //! against MariaDB 10.11.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn ids(r: Vec<Vec<String>>) -> String {

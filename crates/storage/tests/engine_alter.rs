@@ -4,7 +4,7 @@
 //! in by one commit, and a crash in the middle of it (or right after its commit) leaves the old
 //! table or the new one, never a mix, and no page leaked.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

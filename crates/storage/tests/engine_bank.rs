@@ -3,7 +3,7 @@
 //! total never changes in any consistent view. SELKIE_BENCH=1 also prints throughput for 1..16
 //! tasks (run it with --release on a machine with cores to spare).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -69,6 +69,7 @@ fn total(trx: &mut Transaction, t: &Arc<TableDef>, index: usize) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn transfers_keep_the_total_in_every_snapshot() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let (e, t) = setup(dir.path()).await;
     let stop = Arc::new(AtomicBool::new(false));

@@ -1,6 +1,6 @@
 //! Basic engine behaviour: DDL, DML, duplicates, restart.
 
-mod engine_util;
+use crate::engine_util;
 
 use engine_util::*;
 use selkie_storage::*;

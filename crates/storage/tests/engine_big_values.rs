@@ -3,7 +3,7 @@
 //! rollback or a crash between the two frees its pages, and a log much smaller than the value
 //! does not stop the writer (it waits for checkpoints between the chain's mtrs).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

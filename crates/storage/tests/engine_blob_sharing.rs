@@ -4,9 +4,9 @@
 //! counts every page once. Prints what one update of 1 KiB in a 4 MiB BLOB (the largest row)
 //! writes; tests/pagestore_blob.rs does the same for a 10 MiB value of the B+tree.
 //!
-//! Long variant: `SELKIE_STRESS=1 cargo test --release -p selkie-storage --test engine_blob_sharing`.
+//! Long variant: `SELKIE_STRESS=1 cargo test --release -p selkie-storage --test storage_tests engine_blob_sharing::`.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! writes): after recovery every acknowledged commit is there, and every transaction is all or
 //! nothing.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};

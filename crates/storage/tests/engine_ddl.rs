@@ -1,6 +1,6 @@
 //! DDL with data, across restarts and crashes; AUTO_INCREMENT persistence.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -10,7 +10,7 @@
 //! rows, writers dirty pages faster than any write-back through the doublewrite area can clean
 //! them, and somebody must wait for the disk: that case is not what this test pins.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,6 +75,7 @@ async fn writer(e: Arc<Engine>, t: Arc<TableDef>, rows: i64, seed: u64, until: I
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn writers_never_wait_for_a_free_frame() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let pool: u64 = 16 << 20;
     let rows: i64 = if stress() { 400_000 } else { 270_000 };

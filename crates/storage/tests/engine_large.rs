@@ -1,7 +1,7 @@
 //! Larger than memory: the buffer pool holds about 1/8 of the data. Mixed reads and writes,
 //! every row checked at the end (and again after a restart).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::collections::BTreeMap;
 

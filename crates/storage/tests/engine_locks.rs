@@ -1,7 +1,7 @@
 //! Row locks through the engine API: waits and grants, lock wait timeout (1205, transaction
 //! still usable), deadlock (1213, the victim rolled back), concurrent increments.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::Duration;

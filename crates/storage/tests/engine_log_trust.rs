@@ -2,7 +2,7 @@
 //! last checkpoint — log files emptied, deleted, or copied from an earlier time — the engine does
 //! not start, names the LSNs, and leaves every file exactly as it was.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@
 //!
 //! SELKIE_STRESS=1 runs more seeds and longer sequences.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Bound;

@@ -1,7 +1,7 @@
 //! MVCC: snapshot stability, READ COMMITTED refresh, locking reads, own writes, secondary index
 //! reads across indexed-column updates.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::ops::Bound;
 use std::sync::Arc;

@@ -7,10 +7,10 @@
 //! The builds run on tokio's multi-thread runtime with ONE worker thread: a build that kept its
 //! worker (no `block_in_place`) would stop every other task there, and the latency checks fail.
 //! Default: a 300k-row table (a build of about a second in release). `SELKIE_STRESS=1`: 3M rows.
-//! Run: `cargo test --release -p selkie-storage --test engine_online_ddl -- --nocapture` (prints
+//! Run: `cargo test --release -p selkie-storage --test storage_tests engine_online_ddl:: -- --nocapture` (prints
 //! the latencies measured before and during the build).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -123,6 +123,7 @@ impl Phase {
 /// large part of it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn other_tables_keep_working_during_an_index_build() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let e = Engine::open(online_config(dir.path())).unwrap();
     let (_, u, w) = setup(&e).await;
@@ -219,6 +220,7 @@ async fn other_tables_keep_working_during_an_index_build() {
 /// short timeout gets 1205; a write that skips the guard is refused rather than missing the index.
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn writers_of_the_table_wait_for_the_build_and_write_through_the_new_index() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let e = Engine::open(online_config(dir.path())).unwrap();
     let (t, _, _) = setup(&e).await;

@@ -2,7 +2,7 @@
 //! versions readable; delete-marked records are removed once nobody needs them (also those
 //! left from before a restart).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

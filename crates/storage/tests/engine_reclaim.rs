@@ -3,7 +3,7 @@
 //! OPTIMIZE TABLE rebuilds a table densely and frees the old trees, also across a crash in the
 //! middle of the copy. Each test ends with a space audit (nothing leaked, nothing used twice).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //! recovery scan past the DDL), and freeing a tree is restartable. Each test ends with a full
 //! space audit: every page of the tablespace is in a live tree or on the free list, exactly once.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::path::Path;
 use std::sync::Arc;

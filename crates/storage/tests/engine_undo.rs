@@ -4,7 +4,7 @@
 //! their undo pages alone — even when a checkpoint moved the log's start past everything they
 //! wrote, and even when the crash interrupted a rollback.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -4,10 +4,10 @@
 //! a clean error. A page that fails its checksum (or holds another page, or nothing) is reported
 //! as corruption naming that page. Nothing panics.
 //!
-//! `cargo test --release -p selkie-storage --test fuzz_corruption`; SELKIE_STRESS=1 runs 20 times
+//! `cargo test --release -p selkie-storage --test storage_tests fuzz_corruption::`; SELKIE_STRESS=1 runs 20 times
 //! as many trials; SELKIE_FUZZ_SEED=n replays trial n.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -47,7 +47,7 @@
 //! stay held except those of rows and unique values the rolled-back part inserted (see
 //! `MTrx::stmt_created_rows`).
 
-mod engine_util;
+use crate::engine_util;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet, VecDeque};

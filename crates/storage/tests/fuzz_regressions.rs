@@ -1,7 +1,7 @@
 //! Scenarios the storage fuzzers found (tests/fuzz_model.rs, src/fuzz_tests.rs), reduced to
 //! plain tests that fail without their fix.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::ops::Bound;
 use std::sync::mpsc;

@@ -15,7 +15,7 @@
 //! Each test takes well under a second or two; SELKIE_STRESS=1 makes the log-space tests write
 //! ten times more.
 
-mod engine_util;
+use crate::engine_util;
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;

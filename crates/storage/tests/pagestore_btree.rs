@@ -1,7 +1,7 @@
 //! B+tree behaviour against a model (std BTreeMap): random operations with a pool small enough
 //! to force eviction and write-back, splits, overflow values, limits, destroy.
 
-mod pagestore_support;
+use crate::pagestore_support;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;

@@ -3,7 +3,7 @@
 //! contend on the same leaves and splits; readers check that every scan is strictly ordered and
 //! every record well formed; at the end the tree equals the union of the writers' models.
 
-mod pagestore_support;
+use crate::pagestore_support;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -73,6 +73,7 @@ fn reader(store: &PageStore, tree: BTree, stop: &AtomicBool, seed: u64, checks: 
 
 #[test]
 fn writers_and_readers_on_a_small_pool() {
+    let _exclusive = crate::exclusive();
     let dir = scratch_dir();
     let db = open_new(dir.path(), 64);
     let store = db.store.clone();

@@ -1,7 +1,7 @@
 //! Larger than memory: about 40 MB of records through a 2 MB pool (128 frames), every record
 //! verified by point gets and scans after a restart. SELKIE_STRESS=1 writes ten times as much.
 
-mod pagestore_support;
+use crate::pagestore_support;
 
 use std::ops::Bound;
 

@@ -2,9 +2,9 @@
 //! emptied pages go back to the free list, the tree loses levels as it shrinks, and all of it
 //! holds against a model under concurrent readers and writers and across crashes.
 //!
-//! Long variants: `SELKIE_STRESS=1 cargo test --release -p selkie-storage --test pagestore_merge`.
+//! Long variants: `SELKIE_STRESS=1 cargo test --release -p selkie-storage --test storage_tests pagestore_merge::`.
 
-mod pagestore_support;
+use crate::pagestore_support;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;

@@ -3,7 +3,7 @@
 //! links to the old chain for the rest. Measured for 1 KiB changed in a 10 MiB value; checked
 //! against a model with removals and crashes, every page on the free list again at the end.
 
-mod pagestore_support;
+use crate::pagestore_support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

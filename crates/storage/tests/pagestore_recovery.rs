@@ -2,7 +2,7 @@
 //! commit and the cleaner writes pages and checkpoints. After recovery the tree must equal the
 //! model after some prefix of the mtr sequence that includes every mtr durable at the crash.
 
-mod pagestore_support;
+use crate::pagestore_support;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;

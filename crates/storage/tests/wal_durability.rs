@@ -149,6 +149,7 @@ async fn group_commit_shares_fsyncs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn flush_modes_wait_for_what_they_promise() {
+    let _exclusive = crate::exclusive();
     let dir = tempfile::tempdir().unwrap();
     let io = Io::new(FaultInjection { lose_unsynced_writes: true, torn_page_writes: false });
     let opened = Instant::now();
@@ -300,10 +301,16 @@ fn sigkill_loses_only_unacknowledged_commits() {
             let _ = self.0.wait();
         }
     }
+    // The harness names the test by its path below the crate root (`wal_durability::...` in the
+    // one test binary of tests/main.rs).
+    let test_name = match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::sigkill_loses_only_unacknowledged_commits"),
+        None => "sigkill_loses_only_unacknowledged_commits".to_string(),
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut child = KillOnDrop(
         std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "sigkill_loses_only_unacknowledged_commits", "--nocapture", "--test-threads=1"])
+            .args(["--exact", &test_name, "--nocapture", "--test-threads=1"])
             .env(CHILD_ENV, dir.path())
             .stdout(std::process::Stdio::piped())
             .spawn()
