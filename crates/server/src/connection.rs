@@ -634,6 +634,9 @@ impl Context {
             return Flow::Continue;
         };
         let sql = &*sql;
+        // Before the statement shows in SHOW PROCESSLIST: a KILL QUERY aimed at it from then on
+        // must find the flag set, not see it cleared when the statement starts.
+        self.session.begin_command();
         self.entry.begin(Activity::Query, Some(sql));
         let status = self.status();
         let deprecate_eof = self.deprecate_eof();
@@ -730,6 +733,7 @@ impl Context {
             });
         }
         st.clear_long_data();
+        self.session.begin_command();
         self.entry.begin(Activity::Execute, Some(&st.sql));
 
         let status = self.status();

@@ -40,6 +40,12 @@ impl Session {
     /// COM_QUERY: one or more `;`-separated statements. Stops at the first error (results of
     /// earlier statements have already gone to `sink`).
     pub async fn execute_text(&mut self, sql: &str, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
+        let r = self.execute_text_statements(sql, sink).await;
+        self.command_began = false;
+        r
+    }
+
+    async fn execute_text_statements(&mut self, sql: &str, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
         let scanned = lexer::scan(sql);
         if scanned.statements.is_empty() {
             let e = SqlError::new(1065, "42000", "Query was empty");
@@ -82,7 +88,7 @@ impl Session {
         more: bool,
     ) -> Result<(), SqlError> {
         self.counters.bump(Counter::Questions);
-        self.interrupt.clear();
+        self.clear_interrupt_for_statement();
         // SHOW / DESCRIBE go to the SHOW parser first: sqlparser reads several of their forms
         // lossily (LIKE patterns, LIMIT, dotted names), and mysqldump depends on them.
         if parse::starts_like_show(text) {

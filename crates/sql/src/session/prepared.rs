@@ -181,7 +181,8 @@ impl Session {
     ) -> Result<(), SqlError> {
         self.counters.bump(Counter::Questions);
         self.counters.bump(Counter::ComStmtExecute);
-        self.interrupt.clear();
+        self.clear_interrupt_for_statement();
+        self.command_began = false;
         let r = async {
             // A plan a DDL made stale before the statement started is bound again.
             for _ in 0..MAX_REBINDS {

@@ -74,6 +74,9 @@ pub struct Session {
     pub(super) found_rows: u64,
     pub(super) row_count: i64,
     pub(super) interrupt: Arc<Interrupt>,
+    /// The connection cleared `interrupt` when its command began (`begin_command`): the
+    /// statement must not clear it again, or a KILL QUERY sent since would be lost.
+    pub(super) command_began: bool,
     pub(super) counters: Arc<StatusCounters>,
     pub(super) rng: u64,
     /// Plans of auto-parameterized text statements.
@@ -124,6 +127,7 @@ impl Session {
             found_rows: 0,
             row_count: -1,
             interrupt: Arc::new(Interrupt::default()),
+            command_began: false,
             counters: Arc::new(StatusCounters::default()),
             rng: seed | 1,
             text_cache: TextPlanCache::default(),
@@ -137,6 +141,23 @@ impl Session {
     /// Whether a COM_QUERY may contain several statements (CLIENT_MULTI_STATEMENTS at connect,
     /// COM_SET_OPTION later). When off, a text with more than one statement fails with 1064
     /// and none of it runs, as in MariaDB. On by default.
+    /// A client command begins: a KILL QUERY sent before it is forgotten (as MariaDB resets a
+    /// connection's KILL_QUERY state when a command starts). The connection calls this before
+    /// the statement shows in SHOW PROCESSLIST, so that a KILL QUERY aimed at the statement
+    /// from then on stops it.
+    pub fn begin_command(&mut self) {
+        self.interrupt.clear();
+        self.command_began = true;
+    }
+
+    /// Clears the interrupt flag at the start of a statement, unless the connection did when
+    /// the command began (`begin_command`).
+    pub(super) fn clear_interrupt_for_statement(&mut self) {
+        if !self.command_began {
+            self.interrupt.clear();
+        }
+    }
+
     pub fn set_multi_statements(&mut self, enabled: bool) {
         self.multi_statements = enabled;
     }
