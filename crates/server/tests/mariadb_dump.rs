@@ -190,6 +190,15 @@ const FEATURE_SCHEMA: &[&str] = &[
         PRIMARY KEY (child_id, line),
         CONSTRAINT grandchild_child_fk FOREIGN KEY (child_id) REFERENCES child (id)
     ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+    "CREATE TABLE wide (
+        id INT NOT NULL AUTO_INCREMENT,
+        big DECIMAL(65,30) DEFAULT NULL,
+        whole DECIMAL(65,0) UNSIGNED NOT NULL DEFAULT 0,
+        name VARCHAR(20) CHARACTER SET latin1 COLLATE latin1_general_ci DEFAULT NULL,
+        PRIMARY KEY (id),
+        UNIQUE KEY wide_big (big DESC),
+        KEY wide_name (name DESC, id)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
 ];
 
 const FEATURE_DATA: &[&str] = &[
@@ -203,6 +212,11 @@ const FEATURE_DATA: &[&str] = &[
         (3, NULL, NULL, NULL, 'medium', NULL, '[]', NULL, '255.255.255.255', '::ffff:1.2.3.4', 0, 0, 0, 1,
          '2020-02-29 23:59:59.999999', '1999-12-31 23:59:59', DEFAULT, DEFAULT, DEFAULT)",
     "INSERT INTO grandchild VALUES (1, 1, 'one'), (1, 2, NULL), (3, 1, 'three')",
+    "INSERT INTO wide (big, whole, name) VALUES
+        (99999999999999999999999999999999999.999999999999999999999999999999,
+         99999999999999999999999999999999999999999999999999999999999999999, 'Äpfel'),
+        (-1234567890123456789012345678901234.5, 1, 'apfel'),
+        (NULL, 0, 'Zebra')",
 ];
 
 /// `mariadb-dump` of `db` on `port`: the schema and rows, without the comments that name the
@@ -236,7 +250,7 @@ fn mariadb_dump_of_schema_features_matches_mariadb_and_round_trips() {
         load_features(&mut c, "features").await;
     });
     let ours = dump_database(&dump, server.port, "features");
-    for table in ["parent", "child", "grandchild"] {
+    for table in ["parent", "child", "grandchild", "wide"] {
         assert!(ours.contains(&format!("CREATE TABLE `{table}`")), "{ours}");
     }
 
