@@ -104,3 +104,8 @@ UPDATE j SET doc = JSON_ARRAY_APPEND(doc, '$', 4) WHERE id = 2;
 SELECT id, doc FROM j WHERE id IN (1, 2) ORDER BY id;
 SELECT JSON_EXTRACT('[1,2]', '$[0]') + JSON_EXTRACT('[1,2]', '$[1]'), JSON_EXTRACT('{"a":1.5}', '$.a') * 2;
 SELECT CONCAT(JSON_EXTRACT('{"a":"b"}', '$.a'), 'z'), JSON_EXTRACT('{"a":"b"}', '$.a') LIKE '"b"';
+-- Paths have at most 31 member and element steps (MariaDB's 4043; ** does not count).
+SELECT JSON_EXTRACT('[1,2]', '$[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]');
+SELECT JSON_EXTRACT('[1,2]', '$[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]');
+SELECT JSON_EXTRACT('{"a":1}', '$.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab');
+SELECT JSON_EXTRACT('{"a":1}', '$**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a');

@@ -180,6 +180,15 @@ fn path_arg(args: &[Value], i: usize, func: &str, single: bool, ctx: &dyn FnCont
             );
             None
         }
+        Err(PathError::TooDeep { position }) => {
+            ctx.warn(
+                4043,
+                format!(
+                    "Limit of 32 on JSON path depth is reached in argument {arg} to function '{f}' at position {position}"
+                ),
+            );
+            None
+        }
     }
 }
 

@@ -74,7 +74,14 @@ pub enum PathError {
     UnexpectedEnd,
     /// 4042: `position` is 1-based, of the character that cannot stand there.
     Syntax { position: usize },
+    /// 4043: the path has more member and element steps than MariaDB's limit
+    /// (`MAX_PATH_STEPS`); `position` is 1-based, of the character after the step's `.` or `[`.
+    TooDeep { position: usize },
 }
+
+/// MariaDB's JSON_DEPTH_LIMIT (32) for paths: a path may have 31 member and element steps (`**`
+/// does not count).
+pub const MAX_PATH_STEPS: usize = 31;
 
 pub fn parse_path(text: &[u8]) -> Result<Path, PathError> {
     let mut p = PathParser { s: text, i: 0 };
@@ -91,10 +98,12 @@ pub fn parse_path(text: &[u8]) -> Result<Path, PathError> {
         match c {
             b'.' => {
                 p.i += 1;
+                p.check_depth(&steps)?;
                 steps.push(p.member()?);
             }
             b'[' => {
                 p.i += 1;
+                p.check_depth(&steps)?;
                 steps.push(p.element()?);
             }
             b'*' if p.s.get(p.i + 1) == Some(&b'*') => {
@@ -118,6 +127,15 @@ struct PathParser<'a> {
 }
 
 impl PathParser<'_> {
+    /// 4043 before a step past `MAX_PATH_STEPS`.
+    fn check_depth(&self, steps: &[Step]) -> Result<(), PathError> {
+        let counted = steps.iter().filter(|s| !matches!(s, Step::AnyDepth)).count();
+        if counted >= MAX_PATH_STEPS {
+            return Err(PathError::TooDeep { position: self.i + 1 });
+        }
+        Ok(())
+    }
+
     fn skip_ws(&mut self) {
         while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
             self.i += 1;

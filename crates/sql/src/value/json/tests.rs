@@ -42,6 +42,10 @@ fn paths_select_like_mariadb() {
     assert_eq!(parse_path(b"$."), Err(PathError::UnexpectedEnd));
     assert_eq!(parse_path(b"$[a]"), Err(PathError::Syntax { position: 3 }));
     assert_eq!(parse_path(b"$x"), Err(PathError::Syntax { position: 2 }));
+    // 31 steps are a path, a 32nd is 4043 at the character after its `.` or `[`.
+    assert!(parse_path(format!("${}", ".a".repeat(31)).as_bytes()).is_ok());
+    assert_eq!(parse_path(format!("${}", ".a".repeat(32)).as_bytes()), Err(PathError::TooDeep { position: 65 }));
+    assert!(parse_path(format!("${}", "**.a".repeat(16)).as_bytes()).is_ok());
 }
 
 #[test]
