@@ -11,6 +11,7 @@ mod collation;
 pub(crate) use collation::ordering_key;
 mod expr;
 mod from;
+mod item_meta;
 pub mod names;
 mod select;
 #[cfg(test)]

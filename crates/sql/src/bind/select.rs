@@ -8,13 +8,14 @@
 use sqlparser::ast;
 
 use super::binder::{computed_meta, AliasMode, Binder, Bound, SourceKind};
+use super::item_meta::{self, item_meta, MetaHints};
 use super::names;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
 use crate::plan::Expr;
 use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, Returning, SortKey};
-use crate::types::{ColumnDefinition, Value};
+use crate::types::Value;
 use crate::value::SqlType;
 use selkie_storage::LockMode;
 
@@ -23,10 +24,8 @@ struct SelectItem {
     bound: Bound,
     name: String,
     alias: Option<String>,
-    /// The decimals MariaDB sends for the item when it is a computed string (`string_decimals`).
-    string_decimals: u8,
-    /// The length MariaDB sends for the item when it is a function of fixed width (`int_length`).
-    int_length: Option<u32>,
+    /// What the item's text says about its result metadata (`item_meta::hints`).
+    hints: MetaHints,
 }
 
 impl Binder<'_> {
@@ -385,7 +384,7 @@ impl Binder<'_> {
             .into_iter()
             .map(|it| {
                 let ty = it.bound.ty.clone();
-                OutputColumn { meta: item_meta(it.bound, it.name, it.string_decimals, it.int_length), ty }
+                OutputColumn { meta: item_meta(it.bound, it.name, it.hints), ty }
             })
             .collect();
         Ok(QueryPlan::new(plan, columns, lock, found_rows_limit))
@@ -413,25 +412,13 @@ impl Binder<'_> {
                     let needs_text = !matches!(e, ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_));
                     let raw = if needs_text { raw_text(&self.text, pos) } else { None };
                     let name = names::item_name(e, raw.as_deref());
-                    items.push(SelectItem {
-                        bound,
-                        name,
-                        alias: None,
-                        string_decimals: string_decimals(e),
-                        int_length: int_length(e),
-                    });
+                    items.push(SelectItem { bound, name, alias: None, hints: item_meta::hints(e) });
                 }
                 ast::SelectItem::ExprWithAlias { expr, alias } => {
                     let bound = self.bind_expr(expr)?;
-                    let (string_decimals, int_length) = (string_decimals(expr), int_length(expr));
+                    let hints = item_meta::hints(expr);
                     let alias = Some(alias.value.clone());
-                    items.push(SelectItem {
-                        bound,
-                        name: alias.clone().unwrap_or_default(),
-                        alias,
-                        string_decimals,
-                        int_length,
-                    });
+                    items.push(SelectItem { bound, name: alias.clone().unwrap_or_default(), alias, hints });
                 }
                 ast::SelectItem::Wildcard(opts) => {
                     reject_wildcard_options(opts)?;
@@ -460,8 +447,7 @@ impl Binder<'_> {
         let items =
             self.bind_items(projection, &mut |_, pos| texts.as_ref().and_then(|t: &Vec<String>| t.get(pos).cloned()))?;
         let exprs = items.iter().map(|i| i.bound.expr.clone()).collect();
-        let metas =
-            items.into_iter().map(|it| item_meta(it.bound, it.name, it.string_decimals, it.int_length)).collect();
+        let metas = items.into_iter().map(|it| item_meta(it.bound, it.name, it.hints)).collect();
         Ok(Returning { exprs, metas })
     }
 
@@ -492,13 +478,7 @@ impl Binder<'_> {
                     derivation: Expr::Column(0).derivation(&c.ty),
                 };
                 // The column's own metadata travels in `origin`.
-                items.push(SelectItem {
-                    bound,
-                    name: c.name.clone(),
-                    alias: None,
-                    string_decimals: 0,
-                    int_length: None,
-                });
+                items.push(SelectItem { bound, name: c.name.clone(), alias: None, hints: MetaHints::NONE });
             }
         }
         if !matched {
@@ -572,164 +552,6 @@ impl Binder<'_> {
 }
 
 /// `ORDER BY 2` / `GROUP BY 1`: a position, if the expression is an integer literal.
-/// A result column's metadata: the column's own for a plain column reference (under the
-/// item's name), computed from the type otherwise.
-fn item_meta(bound: Bound, name: String, string_decimals: u8, int_length: Option<u32>) -> ColumnDefinition {
-    match bound.origin {
-        Some(m) => {
-            let mut m = *m;
-            m.name = name;
-            m
-        }
-        None => {
-            let mut m = computed_meta(&name, &bound.ty, bound.nullable);
-            if matches!(bound.ty, SqlType::Text { .. } | SqlType::Bytes { .. }) {
-                m.decimals = string_decimals;
-            }
-            if is_predicate(&bound.expr) && matches!(bound.ty, SqlType::Int { .. }) {
-                // MariaDB's boolean functions (comparisons, IS NULL, LIKE, IN, AND ...) are
-                // INT of length 1.
-                m.length = 1;
-            }
-            if let (Some(length), SqlType::Int { .. }) = (int_length, &bound.ty) {
-                m.length = length;
-            }
-            // An integer literal is as long as its digits (and sign).
-            match (&bound.expr, &bound.ty) {
-                (Expr::Literal(Value::Int(v)), SqlType::Int { .. }) => m.length = v.to_string().len() as u32,
-                (Expr::Literal(Value::UInt(v)), SqlType::Int { .. }) => m.length = v.to_string().len() as u32,
-                _ => {}
-            }
-            if let (Expr::SysVar { .. }, SqlType::Int { bits: 64, .. }) = (&bound.expr, &bound.ty) {
-                // A numeric system variable is a LONGLONG of 21 characters.
-                m.length = 21;
-            }
-            m
-        }
-    }
-}
-
-/// The display length MariaDB gives an integer function whose width does not depend on its
-/// arguments (checked one by one against MariaDB 10.11's column metadata).
-fn int_length(e: &ast::Expr) -> Option<u32> {
-    const LENGTHS: [(&str, u32); 45] = [
-        ("LENGTH", 10),
-        ("CHAR_LENGTH", 10),
-        ("CHARACTER_LENGTH", 10),
-        ("OCTET_LENGTH", 10),
-        ("BIT_LENGTH", 11),
-        ("LOCATE", 11),
-        ("INSTR", 11),
-        ("POSITION", 11),
-        ("FIND_IN_SET", 3),
-        ("ASCII", 3),
-        ("ORD", 7),
-        ("CRC32", 10),
-        ("DAYOFMONTH", 2),
-        ("DAY", 2),
-        ("MONTH", 2),
-        ("YEAR", 4),
-        ("HOUR", 2),
-        ("MINUTE", 2),
-        ("SECOND", 2),
-        ("DAYOFWEEK", 1),
-        ("DAYOFYEAR", 3),
-        ("WEEKDAY", 1),
-        ("WEEK", 2),
-        ("QUARTER", 1),
-        ("TO_DAYS", 6),
-        ("YEARWEEK", 6),
-        ("MICROSECOND", 6),
-        ("COERCIBILITY", 10),
-        ("COUNT", 21),
-        ("ROW_COUNT", 21),
-        ("FOUND_ROWS", 21),
-        ("CONNECTION_ID", 10),
-        ("LAST_INSERT_ID", 21),
-        ("BIT_COUNT", 2),
-        ("STRCMP", 2),
-        ("ISNULL", 1),
-        ("IS_FREE_LOCK", 1),
-        ("UNCOMPRESSED_LENGTH", 10),
-        ("DATEDIFF", 8),
-        ("TIMESTAMPDIFF", 21),
-        ("PERIOD_DIFF", 6),
-        ("TO_SECONDS", 12),
-        ("JSON_LENGTH", 10),
-        ("JSON_DEPTH", 10),
-        ("JSON_CONTAINS", 1),
-    ];
-    match e {
-        ast::Expr::Nested(inner) => int_length(inner),
-        ast::Expr::Position { .. } => Some(11),
-        ast::Expr::Function(f) => match f.name.0.as_slice() {
-            [ast::ObjectNamePart::Identifier(i)] => {
-                LENGTHS.iter().find(|(n, _)| n.eq_ignore_ascii_case(&i.value)).map(|(_, len)| *len)
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Whether the expression is one of MariaDB's boolean functions (`Item_bool_func`).
-fn is_predicate(e: &Expr) -> bool {
-    matches!(
-        e,
-        Expr::Cmp { .. }
-            | Expr::IsNull { .. }
-            | Expr::IsBool { .. }
-            | Expr::Like { .. }
-            | Expr::InList { .. }
-            | Expr::Between { .. }
-            | Expr::Not(_)
-            | Expr::And(..)
-            | Expr::Or(..)
-            | Expr::Xor(..)
-    )
-}
-
-/// MariaDB's "decimals" of a computed string result: NOT_FIXED_DEC (39) for literals, string
-/// functions, CASE/IF/COALESCE, aggregates and user variables, 0 for the items that set it
-/// themselves (CAST, X'..' and b'..' literals, HEX and the date-formatting functions). Drivers
-/// mostly ignore it; it is sent as MariaDB sends it so that result metadata compares equal.
-fn string_decimals(e: &ast::Expr) -> u8 {
-    const NOT_FIXED_DEC: u8 = 39;
-    /// Checked one by one against MariaDB 10.11's column metadata.
-    const FIXED: [&str; 14] = [
-        "HEX",
-        "UNHEX",
-        "DATE_FORMAT",
-        "TIME_FORMAT",
-        "MONTHNAME",
-        "DAYNAME",
-        "INET_NTOA",
-        "INET6_NTOA",
-        "GET_FORMAT",
-        "GROUP_CONCAT",
-        "DATE_ADD",
-        "DATE_SUB",
-        "ADDDATE",
-        "SUBDATE",
-    ];
-    match e {
-        ast::Expr::Nested(inner) => string_decimals(inner),
-        ast::Expr::Cast { .. } => 0,
-        ast::Expr::Convert { data_type: Some(_), .. } => 0,
-        ast::Expr::Value(v) => match v.value {
-            ast::Value::HexStringLiteral(_)
-            | ast::Value::SingleQuotedByteStringLiteral(_)
-            | ast::Value::DoubleQuotedByteStringLiteral(_) => 0,
-            _ => NOT_FIXED_DEC,
-        },
-        ast::Expr::Function(f) => match f.name.0.as_slice() {
-            [ast::ObjectNamePart::Identifier(i)] if FIXED.iter().any(|n| n.eq_ignore_ascii_case(&i.value)) => 0,
-            _ => NOT_FIXED_DEC,
-        },
-        _ => NOT_FIXED_DEC,
-    }
-}
-
 fn position_literal(e: &ast::Expr) -> Option<Result<usize, ()>> {
     match e {
         ast::Expr::Value(v) => match &v.value {
