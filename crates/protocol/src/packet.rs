@@ -40,12 +40,24 @@ pub struct PacketReader<R> {
     /// Largest joined payload accepted (`max_allowed_packet`).
     max_payload: u64,
     bytes_read: u64,
+    /// After `PacketTooLarge`: where the refused chunk's header lies (offset from `head`) and
+    /// the sequence id it carries, for `skip_refused_packet`.
+    refused: Option<(usize, u8)>,
 }
 
 impl<R: AsyncRead + Unpin> PacketReader<R> {
     pub fn new(inner: R, max_payload: u64) -> PacketReader<R> {
         assert!(max_payload > 0 && max_payload <= MAX_ALLOWED_PACKET_LIMIT, "max_payload out of range");
-        PacketReader { inner, buf: vec![0; INITIAL_BUFFER], head: 0, tail: 0, seq: 0, max_payload, bytes_read: 0 }
+        PacketReader {
+            inner,
+            buf: vec![0; INITIAL_BUFFER],
+            head: 0,
+            tail: 0,
+            seq: 0,
+            max_payload,
+            bytes_read: 0,
+            refused: None,
+        }
     }
 
     /// Expect sequence id 0 next (start of a command).
@@ -141,6 +153,7 @@ impl<R: AsyncRead + Unpin> PacketReader<R> {
             seq = seq.wrapping_add(1);
             let total = (payload_len + chunk_len) as u64;
             if total > self.max_payload {
+                self.refused = Some((raw, got_seq));
                 return Err(ProtocolError::PacketTooLarge { size: total, max: self.max_payload });
             }
             self.fill_to(raw + HEADER_LEN + chunk_len, false).await?;
@@ -167,6 +180,54 @@ impl<R: AsyncRead + Unpin> PacketReader<R> {
             self.tail = 0;
         }
         Ok((&self.buf[start..start + payload_len], seq))
+    }
+
+    /// After `PacketTooLarge`: reads the rest of the refused packet and throws it away, without
+    /// buffering it and at most `max_bytes` of it, and returns the sequence id an answer to it
+    /// must carry (the one after its last chunk). A client that sent every chunk before reading
+    /// checks that id: the ERR then reaches it as an error, not as a broken stream.
+    pub async fn skip_refused_packet(&mut self, max_bytes: u64) -> Result<u8> {
+        let Some((at, mut seq)) = self.refused.take() else {
+            return Err(ProtocolError::Malformed("no refused packet to skip".into()));
+        };
+        // Earlier chunks were joined in place: only the refused chunk's header is where it was.
+        self.head += at;
+        let mut skipped = 0u64;
+        loop {
+            self.fill_to(HEADER_LEN, false).await?;
+            let h = self.head;
+            let chunk_len = u32::from_le_bytes([self.buf[h], self.buf[h + 1], self.buf[h + 2], 0]) as usize;
+            if self.buf[h + 3] != seq {
+                return Err(ProtocolError::OutOfOrder { expected: seq, got: self.buf[h + 3] });
+            }
+            seq = seq.wrapping_add(1);
+            skipped += (HEADER_LEN + chunk_len) as u64;
+            if skipped > max_bytes {
+                return Err(ProtocolError::PacketTooLarge { size: skipped, max: max_bytes });
+            }
+            self.head += HEADER_LEN;
+            self.discard(chunk_len).await?;
+            if chunk_len < MAX_PACKET_CHUNK {
+                break;
+            }
+        }
+        self.seq = seq;
+        Ok(seq)
+    }
+
+    /// Consumes `n` bytes, reading them as needed into the buffer as it is.
+    async fn discard(&mut self, mut n: usize) -> Result<()> {
+        while n > 0 {
+            if self.head == self.tail {
+                self.head = 0;
+                self.tail = 0;
+                self.fill_to(1, false).await?;
+            }
+            let take = n.min(self.tail - self.head);
+            self.head += take;
+            n -= take;
+        }
+        Ok(())
     }
 
     /// Ensures at least `n` bytes are buffered after `head`.
@@ -445,6 +506,35 @@ mod tests {
             // Only the header is supplied: the reader must fail without waiting for the payload.
             let mut r = PacketReader::new(&bytes[..4], 1000);
             assert!(matches!(r.read_packet().await, Err(ProtocolError::PacketTooLarge { size: 2000, max: 1000 })));
+        });
+    }
+
+    /// A refused packet of several chunks is skipped whole: the answer carries the sequence id
+    /// after its last chunk, and the next packet reads as usual.
+    #[test]
+    fn a_refused_packet_is_skipped_to_its_end() {
+        for len in [2000, MAX_PACKET_CHUNK + 10, 2 * MAX_PACKET_CHUNK] {
+            let bytes = frame(&[vec![7u8; len], b"next".to_vec()]);
+            let chunks = len / MAX_PACKET_CHUNK + 1;
+            for max in [1000, MAX_PACKET_CHUNK as u64 + 5] {
+                if max >= len as u64 {
+                    continue;
+                }
+                rt().block_on(async {
+                    let mut r = PacketReader::new(&bytes[..], max);
+                    assert!(matches!(r.read_packet().await, Err(ProtocolError::PacketTooLarge { .. })));
+                    assert_eq!(r.skip_refused_packet(u64::MAX).await.unwrap() as usize, chunks, "{len} over {max}");
+                    r.set_sequence(chunks as u8);
+                    assert_eq!(r.read_packet().await.unwrap(), b"next");
+                });
+            }
+        }
+        // More than the caller will skip: an error, not a wait for the rest.
+        let bytes = frame(&[vec![7u8; 2 * MAX_PACKET_CHUNK]]);
+        rt().block_on(async {
+            let mut r = PacketReader::new(&bytes[..], 1000);
+            assert!(r.read_packet().await.is_err());
+            assert!(r.skip_refused_packet(1 << 20).await.is_err());
         });
     }
 

@@ -389,6 +389,20 @@ impl Connection {
                 Ok(p) => p,
                 Err(ProtocolError::ConnectionClosed) => return true,
                 Err(ProtocolError::Io(_)) => return true,
+                Err(e @ ProtocolError::PacketTooLarge { .. }) => {
+                    debug!(id = self.ctx.entry.id, error = %e, "packet over max_allowed_packet");
+                    // The client sent the whole packet before reading: its ERR must carry the
+                    // sequence id after the packet's last chunk, which only reading it tells.
+                    let skipped =
+                        tokio::time::timeout(DRAIN_TIMEOUT, self.reader.skip_refused_packet(DRAIN_MAX_BYTES as u64));
+                    let seq = match skipped.await {
+                        Ok(Ok(seq)) => seq,
+                        _ => self.reader.sequence().wrapping_add(1),
+                    };
+                    report_protocol_error(&mut self.ctx.writer, seq, &e).await;
+                    self.drain_on_close = true;
+                    return true;
+                }
                 Err(e) => {
                     debug!(id = self.ctx.entry.id, error = %e, "bad packet");
                     report_read_error(&mut self.ctx.writer, self.reader.sequence(), &e).await;

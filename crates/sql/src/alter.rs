@@ -12,9 +12,9 @@
 //!   (LOCK=NONE; `create_index` keeps them waiting for LOCK=SHARED/EXCLUSIVE);
 //! - otherwise a rebuild (`Engine::rebuild_table`): every row converted with the column store
 //!   rules (strict mode errors abort it with MariaDB's `at row N`), new trees, one commit.
-//!   Writers of the table go on where MariaDB lets them (an INPLACE rebuild that keeps the
-//!   primary key: `Edit::online_possible`; the engine logs their changes and applies them at the
-//!   end) and wait otherwise (LOCK=SHARED: a COPY, a new primary key).
+//!   Writers of the table go on where MariaDB lets them (an INPLACE rebuild, a new primary key
+//!   included: `Edit::online_possible`; the engine logs their changes and applies them at the
+//!   end) and wait otherwise (LOCK=SHARED: a COPY).
 //!
 //! A RENAME TO and an AUTO_INCREMENT= are separate engine steps after the change.
 
@@ -844,27 +844,12 @@ impl<'t> Edit<'t> {
 
 impl Edit<'_> {
     /// Whether the table's writers may go on while it is rebuilt (MariaDB's LOCK=NONE, its
-    /// default for an INPLACE rebuild; `Engine::rebuild_table`): every row keeps its primary key
-    /// values, so the engine finds a row changed meanwhile under the same key, and converting a
-    /// row may be done again on its newer version (no row numbering). A COPY (a type change,
-    /// CONVERT TO) keeps the writers waiting, as MariaDB does.
+    /// default for an INPLACE rebuild, a new primary key included; `Engine::rebuild_table`):
+    /// converting a row may be done again on its newer version (no row numbering). A COPY (a
+    /// type change, CONVERT TO, a primary key dropped without a new one) keeps the writers
+    /// waiting, as MariaDB does.
     fn online_possible(&self) -> bool {
-        let old_pk: Vec<(usize, Option<u32>, bool)> =
-            self.t.primary.columns.iter().map(|c| (c.column, c.prefix_len, c.descending)).collect();
-        let pk_same = self.primary.as_ref().is_some_and(|p| p.old.is_some() && p.shrunk.is_none() && p.cols == old_pk);
-        let pk_values_kept = old_pk.iter().all(|(id, _, _)| {
-            self.cols.iter().any(|c| {
-                let old = &self.t.columns[*id];
-                c.id == *id
-                    && c.source == Some(*id)
-                    && same_type(&old.ty, &c.def.ty)
-                    && old.collation == c.def.collation
-            })
-        });
-        pk_same
-            && pk_values_kept
-            && !self.t.has_hidden_pk()
-            && !self.is_copy()
+        !self.is_copy()
             && !self.convert
             && matches!(self.lock, LockKind::Default | LockKind::None)
             && self.cols.iter().all(|c| !matches!(c.fill, Fill::Sequence))

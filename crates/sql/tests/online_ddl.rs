@@ -246,11 +246,37 @@ async fn writers_go_on_during_an_online_index_build_and_reach_the_index() {
     writers_go_on_during("CREATE INDEX kc ON t (k)").await;
 }
 
+/// A new primary key is built online too (MariaDB's LOCK=NONE for ADD PRIMARY KEY): from a
+/// table without one (rows named by hidden row ids) and in place of another. The row log names
+/// the rows writers change by their old key; the rebuild's key map finds their new place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writers_go_on_during_a_primary_key_change() {
+    let db = writers_go_on_during_in(
+        "CREATE TABLE t (id INT NOT NULL, k INT NOT NULL, c VARCHAR(60))",
+        "ALTER TABLE t ADD PRIMARY KEY (id), ADD INDEX kc (k, c), LOCK=NONE",
+    )
+    .await;
+    let t = db.engine.catalog().table("test", "t").cloned().unwrap();
+    assert!(!t.has_hidden_pk());
+    let db = writers_go_on_during_in(
+        "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))",
+        "ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (k, id), ADD INDEX kc (k, c)",
+    )
+    .await;
+    let t = db.engine.catalog().table("test", "t").cloned().unwrap();
+    assert_eq!(t.primary.columns.iter().map(|c| c.column).collect::<Vec<_>>(), [1, 0]);
+}
+
 /// Runs `alter` (which adds the index `kc` leading with `k`) on a held copy while writers go on.
 async fn writers_go_on_during(alter: &'static str) -> Arc<TestDb> {
+    writers_go_on_during_in("CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))", alter).await
+}
+
+/// `writers_go_on_during` on the table `create` makes.
+async fn writers_go_on_during_in(create: &str, alter: &'static str) -> Arc<TestDb> {
     let db = Arc::new(TestDb::new());
     let mut s = db.session_in_test_db().await;
-    exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))").await;
+    exec(&mut s, create).await;
     fill(&db.engine, ROWS).await;
 
     db.engine.hold_index_builds_for_test(true);
@@ -314,11 +340,12 @@ async fn writers_go_on_during(alter: &'static str) -> Arc<TestDb> {
 /// write.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_written_during_an_online_rebuild_fails_it_and_keeps_the_writes() {
-    duplicate_written_during("ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD UNIQUE KEY uk (c)").await;
-    duplicate_written_during("CREATE UNIQUE INDEX uk ON t (c)").await;
+    duplicate_written_during("ALTER TABLE t MODIFY c VARCHAR(60) NOT NULL, ADD UNIQUE KEY uk (c)", "uk").await;
+    duplicate_written_during("CREATE UNIQUE INDEX uk ON t (c)", "uk").await;
+    duplicate_written_during("ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (c), LOCK=NONE", "PRIMARY").await;
 }
 
-async fn duplicate_written_during(alter: &'static str) {
+async fn duplicate_written_during(alter: &'static str, key: &str) {
     let db = Arc::new(TestDb::new());
     let mut s = db.session_in_test_db().await;
     exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(60))").await;
@@ -338,9 +365,10 @@ async fn duplicate_written_during(alter: &'static str) {
     exec(&mut w, &format!("INSERT INTO t VALUES (-1, 0, '{first_c}')")).await;
     db.engine.hold_index_builds_for_test(false);
     let e = ddl.await.unwrap();
-    assert_eq!((e.code, e.message), (1062, format!("Duplicate entry '{first_c}' for key 'uk'")));
+    assert_eq!((e.code, e.message), (1062, format!("Duplicate entry '{first_c}' for key '{key}'")));
     let t = db.engine.catalog().table("test", "t").cloned().unwrap();
     assert!(t.index_by_name("uk").is_none() && t.columns[2].nullable);
+    assert_eq!(t.primary.columns.iter().map(|c| c.column).collect::<Vec<_>>(), [0]);
     assert_eq!(db.engine.online_rebuilds_for_test(), 0, "the row log ended");
     let mut probe = session_in_test(&db);
     assert_eq!(query(&mut probe, "SELECT COUNT(*) FROM t").await, rows(&[&[&(ROWS + 1).to_string()]]));

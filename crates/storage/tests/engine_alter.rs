@@ -326,12 +326,26 @@ async fn writers_wait_for_a_rebuild_and_auto_increment_is_kept_above_the_rows() 
 /// carries those writes into the new table, across a power cut right after. No page leaks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_during_an_online_rebuild_keeps_the_writes_made_meanwhile() {
+    crash_during_an_online_rebuild(false).await;
+}
+
+/// The same with a new primary key (k, id): the rebuild's key map (old key -> new key) is a
+/// pending tree, freed after the power cut and after the commit alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_during_an_online_primary_key_change_keeps_the_writes_made_meanwhile() {
+    crash_during_an_online_rebuild(true).await;
+}
+
+async fn crash_during_an_online_rebuild(new_primary_key: bool) {
     let dir = tempfile::tempdir().unwrap();
     let (e, t) = setup(dir.path()).await;
     settle(&e).await;
     let mut new = rebuild_of(&t);
     new.online = true;
     new.columns.push(col("z", int(), true));
+    if new_primary_key {
+        new.primary_key = vec![ic(1), ic(0)];
+    }
     let widen = |mut r: Vec<Datum>| -> Result<Vec<Datum>> {
         r.push(Datum::Int(9));
         Ok(r)

@@ -9,10 +9,12 @@
 //!   catalog commit swaps the definition and hands the old trees to purge. The new trees are
 //!   pending until that commit, so a crash at any moment leaves the old table or the new one.
 //!   Readers go on throughout. Writers go on too when the caller asks for an online rebuild
-//!   (MariaDB's LOCK=NONE) and the primary key keeps its bytes: the copy reads the rows as of
-//!   a read view, the keys writers change meanwhile are logged (crate::row_log) and re-read
-//!   into the new trees by drains, the last one with the writers waiting for a moment.
-//!   Otherwise writers wait for the whole copy (LOCK=SHARED).
+//!   (MariaDB's LOCK=NONE): the copy reads the rows as of a read view, the keys writers change
+//!   meanwhile are logged (crate::row_log) and re-read into the new trees by drains, the last
+//!   one with the writers waiting for a moment. The log names rows by their old primary key;
+//!   where the new table keys them otherwise (ADD PRIMARY KEY, a primary key on other columns),
+//!   a key map (old key -> new key, a pending tree of its own) tells a drain where a row's
+//!   stale copy lies. Otherwise writers wait for the whole copy (LOCK=SHARED).
 //!
 //! A rebuild writes the rows fresh at version 0 of the new definition: its row versions are
 //! empty again.
@@ -104,6 +106,15 @@ fn versions_after(t: &TableDef, change: &InstantAlter) -> RowVersions {
     RowVersions { old, added }
 }
 
+/// The primary key of `row` in the new table: its key columns, or the next hidden row id.
+fn new_row_key(new: &TableDef, row: &[Datum], copied: &mut Copied) -> Result<Vec<u8>> {
+    if new.has_hidden_pk() {
+        copied.row_ids += 1;
+        return Ok(keycodec::hidden_row_id_key(copied.row_ids));
+    }
+    keycodec::primary_key(new, row)
+}
+
 /// `cols` (new numbering) index what `old` (old numbering) indexed.
 fn same_index_columns(sources: &[Option<usize>], old: &[IndexColumn], cols: &[IndexColumn]) -> bool {
     old.len() == cols.len()
@@ -111,6 +122,50 @@ fn same_index_columns(sources: &[Option<usize>], old: &[IndexColumn], cols: &[In
             .iter()
             .zip(cols)
             .all(|(o, n)| sources.get(n.column) == Some(&Some(o.column)) && o.prefix_len == n.prefix_len)
+}
+
+/// Whether every row of `t` keeps its primary key bytes in `new`: then an online rebuild finds
+/// the row a writer changed under the key the row log names; otherwise it needs a `KeyMap`.
+/// Columns are matched by name (a renamed key column takes the key map: slower, still right).
+fn keeps_primary_keys(t: &TableDef, new: &TableRebuild) -> bool {
+    !t.has_hidden_pk()
+        && keycodec::keys_survive_rebuild(t, &t.primary)
+        && t.primary.columns.len() == new.primary_key.len()
+        && t.primary.columns.iter().zip(&new.primary_key).all(|(o, n)| {
+            let (was, now) = (&t.columns[o.column], &new.columns[n.column]);
+            was.name.eq_ignore_ascii_case(&now.name)
+                && was.ty == now.ty
+                && was.collation == now.collation
+                && o.prefix_len == n.prefix_len
+        })
+}
+
+/// Where each row of an online rebuild that changes the primary key lies in the new table: a
+/// tree of old primary key -> new primary key, written by the copy and the drains. It is a
+/// pending tree from start to end (freed after the rebuild, or at the next open after a crash);
+/// its entries are plain page changes like the new trees'. On disk rather than in memory: it
+/// has an entry per row.
+struct KeyMap {
+    root: PageId,
+}
+
+impl KeyMap {
+    fn put(&self, store: &PageStore, old_key: &[u8], new_key: &[u8]) -> Result<Lsn> {
+        let mut mtr = Mtr::new(store);
+        BTree::open(self.root).modify(&mut mtr, old_key, |_| (Change::Put(new_key.to_vec()), ()))?;
+        Ok(mtr.commit().1)
+    }
+
+    /// Removes the entry of `old_key`; returns the new key it held.
+    fn take(&self, store: &PageStore, old_key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let mut mtr = Mtr::new(store);
+        let new_key = BTree::open(self.root).modify(&mut mtr, old_key, |cur| match cur {
+            Some(v) => (Change::Remove, Some(v.to_vec())),
+            None => (Change::Keep, None),
+        })?;
+        mtr.commit();
+        Ok(new_key)
+    }
 }
 
 impl Engine {
@@ -203,9 +258,8 @@ impl Engine {
     /// of every row, each converted by `map` (old columns in, new columns out; its error aborts
     /// the ALTER and leaves the table as it was), and swaps them in with one catalog commit.
     /// Reads and other tables go on meanwhile; writers of the table go on too if `new.online`
-    /// and the table has a primary key in the current key format (the caller vouches that `map`
-    /// keeps the primary key's values, and that it may run again on rows changed meanwhile),
-    /// else they wait (`block_writes`, MariaDB's LOCK=SHARED). Fails with DuplicateKey if the
+    /// (the caller vouches that `map` may run again on rows changed meanwhile), else they wait
+    /// (`block_writes`, MariaDB's LOCK=SHARED). Fails with DuplicateKey if the
     /// rows violate a new unique key. Returns the number of rows the new table holds.
     /// `expected` as for `alter_table_instant`.
     pub async fn rebuild_table<E: From<StorageError>>(
@@ -234,13 +288,47 @@ impl Engine {
             }
             names.push(&ix.name);
         }
-        // Online only where every row keeps its primary key bytes: the row log names rows by
-        // their key, and the drains find a row's new version under the same key.
-        let online = new.online && !t.has_hidden_pk() && keycodec::keys_survive_rebuild(&t, &t.primary);
+        let online = new.online;
+        let rekeyed = online && !keeps_primary_keys(&t, &new);
         let mut writes = Some(self.block_writes(t.id, ddl.slot).await?);
+        // Pending from here: a crash before the commit frees them at the next open. The key map
+        // stays pending to the end and is freed in any case.
+        let trees = 1 + new.indexes.len();
+        let mut roots = self.sh.pending_trees.create_trees(&self.sh.store, trees + usize::from(rekeyed))?;
+        let key_map = rekeyed.then(|| KeyMap { root: roots.pop().expect("the key map's tree") });
+        let rebuilt = self.rebuild_into(&mut ddl, &t, new, &roots, key_map.as_ref(), &mut writes, &mut map).await;
+        if let Some(key_map) = key_map {
+            blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &[key_map.root]));
+        }
+        let (def, rows) = rebuilt?;
+        // The old trees are freed: statements still reading them must end first.
+        let _barrier = self.barrier_all().await;
+        self.edit_catalog(|_, ts| {
+            ts.insert((db.to_string(), table.to_string()), def);
+        });
+        self.free_trees_later(all_roots(&t));
+        Ok(rows)
+    }
+
+    /// `rebuild_table` from its new (pending) trees `roots` on: the copy and the commit. Frees
+    /// `roots` if it fails. Returns the new definition and the number of rows.
+    #[allow(clippy::too_many_arguments)]
+    async fn rebuild_into<E: From<StorageError>>(
+        &self,
+        ddl: &mut DdlState,
+        t: &Arc<TableDef>,
+        new: TableRebuild,
+        roots: &[PageId],
+        key_map: Option<&KeyMap>,
+        writes: &mut Option<TableWriteBlock>,
+        map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+    ) -> std::result::Result<(Arc<TableDef>, u64), E> {
+        let online = new.online;
+        let names: Vec<&str> =
+            std::iter::once(if new.primary_key.is_empty() { HIDDEN_PRIMARY_NAME } else { "PRIMARY" })
+                .chain(new.indexes.iter().map(|ix| ix.name.as_str()))
+                .collect();
         let mut counters = ddl.counters;
-        // Pending from here: a crash before the commit frees them at the next open.
-        let roots = self.sh.pending_trees.create_trees(&self.sh.store, 1 + new.indexes.len())?;
         let mut next_index = || {
             let id = counters.next_index_id;
             counters.next_index_id += 1;
@@ -280,14 +368,14 @@ impl Engine {
             constraints: new.constraints.unwrap_or_else(|| t.constraints.clone()),
         });
         let copied = if online {
-            self.copy_online(&t, &def, &mut map, &mut writes, ddl.slot).await
+            self.copy_online(t, &def, map, key_map, writes, ddl.slot).await
         } else {
-            blocking::run(|| self.copy_rows(&t, &def, &mut map, None))
+            blocking::run(|| self.copy_rows(t, &def, map, None, None))
         };
         let copied = match copied {
             Ok(c) => c,
             Err(e) => {
-                blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &roots));
+                blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, roots));
                 return Err(e);
             }
         };
@@ -304,13 +392,12 @@ impl Engine {
             .and_then(|_| self.write_counters(&mut trx, &counters));
         if let Err(e) = written {
             drop(trx);
-            blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, &roots));
+            blocking::run(|| self.sh.pending_trees.free_now(&self.sh.store, roots));
             return Err(e.into());
         }
         let trx_id = trx.id().expect("wrote catalog records");
         let reset = LogRecord::AutoIncReset { trx_id, table_id: t.id, next: auto_inc };
-        let old_roots = all_roots(&t);
-        let ddl_id = self.ddl_commit(trx, &[reset], &roots, &old_roots, || {
+        let ddl_id = self.ddl_commit(trx, &[reset], roots, &all_roots(t), || {
             self.sh.registry.with(t.id, |rt| {
                 rt.reset_auto_inc(auto_inc);
                 if def.has_hidden_pk() {
@@ -321,13 +408,7 @@ impl Engine {
         ddl.counters = counters;
         // Snapshots older than the rebuild cannot read the new trees (1412), as on MariaDB.
         self.sh.note_indexes_created(ddl_id, def.indexes().map(|i| i.id));
-        // The old trees are freed: statements still reading them must end first.
-        let _barrier = self.barrier_all().await;
-        self.edit_catalog(|_, ts| {
-            ts.insert((db.to_string(), table.to_string()), def);
-        });
-        self.free_trees_later(old_roots);
-        Ok(copied.rows)
+        Ok((def, copied.rows))
     }
 
     /// The copy of an online rebuild. Called with the table's writers blocked (`writes`): no
@@ -340,13 +421,14 @@ impl Engine {
         old: &TableDef,
         new: &TableDef,
         map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+        key_map: Option<&KeyMap>,
         writes: &mut Option<TableWriteBlock>,
         slot: usize,
     ) -> std::result::Result<Copied, E> {
         let log = self.sh.row_logs.start(old.primary.id, &old.primary.name);
         let view = self.sh.trx.open_view(slot, None);
         *writes = None;
-        let copied = blocking::run(|| self.copy_rows(old, new, map, Some(&view)));
+        let copied = blocking::run(|| self.copy_rows(old, new, map, Some(&view), key_map));
         self.sh.trx.close_view(slot);
         let mut copied = copied?;
         for _ in 0..MAX_ONLINE_DRAINS {
@@ -354,12 +436,12 @@ impl Engine {
                 break;
             }
             let keys = log.log.take()?;
-            blocking::run(|| self.drain_row_log(old, new, map, keys, &mut copied, slot, Some(&log.log)))?;
+            blocking::run(|| self.drain_row_log(old, new, map, key_map, keys, &mut copied, slot, Some(&log.log)))?;
         }
         *writes = Some(self.block_writes(old.id, slot).await?);
         // Every writer of the table has ended and handed its keys over.
         let keys = log.log.take()?;
-        blocking::run(|| self.drain_row_log(old, new, map, keys, &mut copied, slot, None))?;
+        blocking::run(|| self.drain_row_log(old, new, map, key_map, keys, &mut copied, slot, None))?;
         Ok(copied)
     }
 
@@ -469,8 +551,9 @@ impl Engine {
         drained
     }
 
-    /// Applies the rows of `keys` (old primary keys, which the new table keeps) as a fresh read
-    /// view sees them: each is removed from the new trees, then written again if it is live.
+    /// Applies the rows of `keys` (old primary keys) as a fresh read view sees them: each is
+    /// removed from the new trees (where `key_map` says, or under the same key), then written
+    /// again if it is live.
     /// Removing them all first keeps a unique key from failing on a value that moved between
     /// two rows of the batch. A unique key that still fails while writers go on may be passing
     /// (a row of the next batch gives the value up): with `requeue` the key goes back to the
@@ -481,24 +564,42 @@ impl Engine {
         old: &TableDef,
         new: &TableDef,
         map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
+        key_map: Option<&KeyMap>,
         keys: Vec<Vec<u8>>,
         copied: &mut Copied,
         slot: usize,
         requeue: Option<&RowLog>,
     ) -> std::result::Result<(), E> {
+        let store = &self.sh.store;
         let view = self.sh.trx.open_view(slot, None);
         let drained = (|| {
             for key in &keys {
-                if self.remove_new_row(new, key)? {
-                    copied.rows -= 1;
+                let at = match key_map {
+                    Some(key_map) => key_map.take(store, key)?,
+                    None => Some(key.clone()),
+                };
+                if let Some(at) = at {
+                    if self.remove_new_row(new, &at)? {
+                        copied.rows -= 1;
+                    }
                 }
             }
             let mut again = Vec::new();
             for key in keys {
                 let Some(row) = self.row_as_of(old, &view, &key, None)? else { continue };
                 let row = map(row)?;
-                match self.put_new_row(new, &key, &row, copied, true) {
-                    Ok(_) => {}
+                // Under the same key, the slot is free (removed above); under a new one, another
+                // row may hold it: a duplicate then, not a replacement.
+                let (new_key, replace) = match key_map {
+                    Some(_) => (new_row_key(new, &row, copied)?, false),
+                    None => (key.clone(), true),
+                };
+                match self.put_new_row(new, &new_key, &row, copied, replace) {
+                    Ok(_) => {
+                        if let Some(key_map) = key_map {
+                            key_map.put(store, &key, &new_key)?;
+                        }
+                    }
                     Err(StorageError::DuplicateKey { .. }) if requeue.is_some() => again.push(key),
                     Err(e) => return Err(e.into()),
                 }
@@ -549,13 +650,15 @@ impl Engine {
     /// Fills the empty, unreachable trees of `new` from every row of `old`, in the old primary
     /// key's order, stamped visible to all and logged as plain page changes (as `build_index`).
     /// The rows as `view` sees them, or (None) their latest versions, all committed since the
-    /// table's writers wait (`block_writes`). Synchronous.
+    /// table's writers wait (`block_writes`). Each row's new key goes into `key_map` if there
+    /// is one; without, an online copy (`view`) must keep every key. Synchronous.
     fn copy_rows<E: From<StorageError>>(
         &self,
         old: &TableDef,
         new: &TableDef,
         map: &mut impl FnMut(Vec<Datum>) -> std::result::Result<Vec<Datum>, E>,
         view: Option<&ReadView>,
+        key_map: Option<&KeyMap>,
     ) -> std::result::Result<Copied, E> {
         let store = &self.sh.store;
         let mut copied = Copied::default();
@@ -577,17 +680,16 @@ impl Engine {
             if row.len() != new.columns.len() {
                 return Err(bad_definition(format!("mapped row has {} values", row.len())).into());
             }
-            let pk_key = if new.has_hidden_pk() {
-                copied.row_ids += 1;
-                keycodec::hidden_row_id_key(copied.row_ids)
-            } else {
-                keycodec::primary_key(new, &row)?
-            };
-            if view.is_some() && pk_key != old_key {
-                // The row log names rows by their old key: an online rebuild must keep it.
+            let pk_key = new_row_key(new, &row, &mut copied)?;
+            if view.is_some() && key_map.is_none() && pk_key != old_key {
+                // The row log names rows by their old key: without a key map, an online
+                // rebuild must keep it.
                 return Err(bad_definition("an online rebuild changed a primary key".into()).into());
             }
-            let end = self.put_new_row(new, &pk_key, &row, &mut copied, false)?;
+            let mut end = self.put_new_row(new, &pk_key, &row, &mut copied, false)?;
+            if let Some(key_map) = key_map {
+                end = key_map.put(store, &old_key, &pk_key)?;
+            }
             if copied.rows.is_multiple_of(REBUILD_CRASH_POINT_EVERY) {
                 while self.sh.index_builds_held.load(Ordering::Relaxed) && !self.sh.is_closed() {
                     std::thread::sleep(Duration::from_millis(1));
