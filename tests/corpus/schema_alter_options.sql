@@ -93,3 +93,33 @@ ALTER TABLE `events` DROP COLUMN `id`, DROP COLUMN `seq`, DROP COLUMN `source`, 
 ALTER TABLE `events` ADD COLUMN `a` int, DROP COLUMN `a`;
 ALTER TABLE `events` ADD COLUMN `b` int, ADD COLUMN `b` int;
 SHOW CREATE TABLE `events`;
+CREATE TABLE `pk_moves` (`a` int, `b` int NOT NULL, `c` int);
+INSERT INTO `pk_moves` VALUES (1, 1, 1), (2, 2, 2);
+ALTER TABLE `pk_moves` ADD PRIMARY KEY (`a`), LOCK=NONE;
+ALTER TABLE `pk_moves` DROP PRIMARY KEY, ADD PRIMARY KEY (`b`), ALGORITHM=INPLACE, LOCK=NONE;
+ALTER TABLE `pk_moves` DROP PRIMARY KEY, LOCK=NONE;
+ALTER TABLE `pk_moves` DROP PRIMARY KEY;
+ALTER TABLE `pk_moves` ADD PRIMARY KEY (`c`), ALGORITHM=INPLACE;
+INSERT INTO `pk_moves` VALUES (3, 3, NULL);
+INSERT INTO `pk_moves` VALUES (3, 3, 1);
+ALTER TABLE `pk_moves` DROP PRIMARY KEY, ADD PRIMARY KEY (`a`, `c`), LOCK=NONE;
+SELECT * FROM `pk_moves`;
+SHOW CREATE TABLE `pk_moves`;
+ALTER TABLE `events` LOCK=FAST, ADD COLUMN `y` int;
+ALTER TABLE `events` ALGORITHM=1, ADD COLUMN `y` int;
+-- The table copy's errors, as MariaDB's field copy gives them: a CHAR/VARCHAR cut short into a
+-- shorter one is 1265, TEXT or another character set 1406, a string that is no number 1292.
+CREATE TABLE `shrink` (`id` int PRIMARY KEY, `s` varchar(20), `c` char(10), `t` text);
+INSERT INTO `shrink` VALUES (1, 'abcdef', 'abcdef', 'abcdef');
+ALTER TABLE `shrink` MODIFY `s` varchar(3);
+ALTER TABLE `shrink` MODIFY `c` char(3);
+ALTER TABLE `shrink` MODIFY `t` varchar(3);
+ALTER TABLE `shrink` MODIFY `s` varbinary(3);
+ALTER TABLE `shrink` MODIFY `s` decimal(5,2);
+ALTER TABLE `shrink` MODIFY `s` double;
+ALTER TABLE `shrink` MODIFY `s` int unsigned;
+ALTER TABLE `shrink` MODIFY `s` date;
+ALTER TABLE `shrink` MODIFY `s` time;
+ALTER TABLE `shrink` MODIFY `s` year;
+ALTER TABLE `shrink` ADD COLUMN `q` int, DROP COLUMN IF EXISTS `q`;
+SHOW CREATE TABLE `shrink`;

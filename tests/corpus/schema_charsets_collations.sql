@@ -177,3 +177,19 @@ SELECT id FROM l1g WHERE s LIKE 'Ö%' ORDER BY id;
 SELECT s, HEX(WEIGHT_STRING(s)) FROM l1g ORDER BY id;
 SELECT 'ä' = 'a' COLLATE latin1_general_ci, 'ä' = 'a' COLLATE latin1_swedish_ci, 'ä' < 'b' COLLATE latin1_general_ci;
 SELECT MIN(s), MAX(s), COUNT(DISTINCT s) FROM l1g;
+-- String functions compare in their operands' collation: PAD SPACE for STRCMP, FIELD,
+-- GREATEST, LEAST; not for FIND_IN_SET and LOCATE, whose windows are as long in bytes as the
+-- needle (so 'a' is not found in 'Ä' under general_ci, and unicode_ci finds 'ss' as 'ß').
+SELECT STRCMP('a', 'A'), STRCMP('a ', 'A'), STRCMP('b', 'A'), STRCMP('a' COLLATE utf8mb4_bin, 'A');
+SELECT FIELD('a', 'A'), FIELD('b ', 'x', 'B'), FIELD('a' COLLATE utf8mb4_bin, 'A'), FIELD(1, '1', 'a');
+SELECT FIND_IN_SET('A', 'a,b'), FIND_IN_SET('B ', 'a,b'), FIND_IN_SET('b', 'a,B'), FIND_IN_SET(_utf8mb4'a' COLLATE utf8mb4_bin, 'A,a');
+SELECT LOCATE('B', 'abc'), INSTR('abc', 'C'), POSITION('B' IN 'abc'), LOCATE('b', 'abcb', 3), LOCATE('ä', 'abcä'), INSTR('Ärger', 'a');
+SELECT LOCATE('SS', 'straße'), LOCATE('ss' COLLATE utf8mb4_unicode_ci, 'straße'), LOCATE('', 'ab'), LOCATE('a' COLLATE utf8mb4_bin, 'A');
+SELECT GREATEST('a', 'B'), GREATEST('a', 'A'), GREATEST('A', 'a'), LEAST('b', 'B'), LEAST('b', 'A', 'c'), GREATEST('a', NULL);
+SELECT id, s FROM l1g WHERE FIELD(s, 'A', 'Z') > 0 ORDER BY id;
+SELECT REPLACE('aBc', 'b', 'x'), SUBSTRING_INDEX('aXbxc', 'x', 1);
+CREATE TABLE en_ci (id int PRIMARY KEY, u ENUM('METER', 'SECOND') COLLATE utf8mb4_unicode_ci, b ENUM('METER', 'SECOND') COLLATE utf8mb4_bin);
+INSERT INTO en_ci VALUES (1, 'METER', 'METER'), (2, 'SECOND', 'SECOND');
+SELECT id FROM en_ci WHERE u = 'meter';
+SELECT id FROM en_ci WHERE b = 'meter';
+SELECT id FROM en_ci WHERE u IN ('second', 'x') ORDER BY id;

@@ -127,3 +127,11 @@ ALTER TABLE ck_ai4 ADD CONSTRAINT ck CHECK (c > 0);
 INSERT INTO ck_ai4 (c) VALUES (1);
 INSERT INTO ck_ai4 (c) VALUES (0);
 SELECT * FROM ck_ai4;
+-- DROP COLUMN takes along the table CHECKs that name no column left; one that also names a
+-- column that stays fails with 1054.
+CREATE TABLE `c2` (`a` int, `b` int, `c` int, CHECK (`a` < `b`), CONSTRAINT `x` CHECK (`a` > 0), CHECK (`c` > 0));
+ALTER TABLE `c2` DROP COLUMN `c`;
+SHOW CREATE TABLE `c2`;
+ALTER TABLE `c2` DROP COLUMN `a`;
+ALTER TABLE `c2` DROP COLUMN `a`, DROP COLUMN `b`, ADD COLUMN `d` int;
+SHOW CREATE TABLE `c2`;

@@ -470,7 +470,10 @@ impl<'t> Edit<'t> {
     }
 
     fn drop_column(&mut self, cx: &mut ExecCtx, name: &str, if_exists: bool) -> Result<(), SqlError> {
-        let Some(at) = self.position_of(name) else {
+        // DROP names a column of the table as it was: one the statement adds is not there yet
+        // (MariaDB's 1091).
+        let at = self.position_of(name).filter(|&at| self.cols[at].source.is_some());
+        let Some(at) = at else {
             if if_exists {
                 cx.push_warning(WarnLevel::Note, 1091, format!("Can't DROP COLUMN `{name}`; check that it exists"));
                 return Ok(());
@@ -479,10 +482,18 @@ impl<'t> Edit<'t> {
         };
         let gone = self.cols.remove(at);
         let id = gone.id;
-        // Its own CHECK goes with it; a table CHECK that names it fails later (1054).
-        self.constraints
-            .checks
-            .retain(|k| !k.column.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(&gone.def.name)));
+        // Its own CHECK goes with it, and so does a table CHECK that names no column left (as
+        // MariaDB); a table CHECK that names it and another column fails later (1054).
+        let cols = &self.cols;
+        self.constraints.checks.retain(|k| {
+            if k.column.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(&gone.def.name)) {
+                return false;
+            }
+            let names = crate::generated::quoted_names(&k.expr);
+            let names_gone = names.iter().any(|n| n.eq_ignore_ascii_case(&gone.def.name));
+            let names_left = names.iter().any(|n| cols.iter().any(|c| c.def.name.eq_ignore_ascii_case(n)));
+            k.column.is_some() || !names_gone || names_left
+        });
         // Indexes lose the column, as in MariaDB; one left without columns is dropped.
         for ix in self.primary.iter_mut().chain(self.secondary.iter_mut()) {
             let before = ix.cols.len();
@@ -711,6 +722,12 @@ impl<'t> Edit<'t> {
             AlterOp::AutoIncrement(n) => self.auto_increment = Some(*n),
             AlterOp::Algorithm(a) => self.algorithm = *a,
             AlterOp::Lock(l) => self.lock = *l,
+            AlterOp::UnknownAlgorithm(name) => {
+                return Err(SqlError::new(1800, "HY000", format!("Unknown ALGORITHM '{name}'")));
+            }
+            AlterOp::UnknownLock(name) => {
+                return Err(SqlError::new(1801, "HY000", format!("Unknown LOCK type '{name}'")))
+            }
             AlterOp::Force => {
                 self.force = true;
                 self.changed = true;
@@ -862,6 +879,36 @@ fn column_def_from_text(text: &str) -> Result<ast::ColumnDef, SqlError> {
         .try_with_sql(text)
         .map_err(|e| crate::parse::syntax_error(text, &e))?;
     p.parse_column_def().map_err(|e| crate::parse::syntax_error(text, &e))
+}
+
+/// The error MariaDB's table copy gives where the store rules of INSERT give `e`, each checked
+/// against MariaDB 10.11: a CHAR/VARCHAR cut short into a shorter one of the same character set
+/// is a truncation (1265; its field copy cuts the string) where TEXT or another character set
+/// goes through the store (1406); a string that is not a number is 1292 "Truncated incorrect
+/// INTEGER/DECIMAL/DOUBLE value" (YEAR keeps 1366), and one that is not a date "Incorrect
+/// datetime value" for DATE too.
+fn copy_error(e: SqlError, old: &ColumnDef, new: &ColumnDef, text: Option<&str>, row: u64) -> SqlError {
+    let plain_string = |c: &ColumnDef| matches!(c.ty, ColumnType::Char { .. } | ColumnType::VarChar { .. });
+    let charset = |c: &ColumnDef| crate::charset::Collation::named(&c.collation).map(|c| c.charset_name());
+    let same_charset = charset(old) == charset(new);
+    match (e.code, text) {
+        (1406, _) if plain_string(old) && plain_string(new) && same_charset => {
+            SqlError::new(1265, "01000", format!("Data truncated for column '{}' at row {row}", new.name))
+        }
+        (1366, Some(v)) => {
+            let kind = match new.ty {
+                ColumnType::Int { .. } => "INTEGER",
+                ColumnType::Decimal { .. } => "DECIMAL",
+                ColumnType::Float { .. } | ColumnType::Double { .. } => "DOUBLE",
+                _ => return e,
+            };
+            SqlError::new(1292, "22007", format!("Truncated incorrect {kind} value: '{v}'"))
+        }
+        (1292, Some(_)) if matches!(new.ty, ColumnType::Date) && e.message.starts_with("Incorrect date value") => {
+            SqlError::new(1292, "22007", e.message.replacen("Incorrect date value", "Incorrect datetime value", 1))
+        }
+        _ => e,
+    }
 }
 
 /// Runs one ALTER TABLE statement.
@@ -1127,14 +1174,13 @@ async fn rebuild(
                     } else if *convert {
                         let v = crate::exec::access::session_value(&old_columns[*at], &v, cx);
                         let target = StoreTarget { db: &db, table: &table, row: row_no };
+                        let text = match &v {
+                            Datum::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+                            _ => None,
+                        };
                         match value::store_for_column_at(v, col, Some(&target), &*cx) {
                             Ok(v) => v,
-                            // ALTER reports a string cut short as a truncation, not 1406.
-                            Err(e) if e.code == 1406 => {
-                                let msg = format!("Data truncated for column '{}' at row {row_no}", col.name);
-                                return Err(SqlError::new(1265, "01000", msg));
-                            }
-                            Err(e) => return Err(e),
+                            Err(e) => return Err(copy_error(e, &old_columns[*at], col, text.as_deref(), row_no)),
                         }
                     } else {
                         v

@@ -157,6 +157,47 @@ pub(crate) fn rename_column(columns: &mut [ColumnDef], old: &str, new: &str) {
     }
 }
 
+/// The backquoted names an expression's stored text refers to (its columns: stored CHECK and
+/// generated expressions quote every column name), each once, as written.
+pub(crate) fn quoted_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\'' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '\'' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '`' => {
+                let mut name = String::new();
+                while let Some(c) = chars.next() {
+                    if c == '`' {
+                        if chars.peek() == Some(&'`') {
+                            chars.next();
+                            name.push('`');
+                            continue;
+                        }
+                        break;
+                    }
+                    name.push(c);
+                }
+                if !names.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+                    names.push(name);
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
 pub(crate) fn renamed(text: &str, old: &str, new: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -289,6 +330,11 @@ pub(crate) fn value_given(table: &TableDef, col: &ColumnDef, v: &Value, cx: &Exe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_names_are_the_columns_of_a_stored_expression() {
+        assert_eq!(quoted_names("(`a` < `B`) and `a` <> 'x`y' and char_length(`c``d`) > 0"), ["a", "B", "c`d"]);
+    }
 
     #[test]
     fn renames_back_quoted_columns_outside_strings() {

@@ -19,6 +19,7 @@
 //! - `parse`: statement recognition and pre-processing before sqlparser; auto-parameterization.
 //! - `plan`: plans and bound expressions, access paths, key ranges.
 //! - `sequence`: sequences (CREATE SEQUENCE, NEXTVAL): options, caches of reserved values.
+//! - `table_locks`: LOCK TABLES' server-wide locks.
 //! - `server`: the server-wide state (`SqlServer`); `store`: a session's one route to the
 //!   storage engine (engine handle, slot, open transaction); `temporary`: a session's
 //!   temporary tables (names mapped to hidden engine tables).
@@ -59,6 +60,7 @@ mod server;
 pub mod session;
 pub mod show;
 mod store;
+mod table_locks;
 mod temporary;
 mod types;
 pub mod value;

@@ -235,6 +235,124 @@ async fn locking_reads() {
     exec(&mut a, "COMMIT").await;
 }
 
+/// NOWAIT, WAIT n and SKIP LOCKED as MariaDB 10.6+: 1205 at once, after n seconds, or the
+/// rows others hold left out (a job queue's `LIMIT 1 ... SKIP LOCKED` takes the next free row;
+/// an uncommitted change holds its row too). Checked against MariaDB 10.11.
+#[tokio::test]
+async fn locking_reads_that_do_not_wait() {
+    let db = TestDb::new();
+    let (mut a, mut b) = setup(&db).await;
+    exec(&mut a, "INSERT INTO t VALUES (4, 1)").await;
+    exec(&mut a, "BEGIN").await;
+    let first = "SELECT id FROM t WHERE v = 0 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED";
+    assert_eq!(query(&mut a, first).await, rows(&[&["1"]]));
+    exec(&mut b, "BEGIN").await;
+    assert_eq!(query(&mut b, first).await, rows(&[&["2"]]));
+    assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t FOR UPDATE SKIP LOCKED").await, rows(&[&["3"]]));
+    assert_eq!(query(&mut b, "SELECT id FROM t ORDER BY id LOCK IN SHARE MODE SKIP LOCKED").await, rows(&[&["2"]]));
+    let started = std::time::Instant::now();
+    for sql in [
+        "SELECT id FROM t WHERE id = 1 FOR UPDATE NOWAIT",
+        "SELECT id FROM t WHERE id = 3 LOCK IN SHARE MODE NOWAIT",
+        "SELECT id FROM t WHERE id = 1 FOR UPDATE WAIT 0",
+    ] {
+        let e = fail(&mut b, sql).await;
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (1205, "Lock wait timeout exceeded; try restarting transaction"),
+            "{sql}"
+        );
+    }
+    assert!(started.elapsed() < Duration::from_millis(900), "NOWAIT and WAIT 0 do not wait");
+    let started = std::time::Instant::now();
+    assert_eq!(fail(&mut b, "SELECT id FROM t WHERE id = 1 FOR UPDATE WAIT 0.5").await.code, 1205);
+    assert!(started.elapsed() >= Duration::from_millis(450), "WAIT n waits n seconds");
+    assert!(b.status().in_transaction, "the transaction stays open");
+    assert_eq!(query(&mut b, "SELECT id FROM t WHERE id = 2 FOR UPDATE NOWAIT").await, rows(&[&["2"]]));
+    exec(&mut a, "COMMIT").await;
+    // An uncommitted change holds its row.
+    exec(&mut a, "BEGIN").await;
+    exec(&mut a, "UPDATE t SET v = 5 WHERE id = 4").await;
+    assert_eq!(
+        query(&mut b, "SELECT id FROM t ORDER BY id FOR UPDATE SKIP LOCKED").await,
+        rows(&[&["1"], &["2"], &["3"]])
+    );
+    assert_eq!(fail(&mut b, "SELECT id FROM t WHERE id = 4 FOR UPDATE NOWAIT").await.code, 1205);
+    exec(&mut a, "COMMIT").await;
+    // The rows SKIP LOCKED returned are held.
+    exec(&mut a, "SET innodb_lock_wait_timeout = 1").await;
+    assert_eq!(fail(&mut a, "UPDATE t SET v = 9 WHERE id = 3").await.code, 1205);
+    exec(&mut b, "COMMIT").await;
+    exec(&mut a, "UPDATE t SET v = 9 WHERE id = 3").await;
+}
+
+/// SERIALIZABLE: inside a transaction (BEGIN, or autocommit off) plain SELECTs lock the rows
+/// they read in share mode, as InnoDB's; an autocommit SELECT is its own transaction and locks
+/// nothing. Checked against MariaDB 10.11.
+#[tokio::test]
+async fn serializable_reads_lock_in_share_mode() {
+    let db = TestDb::new();
+    let (mut a, mut b) = setup(&db).await;
+    exec(&mut a, "SET innodb_lock_wait_timeout = 1").await;
+    exec(&mut b, "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE").await;
+    assert_eq!(query(&mut b, "SELECT v FROM t WHERE id = 1").await, rows(&[&["0"]]));
+    exec(&mut a, "UPDATE t SET v = 1 WHERE id = 1").await;
+    exec(&mut b, "BEGIN").await;
+    assert_eq!(query(&mut b, "SELECT v FROM t WHERE id = 1").await, rows(&[&["1"]]));
+    assert_eq!(fail(&mut a, "UPDATE t SET v = 2 WHERE id = 1").await.code, 1205);
+    exec(&mut a, "UPDATE t SET v = 2 WHERE id = 2").await;
+    assert_eq!(query(&mut a, "SELECT v FROM t WHERE id = 1 LOCK IN SHARE MODE").await, rows(&[&["1"]]));
+    exec(&mut b, "COMMIT").await;
+    exec(&mut b, "SET autocommit = 0").await;
+    assert_eq!(query(&mut b, "SELECT v FROM t WHERE id = 1").await, rows(&[&["1"]]));
+    assert_eq!(fail(&mut a, "UPDATE t SET v = 3 WHERE id = 1").await.code, 1205);
+    exec(&mut b, "COMMIT").await;
+    exec(&mut a, "UPDATE t SET v = 3 WHERE id = 1").await;
+}
+
+/// LOCK TABLES as MariaDB 10.11 (checked against it): the locking session uses only the
+/// tables it locked (1100) and changes only those locked for WRITE (1099); other sessions
+/// read a READ-locked table and wait to change it, and wait for a WRITE-locked one altogether
+/// (lock_wait_timeout, 1205); UNLOCK TABLES, BEGIN and the end of the session release.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lock_tables_exclude_other_sessions() {
+    let db = TestDb::new();
+    let (mut a, mut b) = setup(&db).await;
+    exec(&mut a, "CREATE TABLE u (id INT PRIMARY KEY)").await;
+    exec(&mut b, "SET SESSION lock_wait_timeout = 1").await;
+    exec(&mut a, "LOCK TABLES t READ").await;
+    assert_eq!(query(&mut a, "SELECT COUNT(*) FROM t").await, rows(&[&["3"]]));
+    let e = fail(&mut a, "SELECT * FROM u").await;
+    assert_eq!((e.code, e.message.as_str()), (1100, "Table 'u' was not locked with LOCK TABLES"));
+    let e = fail(&mut a, "UPDATE t SET v = 1").await;
+    assert_eq!((e.code, e.message.as_str()), (1099, "Table 't' was locked with a READ lock and can't be updated"));
+    assert_eq!(fail(&mut a, "INSERT INTO u VALUES (1)").await.code, 1100);
+    assert_eq!(query(&mut b, "SELECT COUNT(*) FROM t").await, rows(&[&["3"]]));
+    assert_eq!(fail(&mut b, "UPDATE t SET v = 2").await.code, 1205);
+    exec(&mut a, "UNLOCK TABLES").await;
+    exec(&mut b, "UPDATE t SET v = 2 WHERE id = 1").await;
+
+    exec(&mut a, "LOCK TABLES t WRITE, u AS z READ").await;
+    exec(&mut a, "UPDATE t SET v = 3 WHERE id = 1").await;
+    assert_eq!(fail(&mut b, "SELECT v FROM t WHERE id = 1").await.code, 1205);
+    assert_eq!(query(&mut b, "SELECT COUNT(*) FROM u").await, rows(&[&["0"]]));
+    assert_eq!(fail(&mut b, "INSERT INTO u VALUES (5)").await.code, 1205);
+    // A reader waiting for the WRITE lock goes on when it is released.
+    let (rb, ra) = tokio::join!(query(&mut b, "SELECT v FROM t WHERE id = 1"), async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        exec(&mut a, "BEGIN").await;
+    });
+    let () = ra;
+    assert_eq!(rb, rows(&[&["3"]]));
+    exec(&mut a, "COMMIT").await;
+    exec(&mut a, "LOCK TABLE t READ LOCAL, u LOW_PRIORITY WRITE").await;
+    assert_eq!(fail(&mut a, "LOCK TABLES nosuch READ").await.code, 1146);
+    exec(&mut a, "UNLOCK TABLE").await;
+    exec(&mut a, "LOCK TABLES t WRITE").await;
+    a.close();
+    exec(&mut b, "UPDATE t SET v = 5 WHERE id = 1").await;
+}
+
 #[tokio::test]
 async fn prepared_statements() {
     let db = TestDb::new();

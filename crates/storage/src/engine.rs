@@ -1501,6 +1501,23 @@ impl Transaction {
         table::lock_row(&mut self.st, table, pk_key, mode).await
     }
 
+    /// `lock_row` without waiting (SELECT ... SKIP LOCKED / NOWAIT): `None` when another
+    /// transaction holds a conflicting lock on the row; nothing is queued then.
+    pub fn try_lock_row(
+        &mut self,
+        table: &Arc<TableDef>,
+        pk_key: &[u8],
+        mode: LockMode,
+    ) -> Result<Option<Option<ScanRow>>> {
+        table::try_lock_row(&mut self.st, table, pk_key, mode)
+    }
+
+    /// The lock wait timeout of this transaction's locking reads from now on (a statement's
+    /// `WAIT n`); None: the transaction's own (`TrxOptions::lock_wait_timeout`) again.
+    pub fn set_statement_lock_wait(&mut self, timeout: Option<Duration>) {
+        self.st.statement_lock_wait = timeout;
+    }
+
     /// Before each row write: waits at the log's sync point or while the log has no disk space
     /// (asynchronously), refuses writes after fail-stop, and for a row with values that go to
     /// overflow pages makes sure the tablespace can hold them before anything changes (docs

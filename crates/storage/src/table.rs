@@ -176,6 +176,23 @@ pub(crate) async fn lock_row(
     Ok(Some(ScanRow { pk_key: pk_key.to_vec(), row }))
 }
 
+/// Locking read that never waits (SKIP LOCKED, NOWAIT): `None` when another transaction holds
+/// the row, else the latest version as `lock_row` returns it.
+pub(crate) fn try_lock_row(
+    trx: &mut TrxState,
+    table: &Arc<TableDef>,
+    pk_key: &[u8],
+    mode: LockMode,
+) -> Result<Option<Option<ScanRow>>> {
+    trx.sess.sh.check_open()?;
+    if !trx.try_lock_record(table.primary.id, table.primary.root, pk_key, mode)? {
+        return Ok(None);
+    }
+    let Some((_, row)) = latest_live(trx, table, pk_key)? else { return Ok(Some(None)) };
+    SessionStats::bump(&trx.stats().rows_read, 1);
+    Ok(Some(Some(ScanRow { pk_key: pk_key.to_vec(), row })))
+}
+
 /// Locks a row by its clustered key (explicit lock, then the implicit lock of its writer: see
 /// `TrxState::lock_record`).
 async fn lock_row_key(trx: &mut TrxState, table: &TableDef, pk_key: &[u8], mode: LockMode) -> Result<()> {

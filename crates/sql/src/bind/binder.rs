@@ -152,6 +152,8 @@ pub struct Binder<'a> {
     pub values_base: Option<(usize, Arc<TableDef>)>,
     /// The statement reads base tables (it needs a transaction and a statement guard).
     pub uses_tables: bool,
+    /// The base tables resolved so far, (database, name), once each.
+    pub tables: Vec<(String, String)>,
     /// The statement reads information_schema (its rows need the session status counters).
     pub uses_info_schema: bool,
     /// Types of the `?` parameters when known (a prepared statement bound for the values of
@@ -182,6 +184,7 @@ impl<'a> Binder<'a> {
             alias_mode: AliasMode::None,
             values_base: None,
             uses_tables: false,
+            tables: Vec::new(),
             uses_info_schema: false,
             param_types: None,
             params_in_select_list: false,
@@ -241,6 +244,10 @@ impl<'a> Binder<'a> {
         match self.env.catalog.table(&db, &table) {
             Some(t) => {
                 self.uses_tables = true;
+                let name = (t.db.clone(), t.name.clone());
+                if !self.tables.contains(&name) {
+                    self.tables.push(name);
+                }
                 Ok((db, t.clone()))
             }
             None => Err(error::no_such_table(&db, &table)),

@@ -304,6 +304,14 @@ fn operand_collation(b: &Bound) -> Option<Collation> {
     match &b.ty {
         SqlType::Text { collation, .. } => Some(*collation),
         SqlType::Bytes { .. } => Some(Collation::binary()),
+        // An ENUM compared as a string compares in its column's collation ('meter' finds
+        // 'METER' under a _ci collation), which its metadata carries.
+        SqlType::Enum { .. } => Some(
+            b.origin
+                .as_ref()
+                .and_then(|m| Collation::by_id(m.charset as u64))
+                .unwrap_or_else(Collation::utf8mb4_general_ci),
+        ),
         _ => None,
     }
 }

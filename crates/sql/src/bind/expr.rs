@@ -835,6 +835,8 @@ impl Binder<'_> {
         if args.len() < f.min_args || args.len() > f.max_args {
             return Err(error::wrong_param_count(name));
         }
+        let collated = self.collated_call(name, &args)?;
+        let args = super::charset_bytes::in_charset_bytes(name, args);
         let arg_types: Vec<SqlType> = args.iter().map(|a| a.ty.clone()).collect();
         // ROUND(x, 2), NOW(3), STR_TO_DATE(s, '%Y') are typed by their constant arguments.
         let consts: Vec<Option<&Value>> = args
@@ -866,7 +868,10 @@ impl Binder<'_> {
         arg_exprs.extend(args.into_iter().map(|a| a.expr));
         let mut call = Bound::new(Expr::Func { func: FuncRef(f), args: arg_exprs }, ty, true);
         call.derivation = derivation;
-        Ok(call)
+        Ok(match collated {
+            Some(collated) => collated.apply(call),
+            None => call,
+        })
     }
 
     /// Whether MariaDB takes the expression for JSON (its is_json_type): a JSON function's

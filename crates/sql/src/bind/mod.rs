@@ -7,6 +7,8 @@
 //! subqueries); nothing found is 1054, naming the clause being bound.
 
 mod binder;
+mod charset_bytes;
+mod collated_calls;
 mod collation;
 pub(crate) use collation::ordering_key;
 mod expr;

@@ -14,7 +14,7 @@ use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
 use crate::plan::Expr;
-use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, Returning, SortKey};
+use crate::plan::{AggregatePlan, LimitSpec, LockWait, OutputColumn, Plan, QueryPlan, Returning, SortKey};
 use crate::types::Value;
 use crate::value::SqlType;
 use selkie_storage::LockMode;
@@ -55,7 +55,7 @@ impl Binder<'_> {
         {
             return Err(error::not_supported(&q.to_string()));
         }
-        let lock = lock_mode(&q.locks)?;
+        let (lock, lock_wait) = lock_mode(&q.locks)?;
         let limit = match &q.limit_clause {
             Some(l) => Some(self.bind_limit(l)?),
             None => None,
@@ -68,7 +68,11 @@ impl Binder<'_> {
             None => None,
         };
         let mut plan = match &*q.body {
-            ast::SetExpr::Select(sel) => return self.bind_select(sel, order_by, limit, lock),
+            ast::SetExpr::Select(sel) => {
+                let mut plan = self.bind_select(sel, order_by, limit, lock)?;
+                plan.lock_wait = lock_wait;
+                return Ok(plan);
+            }
             ast::SetExpr::Query(inner) if order_by.is_none() && limit.is_none() => self.bind_query(inner)?,
             ast::SetExpr::Query(_) | ast::SetExpr::SetOperation { .. } => self.bind_set_expr(&q.body)?,
             ast::SetExpr::Values(_) => return Err(error::not_supported("VALUES as a query")),
@@ -76,6 +80,7 @@ impl Binder<'_> {
         };
         if lock.is_some() {
             plan.lock = lock;
+            plan.lock_wait = lock_wait;
         }
         self.order_limit_on_result(plan, order_by, limit)
     }
@@ -562,20 +567,27 @@ fn position_literal(e: &ast::Expr) -> Option<Result<usize, ()>> {
     }
 }
 
-fn lock_mode(locks: &[ast::LockClause]) -> Result<Option<LockMode>, SqlError> {
+fn lock_mode(locks: &[ast::LockClause]) -> Result<(Option<LockMode>, LockWait), SqlError> {
     let Some(l) = locks.first() else {
-        return Ok(None);
+        return Ok((None, LockWait::Default));
     };
-    if l.of.is_some() {
-        return Err(error::not_supported("FOR UPDATE OF"));
+    let mut wait = match l.nonblock {
+        None => LockWait::Default,
+        Some(ast::NonBlock::Nowait) => LockWait::NoWait,
+        Some(ast::NonBlock::SkipLocked) => LockWait::SkipLocked,
+    };
+    if let Some(of) = &l.of {
+        // `WAIT n` reaches here as a table name (crate::parse::lock_wait_as_of).
+        match crate::parse::lock_wait_of(of) {
+            Some(timeout) if wait == LockWait::Default => wait = LockWait::Timeout(timeout),
+            _ => return Err(error::not_supported("FOR UPDATE OF")),
+        }
     }
-    if l.nonblock.is_some() {
-        return Err(error::not_supported("NOWAIT / SKIP LOCKED"));
-    }
-    Ok(Some(match l.lock_type {
+    let mode = match l.lock_type {
         ast::LockType::Update => LockMode::Exclusive,
         ast::LockType::Share => LockMode::Shared,
-    }))
+    };
+    Ok((Some(mode), wait))
 }
 
 fn reject_wildcard_options(o: &ast::WildcardAdditionalOptions) -> Result<(), SqlError> {

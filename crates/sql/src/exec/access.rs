@@ -58,6 +58,16 @@ impl<'p> AccessCursor<'p> {
             let Some(mut row) = self.next_raw(cx)? else {
                 return Ok(Step::Done);
             };
+            if let Some(inline) = cx.lock_inline {
+                // Every row read is locked, before the filter, as InnoDB locks the rows it
+                // scans; then read again under the lock (it may have changed since).
+                match cx.try_lock_row(&self.access.table, &row.pk_key, inline.mode)? {
+                    Some(Some(latest)) => row = latest,
+                    Some(None) => continue,
+                    None if inline.skip_locked => continue,
+                    None => return Err(SqlError::from(selkie_storage::StorageError::LockWaitTimeout)),
+                }
+            }
             if !self.timestamps.is_empty() {
                 to_session_zone(&self.timestamps, &mut row.row, cx);
             }

@@ -112,6 +112,14 @@ pub enum SubResult {
     Spilled(Arc<super::value_set::ValueSet>),
 }
 
+/// How a locking read that must not wait treats a row another transaction holds.
+#[derive(Clone, Copy, Debug)]
+pub struct InlineLock {
+    pub mode: LockMode,
+    /// SKIP LOCKED: leave the row out; otherwise (NOWAIT) fail with 1205.
+    pub skip_locked: bool,
+}
+
 pub struct ExecCtx<'a> {
     pub env: &'a StmtEnv<'a>,
     trx: Option<&'a mut Transaction>,
@@ -135,6 +143,11 @@ pub struct ExecCtx<'a> {
     /// While set, every row a table access returns is recorded here to be locked
     /// (SELECT ... FOR UPDATE / FOR SHARE).
     pub lock_collect: Option<Vec<(Arc<TableDef>, Vec<u8>)>>,
+    /// While set, table accesses lock every row they read as they read it, without waiting
+    /// (SELECT ... NOWAIT / SKIP LOCKED; see `exec::run`).
+    pub lock_inline: Option<InlineLock>,
+    /// Plain reads of the query lock in share mode (SERIALIZABLE in a transaction).
+    pub reads_lock_shared: bool,
     ticks: u32,
     /// Whether `tick` may ask the caller to pause: false while the operators are driven by
     /// code that cannot await (subqueries inside expression evaluation).
@@ -170,6 +183,8 @@ impl<'a> ExecCtx<'a> {
             sub_cache: Vec::new(),
             read_mode: ReadMode::Consistent,
             lock_collect: None,
+            lock_inline: None,
+            reads_lock_shared: false,
             ticks: 0,
             pauses_enabled: true,
             slice_start: None,
@@ -206,6 +221,17 @@ impl<'a> ExecCtx<'a> {
             locked = trx.lock_row(table, pk_key, mode) => locked.map_err(SqlError::from),
             () = interrupt.raised() => Err(error::interrupted()),
         }
+    }
+
+    /// `Transaction::try_lock_row`: the row locked and read again (`Some(None)`: it is gone),
+    /// or None when another transaction holds it.
+    pub fn try_lock_row(
+        &mut self,
+        table: &Arc<TableDef>,
+        pk_key: &[u8],
+        mode: LockMode,
+    ) -> Result<Option<Option<ScanRow>>, SqlError> {
+        self.trx()?.try_lock_row(table, pk_key, mode).map_err(SqlError::from)
     }
 
     /// Counts a unit of work; every `INTERRUPT_CHECK_INTERVAL` units looks at the KILL flag

@@ -107,6 +107,9 @@ pub enum AlterOp {
     AutoIncrement(u64),
     Algorithm(Algorithm),
     Lock(LockKind),
+    /// ALGORITHM= / LOCK= with a name MariaDB does not know: 1800 / 1801 when run.
+    UnknownAlgorithm(String),
+    UnknownLock(String),
     /// `FORCE`: rebuild the table.
     Force,
     /// A table option with no meaning for Selkie's storage (ROW_FORMAT, STATS_PERSISTENT, ...).
@@ -309,7 +312,11 @@ fn parse_op(p: &mut Parser, ops: &mut Vec<AlterOp>) -> Result<(), ParserError> {
                 Some("INPLACE") => Algorithm::Inplace,
                 Some("NOCOPY") => Algorithm::NoCopy,
                 Some("COPY") => Algorithm::Copy,
-                _ => return Err(err_at(p, "an algorithm")),
+                Some(_) => {
+                    ops.push(AlterOp::UnknownAlgorithm(ident(p)?));
+                    return Ok(());
+                }
+                None => return Err(err_at(p, "an algorithm")),
             };
             p.next_token();
             ops.push(AlterOp::Algorithm(a));
@@ -322,7 +329,11 @@ fn parse_op(p: &mut Parser, ops: &mut Vec<AlterOp>) -> Result<(), ParserError> {
                 Some("NONE") => LockKind::None,
                 Some("SHARED") => LockKind::Shared,
                 Some("EXCLUSIVE") => LockKind::Exclusive,
-                _ => return Err(err_at(p, "a lock type")),
+                Some(_) => {
+                    ops.push(AlterOp::UnknownLock(ident(p)?));
+                    return Ok(());
+                }
+                None => return Err(err_at(p, "a lock type")),
             };
             p.next_token();
             ops.push(AlterOp::Lock(l));

@@ -97,8 +97,11 @@ pub enum Stmt {
         op: AdminOp,
         tables: Vec<(Option<String>, String)>,
     },
-    /// LOCK TABLES / UNLOCK TABLES: row locks make them unnecessary; accepted as no-ops.
-    TableLocks,
+    /// LOCK TABLES t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, ...:
+    /// (database, table, whether WRITE) per table (crate::table_locks).
+    LockTables(Vec<(Option<String>, String, bool)>),
+    /// UNLOCK TABLES.
+    UnlockTables,
     /// CREATE {DATABASE|SCHEMA} (sqlparser lacks the options of CREATE SCHEMA).
     CreateDatabase {
         name: String,
@@ -187,6 +190,10 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
         }
     }
     match parse_with_sqlparser(text) {
+        Err(e) if contains_ignore_case(text, "WAIT") => match lock_wait_as_of(text) {
+            Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+            None => Err(e),
+        },
         Err(e) if first_words_are(text, &["DELETE"]) => match delete_returning_first(text) {
             Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
             None => Err(e),
@@ -259,6 +266,44 @@ fn truncate_wait(text: &str) -> Option<(usize, Result<std::time::Duration, Synta
         [.., (w, off), (Tok::Sym('-'), moff), _] if w.is_word("WAIT") => Some((*off, Err(syntax_at(text, *moff)))),
         _ => None,
     }
+}
+
+/// The table name that carries a locking read's `WAIT n` through sqlparser, which knows NOWAIT
+/// and SKIP LOCKED but not WAIT n: `FOR UPDATE WAIT 2.5` is parsed as `FOR UPDATE OF
+/// selkie_lock_wait_ms_2500`, and the binder takes the wait back (`lock_wait_of`). MariaDB has
+/// no `FOR UPDATE OF`, so the name cannot be a user's.
+const LOCK_WAIT_NAME: &str = "selkie_lock_wait_ms_";
+
+/// `... FOR UPDATE WAIT n` / `... FOR SHARE WAIT n` (the lexer makes LOCK IN SHARE MODE that)
+/// with each `WAIT n` as `OF <LOCK_WAIT_NAME><milliseconds>`; None if there is none.
+fn lock_wait_as_of(text: &str) -> Option<String> {
+    let toks = lexer::tokenize(text)?;
+    let mut out = String::with_capacity(text.len() + 24);
+    let mut pos = 0;
+    for i in 2..toks.len() {
+        let lock_clause =
+            toks[i - 2].0.is_word("FOR") && (toks[i - 1].0.is_word("UPDATE") || toks[i - 1].0.is_word("SHARE"));
+        if !(lock_clause && toks[i].0.is_word("WAIT")) {
+            continue;
+        }
+        let Some((Tok::Num(n), at)) = toks.get(i + 1) else { continue };
+        let Some(secs) = n.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0) else { continue };
+        out.push_str(&text[pos..toks[i].1]);
+        out.push_str(&format!("OF {LOCK_WAIT_NAME}{}", (secs * 1000.0).round() as u64));
+        pos = at + n.len();
+    }
+    if pos == 0 {
+        return None;
+    }
+    out.push_str(&text[pos..]);
+    Some(out)
+}
+
+/// The wait `lock_wait_as_of` put in a locking clause's table name.
+pub fn lock_wait_of(name: &ast::ObjectName) -> Option<std::time::Duration> {
+    let name = name.to_string();
+    let ms = name.strip_prefix(LOCK_WAIT_NAME)?.parse::<u64>().ok()?;
+    Some(std::time::Duration::from_millis(ms))
 }
 
 /// `ALTER TABLE ... DROP KEY k` spelled with INDEX; None if there is no DROP KEY.
@@ -639,13 +684,13 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
             if !c.eat_word("TABLES") && !c.eat_word("TABLE") {
                 return Some(Err(c.error()));
             }
-            Ok(Stmt::TableLocks)
+            parse_lock_tables(&mut c)
         }
         "UNLOCK" => {
             if !c.eat_word("TABLES") && !c.eat_word("TABLE") {
                 return Some(Err(c.error()));
             }
-            c.end().map(|_| Stmt::TableLocks)
+            c.end().map(|_| Stmt::UnlockTables)
         }
         "XA" => Err(SyntaxError(error::not_supported("XA transactions"))),
         "CREATE" if create_sequence => parse_create_sequence(&mut c),
@@ -1022,6 +1067,35 @@ fn parse_table_keys(text: &str) -> Option<Stmt> {
         return None;
     }
     Some(Stmt::TableKeys { db, table, enable })
+}
+
+/// LOCK TABLES' list, after `LOCK TABLES`. Aliases are read and not kept: a statement under
+/// table locks is checked by table name.
+fn parse_lock_tables(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    let mut tables = Vec::new();
+    loop {
+        let first = c.ident()?;
+        let (db, name) = if c.eat_sym('.') { (Some(first), c.ident()?) } else { (None, first) };
+        let lock_word = |c: &Cursor| ["READ", "WRITE", "LOW_PRIORITY"].iter().any(|w| c.peek_word(w));
+        if c.eat_word("AS") || !lock_word(c) {
+            c.ident()?;
+        }
+        let write = if c.eat_word("READ") {
+            c.eat_word("LOCAL");
+            false
+        } else {
+            c.eat_word("LOW_PRIORITY");
+            c.expect_word("WRITE")?;
+            c.eat_word("CONCURRENT");
+            true
+        };
+        tables.push((db, name, write));
+        if !c.eat_sym(',') {
+            break;
+        }
+    }
+    c.end()?;
+    Ok(Stmt::LockTables(tables))
 }
 
 fn parse_checksum(c: &mut Cursor) -> Result<Stmt, SyntaxError> {

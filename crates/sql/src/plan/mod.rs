@@ -33,6 +33,8 @@ pub struct QueryPlan {
     pub metas: Vec<ColumnDefinition>,
     /// SELECT ... FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE.
     pub lock: Option<LockMode>,
+    /// How that locking read waits for rows other transactions hold.
+    pub lock_wait: LockWait,
     /// SQL_CALC_FOUND_ROWS (top-level SELECT only): the LIMIT is not in `root`; the caller
     /// applies it while counting every row for FOUND_ROWS().
     pub calc_found_rows: Option<LimitSpec>,
@@ -46,8 +48,21 @@ impl QueryPlan {
         calc_found_rows: Option<LimitSpec>,
     ) -> QueryPlan {
         let metas = columns.iter().map(|c| c.meta.clone()).collect();
-        QueryPlan { root, columns, metas, lock, calc_found_rows }
+        QueryPlan { root, columns, metas, lock, lock_wait: LockWait::Default, calc_found_rows }
     }
+}
+
+/// A locking read's `WAIT n` / `NOWAIT` / `SKIP LOCKED` (MariaDB 10.3+ / 10.6+).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockWait {
+    /// Up to the session's innodb_lock_wait_timeout.
+    Default,
+    /// WAIT n.
+    Timeout(std::time::Duration),
+    /// NOWAIT: 1205 at once.
+    NoWait,
+    /// SKIP LOCKED: rows other transactions hold are left out.
+    SkipLocked,
 }
 
 /// RETURNING of INSERT / REPLACE / DELETE (MariaDB 10.5+): expressions evaluated on each row

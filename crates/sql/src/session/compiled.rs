@@ -43,6 +43,8 @@ pub struct CompiledStmt {
     /// Catalog version the plan was bound against (prepared statements re-plan when it moves).
     pub catalog_version: u64,
     pub uses_tables: bool,
+    /// The base tables it reads or writes, (database, name), once each (LOCK TABLES checks).
+    pub tables: Vec<crate::table_locks::TableName>,
     pub uses_info_schema: bool,
     /// A parameter appears in a select list: the result column types depend on the values
     /// bound at execution (prepared statements re-bind with their types).

@@ -267,6 +267,9 @@ impl Session {
             let (engine, trx) = self.store.split();
             let env = stmt_env!(self, engine, catalog, &status);
             let mut cx = ExecCtx::new(&env, trx, params, &mut self.user_vars, self.rng, last_insert_id);
+            // SERIALIZABLE inside a transaction: plain SELECTs lock in share mode, as InnoDB's.
+            cx.reads_lock_shared = self.explicit_trx
+                && cx.trx().is_ok_and(|t| t.isolation() == selkie_storage::IsolationLevel::Serializable);
             let result = exec::run_query(plan, &mut cx, sink).await;
             let (w, n) = cx.take_warnings();
             (result, w, n, cx.rng_state(), cx.current_last_insert_id())
@@ -443,7 +446,22 @@ impl Session {
                 self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
                 Ok(())
             }
-            Stmt::SetCharset | Stmt::TableLocks => {
+            Stmt::LockTables(tables) => {
+                self.counters.bump(Counter::ComSetOption);
+                self.lock_tables(tables).await?;
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::UnlockTables => {
+                self.counters.bump(Counter::ComSetOption);
+                if self.table_locks.is_some() {
+                    self.commit().await?;
+                    self.unlock_tables();
+                }
+                self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
+                Ok(())
+            }
+            Stmt::SetCharset => {
                 self.counters.bump(Counter::ComSetOption);
                 self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
                 Ok(())

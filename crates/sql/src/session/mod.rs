@@ -11,8 +11,8 @@
 //! Files, bottom up: `compiled` (what is kept of a statement), `counters`, `text_cache`,
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
 //! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE),
-//! `temporary` (temporary tables), `prepared`, and `dispatch` (statement
-//! dispatch, the entry from the server).
+//! `temporary` (temporary tables), `table_locks` (LOCK TABLES), `prepared`, and `dispatch`
+//! (statement dispatch, the entry from the server).
 
 mod checksum;
 mod compiled;
@@ -23,6 +23,7 @@ mod schema;
 mod sequence;
 mod set;
 mod state;
+mod table_locks;
 mod temporary;
 mod text_cache;
 mod txn;

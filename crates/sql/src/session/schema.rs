@@ -126,6 +126,7 @@ impl Session {
                 param_count,
                 catalog_version: catalog.version,
                 uses_tables: true,
+                tables: Vec::new(),
                 uses_info_schema: false,
                 result_types_follow_params: false,
             };

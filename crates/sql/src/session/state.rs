@@ -90,6 +90,8 @@ pub struct Session {
     pub(super) savepoints: Vec<(String, SessionSavepoint)>,
     /// CREATE TEMPORARY TABLE's tables, dropped when the session ends.
     pub(super) temporary: TemporaryTables,
+    /// The tables LOCK TABLES locked (None: no LOCK TABLES in force).
+    pub(super) table_locks: Option<Vec<crate::table_locks::LockedTable>>,
 }
 
 /// Where a SAVEPOINT was set.
@@ -135,6 +137,7 @@ impl Session {
             client_found_rows: false,
             savepoints: Vec::new(),
             temporary,
+            table_locks: None,
         })
     }
 
@@ -214,6 +217,7 @@ impl Session {
     /// session variables to the globals.
     pub fn reset(&mut self) {
         self.rollback_quietly();
+        self.unlock_tables();
         self.drop_all_temporary();
         self.prepared.clear();
         self.prepared_names.clear();
@@ -229,6 +233,7 @@ impl Session {
     /// Rolls back any open transaction (connection close).
     pub fn close(&mut self) {
         self.rollback_quietly();
+        self.unlock_tables();
         self.server.sequences.forget_session(self.info.connection_id);
         self.drop_all_temporary();
     }
@@ -320,6 +325,7 @@ impl Session {
             catalog_version: catalog.version,
             uses_tables: b.uses_tables
                 || matches!(compiled, Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_)),
+            tables: std::mem::take(&mut b.tables),
             uses_info_schema: b.uses_info_schema,
             result_types_follow_params: b.params_in_select_list,
             compiled,

@@ -121,6 +121,7 @@ mod tests {
             param_count: 0,
             catalog_version: version,
             uses_tables: false,
+            tables: Vec::new(),
             uses_info_schema: false,
             result_types_follow_params: false,
         })

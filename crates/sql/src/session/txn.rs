@@ -44,6 +44,7 @@ impl Session {
         if !c.uses_tables {
             return Ok(Begun::Running(None));
         }
+        self.check_table_locks(c).await?;
         let guard = match written_table(c) {
             None => self.store.statement_guard().await,
             Some(table) => {
@@ -111,6 +112,8 @@ impl Session {
 
     pub(super) async fn begin(&mut self, read_only: Option<bool>) -> Result<(), SqlError> {
         self.commit().await?;
+        // A new transaction gives up the table locks, as in MariaDB.
+        self.unlock_tables();
         let (iso, ro) = self.vars.take_next_transaction();
         let opts = TrxOptions {
             isolation: iso.unwrap_or_else(|| self.vars.isolation()),

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use smallvec::SmallVec;
 
@@ -100,6 +101,8 @@ pub struct TrxState {
     /// Keys whose wait failed: the grant may have raced the failure, so they are released at
     /// the end too (releasing a lock one does not hold is a no-op).
     failed_waits: Vec<LockKey>,
+    /// A statement's own lock wait timeout (`SELECT ... FOR UPDATE WAIT n`), over `opts`'.
+    pub(crate) statement_lock_wait: Option<Duration>,
     /// AUTO_INCREMENT advances not yet logged: (table, next value).
     pending_auto_inc: Vec<(TableId, u64)>,
     stmt_row_deltas: SmallVec<[(TableId, i64); 2]>,
@@ -148,6 +151,7 @@ impl TrxState {
             needs_full_rollback: false,
             granted: HashMap::new(),
             failed_waits: Vec::new(),
+            statement_lock_wait: None,
             pending_auto_inc: Vec::new(),
             stmt_row_deltas: SmallVec::new(),
             trx_row_deltas: SmallVec::new(),
@@ -257,7 +261,8 @@ impl TrxState {
                 return Ok(());
             }
         }
-        let r = self.sess.sh.locks.lock(self.owner, &key, mode, self.opts.lock_wait_timeout).await;
+        let timeout = self.statement_lock_wait.unwrap_or(self.opts.lock_wait_timeout);
+        let r = self.sess.sh.locks.lock(self.owner, &key, mode, timeout).await;
         match r {
             Ok(()) => {
                 let entry = self.granted.entry(key).or_insert((mode, self.undo_records));
@@ -313,6 +318,36 @@ impl TrxState {
                 self.sess.sh.locks.release_all(self.owner, std::iter::once(&lk));
             }
         }
+    }
+
+    /// Locks a row like `lock_record`, but only if that needs no wait (SKIP LOCKED, NOWAIT):
+    /// false when another transaction holds a conflicting lock, explicit or implicit (its
+    /// uncommitted change of the row). Never waits, so it is never part of a deadlock.
+    pub fn try_lock_record(&mut self, index_id: IndexId, root: PageId, key: &[u8], mode: LockMode) -> Result<bool> {
+        let lk = LockKey::new(index_id, key);
+        let held_before = self.granted.get(&lk).is_some_and(|&(held, _)| held == LockMode::Exclusive || held == mode);
+        let had_entry = self.granted.contains_key(&lk);
+        if !held_before {
+            if !self.sess.sh.locks.try_lock(self.owner, &lk, mode) {
+                return Ok(false);
+            }
+            let entry = self.granted.entry(lk.clone()).or_insert((mode, self.undo_records));
+            if mode == LockMode::Exclusive {
+                entry.0 = LockMode::Exclusive;
+            }
+        }
+        let Some(v) = BTree::open(root).get(&self.sess.sh.store, key)? else { return Ok(true) };
+        let writer = RecHeader::parse(&v)?.trx_id;
+        if Some(writer) == self.id || !self.sess.sh.trx.is_active(writer) {
+            return Ok(true);
+        }
+        // Another active transaction changed the row: it holds it implicitly, and the grant
+        // was never ours to have.
+        if !had_entry {
+            self.granted.remove(&lk);
+            self.sess.sh.locks.release_all(self.owner, std::iter::once(&lk));
+        }
+        Ok(false)
     }
 
     /// After changing the row under `key` (its latest version names us): its explicit lock is
