@@ -16,6 +16,7 @@ use crate::plan::AggSpec;
 use crate::plan::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::types::Value;
 use crate::value::functions::json as json_fn;
+use crate::value::functions::regexp as regexp_fn;
 use crate::value::{self, AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, SqlType};
 use crate::variables::VarScope;
 
@@ -827,9 +828,6 @@ impl Binder<'_> {
 
     fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {
         let Some(f) = value::lookup_function(name) else {
-            if name.eq_ignore_ascii_case("REGEXP") {
-                return Err(error::not_supported("REGEXP / RLIKE"));
-            }
             return Err(error::unknown_function(self.env.current_db, name));
         };
         if args.len() < f.min_args || args.len() > f.max_args {
@@ -845,6 +843,9 @@ impl Binder<'_> {
             })
             .collect();
         let ty = value::return_type_with_constants(f, &arg_types, &consts);
+        if let Some((flagged, compared)) = regexp_fn::with_flags(f.name) {
+            return self.call_regexp(flagged, compared, args, ty);
+        }
         let derivation = match ty {
             SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(name, &args),
             _ => crate::charset::Derivation::Numeric,
@@ -865,6 +866,38 @@ impl Binder<'_> {
         };
         arg_exprs.extend(args.into_iter().map(|a| a.expr));
         let mut call = Bound::new(Expr::Func { func: FuncRef(f), args: arg_exprs }, ty, true);
+        call.derivation = derivation;
+        Ok(call)
+    }
+
+    /// REGEXP and its family: compiled as the collation of their string operands says, told
+    /// by a leading literal (functions::regexp); a constant pattern PCRE2 refuses is an error
+    /// now, whether or not a row is read, as in MariaDB.
+    fn call_regexp(
+        &mut self,
+        flagged: &'static value::ScalarFunction,
+        compared: usize,
+        args: Vec<Bound>,
+        ty: SqlType,
+    ) -> Result<Bound, SqlError> {
+        let operands: Vec<&Bound> = args.iter().take(compared).collect();
+        let mode =
+            regexp_fn::mode_of(self.string_operands_collation(&operands, flagged.name.to_ascii_lowercase().as_str())?);
+        if let Expr::Literal(pattern) = &args[1].expr {
+            if !pattern.is_null() {
+                regexp_fn::compile(&value::to_text_bytes(pattern).unwrap_or_default(), mode)?;
+            }
+        }
+        // REGEXP and REGEXP_INSTR are NULL only for a NULL operand (MariaDB's NOT_NULL flag).
+        let nullable =
+            matches!(ty, SqlType::Int { .. }) && args.iter().any(|a| a.nullable) || !matches!(ty, SqlType::Int { .. });
+        let derivation = match ty {
+            SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(flagged.name, &args),
+            _ => crate::charset::Derivation::Numeric,
+        };
+        let mut exprs = vec![Expr::Literal(Value::Bytes(mode.to_vec()))];
+        exprs.extend(args.into_iter().map(|a| a.expr));
+        let mut call = Bound::new(Expr::Func { func: FuncRef(flagged), args: exprs }, ty, nullable);
         call.derivation = derivation;
         Ok(call)
     }

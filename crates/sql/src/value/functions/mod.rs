@@ -1,5 +1,5 @@
 //! Built-in scalar functions: the registry over the function families (`string`, `numeric`,
-//! `control`, `datetime`, `json`, `misc`). What the families share lives below them, in `signature` (the
+//! `control`, `datetime`, `json`, `misc`, `regexp`). What the families share lives below them, in `signature` (the
 //! entry type, return-type helpers) and `args` (argument readers), so this file only gathers.
 //!
 //! Every function receives its evaluated arguments and returns a value; NULL handling is the
@@ -36,6 +36,7 @@ pub mod datetime;
 pub mod json;
 pub mod misc;
 pub mod numeric;
+pub mod regexp;
 pub mod signature;
 pub mod string;
 
@@ -55,6 +56,7 @@ fn registry() -> &'static [&'static ScalarFunction] {
             .chain(datetime::FUNCTIONS)
             .chain(json::FUNCTIONS)
             .chain(misc::FUNCTIONS)
+            .chain(regexp::FUNCTIONS)
             .collect();
         all.sort_by(|a, b| a.name.cmp(b.name));
         for pair in all.windows(2) {
