@@ -170,12 +170,14 @@ fn find(re: &Regex, subject: &[u8], start: usize, ctx: &dyn FnContext) -> Option
     }
 }
 
-/// The subject and pattern as bytes, None when either is NULL.
+/// The subject and the compiled pattern, None when either is NULL or the pattern does not
+/// compile: MariaDB refuses a constant bad pattern before reading rows (the binder does that
+/// here) but makes a computed one NULL, without a warning.
 fn subject_and_pattern(args: &[Value], mode: &[u8]) -> Result<Option<(Vec<u8>, Rc<Regex>)>, SqlError> {
     if any_null(&args[..2]) {
         return Ok(None);
     }
-    let re = compile(&text(&args[1]), mode)?;
+    let Ok(re) = compile(&text(&args[1]), mode) else { return Ok(None) };
     Ok(Some((text(&args[0]), re)))
 }
 
@@ -296,6 +298,7 @@ mod tests {
         assert_eq!(call(regexp, MODE_CASELESS, &[s("ÄB"), s("^.b$")]), Value::Int(1));
         assert_eq!(call(regexp, MODE_BINARY, &[s("ÄB"), s("^.B$")]), Value::Int(0));
         assert_eq!(call(regexp, MODE_CASELESS, &[Value::Null, s("a")]), Value::Null);
+        assert_eq!(call(regexp, MODE_CASELESS, &[s("x"), s("(a")]), Value::Null);
     }
 
     #[test]
