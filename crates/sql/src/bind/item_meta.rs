@@ -79,7 +79,7 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
 /// The display length MariaDB gives an integer function whose width does not depend on its
 /// arguments (checked one by one against MariaDB 10.11's column metadata).
 fn int_length(e: &ast::Expr) -> Option<u32> {
-    const LENGTHS: [(&str, u32); 48] = [
+    const LENGTHS: [(&str, u32); 50] = [
         ("LENGTH", 10),
         ("CHAR_LENGTH", 10),
         ("CHARACTER_LENGTH", 10),
@@ -128,6 +128,8 @@ fn int_length(e: &ast::Expr) -> Option<u32> {
         ("REGEXP_INSTR", 11),
         ("TIME_TO_SEC", 17),
         ("PERIOD_ADD", 6),
+        ("LENGTHB", 10),
+        ("IS_IPV4", 1),
     ];
     match e {
         ast::Expr::Nested(inner) => int_length(inner),

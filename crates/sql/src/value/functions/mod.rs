@@ -1,5 +1,5 @@
 //! Built-in scalar functions: the registry over the function families (`string`, `numeric`,
-//! `control`, `datetime`, `time`, `json`, `misc`, `regexp`). What the families share lives below them, in `signature` (the
+//! `control`, `string_more`, `compress`, `datetime`, `time`, `json`, `misc`, `regexp`). What the families share lives below them, in `signature` (the
 //! entry type, return-type helpers) and `args` (argument readers), so this file only gathers.
 //!
 //! Every function receives its evaluated arguments and returns a value; NULL handling is the
@@ -31,6 +31,7 @@ macro_rules! func {
 }
 
 mod args;
+pub mod compress;
 pub mod control;
 pub mod datetime;
 pub mod json;
@@ -39,6 +40,7 @@ pub mod numeric;
 pub mod regexp;
 pub mod signature;
 pub mod string;
+pub mod string_more;
 pub mod time;
 
 pub use args::{any_null, f64_arg, fits_result, int_arg, text, too_large};
@@ -59,6 +61,8 @@ fn registry() -> &'static [&'static ScalarFunction] {
             .chain(misc::FUNCTIONS)
             .chain(regexp::FUNCTIONS)
             .chain(time::FUNCTIONS)
+            .chain(string_more::FUNCTIONS)
+            .chain(compress::FUNCTIONS)
             .collect();
         all.sort_by(|a, b| a.name.cmp(b.name));
         for pair in all.windows(2) {
