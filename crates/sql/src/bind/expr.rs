@@ -904,7 +904,7 @@ impl Binder<'_> {
 
     /// Whether MariaDB takes the expression for JSON (its is_json_type): a JSON function's
     /// result, or a column declared JSON.
-    fn is_json(&self, b: &Bound) -> bool {
+    pub(super) fn is_json(&self, b: &Bound) -> bool {
         match (&b.expr, &b.origin) {
             (Expr::Func { func, .. }, _) => json_fn::returns_json(func.0.name),
             (Expr::Column(_) | Expr::Outer { .. }, Some(meta)) => self
@@ -1039,6 +1039,9 @@ impl Binder<'_> {
         let list = list.unwrap_or(&empty);
         if let Some(agg) = value::lookup_aggregate(&upper) {
             return self.bind_aggregate(agg, &upper, list);
+        }
+        if upper == "JSON_ARRAYAGG" || upper == "JSON_OBJECTAGG" {
+            return self.bind_json_aggregate(&upper, list);
         }
         if list.duplicate_treatment.is_some() || !list.clauses.is_empty() {
             return Err(error::syntax(&f.to_string(), 1));

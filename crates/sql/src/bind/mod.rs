@@ -12,6 +12,7 @@ pub(crate) use collation::ordering_key;
 mod expr;
 mod from;
 mod item_meta;
+mod json_agg;
 pub mod names;
 mod select;
 #[cfg(test)]
