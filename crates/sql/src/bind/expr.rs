@@ -867,6 +867,11 @@ impl Binder<'_> {
         arg_exprs.extend(args.into_iter().map(|a| a.expr));
         let mut call = Bound::new(Expr::Func { func: FuncRef(f), args: arg_exprs }, ty, true);
         call.derivation = derivation;
+        // A TIME function's text shows the digits of its values; the result type's (a string
+        // column argument's 6, say) are MariaDB's.
+        if let (SqlType::Time { fsp }, true) = (&call.ty, value::functions::time::fsp_follows_type(f.name)) {
+            call.expr = Expr::Cast { expr: call.expr.boxed(), target: CastTarget::Time { fsp: *fsp } };
+        }
         Ok(call)
     }
 

@@ -92,6 +92,12 @@ pub fn typed_by_constants(f: &ScalarFunction, types: &[SqlType], consts: &[Optio
     Some(ty)
 }
 
+/// Whether the binder should give the function's TIME result the fractional digits of its
+/// result type (the values here carry those of their arguments' values).
+pub fn fsp_follows_type(name: &str) -> bool {
+    FUNCTIONS.iter().any(|f| f.name == name)
+}
+
 fn rt_time_to_sec(args: &[SqlType]) -> SqlType {
     match precision(&args[0]) {
         0 => SqlType::Int { bits: 64, unsigned: false },
