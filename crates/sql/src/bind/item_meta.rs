@@ -79,7 +79,7 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
 /// The display length MariaDB gives an integer function whose width does not depend on its
 /// arguments (checked one by one against MariaDB 10.11's column metadata).
 fn int_length(e: &ast::Expr) -> Option<u32> {
-    const LENGTHS: [(&str, u32); 50] = [
+    const LENGTHS: [(&str, u32); 51] = [
         ("LENGTH", 10),
         ("CHAR_LENGTH", 10),
         ("CHARACTER_LENGTH", 10),
@@ -130,6 +130,7 @@ fn int_length(e: &ast::Expr) -> Option<u32> {
         ("PERIOD_ADD", 6),
         ("LENGTHB", 10),
         ("IS_IPV4", 1),
+        ("INET_ATON", 21),
     ];
     match e {
         ast::Expr::Nested(inner) => int_length(inner),
@@ -166,7 +167,7 @@ fn is_predicate(e: &Expr) -> bool {
 fn string_decimals(e: &ast::Expr) -> u8 {
     const NOT_FIXED_DEC: u8 = 39;
     /// Checked one by one against MariaDB 10.11's column metadata.
-    const FIXED: [&str; 14] = [
+    const FIXED: [&str; 16] = [
         "HEX",
         "UNHEX",
         "DATE_FORMAT",
@@ -181,6 +182,8 @@ fn string_decimals(e: &ast::Expr) -> u8 {
         "DATE_SUB",
         "ADDDATE",
         "SUBDATE",
+        "JSON_ARRAYAGG",
+        "JSON_OBJECTAGG",
     ];
     match e {
         ast::Expr::Nested(inner) => string_decimals(inner),
