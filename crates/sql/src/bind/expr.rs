@@ -894,8 +894,8 @@ impl Binder<'_> {
             }
         }
         // REGEXP and REGEXP_INSTR are NULL only for a NULL operand (MariaDB's NOT_NULL flag).
-        let nullable =
-            matches!(ty, SqlType::Int { .. }) && args.iter().any(|a| a.nullable) || !matches!(ty, SqlType::Int { .. });
+        let is_int = matches!(ty, SqlType::Int { .. });
+        let nullable = !is_int || args.iter().any(|a| a.nullable);
         let derivation = match ty {
             SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(flagged.name, &args),
             _ => crate::charset::Derivation::Numeric,

@@ -126,7 +126,7 @@ mod tests {
         let Value::Bytes(bytes) = &packed else { panic!() };
         let hex: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
         assert_eq!(hex, "03000000789C4B4C4A0600024D0127");
-        assert_eq!(uncompress(&[packed.clone()], &ctx).unwrap(), s(b"abc"));
+        assert_eq!(uncompress(std::slice::from_ref(&packed), &ctx).unwrap(), s(b"abc"));
         assert_eq!(uncompressed_length(&[packed], &ctx).unwrap(), Value::Int(3));
         assert_eq!(compress(&[s(b"")], &ctx).unwrap(), s(b""));
         assert_eq!(uncompress(&[s(b"xyz")], &ctx).unwrap(), Value::Null);

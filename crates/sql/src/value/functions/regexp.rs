@@ -33,6 +33,11 @@ const REPLACE_MAX_CHARS: u32 = 16 << 20;
 /// Patterns kept compiled per thread.
 const CACHE_SIZE: usize = 16;
 
+/// A compiled pattern with the pattern text and compile mode it was compiled from.
+type CachedRegex = (Vec<u8>, Vec<u8>, Rc<Regex>);
+/// A subject and the pattern to match it with.
+type Prepared = (Vec<u8>, Rc<Regex>);
+
 pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("REGEXP", 2, 2, true, rt_int, |a, c| regexp(MODE_CASELESS, a, c)),
     func!("REGEXP_REPLACE", 3, 3, true, rt_replace, |a, c| regexp_replace(MODE_CASELESS, a, c)),
@@ -100,7 +105,7 @@ fn rt_substr_flagged(args: &[SqlType]) -> SqlType {
 /// error 1139 naming PCRE2's complaint.
 pub fn compile(pattern: &[u8], mode: &[u8]) -> Result<Rc<Regex>, SqlError> {
     thread_local! {
-        static CACHE: RefCell<Vec<(Vec<u8>, Vec<u8>, Rc<Regex>)>> = const { RefCell::new(Vec::new()) };
+        static CACHE: RefCell<Vec<CachedRegex>> = const { RefCell::new(Vec::new()) };
     }
     if let Some(hit) =
         CACHE.with(|c| c.borrow().iter().find(|(p, m, _)| p == pattern && m == mode).map(|(_, _, r)| Rc::clone(r)))
@@ -173,7 +178,7 @@ fn find(re: &Regex, subject: &[u8], start: usize, ctx: &dyn FnContext) -> Option
 /// The subject and the compiled pattern, None when either is NULL or the pattern does not
 /// compile: MariaDB refuses a constant bad pattern before reading rows (the binder does that
 /// here) but makes a computed one NULL, without a warning.
-fn subject_and_pattern(args: &[Value], mode: &[u8]) -> Result<Option<(Vec<u8>, Rc<Regex>)>, SqlError> {
+fn subject_and_pattern(args: &[Value], mode: &[u8]) -> Result<Option<Prepared>, SqlError> {
     if any_null(&args[..2]) {
         return Ok(None);
     }
@@ -284,7 +289,10 @@ mod tests {
         Value::Bytes(v.as_bytes().to_vec())
     }
 
-    fn call(f: fn(&[u8], &[Value], &dyn FnContext) -> Result<Value, SqlError>, mode: &[u8], args: &[Value]) -> Value {
+    /// A regexp function body: compile mode, arguments, context.
+    type Body = fn(&[u8], &[Value], &dyn FnContext) -> Result<Value, SqlError>;
+
+    fn call(f: Body, mode: &[u8], args: &[Value]) -> Value {
         f(mode, args, &TestCtx::default()).unwrap()
     }
 

@@ -24,7 +24,7 @@ const MAX_FSP: u8 = 6;
 /// ADDTIME/SUBTIME of strings: a string as long as a DATETIME(6).
 const ADDTIME_TEXT_CHARS: u32 = 26;
 /// 838:59:59 in microseconds, the largest whole-second TIME.
-const TIME_MAX_WHOLE_MICROS: i64 = (838 * 3600 + 59 * 60 + 59) * MICROS_PER_SECOND as i64;
+const TIME_MAX_WHOLE_MICROS: i64 = (838 * 3600 + 59 * 60 + 59) * MICROS_PER_SECOND;
 
 pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("TIME_TO_SEC", 1, 1, true, rt_time_to_sec, time_to_sec),
@@ -198,7 +198,7 @@ fn time_result(micros: i64, fsp: u8, ctx: &dyn FnContext) -> Value {
 
 /// The digits a microsecond count needs (0 or 6), for messages.
 fn value_fsp(micros: i64) -> u8 {
-    if micros % MICROS_PER_SECOND as i64 == 0 {
+    if micros % MICROS_PER_SECOND == 0 {
         0
     } else {
         MAX_FSP
@@ -216,7 +216,7 @@ fn time_to_sec(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     };
     let fsp = value_precision(&args[0]);
     if fsp == 0 {
-        return Ok(Value::Int(micros / MICROS_PER_SECOND as i64));
+        return Ok(Value::Int(micros / MICROS_PER_SECOND));
     }
     let mantissa = i128::from(micros) / 10i128.pow(u32::from(MAX_FSP - fsp));
     Ok(Value::Decimal(Decimal::new(mantissa, fsp)))
@@ -321,7 +321,7 @@ fn add_time(args: &[Value], sign: i64, ctx: &dyn FnContext) -> Result<Value, Sql
 /// Whether a TIME string result shows a fraction: when it has one, or when it clips to the
 /// largest TIME (838:59:59.999999).
 fn time_result_has_fraction(micros: i64) -> bool {
-    micros % MICROS_PER_SECOND as i64 != 0 || micros.abs() > TIME_MAX_MICROS
+    micros % MICROS_PER_SECOND != 0 || micros.abs() > TIME_MAX_MICROS
 }
 
 fn maketime(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
