@@ -84,7 +84,29 @@ impl Dialect for MariaDbDialect {
         self.mysql.supports_multiline_comment_hints()
     }
     fn parse_infix(&self, parser: &mut Parser, expr: &Expr, precedence: u8) -> Option<Result<Expr, ParserError>> {
-        self.mysql.parse_infix(parser, expr, precedence)
+        if let Some(parsed) = self.mysql.parse_infix(parser, expr, precedence) {
+            return Some(parsed);
+        }
+        // `x [NOT] REGEXP NULL`: sqlparser would take the NULL for the one of `NOT NULL` and
+        // match the next word as the pattern.
+        let is_regexp =
+            |t: &Token| matches!(t, Token::Word(w) if matches!(w.keyword, Keyword::REGEXP | Keyword::RLIKE));
+        let negated = matches!(&parser.peek_token_ref().token, Token::Word(w) if w.keyword == Keyword::NOT);
+        let at = usize::from(negated);
+        let null_follows =
+            matches!(&parser.peek_nth_token_ref(at + 1).token, Token::Word(w) if w.keyword == Keyword::NULL);
+        if !is_regexp(&parser.peek_nth_token_ref(at).token) || !null_follows {
+            return None;
+        }
+        if negated {
+            parser.next_token();
+        }
+        let regexp = parser.parse_one_of_keywords(&[Keyword::REGEXP, Keyword::RLIKE]) == Some(Keyword::REGEXP);
+        let pattern = match parser.parse_subexpr(self.prec_value(sqlparser::dialect::Precedence::Like)) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(Ok(Expr::RLike { negated, expr: Box::new(expr.clone()), pattern: Box::new(pattern), regexp }))
     }
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         self.mysql.parse_statement(parser)
@@ -178,6 +200,8 @@ mod tests {
         assert!(text.find("BinaryOp").unwrap() < text.find("BangNot").unwrap(), "{text}");
         assert_eq!(parse(&d, "SELECT 1 != 2"), "SELECT 1 <> 2");
         assert!(parse(&d, "SELECT !!1").contains("!!1"));
+        assert_eq!(parse(&d, "SELECT 'a' REGEXP NULL h"), "SELECT 'a' REGEXP NULL AS h");
+        assert_eq!(parse(&d, "SELECT 'a' NOT RLIKE NULL, a IS NOT NULL"), "SELECT 'a' NOT RLIKE NULL, a IS NOT NULL");
     }
 
     /// Statements that use MySqlDialect's own parsing parse the same with the wrapper.
