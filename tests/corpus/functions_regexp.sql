@@ -30,3 +30,5 @@ SELECT id, REGEXP_INSTR(s, 'a'), REGEXP_INSTR(b, 'a'), REGEXP_SUBSTR(s, '[a-z]+'
 SELECT REGEXP_REPLACE('abc', '(a', 'x');
 SELECT REGEXP_SUBSTR('abc', '*');
 SELECT REGEXP_INSTR('abc', '(?<n>a)\\k<m>');
+SELECT 'a' REGEXP NULL h, 'a' NOT REGEXP NULL, 'a' RLIKE NULL IS NULL;
+SELECT id FROM r WHERE s NOT REGEXP '^[a-c]' ORDER BY id;
