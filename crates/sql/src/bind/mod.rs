@@ -14,6 +14,7 @@ mod from;
 mod item_meta;
 mod json_agg;
 pub mod names;
+mod regexp;
 mod select;
 #[cfg(test)]
 mod tests;
