@@ -35,7 +35,11 @@ impl Binder<'_> {
             SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(flagged.name, &args),
             _ => crate::charset::Derivation::Numeric,
         };
-        let mut exprs = vec![Expr::Literal(Value::Bytes(mode.to_vec()))];
+        let mut mode = mode.to_vec();
+        if matches!(args[1].expr, Expr::Param(_)) {
+            mode.push(regexp_fn::CONSTANT_PATTERN);
+        }
+        let mut exprs = vec![Expr::Literal(Value::Bytes(mode))];
         exprs.extend(args.into_iter().map(|a| a.expr));
         let mut call = Bound::new(Expr::Func { func: FuncRef(flagged), args: exprs }, ty, nullable);
         call.derivation = derivation;

@@ -23,10 +23,14 @@ use crate::types::Value;
 use crate::value::context::FnContext;
 use crate::value::kinds::SqlType;
 
-/// Compile modes, the binder's leading literal of the `*_FLAGGED` functions.
+/// Compile modes, the binder's leading literal of the `*_FLAGGED` functions. A mode may be
+/// followed by `CONSTANT_PATTERN`.
 pub const MODE_BINARY: &[u8] = b"b";
 pub const MODE_CASE_SENSITIVE: &[u8] = b"c";
 pub const MODE_CASELESS: &[u8] = b"i";
+/// The pattern is a statement constant the binder could not compile (a `?` parameter): a bad
+/// one is MariaDB's error 1139 rather than NULL.
+pub const CONSTANT_PATTERN: u8 = b'k';
 
 /// MariaDB's LONGTEXT result of REGEXP_REPLACE (its max_length is MAX_BLOB_WIDTH).
 const REPLACE_MAX_CHARS: u32 = 16 << 20;
@@ -112,12 +116,12 @@ pub fn compile(pattern: &[u8], mode: &[u8]) -> Result<Rc<Regex>, SqlError> {
     {
         return Ok(hit);
     }
-    let binary = mode == MODE_BINARY;
+    let binary = mode.starts_with(MODE_BINARY);
     let source = if binary { escape_high_bytes(pattern) } else { String::from_utf8_lossy(pattern).into_owned() };
     let regex = RegexBuilder::new()
         .utf(!binary)
         .ucp(!binary)
-        .caseless(mode == MODE_CASELESS)
+        .caseless(mode.starts_with(MODE_CASELESS))
         .jit_if_available(true)
         .build(&source)
         .map_err(|e| regex_error(&e))?;
@@ -182,7 +186,11 @@ fn subject_and_pattern(args: &[Value], mode: &[u8]) -> Result<Option<Prepared>, 
     if any_null(&args[..2]) {
         return Ok(None);
     }
-    let Ok(re) = compile(&text(&args[1]), mode) else { return Ok(None) };
+    let re = match compile(&text(&args[1]), mode) {
+        Ok(re) => re,
+        Err(e) if mode.last() == Some(&CONSTANT_PATTERN) => return Err(e),
+        Err(_) => return Ok(None),
+    };
     Ok(Some((text(&args[0]), re)))
 }
 
@@ -195,7 +203,7 @@ fn regexp_instr(mode: &[u8], args: &[Value], ctx: &dyn FnContext) -> Result<Valu
     let Some((subject, re)) = subject_and_pattern(args, mode)? else { return Ok(Value::Null) };
     let position = match find(&re, &subject, 0, ctx).and_then(|groups| groups[0]) {
         // Characters before the match, counted in the subject's character set.
-        Some((start, _)) if mode == MODE_BINARY => start as i64 + 1,
+        Some((start, _)) if mode.starts_with(MODE_BINARY) => start as i64 + 1,
         Some((start, _)) => char_count(&subject[..start]) as i64 + 1,
         None => 0,
     };
