@@ -49,3 +49,4 @@ SELECT JSON_ARRAYAGG(a, b) FROM j;
 SELECT TIME_FORMAT('10:05:03', '%H %k %h %I %l %i %s %S %p %r %T %f'), TIME_FORMAT('100:05:03.5', '%H %k %h %I %l %p %r %T %f'), TIME_FORMAT('10:05:03', '%Y');
 SELECT TIME_FORMAT('-01:02:03', '%H:%i'), TIME_FORMAT(NULL, '%H'), TIME_FORMAT('2024-01-02 13:04:05', '%h %p'), TIME_FORMAT(130405, '%T'), TIME_FORMAT('00:05:03', '%h %l %r');
 SELECT id, TIME_FORMAT(t, '%H.%i'), TIME_FORMAT(s, '%k %p') FROM tt ORDER BY id;
+SELECT BINARY 'ABC' REGEXP 'b', BINARY 'a' = 'A', BINARY 'a' LIKE 'A', HEX(BINARY 'a'), BINARY('a') = 'A', BINARY 'a' IS NULL, BINARY 1 + 1, BINARY 'abc' < 'ABD';

@@ -1,6 +1,6 @@
 //! The SQL dialect sqlparser parses with: MySQL's, plus MariaDB's `!` (logical NOT binding
 //! tighter than any binary operator: `!1 + 1` is `(!1) + 1`, 1), which sqlparser's MySqlDialect
-//! rejects.
+//! rejects, and MariaDB's precedence of `BINARY x` (a cast of `x` alone).
 //!
 //! Everything else is MySqlDialect's: each method it overrides is forwarded, and `dialect()`
 //! answers MySqlDialect's type so that the parser's `dialect_of!(self is MySqlDialect)` checks
@@ -9,7 +9,7 @@
 
 use std::any::TypeId;
 
-use sqlparser::ast::{Expr, Statement, UnaryOperator};
+use sqlparser::ast::{CastKind, DataType, Expr, Statement, UnaryOperator};
 use sqlparser::dialect::{Dialect, MySqlDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -35,10 +35,21 @@ impl Dialect for MariaDbDialect {
     }
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
-        let bangs = match parser.peek_token_ref().token {
+        let bangs = match &parser.peek_token_ref().token {
             Token::ExclamationMark => 1,
             // `!!x` comes as one token.
             Token::DoubleExclamationMark => 2,
+            // `BINARY x` casts only its operand (`BINARY 'a' = 'A'` is 0), where sqlparser
+            // would cast the whole comparison.
+            Token::Word(w) if w.keyword == Keyword::BINARY => {
+                parser.next_token();
+                return Some(parser.parse_subexpr(BANG_OPERAND_PRECEDENCE).map(|operand| Expr::Cast {
+                    kind: CastKind::Cast,
+                    expr: Box::new(operand),
+                    data_type: DataType::Binary(None),
+                    format: None,
+                }));
+            }
             _ => return None,
         };
         parser.next_token();
@@ -201,6 +212,8 @@ mod tests {
         assert_eq!(parse(&d, "SELECT 1 != 2"), "SELECT 1 <> 2");
         assert!(parse(&d, "SELECT !!1").contains("!!1"));
         assert_eq!(parse(&d, "SELECT 'a' REGEXP NULL h"), "SELECT 'a' REGEXP NULL AS h");
+        assert_eq!(parse(&d, "SELECT BINARY 'a' = 'A'"), "SELECT CAST('a' AS BINARY) = 'A'");
+        assert_eq!(parse(&d, "SELECT BINARY('a') LIKE 'A'"), "SELECT CAST(('a') AS BINARY) LIKE 'A'");
         assert_eq!(parse(&d, "SELECT 'a' NOT RLIKE NULL, a IS NOT NULL"), "SELECT 'a' NOT RLIKE NULL, a IS NOT NULL");
     }
 
