@@ -1,5 +1,6 @@
 //! String and bit functions beyond the everyday ones of `string`: INSERT, MAKE_SET,
-//! EXPORT_SET, CHAR, CHR, BIT_COUNT, INET_ATON, INET_NTOA, IS_IPV4 and NVL2, as MariaDB 10.11.
+//! EXPORT_SET, CHAR, CHR, BIT_COUNT, INET_ATON, INET_NTOA, IS_IPV4, NVL2 and SOUNDEX, as
+//! MariaDB 10.11.
 
 use super::args::{any_null, int_arg, text};
 use super::signature::{rt_int, string_type, ScalarFunction};
@@ -19,7 +20,13 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("INET_NTOA", 1, 1, true, rt_inet_ntoa, inet_ntoa),
     func!("IS_IPV4", 1, 1, true, rt_int, is_ipv4),
     func!("NVL2", 3, 3, true, rt_nvl2, nvl2),
+    func!("SOUNDEX", 1, 1, true, rt_soundex, soundex),
 ];
+
+/// SOUNDEX codes of A..Z (vowels, H, W and Y are 0: not written).
+const SOUNDEX_CODES: &[u8; 26] = b"01230120022455012623010202";
+/// A SOUNDEX string is padded with '0' to this many characters.
+const SOUNDEX_MIN_CHARS: usize = 4;
 
 fn rt_insert(args: &[SqlType]) -> SqlType {
     string_type(&[args[0].clone(), args[3].clone()], args[0].display_chars() + args[3].display_chars())
@@ -47,6 +54,9 @@ fn rt_inet_aton(_: &[SqlType]) -> SqlType {
 }
 fn rt_inet_ntoa(_: &[SqlType]) -> SqlType {
     SqlType::text(31, false)
+}
+fn rt_soundex(args: &[SqlType]) -> SqlType {
+    string_type(args, args[0].display_chars().max(SOUNDEX_MIN_CHARS as u32))
 }
 fn rt_nvl2(args: &[SqlType]) -> SqlType {
     SqlType::unify(&args[1], &args[2])
@@ -234,6 +244,39 @@ fn nvl2(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
     Ok(if args[0].is_null() { args[2].clone() } else { args[1].clone() })
 }
 
+/// MariaDB's SOUNDEX: the first letter (upper-cased when ASCII), then the codes of the
+/// following letters, a code repeating the previous written one skipped (vowels between do not
+/// separate them), padded to four; anything not a letter is ignored, letters beyond ASCII
+/// have no code. No letter at all is ''.
+fn soundex(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+    if any_null(args) {
+        return Ok(Value::Null);
+    }
+    let s = String::from_utf8_lossy(&text(&args[0])).into_owned();
+    let code = |c: char| {
+        if c.is_ascii_alphabetic() {
+            SOUNDEX_CODES[(c.to_ascii_uppercase() as u8 - b'A') as usize]
+        } else {
+            b'0'
+        }
+    };
+    let mut letters = s.chars().filter(|c| c.is_alphabetic());
+    let Some(first) = letters.next() else { return Ok(Value::Bytes(Vec::new())) };
+    let mut out = first.to_ascii_uppercase().to_string();
+    let mut last = code(first);
+    for c in letters {
+        let k = code(c);
+        if k != b'0' && k != last {
+            out.push(k as char);
+            last = k;
+        }
+    }
+    while out.chars().count() < SOUNDEX_MIN_CHARS {
+        out.push('0');
+    }
+    Ok(Value::Bytes(out.into_bytes()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +312,21 @@ mod tests {
         assert_eq!(call(is_ipv4, &[s("10.0.0.1")]), i(1));
         assert_eq!(call(is_ipv4, &[s("10.0.0.256")]), i(0));
         assert_eq!(call(nvl2, &[Value::Null, i(1), i(2)]), i(2));
+        for (word, expected) in [
+            ("Hello", "H400"),
+            ("Quadratically", "Q36324"),
+            ("Tymczak", "T520"),
+            ("  123abc", "A120"),
+            ("", ""),
+            ("Ashcraft", "A2613"),
+            ("Pfister", "P236"),
+            ("é", "é000"),
+            ("Müller", "M460"),
+            ("1", ""),
+            ("ab-cd", "A123"),
+            ("hhhh", "H000"),
+        ] {
+            assert_eq!(call(soundex, &[s(word)]), s(expected), "{word}");
+        }
     }
 }

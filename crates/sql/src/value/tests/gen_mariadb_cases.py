@@ -384,6 +384,9 @@ for a in ["167773449", "-1", "NULL"]:
 for a in ["'10.0.0.1'", "'10.0.0.256'", "'1.2.3'", "NULL"]:
     fn("IS_IPV4", a)
 fn("NVL2", "NULL", "1", "2")
+for a in ["'Hello'", "'Quadratically'", "'Tymczak'", "'  123abc'", "''", "'Ashcraft'", "'Pfister'", "'M\u00fcller'", "'1'",
+          "'ab-cd'", "NULL"]:
+    fn("SOUNDEX", a)
 fn("NVL2", "0", "'a'", "'b'")
 for args in [("'ab12cd'", "'[0-9]'", "'#'"), ("'ABC'", "'b'", "'x'"),
              ("'aaa'", "''", "'x'"), ("'abc'", "'^'", "'x'"), ("123", "'2'", "9"), ("NULL", "'a'", "'b'")]:
