@@ -50,3 +50,4 @@ SELECT TIME_FORMAT('10:05:03', '%H %k %h %I %l %i %s %S %p %r %T %f'), TIME_FORM
 SELECT TIME_FORMAT('-01:02:03', '%H:%i'), TIME_FORMAT(NULL, '%H'), TIME_FORMAT('2024-01-02 13:04:05', '%h %p'), TIME_FORMAT(130405, '%T'), TIME_FORMAT('00:05:03', '%h %l %r');
 SELECT id, TIME_FORMAT(t, '%H.%i'), TIME_FORMAT(s, '%k %p') FROM tt ORDER BY id;
 SELECT BINARY 'ABC' REGEXP 'b', BINARY 'a' = 'A', BINARY 'a' LIKE 'A', HEX(BINARY 'a'), BINARY('a') = 'A', BINARY 'a' IS NULL, BINARY 1 + 1, BINARY 'abc' < 'ABD';
+SELECT SOUNDEX('Hello'), SOUNDEX('Quadratically'), SOUNDEX('Tymczak'), SOUNDEX('  123abc'), SOUNDEX(''), SOUNDEX('Müller'), SOUNDEX('1'), SOUNDEX(NULL);
