@@ -154,6 +154,11 @@ pub fn unknown_function(db: Option<&str>, name: &str) -> SqlError {
     }
 }
 
+/// A regular expression PCRE2 refused (MariaDB's ER_REGEXP_ERROR).
+pub fn regexp(message: &str) -> SqlError {
+    SqlError::new(1139, "42000", format!("Regex error '{message}'"))
+}
+
 pub fn wrong_param_count(name: &str) -> SqlError {
     SqlError::new(1582, "42000", format!("Incorrect parameter count in the call to native function '{name}'"))
 }

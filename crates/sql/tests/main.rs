@@ -17,6 +17,7 @@ mod constraints;
 mod ddl;
 mod default_expressions;
 mod dml;
+mod functions;
 mod generated_columns;
 mod online_ddl;
 mod orm;

@@ -373,6 +373,23 @@ impl Binder<'_> {
         Ok(acc.map(|(c, _)| c).filter(|c| c.weighs_characters()))
     }
 
+    /// The collation the string operands aggregate to (numbers and temporals convert into it),
+    /// None when no operand is a string: what REGEXP and its family match under.
+    pub(super) fn string_operands_collation(
+        &self,
+        operands: &[&Bound],
+        operation: &str,
+    ) -> Result<Option<Collation>, SqlError> {
+        let mut acc: Option<(Collation, Derivation)> = None;
+        for item in operands.iter().filter_map(|b| operand_collation(b).map(|c| (c, b.derivation))) {
+            acc = Some(match acc {
+                None => item,
+                Some(prev) => aggregate_pair(prev, item).map_err(|()| illegal_mix(prev, item, operation))?,
+            });
+        }
+        Ok(acc.map(|(c, _)| c))
+    }
+
     /// The operands of a comparison under `operation`, as sort keys when their collation
     /// weighs characters.
     pub(super) fn collated_operands(&self, operands: Vec<Bound>, operation: &str) -> Result<Vec<Expr>, SqlError> {

@@ -16,6 +16,7 @@ use crate::plan::AggSpec;
 use crate::plan::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::types::Value;
 use crate::value::functions::json as json_fn;
+use crate::value::functions::regexp as regexp_fn;
 use crate::value::{self, AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, SqlType};
 use crate::variables::VarScope;
 
@@ -827,9 +828,6 @@ impl Binder<'_> {
 
     fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {
         let Some(f) = value::lookup_function(name) else {
-            if name.eq_ignore_ascii_case("REGEXP") {
-                return Err(error::not_supported("REGEXP / RLIKE"));
-            }
             return Err(error::unknown_function(self.env.current_db, name));
         };
         if args.len() < f.min_args || args.len() > f.max_args {
@@ -847,6 +845,9 @@ impl Binder<'_> {
             })
             .collect();
         let ty = value::return_type_with_constants(f, &arg_types, &consts);
+        if let Some((flagged, compared)) = regexp_fn::with_flags(f.name) {
+            return self.call_regexp(flagged, compared, args, ty);
+        }
         let derivation = match ty {
             SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(name, &args),
             _ => crate::charset::Derivation::Numeric,
@@ -868,15 +869,20 @@ impl Binder<'_> {
         arg_exprs.extend(args.into_iter().map(|a| a.expr));
         let mut call = Bound::new(Expr::Func { func: FuncRef(f), args: arg_exprs }, ty, true);
         call.derivation = derivation;
-        Ok(match collated {
-            Some(collated) => collated.apply(call),
-            None => call,
-        })
+        if let Some(collated) = collated {
+            call = collated.apply(call);
+        }
+        // A TIME function's text shows the digits of its values; the result type's (a string
+        // column argument's 6, say) are MariaDB's.
+        if let (SqlType::Time { fsp }, true) = (&call.ty, value::functions::time::fsp_follows_type(f.name)) {
+            call.expr = Expr::Cast { expr: call.expr.boxed(), target: CastTarget::Time { fsp: *fsp } };
+        }
+        Ok(call)
     }
 
     /// Whether MariaDB takes the expression for JSON (its is_json_type): a JSON function's
     /// result, or a column declared JSON.
-    fn is_json(&self, b: &Bound) -> bool {
+    pub(super) fn is_json(&self, b: &Bound) -> bool {
         match (&b.expr, &b.origin) {
             (Expr::Func { func, .. }, _) => json_fn::returns_json(func.0.name),
             (Expr::Column(_) | Expr::Outer { .. }, Some(meta)) => self
@@ -1011,6 +1017,9 @@ impl Binder<'_> {
         let list = list.unwrap_or(&empty);
         if let Some(agg) = value::lookup_aggregate(&upper) {
             return self.bind_aggregate(agg, &upper, list);
+        }
+        if upper == "JSON_ARRAYAGG" || upper == "JSON_OBJECTAGG" {
+            return self.bind_json_aggregate(&upper, list);
         }
         if list.duplicate_treatment.is_some() || !list.clauses.is_empty() {
             return Err(error::syntax(&f.to_string(), 1));

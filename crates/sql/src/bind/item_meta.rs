@@ -79,7 +79,7 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
 /// The display length MariaDB gives an integer function whose width does not depend on its
 /// arguments (checked one by one against MariaDB 10.11's column metadata).
 fn int_length(e: &ast::Expr) -> Option<u32> {
-    const LENGTHS: [(&str, u32); 45] = [
+    const LENGTHS: [(&str, u32); 51] = [
         ("LENGTH", 10),
         ("CHAR_LENGTH", 10),
         ("CHARACTER_LENGTH", 10),
@@ -125,6 +125,12 @@ fn int_length(e: &ast::Expr) -> Option<u32> {
         ("JSON_LENGTH", 10),
         ("JSON_DEPTH", 10),
         ("JSON_CONTAINS", 1),
+        ("REGEXP_INSTR", 11),
+        ("TIME_TO_SEC", 17),
+        ("PERIOD_ADD", 6),
+        ("LENGTHB", 10),
+        ("IS_IPV4", 1),
+        ("INET_ATON", 21),
     ];
     match e {
         ast::Expr::Nested(inner) => int_length(inner),
@@ -151,7 +157,7 @@ fn is_predicate(e: &Expr) -> bool {
             | Expr::And(..)
             | Expr::Or(..)
             | Expr::Xor(..)
-    )
+    ) || matches!(e, Expr::Func { func, .. } if func.0.name == "REGEXP")
 }
 
 /// MariaDB's "decimals" of a computed string result: NOT_FIXED_DEC (39) for literals, string
@@ -161,7 +167,7 @@ fn is_predicate(e: &Expr) -> bool {
 fn string_decimals(e: &ast::Expr) -> u8 {
     const NOT_FIXED_DEC: u8 = 39;
     /// Checked one by one against MariaDB 10.11's column metadata.
-    const FIXED: [&str; 14] = [
+    const FIXED: [&str; 16] = [
         "HEX",
         "UNHEX",
         "DATE_FORMAT",
@@ -176,6 +182,8 @@ fn string_decimals(e: &ast::Expr) -> u8 {
         "DATE_SUB",
         "ADDDATE",
         "SUBDATE",
+        "JSON_ARRAYAGG",
+        "JSON_OBJECTAGG",
     ];
     match e {
         ast::Expr::Nested(inner) => string_decimals(inner),

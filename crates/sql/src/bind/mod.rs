@@ -14,7 +14,9 @@ pub(crate) use collation::ordering_key;
 mod expr;
 mod from;
 mod item_meta;
+mod json_agg;
 pub mod names;
+mod regexp;
 mod select;
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,8 @@
 //! the operation list is parsed here, column definitions, index definitions and expressions by
 //! sqlparser (so they mean what they mean in CREATE TABLE).
 
+use super::dialect::MariaDbDialect;
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
@@ -124,7 +124,7 @@ fn err_at(p: &Parser, expected: &str) -> ParserError {
 /// Parses an ALTER TABLE statement (the text starts with ALTER). The caller turns an error into
 /// MariaDB's 1064.
 pub fn parse(text: &str, recursion_limit: usize) -> Result<AlterTable, ParserError> {
-    let dialect = MySqlDialect {};
+    let dialect = MariaDbDialect::new();
     let mut p = Parser::new(&dialect).with_recursion_limit(recursion_limit).try_with_sql(text)?;
     let at = parse_alter(&mut p)?;
     loop {
@@ -477,7 +477,7 @@ fn parse_constraint_skipping_if_not_exists(p: &mut Parser) -> Result<ast::TableC
         tail.push_str(&p.next_token().token.to_string());
         tail.push(' ');
     }
-    let dialect = MySqlDialect {};
+    let dialect = MariaDbDialect::new();
     let mut sub = Parser::new(&dialect).try_with_sql(&format!("{head}{tail}"))?;
     sub.parse_optional_table_constraint()?.ok_or_else(|| err_at(p, "an index definition"))
 }

@@ -7,7 +7,7 @@
 //! replaced: plain decimal numbers and single-quoted strings without escapes, in the WHERE /
 //! SET / VALUES part of SELECT, UPDATE, DELETE, INSERT and REPLACE, before any ORDER BY,
 //! GROUP BY, HAVING or LIMIT (positions and LIMIT counts stay literal), and never a LIKE
-//! pattern or ESCAPE character (those are compiled once when literal). The select list is
+//! pattern, ESCAPE character or REGEXP pattern (those are compiled once when literal). The select list is
 //! never touched, so result column names are those of the text.
 
 use selkie_storage::Decimal;
@@ -130,7 +130,11 @@ pub fn parameterize(text: &str) -> Option<Parameterized> {
                 let end = lexer_string_end(src, *off)?;
                 let raw = &text[*off..end];
                 let prev = idx.checked_sub(1).map(|i| &toks[i].0);
-                let after_like = prev.is_some_and(|p| p.is_word("LIKE") || p.is_word("ESCAPE"));
+                // LIKE and REGEXP patterns stay literal: they are compiled (and a bad REGEXP
+                // pattern refused) once, when bound.
+                let after_like = prev.is_some_and(|p| {
+                    p.is_word("LIKE") || p.is_word("ESCAPE") || p.is_word("REGEXP") || p.is_word("RLIKE")
+                });
                 // Only plain '...' strings: no escapes, no introducer or x'..'/b'..' prefix.
                 let introduced = *off > 0 && (src[off - 1].is_ascii_alphanumeric() || src[off - 1] == b'_')
                     || prev.is_some_and(|p| matches!(p, Tok::Word(w) if w.starts_with('_')));
@@ -222,6 +226,7 @@ mod tests {
             "SELECT 1, 'a' FROM t WHERE id = ? ORDER BY 1 LIMIT 5"
         );
         assert!(p("SELECT id FROM t WHERE c LIKE 'a%'").is_none());
+        assert!(p("SELECT id FROM t WHERE c REGEXP '^a'").is_none());
         assert_eq!(
             p("SELECT id FROM t WHERE c = 'it''s' AND id = 1").unwrap().0,
             "SELECT id FROM t WHERE c = 'it''s' AND id = ?"

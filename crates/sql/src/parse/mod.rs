@@ -1,17 +1,18 @@
-//! Parsing: MySQL statements sqlparser handles go to sqlparser (MySqlDialect); the few it
+//! Parsing: MySQL statements sqlparser handles go to sqlparser (MySqlDialect with MariaDB's `!`: `dialect`); the few it
 //! cannot parse (transaction control with MySQL options, SET TRANSACTION scopes, PREPARE ...
 //! FROM, DO, table maintenance) are recognized here with the small lexer. Errors become
 //! MariaDB's 1064 message quoting the text from the offending token.
 
 pub mod alter;
 pub mod autoparam;
+pub mod dialect;
 pub mod lexer;
 pub(crate) mod stored_expr;
 pub mod type_modifiers;
 
+use dialect::MariaDbDialect;
 use selkie_storage::IsolationLevel;
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::{Parser, ParserError};
 
 use crate::error;
@@ -328,7 +329,7 @@ fn drop_key_as_drop_index(text: &str) -> Option<String> {
 }
 
 fn parse_with_sqlparser(text: &str) -> Result<Stmt, SyntaxError> {
-    let dialect = MySqlDialect {};
+    let dialect = MariaDbDialect::new();
     let mut parser = Parser::new(&dialect).with_recursion_limit(PARSER_RECURSION_LIMIT);
     parser = parser.try_with_sql(text).map_err(|e| SyntaxError(syntax_error(text, &e)))?;
     let stmt = parser.parse_statement().map_err(|e| SyntaxError(syntax_error(text, &e)))?;

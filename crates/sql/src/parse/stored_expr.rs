@@ -111,7 +111,7 @@ fn matching_paren(bytes: &[u8], open: usize) -> Option<usize> {
 
 /// Parses a stored expression; all of it must be one expression.
 pub(crate) fn parse_expr(text: &str) -> Result<ast::Expr, SqlError> {
-    let dialect = sqlparser::dialect::MySqlDialect {};
+    let dialect = super::dialect::MariaDbDialect::new();
     let sql = sqlparser_text(text);
     let bad = |e: &dyn std::fmt::Display| error::internal(&format!("stored expression {text:?} does not parse: {e}"));
     let mut parser = sqlparser::parser::Parser::new(&dialect).try_with_sql(&sql).map_err(|e| bad(&e))?;

@@ -52,6 +52,7 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("UTC_DATE", 0, 0, false, rt_date, utc_date),
     func!("CURTIME", 0, 1, false, rt_time_text, curtime),
     func!("CURRENT_TIME", 0, 1, false, rt_time_text, curtime),
+    func!("UTC_TIME", 0, 1, false, rt_utc_time, utc_time),
     func!("UNIX_TIMESTAMP", 0, 1, false, rt_unix_timestamp, unix_timestamp),
     func!("FROM_UNIXTIME", 1, 2, true, rt_from_unixtime, from_unixtime),
     func!("CONVERT_TZ", 3, 3, true, rt_convert_tz, convert_tz),
@@ -93,6 +94,9 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
 fn rt_now(_: &[SqlType]) -> SqlType {
     // The fsp argument's value is needed for the exact type: see return_type_with_constants.
     SqlType::DateTime { fsp: 0 }
+}
+fn rt_utc_time(_: &[SqlType]) -> SqlType {
+    SqlType::Time { fsp: 0 }
 }
 fn rt_time_text(_: &[SqlType]) -> SqlType {
     rt_text(15)
@@ -291,6 +295,15 @@ fn sysdate(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
 fn utc_timestamp(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     let fsp = fsp_arg(args, ctx, "utc_timestamp")?;
     Ok(utc_now(ctx).map_or(Value::Null, |c| with_fsp(c, fsp)))
+}
+
+/// UTC_TIME([fsp]): a TIME, unlike CURTIME's string here.
+fn utc_time(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
+    let fsp = fsp_arg(args, ctx, "utc_time")?;
+    let Some(now) = utc_now(ctx) else { return Ok(Value::Null) };
+    let mut out = Vec::with_capacity(15);
+    crate::value::format::push_datetime(now.datetime(), fsp, &mut out);
+    Ok(Value::Bytes(out.split_off(11)))
 }
 
 fn curdate(_: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {

@@ -102,6 +102,32 @@ pub fn returns_json(name: &str) -> bool {
 /// MariaDB compares a JSON string by its unquoted text, anything else by its JSON text.
 pub static JSON_COMPARE_TEXT: ScalarFunction = func!("JSON_COMPARE_TEXT", 1, 1, true, rt_doc, json_compare_text);
 
+/// JSON_ARRAYAGG / JSON_OBJECTAGG run as GROUP_CONCAT (as MariaDB's derive from it) over
+/// each row's JSON text, which these make: a value as a JSON element (NULL as `null`; the
+/// first argument says whether the value is JSON, '1', to embed as it is) ...
+pub static JSON_AGG_ELEMENT: ScalarFunction = func!("JSON_ARRAYAGG", 2, 2, true, rt_doc, json_agg_element);
+/// ... and an object key, NULL for a NULL key (the row is skipped, as MariaDB skips it).
+pub static JSON_AGG_KEY: ScalarFunction = func!("JSON_OBJECTAGG", 1, 1, true, rt_doc, json_agg_key);
+
+fn json_agg_element(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+    let is_json = text(&args[0]) == b"1";
+    match &args[1] {
+        // A JSON column's text goes in as it is written, as in MariaDB.
+        Value::Bytes(b) if is_json => Ok(Value::Bytes(b.clone())),
+        v => out(json::print_normal(&to_json(v, is_json))),
+    }
+}
+
+fn json_agg_key(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+    if args[0].is_null() {
+        return Ok(Value::Null);
+    }
+    let mut s = String::from("\"");
+    json::escape_into(&String::from_utf8_lossy(&text(&args[0])), &mut s);
+    s.push('"');
+    out(s)
+}
+
 // ---- result types ----
 
 /// A JSON document (LONGTEXT), in the first argument's character set.

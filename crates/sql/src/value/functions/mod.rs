@@ -1,5 +1,5 @@
 //! Built-in scalar functions: the registry over the function families (`string`, `numeric`,
-//! `control`, `datetime`, `json`, `misc`). What the families share lives below them, in `signature` (the
+//! `control`, `string_more`, `compress`, `datetime`, `time`, `json`, `misc`, `regexp`). What the families share lives below them, in `signature` (the
 //! entry type, return-type helpers) and `args` (argument readers), so this file only gathers.
 //!
 //! Every function receives its evaluated arguments and returns a value; NULL handling is the
@@ -31,13 +31,17 @@ macro_rules! func {
 }
 
 mod args;
+pub mod compress;
 pub mod control;
 pub mod datetime;
 pub mod json;
 pub mod misc;
 pub mod numeric;
+pub mod regexp;
 pub mod signature;
 pub mod string;
+pub mod string_more;
+pub mod time;
 
 pub use args::{any_null, f64_arg, fits_result, int_arg, text, too_large};
 pub use signature::{
@@ -55,6 +59,10 @@ fn registry() -> &'static [&'static ScalarFunction] {
             .chain(datetime::FUNCTIONS)
             .chain(json::FUNCTIONS)
             .chain(misc::FUNCTIONS)
+            .chain(regexp::FUNCTIONS)
+            .chain(time::FUNCTIONS)
+            .chain(string_more::FUNCTIONS)
+            .chain(compress::FUNCTIONS)
             .collect();
         all.sort_by(|a, b| a.name.cmp(b.name));
         for pair in all.windows(2) {
@@ -85,6 +93,9 @@ pub fn function_names() -> impl Iterator<Item = &'static str> {
 /// constant argument; `ScalarFunction::return_type` sees only types, so the binder should call
 /// this instead when it has constants (`consts[i]` = Some(value) for constant arguments).
 pub fn return_type_with_constants(f: &ScalarFunction, types: &[SqlType], consts: &[Option<&Value>]) -> SqlType {
+    if let Some(ty) = time::typed_by_constants(f, types, consts) {
+        return ty;
+    }
     let const_int = |i: usize| consts.get(i).copied().flatten().and_then(super::cast::to_i64);
     match f.name {
         "ROUND" | "TRUNCATE" if types.len() == 2 => match const_int(1) {

@@ -27,6 +27,7 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("CONCAT", 1, VARIADIC, true, rt_concat, concat),
     func!("CONCAT_WS", 2, VARIADIC, true, rt_concat, concat_ws),
     func!("LENGTH", 1, 1, true, rt_int, length),
+    func!("LENGTHB", 1, 1, true, rt_int, length),
     func!("OCTET_LENGTH", 1, 1, true, rt_int, length),
     func!("BIT_LENGTH", 1, 1, true, rt_int, bit_length),
     func!("CHAR_LENGTH", 1, 1, true, rt_int, char_length),
