@@ -109,3 +109,6 @@ SELECT JSON_EXTRACT('[1,2]', '$[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][
 SELECT JSON_EXTRACT('[1,2]', '$[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]');
 SELECT JSON_EXTRACT('{"a":1}', '$.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab.ab');
 SELECT JSON_EXTRACT('{"a":1}', '$**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a**.a');
+-- MariaDB's boolean items (TRUE, predicates, IF/COALESCE of them) go into JSON as true/false.
+SELECT JSON_OBJECT('a', TRUE, 'b', 1 = 1, 'c', 1, 'd', FALSE), JSON_ARRAY(TRUE, 1 > 0, (1 > 0) + 0, NOT 0, 1 AND 1, 1 IS NULL, 'x' LIKE 'x', IF(1, TRUE, FALSE), COALESCE(TRUE));
+SELECT JSON_SET('{}', '$.a', TRUE), JSON_INSERT('[]', '$[0]', 2 > 1), JSON_ARRAY_APPEND('[1]', '$', 1 IN (1, 2)), JSON_ARRAY(CASE WHEN 1 THEN TRUE ELSE FALSE END, CASE WHEN 1 THEN 1 ELSE 0 END);

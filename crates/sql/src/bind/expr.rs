@@ -794,7 +794,8 @@ impl Binder<'_> {
         for a in args {
             bound.push(self.bind_expr(a)?);
         }
-        self.call_function(name, bound)
+        let booleans: Vec<bool> = args.iter().map(is_boolean).collect();
+        self.call_function_with(name, bound, &booleans)
     }
 
     /// An ENUM operand as its index, FIELD(e, 'v1', 'v2', ...) (0 for the '' of an invalid
@@ -827,6 +828,12 @@ impl Binder<'_> {
     }
 
     fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {
+        self.call_function_with(name, args, &[])
+    }
+
+    /// `call_function`, told which arguments MariaDB types as boolean (`is_boolean`): a JSON
+    /// function embeds them as true / false.
+    fn call_function_with(&mut self, name: &str, args: Vec<Bound>, booleans: &[bool]) -> Result<Bound, SqlError> {
         let Some(f) = value::lookup_function(name) else {
             return Err(error::unknown_function(self.env.current_db, name));
         };
@@ -859,9 +866,17 @@ impl Binder<'_> {
             Some(_) => args.iter().map(|a| self.is_json(a)).collect(),
             None => Vec::new(),
         };
+        let flags: Vec<u8> = json_flags
+            .iter()
+            .enumerate()
+            .map(|(i, j)| match (*j, booleans.get(i).copied().unwrap_or(false)) {
+                (true, _) => json_fn::ARG_JSON,
+                (false, true) => json_fn::ARG_BOOLEAN,
+                (false, false) => json_fn::ARG_TEXT,
+            })
+            .collect();
         let (f, mut arg_exprs) = match variant {
-            Some(variant) if json_flags.contains(&true) => {
-                let flags: Vec<u8> = json_flags.iter().map(|j| if *j { b'1' } else { b'0' }).collect();
+            Some(variant) if flags.iter().any(|&f| f != json_fn::ARG_TEXT) => {
                 (variant, vec![Expr::Literal(Value::Bytes(flags))])
             }
             _ => (f, Vec::new()),
@@ -1320,5 +1335,57 @@ mod tests {
         assert_eq!(decode_bits("1"), Some(vec![1]));
         assert_eq!(decode_bits("100000000"), Some(vec![1, 0]));
         assert_eq!(decode_bits("12"), None);
+    }
+}
+
+/// Whether MariaDB types the expression as boolean (its is_bool_type): TRUE / FALSE, the
+/// predicates (comparisons, IS, LIKE, IN, BETWEEN, EXISTS, NOT, AND, OR, XOR), and IF, IFNULL,
+/// COALESCE and CASE whose results all are. JSON functions print such a value as true / false.
+fn is_boolean(e: &ast::Expr) -> bool {
+    use ast::BinaryOperator as B;
+    use ast::Expr as E;
+    match e {
+        E::Value(v) => matches!(v.value, ast::Value::Boolean(_)),
+        E::Nested(inner) => is_boolean(inner),
+        E::BinaryOp { op, .. } => {
+            matches!(op, B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship | B::And | B::Or | B::Xor)
+        }
+        E::UnaryOp { op: ast::UnaryOperator::Not, .. } => true,
+        E::IsNull(_)
+        | E::IsNotNull(_)
+        | E::IsTrue(_)
+        | E::IsNotTrue(_)
+        | E::IsFalse(_)
+        | E::IsNotFalse(_)
+        | E::IsUnknown(_)
+        | E::IsNotUnknown(_)
+        | E::Like { .. }
+        | E::ILike { .. }
+        | E::RLike { .. }
+        | E::InList { .. }
+        | E::InSubquery { .. }
+        | E::Between { .. }
+        | E::Exists { .. } => true,
+        E::Case { conditions, else_result, .. } => {
+            conditions.iter().all(|w| is_boolean(&w.result)) && else_result.as_deref().is_none_or(is_boolean)
+        }
+        E::Function(f) => {
+            let name = f.name.to_string().to_ascii_uppercase();
+            let ast::FunctionArguments::List(list) = &f.args else { return false };
+            let args: Vec<&ast::Expr> = list
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => Some(e),
+                    _ => None,
+                })
+                .collect();
+            match name.as_str() {
+                "IF" => args.len() == 3 && is_boolean(args[1]) && is_boolean(args[2]),
+                "IFNULL" | "COALESCE" => !args.is_empty() && args.iter().all(|a| is_boolean(a)),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }

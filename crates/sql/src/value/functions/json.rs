@@ -110,11 +110,11 @@ pub static JSON_AGG_ELEMENT: ScalarFunction = func!("JSON_ARRAYAGG", 2, 2, true,
 pub static JSON_AGG_KEY: ScalarFunction = func!("JSON_OBJECTAGG", 1, 1, true, rt_doc, json_agg_key);
 
 fn json_agg_element(args: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
-    let is_json = text(&args[0]) == b"1";
+    let embed = text(&args[0]).first().copied().unwrap_or(ARG_TEXT);
     match &args[1] {
         // A JSON column's text goes in as it is written, as in MariaDB.
-        Value::Bytes(b) if is_json => Ok(Value::Bytes(b.clone())),
-        v => out(json::print_normal(&to_json(v, is_json))),
+        Value::Bytes(b) if embed == ARG_JSON => Ok(Value::Bytes(b.clone())),
+        v => out(json::print_normal(&to_json(v, embed))),
     }
 }
 
@@ -220,9 +220,11 @@ fn path_arg(args: &[Value], i: usize, func: &str, single: bool, ctx: &dyn FnCont
 
 /// A SQL value as a JSON value: numbers as numbers, strings as strings unless `is_json` (then
 /// the text is embedded as the JSON it is).
-fn to_json(v: &Value, is_json: bool) -> Json {
+fn to_json(v: &Value, embed: u8) -> Json {
+    let is_json = embed == ARG_JSON;
     match v {
         Value::Null => Json::Null,
+        Value::Int(i) if embed == ARG_BOOLEAN => Json::Bool(*i != 0),
         Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Decimal(_) => {
             Json::Number(String::from_utf8_lossy(&text(v)).into_owned())
         }
@@ -235,9 +237,15 @@ fn out(s: String) -> Result<Value, SqlError> {
     Ok(Value::Bytes(s.into_bytes()))
 }
 
-fn split_flags(args: &[Value]) -> (Vec<bool>, &[Value]) {
-    let flags = text(&args[0]).iter().map(|b| *b == b'1').collect();
-    (flags, &args[1..])
+/// How the binder tells a JSON function to embed each argument (one byte per argument in its
+/// variant's first argument): as text, as JSON (a JSON column or function result), or as
+/// true / false (MariaDB's boolean items: TRUE, comparisons, ...).
+pub const ARG_TEXT: u8 = b'0';
+pub const ARG_JSON: u8 = b'1';
+pub const ARG_BOOLEAN: u8 = b'b';
+
+fn split_flags(args: &[Value]) -> (Vec<u8>, &[Value]) {
+    (text(&args[0]), &args[1..])
 }
 
 // ---- the functions ----
@@ -387,7 +395,7 @@ fn json_object_j(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError>
     let (flags, rest) = split_flags(args);
     object_of(rest, &flags, ctx)
 }
-fn object_of(args: &[Value], flags: &[bool], _: &dyn FnContext) -> Result<Value, SqlError> {
+fn object_of(args: &[Value], flags: &[u8], _: &dyn FnContext) -> Result<Value, SqlError> {
     if !args.len().is_multiple_of(2) {
         return Err(SqlError::new(
             1582,
@@ -402,7 +410,7 @@ fn object_of(args: &[Value], flags: &[bool], _: &dyn FnContext) -> Result<Value,
             let key = String::from_utf8_lossy(&text(&kv[0])).into_owned();
             let mut raw = String::new();
             json::escape_into(&key, &mut raw);
-            (raw, to_json(&kv[1], flags.get(2 * i + 1).copied().unwrap_or(false)))
+            (raw, to_json(&kv[1], flags.get(2 * i + 1).copied().unwrap_or(ARG_TEXT)))
         })
         .collect();
     out(json::print_normal(&Json::Object(members)))
@@ -415,8 +423,8 @@ fn json_array_j(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> 
     let (flags, rest) = split_flags(args);
     array_of(rest, &flags, ctx)
 }
-fn array_of(args: &[Value], flags: &[bool], _: &dyn FnContext) -> Result<Value, SqlError> {
-    let items = args.iter().enumerate().map(|(i, v)| to_json(v, flags.get(i).copied().unwrap_or(false))).collect();
+fn array_of(args: &[Value], flags: &[u8], _: &dyn FnContext) -> Result<Value, SqlError> {
+    let items = args.iter().enumerate().map(|(i, v)| to_json(v, flags.get(i).copied().unwrap_or(ARG_TEXT))).collect();
     out(json::print_normal(&Json::Array(items)))
 }
 
@@ -511,7 +519,7 @@ fn json_exists(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
 /// JSON_SET/INSERT/REPLACE/ARRAY_APPEND/ARRAY_INSERT: a document, then path/value pairs.
 fn edit_pairs(
     args: &[Value],
-    flags: &[bool],
+    flags: &[u8],
     func: &str,
     ctx: &dyn FnContext,
     apply: &dyn Fn(&mut Json, &[Step], Json) -> bool,
@@ -532,7 +540,7 @@ fn edit_pairs(
             return Ok(Value::Null);
         }
         let Some(p) = path_arg(args, i, func, true, ctx) else { return Ok(Value::Null) };
-        let v = to_json(&args[i + 1], flags.get(i + 1).copied().unwrap_or(false));
+        let v = to_json(&args[i + 1], flags.get(i + 1).copied().unwrap_or(ARG_TEXT));
         if !apply(&mut doc, &p.steps, v) {
             return Ok(Value::Null);
         }
