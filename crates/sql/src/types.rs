@@ -45,6 +45,8 @@ pub struct SessionStatus {
     pub in_transaction: bool,
     pub autocommit: bool,
     pub read_only_transaction: bool,
+    /// sql_mode has NO_BACKSLASH_ESCAPES: clients quote strings by doubling quotes only.
+    pub no_backslash_escapes: bool,
 }
 
 /// A prepared statement as COM_STMT_PREPARE describes it.

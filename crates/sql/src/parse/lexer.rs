@@ -13,6 +13,28 @@ use std::ops::Range;
 /// are executed, later ones are skipped (10.11.99).
 const EXECUTABLE_COMMENT_VERSION: u32 = 101199;
 
+/// The sql_mode flags that change how text is read. MariaDB's lexer consults them, so the same
+/// text means something else under another mode: where a string ends (and so where a statement
+/// ends) depends on NO_BACKSLASH_ESCAPES, which is why a client must quote as the server reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Syntax {
+    /// NO_BACKSLASH_ESCAPES: `\` is an ordinary character in strings.
+    pub no_backslash_escapes: bool,
+    /// ANSI_QUOTES: `"..."` is an identifier, not a string.
+    pub ansi_quotes: bool,
+}
+
+impl Syntax {
+    /// Whether `\` escapes the next character inside text quoted with `quote`.
+    pub fn backslash_escapes(self, quote: u8) -> bool {
+        match quote {
+            b'`' => false,
+            b'"' if self.ansi_quotes => false,
+            _ => !self.no_backslash_escapes,
+        }
+    }
+}
+
 /// The text after pre-processing and where each statement lies in it.
 pub struct Scanned {
     pub text: String,
@@ -24,6 +46,11 @@ pub struct Scanned {
 /// for a newer version), `LOCK IN SHARE MODE` becomes `FOR SHARE`, and the text is split at
 /// top-level semicolons. Byte offsets are preserved.
 pub fn scan(sql: &str) -> Scanned {
+    scan_in(sql, Syntax::default())
+}
+
+/// `scan` under the given sql_mode syntax.
+pub fn scan_in(sql: &str, syntax: Syntax) -> Scanned {
     let src = sql.as_bytes();
     let mut out: Vec<u8> = src.to_vec();
     let mut statements = Vec::new();
@@ -35,7 +62,7 @@ pub fn scan(sql: &str) -> Scanned {
         let b = src[i];
         match b {
             b'\'' | b'"' | b'`' => {
-                i = skip_quoted(src, i);
+                i = skip_quoted(src, i, syntax);
             }
             b'#' => {
                 i = skip_line(src, i);
@@ -261,13 +288,14 @@ fn skip_block_comment(src: &[u8], i: usize) -> usize {
 }
 
 /// Skips a quoted string or identifier starting at `i` (the quote). Backslash escapes apply in
-/// strings; a doubled quote is an escaped quote.
-fn skip_quoted(src: &[u8], i: usize) -> usize {
+/// strings (unless `syntax` says otherwise); a doubled quote is an escaped quote.
+pub(crate) fn skip_quoted(src: &[u8], i: usize, syntax: Syntax) -> usize {
     let q = src[i];
+    let backslash = syntax.backslash_escapes(q);
     let mut j = i + 1;
     while j < src.len() {
         let c = src[j];
-        if c == b'\\' && q != b'`' {
+        if c == b'\\' && backslash {
             j += 2;
             continue;
         }
@@ -339,6 +367,11 @@ impl Tok {
 /// Tokenizes `text`, skipping whitespace and comments. Returns the tokens with their byte
 /// offsets, or None on an unterminated string.
 pub fn tokenize(text: &str) -> Option<Vec<(Tok, usize)>> {
+    tokenize_in(text, Syntax::default())
+}
+
+/// `tokenize` under the given sql_mode syntax.
+pub fn tokenize_in(text: &str, syntax: Syntax) -> Option<Vec<(Tok, usize)>> {
     let src = text.as_bytes();
     let mut toks = Vec::new();
     let mut i = 0;
@@ -352,16 +385,24 @@ pub fn tokenize(text: &str) -> Option<Vec<(Tok, usize)>> {
                 i = skip_line(src, i)
             }
             b'/' if src.get(i + 1) == Some(&b'*') => i = skip_block_comment(src, i),
-            b'\'' | b'"' => {
-                let end = skip_quoted(src, i);
+            b'"' if syntax.ansi_quotes => {
+                let end = skip_quoted(src, i, syntax);
                 if end > src.len() || src[end - 1] != b || end == i + 1 {
                     return None;
                 }
-                toks.push((Tok::Str(unescape_string(&text[i + 1..end - 1], b)), start));
+                toks.push((Tok::Quoted(text[i + 1..end - 1].replace("\"\"", "\"")), start));
+                i = end;
+            }
+            b'\'' | b'"' => {
+                let end = skip_quoted(src, i, syntax);
+                if end > src.len() || src[end - 1] != b || end == i + 1 {
+                    return None;
+                }
+                toks.push((Tok::Str(unescape_string_in(&text[i + 1..end - 1], b, syntax)), start));
                 i = end;
             }
             b'`' => {
-                let end = skip_quoted(src, i);
+                let end = skip_quoted(src, i, syntax);
                 if end > src.len() || src[end - 1] != b'`' || end == i + 1 {
                     return None;
                 }
@@ -372,11 +413,11 @@ pub fn tokenize(text: &str) -> Option<Vec<(Tok, usize)>> {
                 i += 1;
                 match src.get(i) {
                     Some(&q @ (b'\'' | b'"' | b'`')) => {
-                        let end = skip_quoted(src, i);
+                        let end = skip_quoted(src, i, syntax);
                         if end > src.len() || src[end - 1] != q || end == i + 1 {
                             return None;
                         }
-                        toks.push((Tok::UserVar(unescape_string(&text[i + 1..end - 1], q)), start));
+                        toks.push((Tok::UserVar(unescape_string_in(&text[i + 1..end - 1], q, syntax)), start));
                         i = end;
                     }
                     _ => {
@@ -415,13 +456,19 @@ fn skip_word_or_dot(src: &[u8], mut i: usize) -> usize {
 
 /// Undoes MySQL string escapes: backslash sequences and doubled quotes.
 pub fn unescape_string(body: &str, quote: u8) -> String {
-    if !body.contains('\\') && !body.as_bytes().contains(&quote) {
+    unescape_string_in(body, quote, Syntax::default())
+}
+
+/// `unescape_string` under the given sql_mode syntax.
+pub fn unescape_string_in(body: &str, quote: u8, syntax: Syntax) -> String {
+    let backslash = syntax.backslash_escapes(quote);
+    if !(backslash && body.contains('\\')) && !body.as_bytes().contains(&quote) {
         return body.to_string();
     }
     let mut out = String::with_capacity(body.len());
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' && quote != b'`' {
+        if c == '\\' && backslash {
             match chars.next() {
                 Some('n') => out.push('\n'),
                 Some('t') => out.push('\t'),
@@ -478,6 +525,17 @@ mod tests {
         // Plain comments and strings are left alone.
         let s = scan("SELECT '/*!x*/' /* c */");
         assert_eq!(s.text, "SELECT '/*!x*/' /* c */");
+    }
+
+    #[test]
+    fn sql_mode_syntax_decides_where_strings_end() {
+        let nbe = Syntax { no_backslash_escapes: true, ansi_quotes: false };
+        assert_eq!(scan_in(r"SELECT 'a\'; SELECT 2", nbe).statements.len(), 2);
+        assert_eq!(scan(r"SELECT 'a\'; SELECT 2").statements.len(), 1);
+        let toks = tokenize_in(r#"SELECT 'a\n', "b""c""#, Syntax { no_backslash_escapes: true, ansi_quotes: true });
+        let toks: Vec<Tok> = toks.unwrap().into_iter().map(|t| t.0).collect();
+        assert_eq!(toks[1], Tok::Str(r"a\n".into()));
+        assert_eq!(toks[3], Tok::Quoted("b\"c".into()));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 pub mod alter;
 pub mod autoparam;
 pub mod lexer;
+mod mode_tokens;
 pub(crate) mod stored_expr;
 pub mod type_modifiers;
 
@@ -16,7 +17,14 @@ use sqlparser::parser::{Parser, ParserError};
 
 use crate::error;
 use crate::error::SqlError;
+pub use lexer::Syntax;
 use lexer::Tok;
+
+impl From<crate::variables::SqlMode> for Syntax {
+    fn from(mode: crate::variables::SqlMode) -> Self {
+        Syntax { no_backslash_escapes: mode.no_backslash_escapes, ansi_quotes: mode.ansi_quotes }
+    }
+}
 
 /// sqlparser's recursion limit: deeply nested expressions fail cleanly instead of overflowing.
 const PARSER_RECURSION_LIMIT: usize = 200;
@@ -162,9 +170,14 @@ pub struct SyntaxError(pub SqlError);
 
 /// Parses one statement (no top-level `;` inside).
 pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
+    parse_statement_in(text, Syntax::default())
+}
+
+/// Parses one statement read under the given sql_mode syntax.
+pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxError> {
     let mut rewritten = None;
     if let Some(word) = first_word(text) {
-        if let Some(r) = parse_special(&word, text) {
+        if let Some(r) = parse_special(&word, text, syntax) {
             return r;
         }
         if word == "SET" && text.contains(":=") {
@@ -180,21 +193,21 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
     if first_words_are(text, &["TRUNCATE"]) {
         if let Some((cut, wait)) = truncate_wait(text) {
             let wait = wait?;
-            return match parse_with_sqlparser(&text[..cut])? {
+            return match parse_with_sqlparser(&text[..cut], syntax)? {
                 Stmt::Ast(stmt) => Ok(Stmt::TruncateWait { stmt, wait }),
                 other => Ok(other),
             };
         }
     }
-    match parse_with_sqlparser(text) {
+    match parse_with_sqlparser(text, syntax) {
         Err(e) if first_words_are(text, &["DELETE"]) => match delete_returning_first(text) {
-            Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+            Some(alt) => parse_with_sqlparser(&alt, syntax).map_err(|_| e),
             None => Err(e),
         },
         Err(e) if first_words_are(text, &["ALTER"]) => {
             // sqlparser knows `DROP INDEX` but not MySQL's synonym `DROP KEY`.
             match drop_key_as_drop_index(text) {
-                Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+                Some(alt) => parse_with_sqlparser(&alt, syntax).map_err(|_| e),
                 None => Err(e),
             }
         }
@@ -282,10 +295,16 @@ fn drop_key_as_drop_index(text: &str) -> Option<String> {
     Some(out)
 }
 
-fn parse_with_sqlparser(text: &str) -> Result<Stmt, SyntaxError> {
+fn parse_with_sqlparser(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxError> {
     let dialect = MySqlDialect {};
     let mut parser = Parser::new(&dialect).with_recursion_limit(PARSER_RECURSION_LIMIT);
-    parser = parser.try_with_sql(text).map_err(|e| SyntaxError(syntax_error(text, &e)))?;
+    parser = if syntax == Syntax::default() {
+        parser.try_with_sql(text).map_err(|e| SyntaxError(syntax_error(text, &e)))?
+    } else {
+        let tokens = mode_tokens::tokenize(&dialect, text, syntax)
+            .map_err(|e| SyntaxError(syntax_error(text, &ParserError::from(e))))?;
+        parser.with_tokens_with_locations(tokens)
+    };
     let stmt = parser.parse_statement().map_err(|e| SyntaxError(syntax_error(text, &e)))?;
     // Anything after the statement (other than a stray `;`) is a syntax error.
     loop {
@@ -502,7 +521,7 @@ impl Cursor<'_> {
     }
 }
 
-fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
+fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, SyntaxError>> {
     const SPECIAL: &[&str] = &[
         "BEGIN",
         "START",
@@ -552,7 +571,7 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
                 .map_err(|e| SyntaxError(syntax_error(text, &e)))
         });
     }
-    let Some(toks) = lexer::tokenize(text) else {
+    let Some(toks) = lexer::tokenize_in(text, syntax) else {
         return if matches!(word, "SET" | "DROP" | "EXECUTE") { None } else { Some(Err(syntax_at(text, text.len()))) };
     };
     let mut c = Cursor { text, toks, pos: 1 };

@@ -46,7 +46,7 @@ impl Session {
     }
 
     async fn execute_text_statements(&mut self, sql: &str, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
-        let scanned = lexer::scan(sql);
+        let scanned = lexer::scan_in(sql, self.syntax());
         if scanned.statements.is_empty() {
             let e = SqlError::new(1065, "42000", "Query was empty");
             self.record_error(&e);
@@ -99,14 +99,18 @@ impl Session {
                 return self.send_result_set(rs?, sink, more, warnings);
             }
         }
-        if let Some(p) = autoparam::parameterize(original) {
-            if let Some(r) = self.run_parameterized(&p, sink, more).await {
-                return r;
+        let syntax = self.syntax();
+        // The auto-parameterizer reads text as the default sql_mode does.
+        if syntax == parse::Syntax::default() {
+            if let Some(p) = autoparam::parameterize(original) {
+                if let Some(r) = self.run_parameterized(&p, sink, more).await {
+                    return r;
+                }
             }
         }
-        let stmt = parse::parse_statement(text).map_err(|SyntaxError(e)| e)?;
+        let stmt = parse::parse_statement_in(text, syntax).map_err(|SyntaxError(e)| e)?;
         // `?` is a placeholder only in prepared statements.
-        if let Some(at) = placeholder_offset(text) {
+        if let Some(at) = placeholder_offset(text, syntax) {
             return Err(error::syntax(text[at..].trim_end(), text[..at].matches('\n').count() + 1));
         }
         let db = self.current_db.clone();
@@ -114,7 +118,7 @@ impl Session {
         for _ in 0..MAX_REBINDS {
             let stmt = match parsed.take() {
                 Some(s) => s,
-                None => parse::parse_statement(text).map_err(|SyntaxError(e)| e)?,
+                None => parse::parse_statement_in(text, syntax).map_err(|SyntaxError(e)| e)?,
             };
             // One catalog snapshot for binding and execution of the statement.
             let catalog = self.store.catalog();
@@ -453,7 +457,7 @@ impl Session {
                 let db = self.current_db.clone();
                 let mut ran = Ran::Stale;
                 for _ in 0..MAX_REBINDS {
-                    let parsed = parse::parse_statement(select).map_err(|e| e.0)?;
+                    let parsed = parse::parse_statement_in(select, self.syntax()).map_err(|e| e.0)?;
                     let catalog = self.store.catalog();
                     let compiled = self.compile(&catalog, parsed, select, select, db.as_deref())?;
                     let Compiled::Select(plan) = &compiled.compiled else {
@@ -678,11 +682,11 @@ impl Session {
 }
 
 /// Byte offset of the first `?` placeholder outside strings and comments.
-fn placeholder_offset(text: &str) -> Option<usize> {
+fn placeholder_offset(text: &str, syntax: parse::Syntax) -> Option<usize> {
     if !text.contains('?') {
         return None;
     }
-    lexer::tokenize(text)?.into_iter().find(|(t, _)| *t == lexer::Tok::Sym('?')).map(|(_, off)| off)
+    lexer::tokenize_in(text, syntax)?.into_iter().find(|(t, _)| *t == lexer::Tok::Sym('?')).map(|(_, off)| off)
 }
 
 /// What a statement with a materialized result does with the session's warnings.

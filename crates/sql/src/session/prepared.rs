@@ -54,7 +54,7 @@ fn param_type(v: &Value) -> SqlType {
 
 impl Session {
     fn prepare_text(&mut self, sql: &str) -> Result<(u32, &CompiledStmt), SqlError> {
-        let scanned = lexer::scan(sql);
+        let scanned = lexer::scan_in(sql, self.syntax());
         let range = match scanned.statements.as_slice() {
             [] => return Err(SqlError::new(1065, "42000", "Query was empty")),
             [one] => one.clone(),
@@ -65,7 +65,7 @@ impl Session {
         };
         let text: Arc<str> = Arc::from(&scanned.text[range.clone()]);
         let original: Arc<str> = Arc::from(sql.get(range).unwrap_or(&text));
-        let stmt = parse::parse_statement(&text).map_err(|e| e.0)?;
+        let stmt = parse::parse_statement_in(&text, self.syntax()).map_err(|e| e.0)?;
         if matches!(stmt, Stmt::Prepare { .. } | Stmt::Execute { .. } | Stmt::Deallocate { .. }) {
             return Err(error::not_supported_in_ps());
         }

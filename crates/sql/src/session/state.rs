@@ -202,6 +202,7 @@ impl Session {
             in_transaction: self.store.has_trx() && self.explicit_trx,
             autocommit: self.vars.autocommit(),
             read_only_transaction: self.store.has_trx() && self.trx_read_only,
+            no_backslash_escapes: self.vars.sql_mode().no_backslash_escapes,
         }
     }
 
@@ -265,6 +266,11 @@ impl Session {
         let errors = self.warnings.iter().filter(|w| w.level == WarnLevel::Error).count() as u64;
         self.vars.set_diagnostics_counts(self.warning_count as u64, errors);
         self.vars.set_in_transaction(self.store.has_trx() && self.explicit_trx);
+    }
+
+    /// How the session's sql_mode reads statement text.
+    pub(super) fn syntax(&self) -> crate::parse::Syntax {
+        crate::parse::Syntax::from(self.vars.sql_mode())
     }
 
     pub(super) fn bind_env<'a>(&'a self, catalog: &'a Catalog, db: Option<&'a str>) -> BindEnv<'a> {
