@@ -52,3 +52,25 @@ async fn ansi_quotes_and_pipes_as_concat() {
         rows(&[&["ab", "x", "REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ANSI"]])
     );
 }
+
+#[tokio::test]
+async fn executable_comments_follow_mariadbs_version_rule() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    for (sql, name, value) in [
+        ("SELECT 1 /*!80001 + 1 */", "1", "1"),
+        ("SELECT 1 /*!50700 + 1 */", "1", "1"),
+        ("SELECT 1 /*!40101 + 1 */", "1  + 1", "2"),
+        ("SELECT 1 /*!+ 1 */", "1 + 1", "2"),
+        ("SELECT 1 /*M!50800 + 1 */", "1  + 1", "2"),
+        ("SELECT 1 /*M!100100 + 1 */", "1  + 1", "2"),
+        ("SELECT 1 /*M!110000 + 1 */", "1", "1"),
+        ("SELECT 1 /*!101199 + 1 */", "1", "1"),
+        ("SELECT 1 /*!40101 + 1 */ + 2", "1  + 1  + 2", "4"),
+        ("SELECT 1 /* c */ + 2", "1  + 2", "3"),
+    ] {
+        assert_eq!(column_names(&mut s, sql).await, [name], "{sql}");
+        assert_eq!(query(&mut s, sql).await, rows(&[&[value]]), "{sql}");
+    }
+    assert_eq!(fail(&mut s, "SELECT 1 /*!9 + 1 */").await.code, 1064);
+}

@@ -9,9 +9,69 @@
 
 use std::ops::Range;
 
-/// MariaDB version number compared with `/*!NNNNNN ... */`: comments for versions up to this one
-/// are executed, later ones are skipped (10.11.99).
-const EXECUTABLE_COMMENT_VERSION: u32 = 101199;
+/// MariaDB version number compared with `/*!NNNNN ... */`: comments for versions up to this one
+/// are executed, later ones are skipped (the version Selkie reports, 10.11.19).
+const EXECUTABLE_COMMENT_VERSION: u32 = 101119;
+
+/// Where the body of an executable comment starts (`body` is just after `/*!` or `/*M!`), or
+/// None when the comment is skipped. MariaDB's rule (sql_lex.cc): a version is five or six
+/// digits; fewer digits are no version, and the text runs from right after the `!`. Comments
+/// for versions above MariaDB's own are skipped, and so are `/*!` comments for MySQL 5.7 and
+/// later (50700 to 99999: syntax MariaDB may not share), but not `/*M!` ones.
+fn executable_comment(src: &[u8], body: usize, mariadb_only: bool) -> Option<usize> {
+    let digits = src[body..].iter().take(6).take_while(|c| c.is_ascii_digit()).count();
+    if digits < 5 {
+        return Some(body);
+    }
+    let version: u32 = std::str::from_utf8(&src[body..body + digits]).ok()?.parse().ok()?;
+    let mysql_only = (50700..=99999).contains(&version) && !mariadb_only;
+    (version <= EXECUTABLE_COMMENT_VERSION && !mysql_only).then_some(body + digits)
+}
+
+/// `text` as MariaDB echoes it into a column name: comments left out, and executable
+/// comments reduced to their contents (`1 /*!40101 + 1 */` is named `1  + 1`).
+pub fn without_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("/*") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let src = text.as_bytes();
+    let mut out = Vec::with_capacity(src.len());
+    let mut exec_comment_open = false;
+    let mut i = 0;
+    while i < src.len() {
+        match src[i] {
+            b'\'' | b'"' | b'`' => {
+                let end = skip_quoted(src, i, Syntax::default()).min(src.len());
+                out.extend_from_slice(&src[i..end]);
+                i = end;
+            }
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                let marker = match (src.get(i + 2), src.get(i + 3)) {
+                    (Some(b'!'), _) => Some((i + 3, false)),
+                    (Some(b'M'), Some(b'!')) => Some((i + 4, true)),
+                    _ => None,
+                };
+                match marker.map(|(body, mariadb_only)| executable_comment(src, body, mariadb_only)) {
+                    Some(Some(body)) if !exec_comment_open => {
+                        exec_comment_open = true;
+                        i = body;
+                    }
+                    _ => i = skip_block_comment(src, i),
+                }
+            }
+            b'*' if exec_comment_open && src.get(i + 1) == Some(&b'/') => {
+                exec_comment_open = false;
+                i += 2;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    // Whole comments were cut out of valid UTF-8 at ASCII bytes.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_string()))
+}
 
 /// The sql_mode flags that change how text is read. MariaDB's lexer consults them, so the same
 /// text means something else under another mode: where a string ends (and so where a statement
@@ -71,28 +131,24 @@ pub fn scan_in(sql: &str, syntax: Syntax) -> Scanned {
                 i = skip_line(src, i);
             }
             b'/' if src.get(i + 1) == Some(&b'*') => {
-                let bang = match (src.get(i + 2), src.get(i + 3)) {
-                    (Some(b'!'), _) => Some(i + 3),
-                    (Some(b'M'), Some(b'!')) => Some(i + 4),
+                let marker = match (src.get(i + 2), src.get(i + 3)) {
+                    (Some(b'!'), _) => Some((i + 3, false)),
+                    (Some(b'M'), Some(b'!')) => Some((i + 4, true)),
                     _ => None,
                 };
-                match bang {
-                    Some(mut body) if !exec_comment_open => {
-                        let digits_start = body;
-                        while body < src.len() && src[body].is_ascii_digit() && body - digits_start < 6 {
-                            body += 1;
+                match marker.map(|(body, mariadb_only)| executable_comment(src, body, mariadb_only)) {
+                    Some(Some(body)) if !exec_comment_open => {
+                        out[i..body].fill(b' ');
+                        exec_comment_open = true;
+                        i = body;
+                    }
+                    Some(None) => {
+                        // A skipped one becomes a plain comment: sqlparser would run `/*!`.
+                        out[i + 2] = b' ';
+                        if let Some((_, true)) = marker {
+                            out[i + 3] = b' ';
                         }
-                        let version: u32 = std::str::from_utf8(&src[digits_start..body])
-                            .ok()
-                            .and_then(|s| s.parse().ok())
-                            .unwrap_or(0);
-                        if version > EXECUTABLE_COMMENT_VERSION {
-                            i = skip_block_comment(src, i);
-                        } else {
-                            out[i..body].fill(b' ');
-                            exec_comment_open = true;
-                            i = body;
-                        }
+                        i = skip_block_comment(src, i);
                     }
                     _ => i = skip_block_comment(src, i),
                 }
@@ -521,7 +577,17 @@ mod tests {
         assert_eq!(s.text, "SELECT 1          + 1  , 2            + 3   ");
         // A comment for a future version stays a comment.
         let s = scan("SELECT 1 /*!999999 + 1 */");
-        assert_eq!(s.text, "SELECT 1 /*!999999 + 1 */");
+        assert_eq!(s.text, "SELECT 1 /* 999999 + 1 */");
+        // MySQL-only versions are skipped, MariaDB-only comments of the same numbers are not.
+        assert_eq!(scan("SELECT 1 /*!80001 + 1 */").text, "SELECT 1 /* 80001 + 1 */");
+        assert_eq!(scan("SELECT 1 /*!50700 + 1 */").text, "SELECT 1 /* 50700 + 1 */");
+        assert_eq!(scan("SELECT 1 /*M!110000 + 1 */").text, "SELECT 1 /*  110000 + 1 */");
+        assert_eq!(scan("SELECT 1 /*M!50800 + 1 */").text, "SELECT 1           + 1   ");
+        assert_eq!(scan("SELECT 1 /*!101119 + 1 */").text, "SELECT 1           + 1   ");
+        assert_eq!(scan("SELECT 1 /*!101120 + 1 */").text, "SELECT 1 /* 101120 + 1 */");
+        // Fewer than five digits are not a version.
+        assert_eq!(scan("SELECT 1 /*!9 + 1 */").text, "SELECT 1    9 + 1   ");
+        assert_eq!(without_comments("1 /*!40101 + 1 */ /* c */ + '/*'"), "1  + 1   + '/*'");
         // Plain comments and strings are left alone.
         let s = scan("SELECT '/*!x*/' /* c */");
         assert_eq!(s.text, "SELECT '/*!x*/' /* c */");
