@@ -216,6 +216,16 @@ pub fn unknown_prepared(name: &str, command: &str) -> SqlError {
     SqlError::new(1243, "HY000", format!("Unknown prepared statement handler ({name}) given to {command}"))
 }
 
+/// EXECUTE ... USING with a subquery among its arguments.
+pub fn using_subquery() -> SqlError {
+    SqlError::new(1970, "42000", "EXECUTE..USING does not support subqueries or stored functions")
+}
+
+/// SET STATEMENT naming a variable it cannot set for one statement.
+pub fn no_set_statement(name: &str) -> SqlError {
+    SqlError::new(1971, "42000", format!("The system variable {name} cannot be set in SET STATEMENT."))
+}
+
 pub fn wrong_arguments(command: &str) -> SqlError {
     SqlError::new(1210, "HY000", format!("Incorrect arguments to {command}"))
 }

@@ -442,6 +442,9 @@ struct SessionState {
     timestamp: Option<Decimal>,
 }
 
+/// Session values saved for the length of one statement (SET STATEMENT).
+pub struct SavedValues(Vec<(Slot, Value)>);
+
 pub struct SessionVariables {
     /// The session's values: the globals' snapshot at connect, shared until the first SET.
     values: Arc<Snapshot>,
@@ -567,6 +570,34 @@ impl SessionVariables {
             _ => globals.state.read().values()[registry::storage_slot(slot)].clone(),
         };
         self.set(globals, name, scope, value)
+    }
+
+    /// The session values of `names`, for SET STATEMENT to put back after its statement
+    /// (1193 for an unknown name).
+    pub fn save_for_statement(&self, names: &[String]) -> Result<SavedValues, SqlError> {
+        let mut saved = Vec::with_capacity(names.len());
+        for name in names {
+            let (slot, def) = lookup(name)?;
+            if def.access == Access::ReadOnly {
+                return Err(errors::read_only(def.name));
+            }
+            let storage = registry::storage_slot(slot);
+            let value = if storage == STATE_SLOTS.timestamp {
+                // An unset timestamp is put back unset, not as the time it was saved.
+                Value::Decimal(self.state.timestamp.unwrap_or(Decimal::new(0, 0)))
+            } else {
+                self.session_value(slot)
+            };
+            saved.push((slot, value));
+        }
+        Ok(SavedValues(saved))
+    }
+
+    /// Puts back values saved by `save_for_statement`.
+    pub fn restore_after_statement(&mut self, saved: SavedValues) {
+        for (slot, value) in saved.0 {
+            self.put_session_value(slot, value);
+        }
     }
 
     /// Warnings of the last `set` / `set_default` (1292 when a value was clamped).

@@ -74,3 +74,63 @@ async fn executable_comments_follow_mariadbs_version_rule() {
     }
     assert_eq!(fail(&mut s, "SELECT 1 /*!9 + 1 */").await.code, 1064);
 }
+
+#[tokio::test]
+async fn prepare_execute_using_expressions_and_execute_immediate() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "PREPARE p FROM 'SELECT ?, ?, ?'").await;
+    exec(&mut s, "SET @v = 7").await;
+    assert_eq!(query(&mut s, "EXECUTE p USING 5, 'x', @v").await, rows(&[&["5", "x", "7"]]));
+    assert_eq!(query(&mut s, "EXECUTE p USING 1+1, CONCAT('a','b'), NULL").await, rows(&[&["2", "ab", "NULL"]]));
+    assert_eq!(fail(&mut s, "EXECUTE p USING 1, 2").await.code, 1210);
+    assert_eq!(fail(&mut s, "EXECUTE p").await.code, 1210);
+    let e = fail(&mut s, "EXECUTE p USING (SELECT 1), 2, 3").await;
+    assert_eq!((e.code, e.message.as_str()), (1970, "EXECUTE..USING does not support subqueries or stored functions"));
+    assert_eq!(query(&mut s, "EXECUTE IMMEDIATE 'SELECT 2'").await, rows(&[&["2"]]));
+    assert_eq!(query(&mut s, "EXECUTE IMMEDIATE 'SELECT ?+1' USING 41").await, rows(&[&["42"]]));
+    exec(&mut s, "SET @q = 'SELECT 3'").await;
+    assert_eq!(query(&mut s, "EXECUTE IMMEDIATE @q").await, rows(&[&["3"]]));
+    exec(&mut s, "PREPARE p2 FROM CONCAT('SELECT ', 4)").await;
+    assert_eq!(query(&mut s, "EXECUTE p2").await, rows(&[&["4"]]));
+    assert_eq!(query(&mut s, "EXECUTE IMMEDIATE CONCAT('SELECT ', 5)").await, rows(&[&["5"]]));
+    assert_eq!(fail(&mut s, "EXECUTE IMMEDIATE 'SELECT ?'").await.code, 1210);
+    assert_eq!(fail(&mut s, "EXECUTE IMMEDIATE 'SELECT 1' USING 1").await.code, 1210);
+    assert_eq!(fail(&mut s, "EXECUTE IMMEDIATE 'EXECUTE IMMEDIATE 1'").await.code, 1295);
+}
+
+#[tokio::test]
+async fn set_statement_applies_to_one_statement() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(10))").await;
+    exec(&mut s, "INSERT INTO a VALUES (1, 'x'), (2, 'y'), (3, 'z')").await;
+    assert_eq!(
+        query(&mut s, "SET STATEMENT sort_buffer_size = 100000 FOR SELECT @@sort_buffer_size").await,
+        rows(&[&["100000"]])
+    );
+    assert_eq!(query(&mut s, "SELECT @@sort_buffer_size").await, rows(&[&["2097152"]]));
+    // The statement's own SET of the variable is undone too.
+    exec(&mut s, "SET STATEMENT sql_mode = '' FOR SET sql_mode = 'ANSI'").await;
+    assert_eq!(
+        query(&mut s, "SELECT @@sql_mode").await,
+        rows(&[&["STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"]])
+    );
+    // The text is read under the session's sql_mode, as MariaDB parses it before the SET.
+    assert_eq!(
+        query(&mut s, r"SET STATEMENT sql_mode = 'NO_BACKSLASH_ESCAPES' FOR SELECT 'a\n'").await,
+        rows(&[&["a\n"]])
+    );
+    let e = fail(&mut s, "SET STATEMENT autocommit = 0 FOR SELECT 1").await;
+    assert_eq!((e.code, e.message.as_str()), (1971, "The system variable autocommit cannot be set in SET STATEMENT."));
+    assert_eq!(fail(&mut s, "SET STATEMENT @a = 1 FOR SELECT 1").await.code, 1064);
+    assert_eq!(fail(&mut s, "SET STATEMENT sql_mode = xyz FOR SELECT 1").await.code, 1231);
+    assert_eq!(fail(&mut s, "SET STATEMENT nosuch = 1 FOR SELECT 1").await.code, 1193);
+    assert_eq!(fail(&mut s, "SET STATEMENT version = '' FOR SELECT 1").await.code, 1238);
+    assert_eq!(
+        query(&mut s, "SET STATEMENT sql_mode = '' FOR SET STATEMENT sql_mode = '' FOR SELECT 1").await,
+        rows(&[&["1"]])
+    );
+    assert_eq!(query(&mut s, "SET STATEMENT time_zone = '+01:00' FOR SELECT @@time_zone").await, rows(&[&["+01:00"]]));
+    assert_eq!(query(&mut s, "SELECT @@time_zone").await, rows(&[&["SYSTEM"]]));
+}

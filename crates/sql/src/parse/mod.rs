@@ -5,6 +5,7 @@
 
 pub mod alter;
 pub mod autoparam;
+mod dynamic;
 pub mod lexer;
 mod mode_tokens;
 pub(crate) mod stored_expr;
@@ -17,6 +18,7 @@ use sqlparser::parser::{Parser, ParserError};
 
 use crate::error;
 use crate::error::SqlError;
+pub use dynamic::{using_has_subquery, PrepareSource, SetStatement};
 pub use lexer::Syntax;
 use lexer::Tok;
 
@@ -35,12 +37,6 @@ pub enum TrxScope {
     Next,
     Session,
     Global,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PrepareSource {
-    Text(String),
-    UserVar(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,10 +90,16 @@ pub enum Stmt {
         name: String,
         source: PrepareSource,
     },
+    /// EXECUTE name [USING list]: the list's text, evaluated as a select list.
     Execute {
         name: String,
-        using: Vec<String>,
+        using: Option<String>,
     },
+    ExecuteImmediate {
+        source: PrepareSource,
+        using: Option<String>,
+    },
+    SetStatement(Box<SetStatement>),
     Deallocate {
         name: String,
     },
@@ -618,6 +620,7 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
             }
             c.ident().and_then(|n| c.end().map(|_| Stmt::ReleaseSavepoint(n)))
         }
+        "SET" if c.peek_word("STATEMENT") => dynamic::parse_set_statement(&mut c, syntax),
         "SET" => return parse_set_special(&mut c),
         "DO" => {
             // The DO list evaluated as a select list; its rows are discarded.
@@ -627,8 +630,8 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
             }
             Ok(Stmt::Do(format!("SELECT {}", &text[body_start..])))
         }
-        "PREPARE" => parse_prepare(&mut c),
-        "EXECUTE" => parse_execute(&mut c),
+        "PREPARE" => dynamic::parse_prepare(&mut c),
+        "EXECUTE" => dynamic::parse_execute(&mut c),
         "DEALLOCATE" => {
             if let Err(e) = c.expect_word("PREPARE") {
                 return Some(Err(e));
@@ -985,42 +988,6 @@ fn parse_set_special(c: &mut Cursor) -> Option<Result<Stmt, SyntaxError>> {
     Some(r.map(|_| Stmt::SetTransaction { scope, isolation, read_only }))
 }
 
-fn parse_prepare(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
-    let name = c.ident()?;
-    c.expect_word("FROM")?;
-    let source = match c.next() {
-        Some(Tok::Str(s)) => PrepareSource::Text(s),
-        Some(Tok::UserVar(v)) => PrepareSource::UserVar(v),
-        _ => {
-            c.pos -= 1;
-            return Err(c.error());
-        }
-    };
-    c.end()?;
-    Ok(Stmt::Prepare { name, source })
-}
-
-fn parse_execute(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
-    let name = c.ident()?;
-    let mut using = Vec::new();
-    if c.eat_word("USING") {
-        loop {
-            match c.next() {
-                Some(Tok::UserVar(v)) => using.push(v),
-                _ => {
-                    c.pos -= 1;
-                    return Err(c.error());
-                }
-            }
-            if !c.eat_sym(',') {
-                break;
-            }
-        }
-    }
-    c.end()?;
-    Ok(Stmt::Execute { name, using })
-}
-
 /// `ALTER TABLE [db.]t {DISABLE|ENABLE} KEYS`; None for every other ALTER (sqlparser's).
 fn parse_table_keys(text: &str) -> Option<Stmt> {
     let toks = lexer::tokenize(text)?;
@@ -1170,9 +1137,21 @@ mod tests {
         assert!(
             matches!(parse("PREPARE s FROM @q"), Stmt::Prepare { source: PrepareSource::UserVar(v), .. } if v == "q")
         );
-        assert!(
-            matches!(parse("EXECUTE s USING @a, @b"), Stmt::Execute { using, .. } if using == vec!["a".to_string(), "b".to_string()])
-        );
+        assert!(matches!(parse("EXECUTE s USING @a, 5 ;"), Stmt::Execute { using: Some(u), .. } if u == "@a, 5"));
+        assert!(matches!(parse("EXECUTE s"), Stmt::Execute { using: None, .. }));
+        assert!(matches!(
+            parse("PREPARE s FROM CONCAT('SELECT ', 1)"),
+            Stmt::Prepare { source: PrepareSource::Expr(e), .. } if e == "CONCAT('SELECT ', 1)"
+        ));
+        assert!(matches!(
+            parse("EXECUTE IMMEDIATE 'SELECT ?' USING 1"),
+            Stmt::ExecuteImmediate { source: PrepareSource::Text(t), using: Some(u) } if t == "SELECT ?" && u == "1"
+        ));
+        assert!(matches!(
+            parse("SET STATEMENT sql_select_limit = 1, max_statement_time = 2 FOR SELECT 1"),
+            Stmt::SetStatement(s) if s.set_text == "SET sql_select_limit = 1, max_statement_time = 2 " && s.body_offset == 63
+        ));
+        assert_eq!(err("SET STATEMENT @a=1 FOR SELECT 1").code, 1064);
         assert!(matches!(parse("DEALLOCATE PREPARE s"), Stmt::Deallocate { name } if name == "s"));
         assert!(matches!(parse("DROP PREPARE s"), Stmt::Deallocate { .. }));
         assert!(matches!(parse("DO 1 + 1, @a := 2"), Stmt::Do(s) if s == "SELECT 1 + 1, @a := 2"));

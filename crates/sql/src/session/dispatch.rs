@@ -113,6 +113,19 @@ impl Session {
         if let Some(at) = placeholder_offset(text, syntax) {
             return Err(error::syntax(text[at..].trim_end(), text[..at].matches('\n').count() + 1));
         }
+        self.run_parsed(stmt, text, original, sink, more).await
+    }
+
+    /// Binds and runs a parsed text statement (bound again when DDL made its plan stale).
+    pub(super) async fn run_parsed(
+        &mut self,
+        stmt: Stmt,
+        text: &str,
+        original: &str,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        let syntax = self.syntax();
         let db = self.current_db.clone();
         let mut parsed = Some(stmt);
         for _ in 0..MAX_REBINDS {
@@ -529,8 +542,12 @@ impl Session {
                 self.send_ok(sink, more, 0, String::new(), note);
                 Ok(())
             }
-            Stmt::Prepare { name, source } => self.sql_prepare(name, source, sink, more),
-            Stmt::Execute { name, using } => self.sql_execute(name, using, sink, more).await,
+            Stmt::Prepare { name, source } => self.sql_prepare(name, source, sink, more).await,
+            Stmt::Execute { name, using } => self.sql_execute(name, using.as_deref(), sink, more).await,
+            Stmt::ExecuteImmediate { source, using } => {
+                self.execute_immediate(source, using.as_deref(), sink, more).await
+            }
+            Stmt::SetStatement(s) => self.set_statement(s, text, sink, more).await,
             Stmt::Deallocate { name } => self.sql_deallocate(name, sink, more),
             Stmt::AdminTable { op, tables } => {
                 self.counters.bump(match op {
