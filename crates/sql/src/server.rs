@@ -21,12 +21,14 @@ pub struct SqlServer {
     pub(crate) hooks: Arc<dyn ServerHooks>,
     /// Sequences' caches of reserved values and the sessions' LASTVALs.
     pub(crate) sequences: crate::sequence::Sequences,
+    /// GET_LOCK's named locks, shared by all sessions.
+    pub(crate) user_locks: crate::user_locks::UserLocks,
 }
 
 impl SqlServer {
     pub fn new(engine: Arc<Engine>, config: SqlServerConfig, hooks: Arc<dyn ServerHooks>) -> Arc<SqlServer> {
         let globals = GlobalVariables::new(&config);
-        Arc::new(SqlServer { engine, globals, hooks, sequences: Default::default() })
+        Arc::new(SqlServer { engine, globals, hooks, sequences: Default::default(), user_locks: Default::default() })
     }
     /// The engine, for the server's own reads (catalog size for status) and for opening a
     /// session's `Store`.

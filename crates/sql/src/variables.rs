@@ -361,6 +361,8 @@ struct HotValues {
     lock_wait_timeout: Duration,
     metadata_lock_wait_timeout: Duration,
     sql_select_limit: u64,
+    /// max_statement_time in seconds (0: no limit).
+    max_statement_time: f64,
     max_allowed_packet: u64,
     sql_notes: bool,
     time_zone: TimeZone,
@@ -396,6 +398,11 @@ impl HotValues {
             lock_wait_timeout: Duration::from_secs(uint("innodb_lock_wait_timeout")),
             metadata_lock_wait_timeout: Duration::from_secs(uint("lock_wait_timeout")),
             sql_select_limit: uint("sql_select_limit"),
+            max_statement_time: match v("max_statement_time") {
+                Value::Double(d) => *d,
+                Value::Decimal(d) => d.to_f64(),
+                _ => 0.0,
+            },
             max_allowed_packet: uint("max_allowed_packet"),
             sql_notes: flag("sql_notes"),
             time_zone: std::str::from_utf8(bytes("time_zone"))
@@ -659,6 +666,12 @@ impl SessionVariables {
         self.values.hot.metadata_lock_wait_timeout
     }
     /// sql_select_limit (u64::MAX = default / unlimited).
+    /// How long a statement may run (max_statement_time); None: without limit.
+    pub fn max_statement_time(&self) -> Option<Duration> {
+        let secs = self.values.hot.max_statement_time;
+        (secs > 0.0).then(|| Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
+    }
+
     pub fn sql_select_limit(&self) -> u64 {
         self.values.hot.sql_select_limit
     }

@@ -134,3 +134,128 @@ async fn set_statement_applies_to_one_statement() {
     assert_eq!(query(&mut s, "SET STATEMENT time_zone = '+01:00' FOR SELECT @@time_zone").await, rows(&[&["+01:00"]]));
     assert_eq!(query(&mut s, "SELECT @@time_zone").await, rows(&[&["SYSTEM"]]));
 }
+
+#[tokio::test]
+async fn sql_select_limit_bounds_top_level_selects() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(10))").await;
+    exec(&mut s, "INSERT INTO a VALUES (1, 'x'), (2, 'y'), (3, 'z')").await;
+    exec(&mut s, "SET sql_select_limit = 1").await;
+    assert_eq!(query(&mut s, "SELECT * FROM a ORDER BY id").await, rows(&[&["1", "x"]]));
+    assert_eq!(query(&mut s, "SELECT * FROM a ORDER BY id LIMIT 2").await.len(), 2);
+    assert_eq!(query(&mut s, "SELECT * FROM a UNION ALL SELECT * FROM a").await.len(), 1);
+    assert_eq!(query(&mut s, "SELECT (SELECT COUNT(*) FROM a)").await, rows(&[&["3"]]));
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM (SELECT * FROM a) d").await, rows(&[&["3"]]));
+    assert_eq!(query(&mut s, "SELECT id FROM a WHERE id IN (SELECT id FROM a) ORDER BY id").await, rows(&[&["1"]]));
+    exec(&mut s, "PREPARE p FROM 'SELECT * FROM a ORDER BY id'").await;
+    assert_eq!(query(&mut s, "EXECUTE p").await.len(), 1);
+    assert_eq!(query(&mut s, "SET STATEMENT sql_select_limit = 2 FOR SELECT * FROM a").await.len(), 2);
+    exec(&mut s, "SET sql_select_limit = 0").await;
+    assert_eq!(query(&mut s, "SELECT 1").await.len(), 0);
+    exec(&mut s, "SET sql_select_limit = DEFAULT").await;
+    assert_eq!(query(&mut s, "SELECT * FROM a").await.len(), 3);
+}
+
+#[tokio::test]
+async fn max_statement_time_interrupts_with_1969() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "SET max_statement_time = 0.2").await;
+    let started = std::time::Instant::now();
+    let e = fail(&mut s, "SELECT SLEEP(5)").await;
+    assert_eq!((e.code, e.message.as_str()), (1969, "Query execution was interrupted (max_statement_time exceeded)"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
+    // The next statement has its own time.
+    assert_eq!(query(&mut s, "SELECT SLEEP(0.05), 1").await, rows(&[&["0", "1"]]));
+    exec(&mut s, "SET max_statement_time = 0").await;
+    assert_eq!(query(&mut s, "SELECT SLEEP(NULL), SLEEP(-1), SLEEP(0.01)").await, rows(&[&["0", "0", "0"]]));
+    let e = fail(&mut s, "SET STATEMENT max_statement_time = 0.1 FOR SELECT SLEEP(2)").await;
+    assert_eq!(e.code, 1969);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_query_interrupts_sleep_and_lock_waits() {
+    let _exclusive = crate::exclusive();
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let flag = s.interrupt_flag();
+    let sleeper = tokio::spawn(async move {
+        let started = std::time::Instant::now();
+        let e = fail(&mut s, "SELECT SLEEP(10)").await;
+        (e.code, started.elapsed())
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    flag.raise();
+    let (code, took) = sleeper.await.unwrap();
+    assert_eq!(code, 1317);
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn user_lock_waits_and_deadlocks_between_sessions() {
+    let _exclusive = crate::exclusive();
+    let db = TestDb::new();
+    let mut a = db.session_in_test_db().await;
+    let mut b = db.session_in_test_db().await;
+    assert_eq!(query(&mut a, "SELECT GET_LOCK('x', 0)").await, rows(&[&["1"]]));
+    assert_eq!(query(&mut b, "SELECT GET_LOCK('y', 0)").await, rows(&[&["1"]]));
+    let waiter = tokio::spawn(async move {
+        let r = query(&mut a, "SELECT GET_LOCK('y', 10)").await;
+        (a, r)
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // b waiting for x (held by a, which waits for b's y) closes a cycle: b is refused.
+    let e = fail(&mut b, "SELECT GET_LOCK('x', 10)").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1213, "Deadlock found when trying to get lock; try restarting transaction")
+    );
+    assert_eq!(query(&mut b, "SELECT RELEASE_LOCK('y')").await, rows(&[&["1"]]));
+    let (mut a, r) = waiter.await.unwrap();
+    assert_eq!(r, rows(&[&["1"]]));
+    assert_eq!(query(&mut a, "SELECT RELEASE_ALL_LOCKS()").await, rows(&[&["2"]]));
+}
+
+#[tokio::test]
+async fn user_level_locks_in_one_session() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    assert_eq!(
+        query(&mut s, "SELECT GET_LOCK('a', 0), GET_LOCK('a', 0), IS_USED_LOCK('a') = CONNECTION_ID(), IS_FREE_LOCK('a'), IS_FREE_LOCK('b'), IS_USED_LOCK('b')").await,
+        rows(&[&["1", "1", "1", "0", "1", "NULL"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT RELEASE_LOCK('a'), RELEASE_LOCK('a'), RELEASE_LOCK('a'), RELEASE_LOCK('b')").await,
+        rows(&[&["1", "1", "NULL", "NULL"]])
+    );
+    assert_eq!(
+        query(
+            &mut s,
+            "SELECT GET_LOCK('a', 0), GET_LOCK('a', 0), GET_LOCK('c', 0), RELEASE_ALL_LOCKS(), RELEASE_ALL_LOCKS()"
+        )
+        .await,
+        rows(&[&["1", "1", "1", "3", "0"]])
+    );
+    assert_eq!(
+        query(&mut s, "SELECT GET_LOCK(NULL, 0), GET_LOCK('', 0), RELEASE_LOCK(NULL), IS_FREE_LOCK(NULL), GET_LOCK('A', 0), IS_FREE_LOCK('a')").await,
+        rows(&[&["NULL", "NULL", "NULL", "NULL", "1", "1"]])
+    );
+    assert_eq!(query(&mut s, "SELECT GET_LOCK('x', NULL)").await, rows(&[&["NULL"]]));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1411", "Incorrect timeout value: 'NULL' for function get_lock"]])
+    );
+    assert_eq!(query(&mut s, "SELECT GET_LOCK('y', -1)").await, rows(&[&["NULL"]]));
+    // Another session: held locks are not free, GET_LOCK times out, disconnect releases.
+    let mut t = db.session_in_test_db().await;
+    assert_eq!(
+        query(&mut t, "SELECT IS_FREE_LOCK('A'), GET_LOCK('A', 0.05), RELEASE_LOCK('A')").await,
+        rows(&[&["0", "0", "0"]])
+    );
+    s.close();
+    assert_eq!(
+        query(&mut t, "SELECT IS_FREE_LOCK('A'), GET_LOCK('A', 0), RELEASE_ALL_LOCKS()").await,
+        rows(&[&["1", "1", "1"]])
+    );
+}

@@ -376,6 +376,16 @@ impl FnContext for ExecCtx<'_> {
     fn now(&self) -> DateTime {
         self.env.now()
     }
+    fn sleep(&self, d: std::time::Duration) -> Result<(), SqlError> {
+        crate::user_locks::sleep(d, self.env.interrupt)
+    }
+    fn user_locks(&self) -> Option<crate::user_locks::SessionLocks<'_>> {
+        Some(crate::user_locks::SessionLocks {
+            locks: &self.env.server.user_locks,
+            connection_id: self.env.info.connection_id,
+            interrupt: self.env.interrupt,
+        })
+    }
     fn time_zone(&self) -> crate::value::TimeZone {
         self.env.vars.time_zone()
     }

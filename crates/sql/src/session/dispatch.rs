@@ -36,6 +36,31 @@ impl ResultSink for DiscardSink {
     fn ok(&mut self, _: &OkInfo, _: bool) {}
 }
 
+/// Passes on at most `left` rows: sql_select_limit, which bounds a SELECT's result as a LIMIT
+/// would without being part of its plan (so plans stay shared across values of it).
+struct SelectLimitSink<'s> {
+    inner: &'s mut dyn ResultSink,
+    left: u64,
+}
+
+impl ResultSink for SelectLimitSink<'_> {
+    fn columns(&mut self, columns: &[ColumnDefinition]) {
+        self.inner.columns(columns)
+    }
+    fn row(&mut self, values: &[Value]) {
+        if self.left > 0 {
+            self.left -= 1;
+            self.inner.row(values);
+        }
+    }
+    fn end_rows(&mut self, warnings: u16, more: bool) {
+        self.inner.end_rows(warnings, more)
+    }
+    fn ok(&mut self, info: &OkInfo, more: bool) {
+        self.inner.ok(info, more)
+    }
+}
+
 impl Session {
     /// COM_QUERY: one or more `;`-separated statements. Stops at the first error (results of
     /// earlier statements have already gone to `sink`).
@@ -71,6 +96,7 @@ impl Session {
             let text = &scanned.text[range.clone()];
             let original = sql.get(range.clone()).unwrap_or(text);
             let r = self.run_text_statement(text, original, sink, i + 1 < n).await;
+            let r = self.end_statement_time(r);
             if let Err(e) = &r {
                 self.record_error(e);
             }
@@ -89,6 +115,7 @@ impl Session {
     ) -> Result<(), SqlError> {
         self.counters.bump(Counter::Questions);
         self.clear_interrupt_for_statement();
+        self.start_statement_time();
         // SHOW / DESCRIBE go to the SHOW parser first: sqlparser reads several of their forms
         // lossily (LIKE patterns, LIMIT, dotted names), and mysqldump depends on them.
         if parse::starts_like_show(text) {
@@ -280,6 +307,14 @@ impl Session {
         };
         let status = if c.uses_info_schema { self.counters.snapshot() } else { Vec::new() };
         let last_insert_id = self.vars.last_insert_id();
+        let select_limit = if c.select_limit_applies { self.vars.sql_select_limit() } else { u64::MAX };
+        let mut limited;
+        let sink: &mut dyn ResultSink = if select_limit == u64::MAX {
+            sink
+        } else {
+            limited = SelectLimitSink { inner: sink, left: select_limit };
+            &mut limited
+        };
         let (result, warnings, count, rng, last_id) = {
             let (engine, trx) = self.store.split();
             let env = stmt_env!(self, engine, catalog, &status);
@@ -292,7 +327,7 @@ impl Session {
         self.vars.set_last_insert_id(last_id);
         self.stmt_end(guard, result.as_ref().err()).await?;
         let (_, found) = result?;
-        self.found_rows = found;
+        self.found_rows = found.min(select_limit);
         self.row_count = -1;
         // MariaDB clears the diagnostics only for a statement that uses tables or raises
         // warnings of its own: after `SELECT 1/0`, `SELECT @@warning_count` and `SELECT 1`

@@ -59,7 +59,8 @@ impl Session {
         }
         let catalog = self.store.catalog();
         let db = self.current_db.clone();
-        let compiled = self.compile(&catalog, stmt, &text, &text, db.as_deref())?;
+        let mut compiled = self.compile(&catalog, stmt, &text, &text, db.as_deref())?;
+        compiled.select_limit_applies = false;
         let mut rows = Rows::default();
         // Boxed: this runs inside the statement that asked for the values.
         let ran = Box::pin(self.run_compiled(&compiled, Some(catalog), &text, &[], &mut rows, false)).await?;
@@ -127,6 +128,8 @@ impl Session {
         let saved = self.vars.save_for_statement(&names)?;
         let r = match self.run_set(set, &s.set_text, &[], &mut Discard, false).await {
             Ok(()) => {
+                // max_statement_time may be among the variables: the body runs under its value.
+                self.start_statement_time();
                 let body = text.get(s.body_offset..).unwrap_or_default();
                 Box::pin(self.run_parsed((*s.body).clone(), body, body, sink, more)).await
             }

@@ -185,6 +185,7 @@ impl Session {
         self.counters.bump(Counter::Questions);
         self.counters.bump(Counter::ComStmtExecute);
         self.clear_interrupt_for_statement();
+        self.start_statement_time();
         self.command_began = false;
         let r = async {
             // A plan a DDL made stale before the statement started is bound again.
@@ -200,6 +201,7 @@ impl Session {
             Err(error::table_definition_changed())
         }
         .await;
+        let r = self.end_statement_time(r);
         if let Err(e) = &r {
             self.record_error(e);
         }

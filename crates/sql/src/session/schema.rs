@@ -128,6 +128,7 @@ impl Session {
                 uses_tables: true,
                 uses_info_schema: false,
                 result_types_follow_params: false,
+                select_limit_applies: false,
             };
             r = self.run_dml(&compiled, Some(catalog), &[], sink, more).await;
             if !matches!(r, Ok(Ran::Stale)) {

@@ -123,6 +123,7 @@ mod tests {
             uses_tables: false,
             uses_info_schema: false,
             result_types_follow_params: false,
+            select_limit_applies: false,
         })
     }
 

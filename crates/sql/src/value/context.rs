@@ -38,6 +38,16 @@ pub trait FnContext {
     fn max_allowed_packet(&self) -> usize {
         DEFAULT_MAX_ALLOWED_PACKET
     }
+    /// SLEEP: waits `d`, or fails with the interrupt's error as soon as the statement is
+    /// interrupted.
+    fn sleep(&self, d: std::time::Duration) -> Result<(), SqlError> {
+        std::thread::sleep(d);
+        Ok(())
+    }
+    /// The server's user-level locks as this connection sees them; None without a server.
+    fn user_locks(&self) -> Option<crate::user_locks::SessionLocks<'_>> {
+        None
+    }
     /// Adds a warning (level Warning) for SHOW WARNINGS.
     fn warn(&self, code: u16, message: String);
     /// Adds a note (level Note) for SHOW WARNINGS.

@@ -34,6 +34,7 @@ mod args;
 pub mod control;
 pub mod datetime;
 pub mod json;
+pub mod locks;
 pub mod misc;
 pub mod numeric;
 pub mod signature;
@@ -55,6 +56,7 @@ fn registry() -> &'static [&'static ScalarFunction] {
             .chain(datetime::FUNCTIONS)
             .chain(json::FUNCTIONS)
             .chain(misc::FUNCTIONS)
+            .chain(locks::FUNCTIONS)
             .collect();
         all.sort_by(|a, b| a.name.cmp(b.name));
         for pair in all.windows(2) {
