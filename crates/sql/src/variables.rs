@@ -361,6 +361,7 @@ struct HotValues {
     lock_wait_timeout: Duration,
     metadata_lock_wait_timeout: Duration,
     sql_select_limit: u64,
+    div_precision_increment: u32,
     /// max_statement_time in seconds (0: no limit).
     max_statement_time: f64,
     max_allowed_packet: u64,
@@ -398,6 +399,7 @@ impl HotValues {
             lock_wait_timeout: Duration::from_secs(uint("innodb_lock_wait_timeout")),
             metadata_lock_wait_timeout: Duration::from_secs(uint("lock_wait_timeout")),
             sql_select_limit: uint("sql_select_limit"),
+            div_precision_increment: u32::try_from(uint("div_precision_increment")).unwrap_or(4),
             max_statement_time: match v("max_statement_time") {
                 Value::Double(d) => *d,
                 Value::Decimal(d) => d.to_f64(),
@@ -666,6 +668,11 @@ impl SessionVariables {
         self.values.hot.metadata_lock_wait_timeout
     }
     /// sql_select_limit (u64::MAX = default / unlimited).
+    /// div_precision_increment (0 to 38): the digits `/` adds to the dividend's scale.
+    pub fn div_precision_increment(&self) -> u32 {
+        self.values.hot.div_precision_increment
+    }
+
     /// How long a statement may run (max_statement_time); None: without limit.
     pub fn max_statement_time(&self) -> Option<Duration> {
         let secs = self.values.hot.max_statement_time;

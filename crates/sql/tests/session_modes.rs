@@ -259,3 +259,19 @@ async fn user_level_locks_in_one_session() {
         rows(&[&["1", "1", "1"]])
     );
 }
+
+#[tokio::test]
+async fn div_precision_increment_sets_the_scale_of_division() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    assert_eq!(query(&mut s, "SELECT 1/3").await, rows(&[&["0.3333"]]));
+    exec(&mut s, "SET div_precision_increment = 2").await;
+    assert_eq!(query(&mut s, "SELECT 1/3, 10/4, 1.5/3").await, rows(&[&["0.33", "2.50", "0.500"]]));
+    let (cols, _) = result(&mut s, "SELECT 1/3").await;
+    assert_eq!(cols[0].decimals, 2);
+    exec(&mut s, "SET div_precision_increment = 0").await;
+    assert_eq!(query(&mut s, "SELECT 1/3, 2/3, 7/2").await, rows(&[&["0", "0", "3"]]));
+    exec(&mut s, "SET div_precision_increment = 10").await;
+    assert_eq!(query(&mut s, "SELECT 1/3").await, rows(&[&["0.3333333333"]]));
+    assert_eq!(query(&mut s, "SET STATEMENT div_precision_increment = 1 FOR SELECT 1/3").await, rows(&[&["0.3"]]));
+}

@@ -376,6 +376,9 @@ impl FnContext for ExecCtx<'_> {
     fn now(&self) -> DateTime {
         self.env.now()
     }
+    fn div_precision_increment(&self) -> u32 {
+        self.env.vars.div_precision_increment()
+    }
     fn sleep(&self, d: std::time::Duration) -> Result<(), SqlError> {
         crate::user_locks::sleep(d, self.env.interrupt)
     }

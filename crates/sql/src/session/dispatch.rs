@@ -204,6 +204,7 @@ impl Session {
             pipes_as_concat: mode.pipes_as_concat,
             only_full_group_by: mode.only_full_group_by,
             collation_connection: self.vars.collation_connection().id(),
+            div_precision_increment: self.vars.div_precision_increment(),
         };
         let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, version) {
             text_cache::Lookup::Hit(c) => (c, None),

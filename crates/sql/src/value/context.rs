@@ -38,6 +38,10 @@ pub trait FnContext {
     fn max_allowed_packet(&self) -> usize {
         DEFAULT_MAX_ALLOWED_PACKET
     }
+    /// div_precision_increment: the digits `/` adds to the dividend's scale.
+    fn div_precision_increment(&self) -> u32 {
+        super::num::DIV_PRECISION_INCREMENT
+    }
     /// SLEEP: waits `d`, or fails with the interrupt's error as soon as the statement is
     /// interrupted.
     fn sleep(&self, d: std::time::Duration) -> Result<(), SqlError> {
