@@ -67,7 +67,8 @@ async fn executable_comments_follow_mariadbs_version_rule() {
         ("SELECT 1 /*M!110000 + 1 */", "1", "1"),
         ("SELECT 1 /*!101199 + 1 */", "1", "1"),
         ("SELECT 1 /*!40101 + 1 */ + 2", "1  + 1  + 2", "4"),
-        ("SELECT 1 /* c */ + 2", "1  + 2", "3"),
+        ("SELECT 1 /* c */ + 2", "1 /* c */ + 2", "3"),
+        ("SELECT 1 /*!80001 + 1 */ + 2", "1  + 2", "3"),
     ] {
         assert_eq!(column_names(&mut s, sql).await, [name], "{sql}");
         assert_eq!(query(&mut s, sql).await, rows(&[&[value]]), "{sql}");

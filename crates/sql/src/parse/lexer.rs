@@ -28,8 +28,9 @@ fn executable_comment(src: &[u8], body: usize, mariadb_only: bool) -> Option<usi
     (version <= EXECUTABLE_COMMENT_VERSION && !mysql_only).then_some(body + digits)
 }
 
-/// `text` as MariaDB echoes it into a column name: comments left out, and executable
-/// comments reduced to their contents (`1 /*!40101 + 1 */` is named `1  + 1`).
+/// `text` as MariaDB echoes it into a column name: executable comments reduced to their
+/// contents (`1 /*!40101 + 1 */` is named `1  + 1`), skipped ones (`/*!80001 ... */`) left out,
+/// plain comments kept.
 pub fn without_comments(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains("/*") {
         return std::borrow::Cow::Borrowed(text);
@@ -56,7 +57,12 @@ pub fn without_comments(text: &str) -> std::borrow::Cow<'_, str> {
                         exec_comment_open = true;
                         i = body;
                     }
-                    _ => i = skip_block_comment(src, i),
+                    Some(_) => i = skip_block_comment(src, i),
+                    None => {
+                        let end = skip_block_comment(src, i);
+                        out.extend_from_slice(&src[i..end]);
+                        i = end;
+                    }
                 }
             }
             b'*' if exec_comment_open && src.get(i + 1) == Some(&b'/') => {
@@ -587,7 +593,8 @@ mod tests {
         assert_eq!(scan("SELECT 1 /*!101120 + 1 */").text, "SELECT 1 /* 101120 + 1 */");
         // Fewer than five digits are not a version.
         assert_eq!(scan("SELECT 1 /*!9 + 1 */").text, "SELECT 1    9 + 1   ");
-        assert_eq!(without_comments("1 /*!40101 + 1 */ /* c */ + '/*'"), "1  + 1   + '/*'");
+        assert_eq!(without_comments("1 /*!40101 + 1 */ /* c */ + '/*'"), "1  + 1  /* c */ + '/*'");
+        assert_eq!(without_comments("1 /*!80001 + 1 */ + 2"), "1  + 2");
         // Plain comments and strings are left alone.
         let s = scan("SELECT '/*!x*/' /* c */");
         assert_eq!(s.text, "SELECT '/*!x*/' /* c */");
