@@ -151,10 +151,7 @@ pub(super) fn parse_set_statement(c: &mut Cursor, syntax: Syntax) -> Result<Stmt
         Ok(Stmt::Ast(s)) if matches!(*s, ast::Statement::Set(_)) => s,
         _ => return Err(syntax_at(c.text, assignments_at)),
     };
-    let body = parse_statement_in(&c.text[body_offset..], syntax).map_err(|SyntaxError(e)| {
-        // The body's 1064 quotes the body; MariaDB's counts lines in the whole text.
-        SyntaxError(e)
-    })?;
+    let body = parse_statement_in(&c.text[body_offset..], syntax)?;
     c.pos = c.toks.len();
     Ok(Stmt::SetStatement(Box::new(SetStatement { set, set_text, body: Box::new(body), body_offset })))
 }

@@ -524,7 +524,7 @@ pub fn unescape_string(body: &str, quote: u8) -> String {
 /// `unescape_string` under the given sql_mode syntax.
 pub fn unescape_string_in(body: &str, quote: u8, syntax: Syntax) -> String {
     let backslash = syntax.backslash_escapes(quote);
-    if !(backslash && body.contains('\\')) && !body.as_bytes().contains(&quote) {
+    if !(body.as_bytes().contains(&quote) || backslash && body.contains('\\')) {
         return body.to_string();
     }
     let mut out = String::with_capacity(body.len());

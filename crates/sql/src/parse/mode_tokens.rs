@@ -85,10 +85,10 @@ fn unmask(token: &mut Token, mask: u8) {
         | Token::NationalStringLiteral(s)
         | Token::SingleQuotedByteStringLiteral(s)
         | Token::DoubleQuotedByteStringLiteral(s)
-        | Token::HexStringLiteral(s) => {
-            if s.contains(m) {
-                *s = s.replace(m, "\\");
-            }
+        | Token::HexStringLiteral(s)
+            if s.contains(m) =>
+        {
+            *s = s.replace(m, "\\");
         }
         _ => {}
     }
