@@ -18,7 +18,7 @@ use sqlparser::parser::{Parser, ParserError};
 
 use crate::error;
 use crate::error::SqlError;
-pub use dynamic::{using_has_subquery, PrepareSource, SetStatement};
+pub use dynamic::{using_has_subquery, PrepareSource};
 pub use lexer::Syntax;
 use lexer::Tok;
 
@@ -459,6 +459,29 @@ fn syntax_at(text: &str, off: usize) -> SyntaxError {
     SyntaxError(error::syntax(text[off.min(text.len())..].trim_end(), line))
 }
 
+/// `SET STATEMENT assignments FOR body`: the assignments as a SET, and the statement they
+/// apply to, parsed now (under the sql_mode the whole text is read with, as MariaDB does).
+#[derive(Clone, Debug)]
+pub struct SetStatement {
+    /// `SET assignments`, parsed.
+    pub set: Box<ast::Statement>,
+    pub set_text: String,
+    pub body: Box<Stmt>,
+    /// Byte offset of the body in the statement's text.
+    pub body_offset: usize,
+}
+
+fn parse_set_statement(c: &Cursor, syntax: Syntax) -> Result<Stmt, SyntaxError> {
+    let (assignments, body_offset) = dynamic::set_statement(c.tokens()).map_err(|off| syntax_at(c.text, off))?;
+    let set_text = format!("SET {}", &c.text[assignments.clone()]);
+    let set = match parse_statement_in(&set_text, syntax) {
+        Ok(Stmt::Ast(s)) if matches!(*s, ast::Statement::Set(_)) => s,
+        _ => return Err(syntax_at(c.text, assignments.start)),
+    };
+    let body = parse_statement_in(&c.text[body_offset..], syntax)?;
+    Ok(Stmt::SetStatement(Box::new(SetStatement { set, set_text, body: Box::new(body), body_offset })))
+}
+
 struct Cursor<'t> {
     text: &'t str,
     toks: Vec<(Tok, usize)>,
@@ -466,6 +489,9 @@ struct Cursor<'t> {
 }
 
 impl Cursor<'_> {
+    fn tokens(&self) -> dynamic::Tokens<'_> {
+        dynamic::Tokens { text: self.text, toks: &self.toks, pos: self.pos }
+    }
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.0)
     }
@@ -620,7 +646,7 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
             }
             c.ident().and_then(|n| c.end().map(|_| Stmt::ReleaseSavepoint(n)))
         }
-        "SET" if c.peek_word("STATEMENT") => dynamic::parse_set_statement(&mut c, syntax),
+        "SET" if c.peek_word("STATEMENT") => parse_set_statement(&c, syntax),
         "SET" => return parse_set_special(&mut c),
         "DO" => {
             // The DO list evaluated as a select list; its rows are discarded.
@@ -630,8 +656,14 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
             }
             Ok(Stmt::Do(format!("SELECT {}", &text[body_start..])))
         }
-        "PREPARE" => dynamic::parse_prepare(&mut c),
-        "EXECUTE" => dynamic::parse_execute(&mut c),
+        "PREPARE" => dynamic::prepare(c.tokens())
+            .map(|(name, source)| Stmt::Prepare { name, source })
+            .map_err(|off| syntax_at(text, off)),
+        "EXECUTE" => match dynamic::execute(c.tokens()) {
+            Ok(dynamic::Execute::Named { name, using }) => Ok(Stmt::Execute { name, using }),
+            Ok(dynamic::Execute::Immediate { source, using }) => Ok(Stmt::ExecuteImmediate { source, using }),
+            Err(off) => Err(syntax_at(text, off)),
+        },
         "DEALLOCATE" => {
             if let Err(e) = c.expect_word("PREPARE") {
                 return Some(Err(e));
