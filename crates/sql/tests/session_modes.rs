@@ -276,3 +276,18 @@ async fn div_precision_increment_sets_the_scale_of_division() {
     assert_eq!(query(&mut s, "SELECT 1/3").await, rows(&[&["0.3333333333"]]));
     assert_eq!(query(&mut s, "SET STATEMENT div_precision_increment = 1 FOR SELECT 1/3").await, rows(&[&["0.3"]]));
 }
+
+#[tokio::test]
+async fn set_names_with_other_assignments() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    // Rails' connection setup.
+    exec(&mut s, "SET NAMES utf8mb4, @@SESSION.sql_mode = CONCAT(CONCAT(@@sql_mode, ',STRICT_ALL_TABLES'), ',NO_AUTO_VALUE_ON_ZERO'), @@SESSION.sql_auto_is_null = 0, @@SESSION.wait_timeout = 2147483").await;
+    assert_eq!(
+        query(&mut s, "SELECT @@sql_mode, @@character_set_client, @@wait_timeout").await,
+        rows(&[&["NO_AUTO_VALUE_ON_ZERO,STRICT_TRANS_TABLES,STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION", "utf8mb4", "2147483"]])
+    );
+    exec(&mut s, "SET NAMES utf8mb4 COLLATE utf8mb4_bin, @x = 1").await;
+    assert_eq!(query(&mut s, "SELECT @@collation_connection, @x").await, rows(&[&["utf8mb4_bin", "1"]]));
+    assert_eq!(fail(&mut s, "SET NAMES utf8mb4, nosuch = 1").await.code, 1193);
+}

@@ -100,6 +100,10 @@ pub enum Stmt {
         using: Option<String>,
     },
     SetStatement(Box<SetStatement>),
+    /// `SET NAMES x, var = value, ...` (Rails' connection setup): sqlparser reads SET NAMES
+    /// only alone, so the assignments are kept as SETs of their own, run in order, with
+    /// their texts.
+    SetList(Vec<(Box<ast::Statement>, String)>),
     Deallocate {
         name: String,
     },
@@ -181,6 +185,11 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
     if let Some(word) = first_word(text) {
         if let Some(r) = parse_special(&word, text, syntax) {
             return r;
+        }
+        if word == "SET" && first_words_are(text, &["SET", "NAMES"]) {
+            if let Some(list) = set_names_list(text, syntax) {
+                return list;
+            }
         }
         if word == "SET" && text.contains(":=") {
             rewritten = Some(set_assignments_with_equals(text));
@@ -469,6 +478,22 @@ pub struct SetStatement {
     pub body: Box<Stmt>,
     /// Byte offset of the body in the statement's text.
     pub body_offset: usize,
+}
+
+/// `SET NAMES x [COLLATE y], assignments`: None without assignments after the NAMES clause.
+fn set_names_list(text: &str, syntax: Syntax) -> Option<Result<Stmt, SyntaxError>> {
+    let toks = lexer::tokenize_in(text, syntax)?;
+    let comma = toks.iter().find(|(t, _)| *t == Tok::Sym(','))?.1;
+    let pieces = [text[..comma].to_string(), format!("SET {}", &text[comma + 1..])];
+    let mut sets = Vec::with_capacity(2);
+    for piece in pieces {
+        match parse_statement_in(&piece, syntax) {
+            Ok(Stmt::Ast(s)) if matches!(*s, ast::Statement::Set(_)) => sets.push((s, piece)),
+            Ok(_) => return Some(Err(syntax_at(text, comma))),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(Stmt::SetList(sets)))
 }
 
 fn parse_set_statement(c: &Cursor, syntax: Syntax) -> Result<Stmt, SyntaxError> {

@@ -584,6 +584,7 @@ impl Session {
                 self.execute_immediate(source, using.as_deref(), sink, more).await
             }
             Stmt::SetStatement(s) => self.set_statement(s, text, sink, more).await,
+            Stmt::SetList(sets) => self.set_list(sets, params, sink, more).await,
             Stmt::Deallocate { name } => self.sql_deallocate(name, sink, more),
             Stmt::AdminTable { op, tables } => {
                 self.counters.bump(match op {

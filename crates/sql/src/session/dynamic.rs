@@ -109,6 +109,28 @@ impl Session {
         r
     }
 
+    /// `SET NAMES x, var = value, ...`: the SETs in order, one OK.
+    pub(super) async fn set_list(
+        &mut self,
+        sets: &[(Box<ast::Statement>, String)],
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        self.counters.bump(super::counters::Counter::ComSetOption);
+        let mut warnings = Vec::new();
+        for (stmt, text) in sets {
+            let ast::Statement::Set(set) = &**stmt else {
+                return Err(error::internal("SET list without a SET"));
+            };
+            self.run_set(set, text, params, &mut Discard, false).await?;
+            warnings.extend(self.warnings.iter().cloned());
+        }
+        let count = warnings.len();
+        self.send_ok(sink, more, 0, String::new(), (warnings, count));
+        Ok(())
+    }
+
     /// SET STATEMENT var = value, ... FOR statement: the variables hold the values for the
     /// statement only; their session values are put back after it, whatever it did to them.
     pub(super) async fn set_statement(
