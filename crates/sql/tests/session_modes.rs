@@ -291,3 +291,38 @@ async fn set_names_with_other_assignments() {
     assert_eq!(query(&mut s, "SELECT @@collation_connection, @x").await, rows(&[&["utf8mb4_bin", "1"]]));
     assert_eq!(fail(&mut s, "SET NAMES utf8mb4, nosuch = 1").await.code, 1193);
 }
+
+#[tokio::test]
+async fn no_zero_date_and_no_zero_in_date_refuse_zero_dates() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE dz (id INT PRIMARY KEY, d DATE, dt DATETIME)").await;
+    exec(&mut s, "SET sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE'").await;
+    let e = fail(&mut s, "INSERT INTO dz VALUES (1, '0000-00-00', NULL)").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1292, "Incorrect date value: '0000-00-00' for column `test`.`dz`.`d` at row 1")
+    );
+    let e = fail(&mut s, "INSERT INTO dz VALUES (2, '2020-00-10', NULL)").await;
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (1292, "Incorrect date value: '2020-00-10' for column `test`.`dz`.`d` at row 1")
+    );
+    exec(&mut s, "SET sql_mode = 'NO_ZERO_DATE,NO_ZERO_IN_DATE'").await;
+    let ok = exec(&mut s, "INSERT INTO dz VALUES (3, '0000-00-00', '2020-01-00')").await;
+    assert_eq!(ok.warnings, 2);
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[
+            &["Warning", "1264", "Out of range value for column 'd' at row 1"],
+            &["Warning", "1265", "Data truncated for column 'dt' at row 1"]
+        ])
+    );
+    exec(&mut s, "SET sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE'").await;
+    exec(&mut s, "INSERT INTO dz VALUES (4, '2020-00-10', NULL)").await;
+    assert_eq!(
+        query(&mut s, "SELECT * FROM dz ORDER BY id").await,
+        rows(&[&["3", "0000-00-00", "0000-00-00 00:00:00"], &["4", "2020-00-10", "NULL"]])
+    );
+    assert_eq!(fail(&mut s, "UPDATE dz SET d = '0000-00-00' WHERE id = 4").await.code, 1292);
+}

@@ -376,6 +376,12 @@ impl FnContext for ExecCtx<'_> {
     fn now(&self) -> DateTime {
         self.env.now()
     }
+    fn no_zero_date(&self) -> bool {
+        self.env.sql_mode.no_zero_date
+    }
+    fn no_zero_in_date(&self) -> bool {
+        self.env.sql_mode.no_zero_in_date
+    }
     fn div_precision_increment(&self) -> u32 {
         self.env.vars.div_precision_increment()
     }

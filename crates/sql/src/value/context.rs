@@ -38,6 +38,15 @@ pub trait FnContext {
     fn max_allowed_packet(&self) -> usize {
         DEFAULT_MAX_ALLOWED_PACKET
     }
+    /// sql_mode's NO_ZERO_DATE: storing '0000-00-00' is refused (strict) or warned about.
+    fn no_zero_date(&self) -> bool {
+        false
+    }
+    /// sql_mode's NO_ZERO_IN_DATE: storing a date with a zero month or day is refused (strict)
+    /// or stores the zero date with a warning.
+    fn no_zero_in_date(&self) -> bool {
+        false
+    }
     /// div_precision_increment: the digits `/` adds to the dividend's scale.
     fn div_precision_increment(&self) -> u32 {
         super::num::DIV_PRECISION_INCREMENT
