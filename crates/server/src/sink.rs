@@ -14,6 +14,7 @@ use std::io;
 
 use selkie_protocol::constants::status::{
     SERVER_MORE_RESULTS_EXISTS, SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS, SERVER_STATUS_IN_TRANS_READONLY,
+    SERVER_STATUS_NO_BACKSLASH_ESCAPES,
 };
 use selkie_protocol::packet::PacketWriter;
 use selkie_protocol::response::{encode_eof, encode_err, encode_ok, EOF_HEADER, OK_HEADER};
@@ -39,6 +40,9 @@ pub fn status_flags(s: SessionStatus) -> u16 {
     }
     if s.read_only_transaction {
         flags |= SERVER_STATUS_IN_TRANS_READONLY;
+    }
+    if s.no_backslash_escapes {
+        flags |= SERVER_STATUS_NO_BACKSLASH_ESCAPES;
     }
     flags
 }
@@ -489,12 +493,20 @@ mod tests {
     #[test]
     fn status_flags_from_session_state() {
         assert_eq!(
-            status_flags(SessionStatus { in_transaction: true, autocommit: true, read_only_transaction: false }),
+            status_flags(SessionStatus { in_transaction: true, autocommit: true, ..SessionStatus::default() }),
             3
         );
         assert_eq!(
-            status_flags(SessionStatus { in_transaction: true, autocommit: false, read_only_transaction: true }),
+            status_flags(SessionStatus {
+                in_transaction: true,
+                read_only_transaction: true,
+                ..SessionStatus::default()
+            }),
             1 | 8192
+        );
+        assert_eq!(
+            status_flags(SessionStatus { autocommit: true, no_backslash_escapes: true, ..SessionStatus::default() }),
+            2 | 512
         );
     }
 }

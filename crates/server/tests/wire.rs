@@ -179,6 +179,17 @@ fn multi_statements_and_status_flags() {
         // An error stops the batch after the results before it.
         assert_eq!(server_error(c.query("SELECT 1; SELECT * FROM missing; SELECT 3").await).0, 1146);
         assert_eq!(c.query_rows("SELECT v FROM t WHERE k = 1").await.unwrap(), rows(&[&[Some("b")]]));
+
+        // NO_BACKSLASH_ESCAPES is announced in every OK and EOF, as MariaDB does: clients quote
+        // strings by it, and quoting with backslashes the server does not read is an injection.
+        let ok = c.execute_text("SET sql_mode = 'NO_BACKSLASH_ESCAPES'").await.unwrap();
+        assert_ne!(ok.status & SERVER_STATUS_NO_BACKSLASH_ESCAPES, 0);
+        let results = c.query(r"SELECT 'a\nb'").await.unwrap();
+        assert_ne!(results[0].status() & SERVER_STATUS_NO_BACKSLASH_ESCAPES, 0);
+        let Response::Rows(rs) = &results[0] else { panic!("{results:?}") };
+        assert_eq!(rs.rows, vec![vec![Some(br"a\nb".to_vec())]]);
+        let ok = c.execute_text("SET sql_mode = DEFAULT").await.unwrap();
+        assert_eq!(ok.status & SERVER_STATUS_NO_BACKSLASH_ESCAPES, 0);
     });
 }
 

@@ -221,6 +221,26 @@ pub fn unknown_prepared(name: &str, command: &str) -> SqlError {
     SqlError::new(1243, "HY000", format!("Unknown prepared statement handler ({name}) given to {command}"))
 }
 
+/// A wait for a user-level lock would close a cycle of waits (MariaDB's metadata-lock deadlock).
+pub fn deadlock() -> SqlError {
+    SqlError::new(1213, "40001", "Deadlock found when trying to get lock; try restarting transaction")
+}
+
+/// The statement ran past max_statement_time.
+pub fn statement_time_exceeded() -> SqlError {
+    SqlError::new(1969, "70100", "Query execution was interrupted (max_statement_time exceeded)")
+}
+
+/// EXECUTE ... USING with a subquery among its arguments.
+pub fn using_subquery() -> SqlError {
+    SqlError::new(1970, "42000", "EXECUTE..USING does not support subqueries or stored functions")
+}
+
+/// SET STATEMENT naming a variable it cannot set for one statement.
+pub fn no_set_statement(name: &str) -> SqlError {
+    SqlError::new(1971, "42000", format!("The system variable {name} cannot be set in SET STATEMENT."))
+}
+
 pub fn wrong_arguments(command: &str) -> SqlError {
     SqlError::new(1210, "HY000", format!("Incorrect arguments to {command}"))
 }

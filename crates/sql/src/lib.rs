@@ -12,6 +12,8 @@
 //! - `error`: `SqlError` and MariaDB's error messages.
 //! - `types`: the vocabulary shared with the server and by every stage (values, column
 //!   metadata, result sinks, warnings, hooks, configuration).
+//! - `user_locks`: the server-wide user-level locks (GET_LOCK) and waits that a KILL QUERY
+//!   or max_statement_time interrupts (SLEEP); below `value`, whose functions use them.
 //! - `charset`: character sets and collations (names, ids, weights, conversion): the
 //!   `selkie-charset` crate, re-exported (the storage layer builds index keys with it too).
 //! - `value`: MySQL value semantics (types, comparison, arithmetic, casts, functions).
@@ -63,6 +65,7 @@ mod store;
 mod table_locks;
 mod temporary;
 mod types;
+mod user_locks;
 pub mod value;
 pub mod variables;
 
@@ -70,6 +73,6 @@ pub use error::SqlError;
 pub use server::SqlServer;
 pub use session::Session;
 pub use types::{
-    Interrupt, OkInfo, PreparedInfo, ProcessInfo, ResultSet, ResultSink, ServerHooks, SessionInfo, SessionStatus,
-    SqlServerConfig, Value, WarnLevel, Warning,
+    Interrupt, InterruptCause, OkInfo, PreparedInfo, ProcessInfo, ResultSet, ResultSink, ServerHooks, SessionInfo,
+    SessionStatus, SqlServerConfig, Value, WarnLevel, Warning,
 };

@@ -23,12 +23,21 @@ pub struct SqlServer {
     pub(crate) sequences: crate::sequence::Sequences,
     /// LOCK TABLES' locks.
     pub(crate) table_locks: crate::table_locks::TableLocks,
+    /// GET_LOCK's named locks, shared by all sessions.
+    pub(crate) user_locks: crate::user_locks::UserLocks,
 }
 
 impl SqlServer {
     pub fn new(engine: Arc<Engine>, config: SqlServerConfig, hooks: Arc<dyn ServerHooks>) -> Arc<SqlServer> {
         let globals = GlobalVariables::new(&config);
-        Arc::new(SqlServer { engine, globals, hooks, sequences: Default::default(), table_locks: Default::default() })
+        Arc::new(SqlServer {
+            engine,
+            globals,
+            hooks,
+            sequences: Default::default(),
+            table_locks: Default::default(),
+            user_locks: Default::default(),
+        })
     }
     /// The engine, for the server's own reads (catalog size for status) and for opening a
     /// session's `Store`.

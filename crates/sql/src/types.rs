@@ -7,7 +7,7 @@
 //! re-exported from the crate root, which is how the server names them; renaming or reshaping
 //! one is a change of the server's interface too.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use selkie_storage::Datum;
 
@@ -45,6 +45,8 @@ pub struct SessionStatus {
     pub in_transaction: bool,
     pub autocommit: bool,
     pub read_only_transaction: bool,
+    /// sql_mode has NO_BACKSLASH_ESCAPES: clients quote strings by doubling quotes only.
+    pub no_backslash_escapes: bool,
 }
 
 /// A prepared statement as COM_STMT_PREPARE describes it.
@@ -68,15 +70,58 @@ pub struct ProcessInfo {
     pub info: Option<String>,
 }
 
-/// A session's KILL QUERY flag. Set from another connection's task; the running statement
-/// checks it between rows and awaits it while it waits for a row lock.
+/// A session's KILL QUERY flag, and the deadline max_statement_time sets its statement. The
+/// flag is set from another connection's task; the running statement checks both between rows
+/// and awaits them while it waits for a row lock. The deadline needs no timer task: every
+/// check reads the clock, so it also holds where one thread runs the whole session.
 #[derive(Debug, Default)]
 pub struct Interrupt {
     raised: AtomicBool,
+    /// Nanoseconds after `clock_base()` at which the statement times out; 0 for none.
+    deadline: AtomicU64,
     wake: tokio::sync::Notify,
 }
 
+/// Why a statement was interrupted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterruptCause {
+    Kill,
+    StatementTime,
+}
+
+fn clock_base() -> std::time::Instant {
+    static BASE: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *BASE.get_or_init(std::time::Instant::now)
+}
+
 impl Interrupt {
+    /// The running statement times out `limit` from now (max_statement_time); None: never.
+    pub fn set_statement_time(&self, limit: Option<std::time::Duration>) {
+        let at = limit.map_or(0, |l| {
+            let at = (std::time::Instant::now() + l).duration_since(clock_base()).as_nanos();
+            u64::try_from(at).unwrap_or(u64::MAX).max(1)
+        });
+        self.deadline.store(at, Ordering::Relaxed);
+    }
+
+    fn deadline(&self) -> Option<std::time::Instant> {
+        match self.deadline.load(Ordering::Relaxed) {
+            0 => None,
+            ns => Some(clock_base() + std::time::Duration::from_nanos(ns)),
+        }
+    }
+
+    /// What interrupted the statement, if anything has: KILL QUERY first.
+    pub fn cause(&self) -> Option<InterruptCause> {
+        if self.raised.load(Ordering::Acquire) {
+            Some(InterruptCause::Kill)
+        } else if self.deadline().is_some_and(|d| std::time::Instant::now() >= d) {
+            Some(InterruptCause::StatementTime)
+        } else {
+            None
+        }
+    }
+
     /// Interrupts the running statement (it fails with 1317).
     pub fn raise(&self) {
         self.raised.store(true, Ordering::Release);
@@ -84,7 +129,7 @@ impl Interrupt {
     }
 
     pub fn is_raised(&self) -> bool {
-        self.raised.load(Ordering::Acquire)
+        self.cause().is_some()
     }
 
     /// Re-arms the flag (at the start of each statement).
@@ -103,7 +148,15 @@ impl Interrupt {
             if self.is_raised() {
                 return;
             }
-            notified.await;
+            match self.deadline() {
+                Some(d) => {
+                    tokio::select! {
+                        () = notified => {}
+                        () = tokio::time::sleep_until(d.into()) => {}
+                    }
+                }
+                None => notified.await,
+            }
         }
     }
 }

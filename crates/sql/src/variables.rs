@@ -361,6 +361,9 @@ struct HotValues {
     lock_wait_timeout: Duration,
     metadata_lock_wait_timeout: Duration,
     sql_select_limit: u64,
+    div_precision_increment: u32,
+    /// max_statement_time in seconds (0: no limit).
+    max_statement_time: f64,
     max_allowed_packet: u64,
     sql_notes: bool,
     time_zone: TimeZone,
@@ -396,6 +399,12 @@ impl HotValues {
             lock_wait_timeout: Duration::from_secs(uint("innodb_lock_wait_timeout")),
             metadata_lock_wait_timeout: Duration::from_secs(uint("lock_wait_timeout")),
             sql_select_limit: uint("sql_select_limit"),
+            div_precision_increment: u32::try_from(uint("div_precision_increment")).unwrap_or(4),
+            max_statement_time: match v("max_statement_time") {
+                Value::Double(d) => *d,
+                Value::Decimal(d) => d.to_f64(),
+                _ => 0.0,
+            },
             max_allowed_packet: uint("max_allowed_packet"),
             sql_notes: flag("sql_notes"),
             time_zone: std::str::from_utf8(bytes("time_zone"))
@@ -441,6 +450,9 @@ struct SessionState {
     /// `SET timestamp = t` (None: NOW() follows the clock).
     timestamp: Option<Decimal>,
 }
+
+/// Session values saved for the length of one statement (SET STATEMENT).
+pub struct SavedValues(Vec<(Slot, Value)>);
 
 pub struct SessionVariables {
     /// The session's values: the globals' snapshot at connect, shared until the first SET.
@@ -569,6 +581,34 @@ impl SessionVariables {
         self.set(globals, name, scope, value)
     }
 
+    /// The session values of `names`, for SET STATEMENT to put back after its statement
+    /// (1193 for an unknown name).
+    pub fn save_for_statement(&self, names: &[String]) -> Result<SavedValues, SqlError> {
+        let mut saved = Vec::with_capacity(names.len());
+        for name in names {
+            let (slot, def) = lookup(name)?;
+            if def.access == Access::ReadOnly {
+                return Err(errors::read_only(def.name));
+            }
+            let storage = registry::storage_slot(slot);
+            let value = if storage == STATE_SLOTS.timestamp {
+                // An unset timestamp is put back unset, not as the time it was saved.
+                Value::Decimal(self.state.timestamp.unwrap_or(Decimal::new(0, 0)))
+            } else {
+                self.session_value(slot)
+            };
+            saved.push((slot, value));
+        }
+        Ok(SavedValues(saved))
+    }
+
+    /// Puts back values saved by `save_for_statement`.
+    pub fn restore_after_statement(&mut self, saved: SavedValues) {
+        for (slot, value) in saved.0 {
+            self.put_session_value(slot, value);
+        }
+    }
+
     /// Warnings of the last `set` / `set_default` (1292 when a value was clamped).
     pub fn take_warnings(&mut self) -> Vec<Warning> {
         std::mem::take(&mut self.warnings)
@@ -628,6 +668,17 @@ impl SessionVariables {
         self.values.hot.metadata_lock_wait_timeout
     }
     /// sql_select_limit (u64::MAX = default / unlimited).
+    /// div_precision_increment (0 to 38): the digits `/` adds to the dividend's scale.
+    pub fn div_precision_increment(&self) -> u32 {
+        self.values.hot.div_precision_increment
+    }
+
+    /// How long a statement may run (max_statement_time); None: without limit.
+    pub fn max_statement_time(&self) -> Option<Duration> {
+        let secs = self.values.hot.max_statement_time;
+        (secs > 0.0).then(|| Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
+    }
+
     pub fn sql_select_limit(&self) -> u64 {
         self.values.hot.sql_select_limit
     }

@@ -28,6 +28,7 @@ mod savepoints;
 mod scheduling;
 mod sequences;
 mod session;
+mod session_modes;
 mod show_engine;
 mod spill;
 mod sysbench;

@@ -447,7 +447,8 @@ impl Binder<'_> {
                 None => self.bind_expr(right)?,
             };
             let r = time_as_number(self.enum_index(r)?);
-            let ty = value::arith_type(aop, &l.ty, &r.ty);
+            let div_increment = self.env.vars.map_or(4, |(v, _)| v.div_precision_increment());
+            let ty = value::arith_type_with(aop, &l.ty, &r.ty, div_increment);
             let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
             return Ok(Bound::new(Expr::Arith { op: aop, left: l.expr.boxed(), right: r.expr.boxed() }, ty, nullable));
         }

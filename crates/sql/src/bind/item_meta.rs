@@ -79,7 +79,7 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
 /// The display length MariaDB gives an integer function whose width does not depend on its
 /// arguments (checked one by one against MariaDB 10.11's column metadata).
 fn int_length(e: &ast::Expr) -> Option<u32> {
-    const LENGTHS: [(&str, u32); 51] = [
+    const LENGTHS: &[(&str, u32)] = &[
         ("LENGTH", 10),
         ("CHAR_LENGTH", 10),
         ("CHARACTER_LENGTH", 10),
@@ -117,6 +117,11 @@ fn int_length(e: &ast::Expr) -> Option<u32> {
         ("STRCMP", 2),
         ("ISNULL", 1),
         ("IS_FREE_LOCK", 1),
+        ("GET_LOCK", 1),
+        ("RELEASE_LOCK", 1),
+        ("IS_USED_LOCK", 10),
+        ("RELEASE_ALL_LOCKS", 11),
+        ("SLEEP", 1),
         ("UNCOMPRESSED_LENGTH", 10),
         ("DATEDIFF", 8),
         ("TIMESTAMPDIFF", 21),

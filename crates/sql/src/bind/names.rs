@@ -146,7 +146,9 @@ impl<'a> SourceText<'a> {
         if items.len() != select.projection.len() {
             return None;
         }
-        items.into_iter().map(|r| r.map(|(s, e)| original.get(s..e).unwrap_or(&sub[s..e]).to_string())).collect()
+        let name =
+            |(s, e): (usize, usize)| lexer::without_comments(original.get(s..e).unwrap_or(&sub[s..e])).into_owned();
+        items.into_iter().map(|r| r.map(name)).collect()
     }
 
     /// The text from the last top-level RETURNING to the end, as MariaDB quotes it in the 1064
@@ -211,7 +213,10 @@ impl<'a> SourceText<'a> {
         if items.len() != count {
             return None;
         }
-        Some(items.into_iter().map(|(s, e)| self.original.get(s..e).unwrap_or(&self.text[s..e]).to_string()).collect())
+        let name = |(s, e): (usize, usize)| {
+            lexer::without_comments(self.original.get(s..e).unwrap_or(&self.text[s..e])).into_owned()
+        };
+        Some(items.into_iter().map(name).collect())
     }
 
     fn new_plain(text: &'a str) -> SourceText<'a> {

@@ -402,6 +402,25 @@ impl FnContext for ExecCtx<'_> {
     fn now(&self) -> DateTime {
         self.env.now()
     }
+    fn no_zero_date(&self) -> bool {
+        self.env.sql_mode.no_zero_date
+    }
+    fn no_zero_in_date(&self) -> bool {
+        self.env.sql_mode.no_zero_in_date
+    }
+    fn div_precision_increment(&self) -> u32 {
+        self.env.vars.div_precision_increment()
+    }
+    fn sleep(&self, d: std::time::Duration) -> Result<(), SqlError> {
+        crate::user_locks::sleep(d, self.env.interrupt)
+    }
+    fn user_locks(&self) -> Option<crate::user_locks::SessionLocks<'_>> {
+        Some(crate::user_locks::SessionLocks {
+            locks: &self.env.server.user_locks,
+            connection_id: self.env.info.connection_id,
+            interrupt: self.env.interrupt,
+        })
+    }
     fn time_zone(&self) -> crate::value::TimeZone {
         self.env.vars.time_zone()
     }

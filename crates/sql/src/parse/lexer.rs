@@ -9,9 +9,97 @@
 
 use std::ops::Range;
 
-/// MariaDB version number compared with `/*!NNNNNN ... */`: comments for versions up to this one
-/// are executed, later ones are skipped (10.11.99).
-const EXECUTABLE_COMMENT_VERSION: u32 = 101199;
+/// MariaDB version number compared with `/*!NNNNN ... */`: comments for versions up to this one
+/// are executed, later ones are skipped (the version Selkie reports, 10.11.19).
+const EXECUTABLE_COMMENT_VERSION: u32 = 101119;
+
+/// Where the body of an executable comment starts (`body` is just after `/*!` or `/*M!`), or
+/// None when the comment is skipped. MariaDB's rule (sql_lex.cc): a version is five or six
+/// digits; fewer digits are no version, and the text runs from right after the `!`. Comments
+/// for versions above MariaDB's own are skipped, and so are `/*!` comments for MySQL 5.7 and
+/// later (50700 to 99999: syntax MariaDB may not share), but not `/*M!` ones.
+fn executable_comment(src: &[u8], body: usize, mariadb_only: bool) -> Option<usize> {
+    let digits = src[body..].iter().take(6).take_while(|c| c.is_ascii_digit()).count();
+    if digits < 5 {
+        return Some(body);
+    }
+    let version: u32 = std::str::from_utf8(&src[body..body + digits]).ok()?.parse().ok()?;
+    let mysql_only = (50700..=99999).contains(&version) && !mariadb_only;
+    (version <= EXECUTABLE_COMMENT_VERSION && !mysql_only).then_some(body + digits)
+}
+
+/// `text` as MariaDB echoes it into a column name: executable comments reduced to their
+/// contents (`1 /*!40101 + 1 */` is named `1  + 1`), skipped ones (`/*!80001 ... */`) left out,
+/// plain comments kept.
+pub fn without_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("/*") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let src = text.as_bytes();
+    let mut out = Vec::with_capacity(src.len());
+    let mut exec_comment_open = false;
+    let mut i = 0;
+    while i < src.len() {
+        match src[i] {
+            b'\'' | b'"' | b'`' => {
+                let end = skip_quoted(src, i, Syntax::default()).min(src.len());
+                out.extend_from_slice(&src[i..end]);
+                i = end;
+            }
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                let marker = match (src.get(i + 2), src.get(i + 3)) {
+                    (Some(b'!'), _) => Some((i + 3, false)),
+                    (Some(b'M'), Some(b'!')) => Some((i + 4, true)),
+                    _ => None,
+                };
+                match marker.map(|(body, mariadb_only)| executable_comment(src, body, mariadb_only)) {
+                    Some(Some(body)) if !exec_comment_open => {
+                        exec_comment_open = true;
+                        i = body;
+                    }
+                    Some(_) => i = skip_block_comment(src, i),
+                    None => {
+                        let end = skip_block_comment(src, i);
+                        out.extend_from_slice(&src[i..end]);
+                        i = end;
+                    }
+                }
+            }
+            b'*' if exec_comment_open && src.get(i + 1) == Some(&b'/') => {
+                exec_comment_open = false;
+                i += 2;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    // Whole comments were cut out of valid UTF-8 at ASCII bytes.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_string()))
+}
+
+/// The sql_mode flags that change how text is read. MariaDB's lexer consults them, so the same
+/// text means something else under another mode: where a string ends (and so where a statement
+/// ends) depends on NO_BACKSLASH_ESCAPES, which is why a client must quote as the server reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Syntax {
+    /// NO_BACKSLASH_ESCAPES: `\` is an ordinary character in strings.
+    pub no_backslash_escapes: bool,
+    /// ANSI_QUOTES: `"..."` is an identifier, not a string.
+    pub ansi_quotes: bool,
+}
+
+impl Syntax {
+    /// Whether `\` escapes the next character inside text quoted with `quote`.
+    pub fn backslash_escapes(self, quote: u8) -> bool {
+        match quote {
+            b'`' => false,
+            b'"' if self.ansi_quotes => false,
+            _ => !self.no_backslash_escapes,
+        }
+    }
+}
 
 /// The text after pre-processing and where each statement lies in it.
 pub struct Scanned {
@@ -24,6 +112,11 @@ pub struct Scanned {
 /// for a newer version), `LOCK IN SHARE MODE` becomes `FOR SHARE`, and the text is split at
 /// top-level semicolons. Byte offsets are preserved.
 pub fn scan(sql: &str) -> Scanned {
+    scan_in(sql, Syntax::default())
+}
+
+/// `scan` under the given sql_mode syntax.
+pub fn scan_in(sql: &str, syntax: Syntax) -> Scanned {
     let src = sql.as_bytes();
     let mut out: Vec<u8> = src.to_vec();
     let mut statements = Vec::new();
@@ -35,7 +128,7 @@ pub fn scan(sql: &str) -> Scanned {
         let b = src[i];
         match b {
             b'\'' | b'"' | b'`' => {
-                i = skip_quoted(src, i);
+                i = skip_quoted(src, i, syntax);
             }
             b'#' => {
                 i = skip_line(src, i);
@@ -44,28 +137,24 @@ pub fn scan(sql: &str) -> Scanned {
                 i = skip_line(src, i);
             }
             b'/' if src.get(i + 1) == Some(&b'*') => {
-                let bang = match (src.get(i + 2), src.get(i + 3)) {
-                    (Some(b'!'), _) => Some(i + 3),
-                    (Some(b'M'), Some(b'!')) => Some(i + 4),
+                let marker = match (src.get(i + 2), src.get(i + 3)) {
+                    (Some(b'!'), _) => Some((i + 3, false)),
+                    (Some(b'M'), Some(b'!')) => Some((i + 4, true)),
                     _ => None,
                 };
-                match bang {
-                    Some(mut body) if !exec_comment_open => {
-                        let digits_start = body;
-                        while body < src.len() && src[body].is_ascii_digit() && body - digits_start < 6 {
-                            body += 1;
+                match marker.map(|(body, mariadb_only)| executable_comment(src, body, mariadb_only)) {
+                    Some(Some(body)) if !exec_comment_open => {
+                        out[i..body].fill(b' ');
+                        exec_comment_open = true;
+                        i = body;
+                    }
+                    Some(None) => {
+                        // A skipped one becomes a plain comment: sqlparser would run `/*!`.
+                        out[i + 2] = b' ';
+                        if let Some((_, true)) = marker {
+                            out[i + 3] = b' ';
                         }
-                        let version: u32 = std::str::from_utf8(&src[digits_start..body])
-                            .ok()
-                            .and_then(|s| s.parse().ok())
-                            .unwrap_or(0);
-                        if version > EXECUTABLE_COMMENT_VERSION {
-                            i = skip_block_comment(src, i);
-                        } else {
-                            out[i..body].fill(b' ');
-                            exec_comment_open = true;
-                            i = body;
-                        }
+                        i = skip_block_comment(src, i);
                     }
                     _ => i = skip_block_comment(src, i),
                 }
@@ -261,13 +350,14 @@ fn skip_block_comment(src: &[u8], i: usize) -> usize {
 }
 
 /// Skips a quoted string or identifier starting at `i` (the quote). Backslash escapes apply in
-/// strings; a doubled quote is an escaped quote.
-fn skip_quoted(src: &[u8], i: usize) -> usize {
+/// strings (unless `syntax` says otherwise); a doubled quote is an escaped quote.
+pub(crate) fn skip_quoted(src: &[u8], i: usize, syntax: Syntax) -> usize {
     let q = src[i];
+    let backslash = syntax.backslash_escapes(q);
     let mut j = i + 1;
     while j < src.len() {
         let c = src[j];
-        if c == b'\\' && q != b'`' {
+        if c == b'\\' && backslash {
             j += 2;
             continue;
         }
@@ -339,6 +429,11 @@ impl Tok {
 /// Tokenizes `text`, skipping whitespace and comments. Returns the tokens with their byte
 /// offsets, or None on an unterminated string.
 pub fn tokenize(text: &str) -> Option<Vec<(Tok, usize)>> {
+    tokenize_in(text, Syntax::default())
+}
+
+/// `tokenize` under the given sql_mode syntax.
+pub fn tokenize_in(text: &str, syntax: Syntax) -> Option<Vec<(Tok, usize)>> {
     let src = text.as_bytes();
     let mut toks = Vec::new();
     let mut i = 0;
@@ -352,16 +447,24 @@ pub fn tokenize(text: &str) -> Option<Vec<(Tok, usize)>> {
                 i = skip_line(src, i)
             }
             b'/' if src.get(i + 1) == Some(&b'*') => i = skip_block_comment(src, i),
-            b'\'' | b'"' => {
-                let end = skip_quoted(src, i);
+            b'"' if syntax.ansi_quotes => {
+                let end = skip_quoted(src, i, syntax);
                 if end > src.len() || src[end - 1] != b || end == i + 1 {
                     return None;
                 }
-                toks.push((Tok::Str(unescape_string(&text[i + 1..end - 1], b)), start));
+                toks.push((Tok::Quoted(text[i + 1..end - 1].replace("\"\"", "\"")), start));
+                i = end;
+            }
+            b'\'' | b'"' => {
+                let end = skip_quoted(src, i, syntax);
+                if end > src.len() || src[end - 1] != b || end == i + 1 {
+                    return None;
+                }
+                toks.push((Tok::Str(unescape_string_in(&text[i + 1..end - 1], b, syntax)), start));
                 i = end;
             }
             b'`' => {
-                let end = skip_quoted(src, i);
+                let end = skip_quoted(src, i, syntax);
                 if end > src.len() || src[end - 1] != b'`' || end == i + 1 {
                     return None;
                 }
@@ -372,11 +475,11 @@ pub fn tokenize(text: &str) -> Option<Vec<(Tok, usize)>> {
                 i += 1;
                 match src.get(i) {
                     Some(&q @ (b'\'' | b'"' | b'`')) => {
-                        let end = skip_quoted(src, i);
+                        let end = skip_quoted(src, i, syntax);
                         if end > src.len() || src[end - 1] != q || end == i + 1 {
                             return None;
                         }
-                        toks.push((Tok::UserVar(unescape_string(&text[i + 1..end - 1], q)), start));
+                        toks.push((Tok::UserVar(unescape_string_in(&text[i + 1..end - 1], q, syntax)), start));
                         i = end;
                     }
                     _ => {
@@ -415,13 +518,19 @@ fn skip_word_or_dot(src: &[u8], mut i: usize) -> usize {
 
 /// Undoes MySQL string escapes: backslash sequences and doubled quotes.
 pub fn unescape_string(body: &str, quote: u8) -> String {
-    if !body.contains('\\') && !body.as_bytes().contains(&quote) {
+    unescape_string_in(body, quote, Syntax::default())
+}
+
+/// `unescape_string` under the given sql_mode syntax.
+pub fn unescape_string_in(body: &str, quote: u8, syntax: Syntax) -> String {
+    let backslash = syntax.backslash_escapes(quote);
+    if !(body.as_bytes().contains(&quote) || backslash && body.contains('\\')) {
         return body.to_string();
     }
     let mut out = String::with_capacity(body.len());
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\\' && quote != b'`' {
+        if c == '\\' && backslash {
             match chars.next() {
                 Some('n') => out.push('\n'),
                 Some('t') => out.push('\t'),
@@ -474,10 +583,32 @@ mod tests {
         assert_eq!(s.text, "SELECT 1          + 1  , 2            + 3   ");
         // A comment for a future version stays a comment.
         let s = scan("SELECT 1 /*!999999 + 1 */");
-        assert_eq!(s.text, "SELECT 1 /*!999999 + 1 */");
+        assert_eq!(s.text, "SELECT 1 /* 999999 + 1 */");
+        // MySQL-only versions are skipped, MariaDB-only comments of the same numbers are not.
+        assert_eq!(scan("SELECT 1 /*!80001 + 1 */").text, "SELECT 1 /* 80001 + 1 */");
+        assert_eq!(scan("SELECT 1 /*!50700 + 1 */").text, "SELECT 1 /* 50700 + 1 */");
+        assert_eq!(scan("SELECT 1 /*M!110000 + 1 */").text, "SELECT 1 /*  110000 + 1 */");
+        assert_eq!(scan("SELECT 1 /*M!50800 + 1 */").text, "SELECT 1           + 1   ");
+        assert_eq!(scan("SELECT 1 /*!101119 + 1 */").text, "SELECT 1           + 1   ");
+        assert_eq!(scan("SELECT 1 /*!101120 + 1 */").text, "SELECT 1 /* 101120 + 1 */");
+        // Fewer than five digits are not a version.
+        assert_eq!(scan("SELECT 1 /*!9 + 1 */").text, "SELECT 1    9 + 1   ");
+        assert_eq!(without_comments("1 /*!40101 + 1 */ /* c */ + '/*'"), "1  + 1  /* c */ + '/*'");
+        assert_eq!(without_comments("1 /*!80001 + 1 */ + 2"), "1  + 2");
         // Plain comments and strings are left alone.
         let s = scan("SELECT '/*!x*/' /* c */");
         assert_eq!(s.text, "SELECT '/*!x*/' /* c */");
+    }
+
+    #[test]
+    fn sql_mode_syntax_decides_where_strings_end() {
+        let nbe = Syntax { no_backslash_escapes: true, ansi_quotes: false };
+        assert_eq!(scan_in(r"SELECT 'a\'; SELECT 2", nbe).statements.len(), 2);
+        assert_eq!(scan(r"SELECT 'a\'; SELECT 2").statements.len(), 1);
+        let toks = tokenize_in(r#"SELECT 'a\n', "b""c""#, Syntax { no_backslash_escapes: true, ansi_quotes: true });
+        let toks: Vec<Tok> = toks.unwrap().into_iter().map(|t| t.0).collect();
+        assert_eq!(toks[1], Tok::Str(r"a\n".into()));
+        assert_eq!(toks[3], Tok::Quoted("b\"c".into()));
     }
 
     #[test]

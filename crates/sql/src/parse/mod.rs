@@ -6,7 +6,9 @@
 pub mod alter;
 pub mod autoparam;
 pub mod dialect;
+mod dynamic;
 pub mod lexer;
+mod mode_tokens;
 pub(crate) mod stored_expr;
 pub mod type_modifiers;
 
@@ -17,7 +19,15 @@ use sqlparser::parser::{Parser, ParserError};
 
 use crate::error;
 use crate::error::SqlError;
+pub use dynamic::{using_has_subquery, PrepareSource};
+pub use lexer::Syntax;
 use lexer::Tok;
+
+impl From<crate::variables::SqlMode> for Syntax {
+    fn from(mode: crate::variables::SqlMode) -> Self {
+        Syntax { no_backslash_escapes: mode.no_backslash_escapes, ansi_quotes: mode.ansi_quotes }
+    }
+}
 
 /// sqlparser's recursion limit: deeply nested expressions fail cleanly instead of overflowing.
 const PARSER_RECURSION_LIMIT: usize = 200;
@@ -28,12 +38,6 @@ pub enum TrxScope {
     Next,
     Session,
     Global,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PrepareSource {
-    Text(String),
-    UserVar(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,10 +91,20 @@ pub enum Stmt {
         name: String,
         source: PrepareSource,
     },
+    /// EXECUTE name [USING list]: the list's text, evaluated as a select list.
     Execute {
         name: String,
-        using: Vec<String>,
+        using: Option<String>,
     },
+    ExecuteImmediate {
+        source: PrepareSource,
+        using: Option<String>,
+    },
+    SetStatement(Box<SetStatement>),
+    /// `SET NAMES x, var = value, ...` (Rails' connection setup): sqlparser reads SET NAMES
+    /// only alone, so the assignments are kept as SETs of their own, run in order, with
+    /// their texts.
+    SetList(Vec<(Box<ast::Statement>, String)>),
     Deallocate {
         name: String,
     },
@@ -166,10 +180,20 @@ pub struct SyntaxError(pub SqlError);
 
 /// Parses one statement (no top-level `;` inside).
 pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
+    parse_statement_in(text, Syntax::default())
+}
+
+/// Parses one statement read under the given sql_mode syntax.
+pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxError> {
     let mut rewritten = None;
     if let Some(word) = first_word(text) {
-        if let Some(r) = parse_special(&word, text) {
+        if let Some(r) = parse_special(&word, text, syntax) {
             return r;
+        }
+        if word == "SET" && first_words_are(text, &["SET", "NAMES"]) {
+            if let Some(list) = set_names_list(text, syntax) {
+                return list;
+            }
         }
         if word == "SET" && text.contains(":=") {
             rewritten = Some(set_assignments_with_equals(text));
@@ -184,25 +208,25 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
     if first_words_are(text, &["TRUNCATE"]) {
         if let Some((cut, wait)) = truncate_wait(text) {
             let wait = wait?;
-            return match parse_with_sqlparser(&text[..cut])? {
+            return match parse_with_sqlparser(&text[..cut], syntax)? {
                 Stmt::Ast(stmt) => Ok(Stmt::TruncateWait { stmt, wait }),
                 other => Ok(other),
             };
         }
     }
-    match parse_with_sqlparser(text) {
+    match parse_with_sqlparser(text, syntax) {
         Err(e) if contains_ignore_case(text, "WAIT") => match lock_wait_as_of(text) {
-            Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+            Some(alt) => parse_with_sqlparser(&alt, syntax).map_err(|_| e),
             None => Err(e),
         },
         Err(e) if first_words_are(text, &["DELETE"]) => match delete_returning_first(text) {
-            Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+            Some(alt) => parse_with_sqlparser(&alt, syntax).map_err(|_| e),
             None => Err(e),
         },
         Err(e) if first_words_are(text, &["ALTER"]) => {
             // sqlparser knows `DROP INDEX` but not MySQL's synonym `DROP KEY`.
             match drop_key_as_drop_index(text) {
-                Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
+                Some(alt) => parse_with_sqlparser(&alt, syntax).map_err(|_| e),
                 None => Err(e),
             }
         }
@@ -328,10 +352,16 @@ fn drop_key_as_drop_index(text: &str) -> Option<String> {
     Some(out)
 }
 
-fn parse_with_sqlparser(text: &str) -> Result<Stmt, SyntaxError> {
+fn parse_with_sqlparser(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxError> {
     let dialect = MariaDbDialect::new();
     let mut parser = Parser::new(&dialect).with_recursion_limit(PARSER_RECURSION_LIMIT);
-    parser = parser.try_with_sql(text).map_err(|e| SyntaxError(syntax_error(text, &e)))?;
+    parser = if syntax == Syntax::default() {
+        parser.try_with_sql(text).map_err(|e| SyntaxError(syntax_error(text, &e)))?
+    } else {
+        let tokens = mode_tokens::tokenize(&dialect, text, syntax)
+            .map_err(|e| SyntaxError(syntax_error(text, &ParserError::from(e))))?;
+        parser.with_tokens_with_locations(tokens)
+    };
     let stmt = parser.parse_statement().map_err(|e| SyntaxError(syntax_error(text, &e)))?;
     // Anything after the statement (other than a stray `;`) is a syntax error.
     loop {
@@ -484,6 +514,45 @@ fn syntax_at(text: &str, off: usize) -> SyntaxError {
     SyntaxError(error::syntax(text[off.min(text.len())..].trim_end(), line))
 }
 
+/// `SET STATEMENT assignments FOR body`: the assignments as a SET, and the statement they
+/// apply to, parsed now (under the sql_mode the whole text is read with, as MariaDB does).
+#[derive(Clone, Debug)]
+pub struct SetStatement {
+    /// `SET assignments`, parsed.
+    pub set: Box<ast::Statement>,
+    pub set_text: String,
+    pub body: Box<Stmt>,
+    /// Byte offset of the body in the statement's text.
+    pub body_offset: usize,
+}
+
+/// `SET NAMES x [COLLATE y], assignments`: None without assignments after the NAMES clause.
+fn set_names_list(text: &str, syntax: Syntax) -> Option<Result<Stmt, SyntaxError>> {
+    let toks = lexer::tokenize_in(text, syntax)?;
+    let comma = toks.iter().find(|(t, _)| *t == Tok::Sym(','))?.1;
+    let pieces = [text[..comma].to_string(), format!("SET {}", &text[comma + 1..])];
+    let mut sets = Vec::with_capacity(2);
+    for piece in pieces {
+        match parse_statement_in(&piece, syntax) {
+            Ok(Stmt::Ast(s)) if matches!(*s, ast::Statement::Set(_)) => sets.push((s, piece)),
+            Ok(_) => return Some(Err(syntax_at(text, comma))),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(Stmt::SetList(sets)))
+}
+
+fn parse_set_statement(c: &Cursor, syntax: Syntax) -> Result<Stmt, SyntaxError> {
+    let (assignments, body_offset) = dynamic::set_statement(c.tokens()).map_err(|off| syntax_at(c.text, off))?;
+    let set_text = format!("SET {}", &c.text[assignments.clone()]);
+    let set = match parse_statement_in(&set_text, syntax) {
+        Ok(Stmt::Ast(s)) if matches!(*s, ast::Statement::Set(_)) => s,
+        _ => return Err(syntax_at(c.text, assignments.start)),
+    };
+    let body = parse_statement_in(&c.text[body_offset..], syntax)?;
+    Ok(Stmt::SetStatement(Box::new(SetStatement { set, set_text, body: Box::new(body), body_offset })))
+}
+
 struct Cursor<'t> {
     text: &'t str,
     toks: Vec<(Tok, usize)>,
@@ -491,6 +560,9 @@ struct Cursor<'t> {
 }
 
 impl Cursor<'_> {
+    fn tokens(&self) -> dynamic::Tokens<'_> {
+        dynamic::Tokens { text: self.text, toks: &self.toks, pos: self.pos }
+    }
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.0)
     }
@@ -548,7 +620,7 @@ impl Cursor<'_> {
     }
 }
 
-fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
+fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, SyntaxError>> {
     const SPECIAL: &[&str] = &[
         "BEGIN",
         "START",
@@ -598,7 +670,7 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
                 .map_err(|e| SyntaxError(syntax_error(text, &e)))
         });
     }
-    let Some(toks) = lexer::tokenize(text) else {
+    let Some(toks) = lexer::tokenize_in(text, syntax) else {
         return if matches!(word, "SET" | "DROP" | "EXECUTE") { None } else { Some(Err(syntax_at(text, text.len()))) };
     };
     let mut c = Cursor { text, toks, pos: 1 };
@@ -645,6 +717,7 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
             }
             c.ident().and_then(|n| c.end().map(|_| Stmt::ReleaseSavepoint(n)))
         }
+        "SET" if c.peek_word("STATEMENT") => parse_set_statement(&c, syntax),
         "SET" => return parse_set_special(&mut c),
         "DO" => {
             // The DO list evaluated as a select list; its rows are discarded.
@@ -654,8 +727,14 @@ fn parse_special(word: &str, text: &str) -> Option<Result<Stmt, SyntaxError>> {
             }
             Ok(Stmt::Do(format!("SELECT {}", &text[body_start..])))
         }
-        "PREPARE" => parse_prepare(&mut c),
-        "EXECUTE" => parse_execute(&mut c),
+        "PREPARE" => dynamic::prepare(c.tokens())
+            .map(|(name, source)| Stmt::Prepare { name, source })
+            .map_err(|off| syntax_at(text, off)),
+        "EXECUTE" => match dynamic::execute(c.tokens()) {
+            Ok(dynamic::Execute::Named { name, using }) => Ok(Stmt::Execute { name, using }),
+            Ok(dynamic::Execute::Immediate { source, using }) => Ok(Stmt::ExecuteImmediate { source, using }),
+            Err(off) => Err(syntax_at(text, off)),
+        },
         "DEALLOCATE" => {
             if let Err(e) = c.expect_word("PREPARE") {
                 return Some(Err(e));
@@ -1012,42 +1091,6 @@ fn parse_set_special(c: &mut Cursor) -> Option<Result<Stmt, SyntaxError>> {
     Some(r.map(|_| Stmt::SetTransaction { scope, isolation, read_only }))
 }
 
-fn parse_prepare(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
-    let name = c.ident()?;
-    c.expect_word("FROM")?;
-    let source = match c.next() {
-        Some(Tok::Str(s)) => PrepareSource::Text(s),
-        Some(Tok::UserVar(v)) => PrepareSource::UserVar(v),
-        _ => {
-            c.pos -= 1;
-            return Err(c.error());
-        }
-    };
-    c.end()?;
-    Ok(Stmt::Prepare { name, source })
-}
-
-fn parse_execute(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
-    let name = c.ident()?;
-    let mut using = Vec::new();
-    if c.eat_word("USING") {
-        loop {
-            match c.next() {
-                Some(Tok::UserVar(v)) => using.push(v),
-                _ => {
-                    c.pos -= 1;
-                    return Err(c.error());
-                }
-            }
-            if !c.eat_sym(',') {
-                break;
-            }
-        }
-    }
-    c.end()?;
-    Ok(Stmt::Execute { name, using })
-}
-
 /// `ALTER TABLE [db.]t {DISABLE|ENABLE} KEYS`; None for every other ALTER (sqlparser's).
 fn parse_table_keys(text: &str) -> Option<Stmt> {
     let toks = lexer::tokenize(text)?;
@@ -1226,9 +1269,21 @@ mod tests {
         assert!(
             matches!(parse("PREPARE s FROM @q"), Stmt::Prepare { source: PrepareSource::UserVar(v), .. } if v == "q")
         );
-        assert!(
-            matches!(parse("EXECUTE s USING @a, @b"), Stmt::Execute { using, .. } if using == vec!["a".to_string(), "b".to_string()])
-        );
+        assert!(matches!(parse("EXECUTE s USING @a, 5 ;"), Stmt::Execute { using: Some(u), .. } if u == "@a, 5"));
+        assert!(matches!(parse("EXECUTE s"), Stmt::Execute { using: None, .. }));
+        assert!(matches!(
+            parse("PREPARE s FROM CONCAT('SELECT ', 1)"),
+            Stmt::Prepare { source: PrepareSource::Expr(e), .. } if e == "CONCAT('SELECT ', 1)"
+        ));
+        assert!(matches!(
+            parse("EXECUTE IMMEDIATE 'SELECT ?' USING 1"),
+            Stmt::ExecuteImmediate { source: PrepareSource::Text(t), using: Some(u) } if t == "SELECT ?" && u == "1"
+        ));
+        assert!(matches!(
+            parse("SET STATEMENT sql_select_limit = 1, max_statement_time = 2 FOR SELECT 1"),
+            Stmt::SetStatement(s) if s.set_text == "SET sql_select_limit = 1, max_statement_time = 2 " && s.body_offset == 63
+        ));
+        assert_eq!(err("SET STATEMENT @a=1 FOR SELECT 1").code, 1064);
         assert!(matches!(parse("DEALLOCATE PREPARE s"), Stmt::Deallocate { name } if name == "s"));
         assert!(matches!(parse("DROP PREPARE s"), Stmt::Deallocate { .. }));
         assert!(matches!(parse("DO 1 + 1, @a := 2"), Stmt::Do(s) if s == "SELECT 1 + 1, @a := 2"));

@@ -91,7 +91,8 @@ impl Session {
         if !matches!(stmt, Stmt::Ast(_)) {
             return Err(error::internal("CHECKSUM TABLE's query did not parse"));
         }
-        let compiled = self.compile(&catalog, stmt, &text, &text, db.as_deref())?;
+        let mut compiled = self.compile(&catalog, stmt, &text, &text, db.as_deref())?;
+        compiled.select_limit_applies = false;
         let mut rows = Rows::default();
         // Boxed: run_compiled is what dispatched this statement.
         let ran = Box::pin(self.run_compiled(&compiled, Some(catalog), &text, &[], &mut rows, false)).await?;

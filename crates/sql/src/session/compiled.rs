@@ -49,6 +49,9 @@ pub struct CompiledStmt {
     /// A parameter appears in a select list: the result column types depend on the values
     /// bound at execution (prepared statements re-bind with their types).
     pub result_types_follow_params: bool,
+    /// A top-level SELECT without a LIMIT of its own: sql_select_limit bounds its rows. False
+    /// for the queries the session runs for itself (CHECKSUM TABLE, USING's values).
+    pub select_limit_applies: bool,
 }
 
 impl CompiledStmt {

@@ -36,6 +36,31 @@ impl ResultSink for DiscardSink {
     fn ok(&mut self, _: &OkInfo, _: bool) {}
 }
 
+/// Passes on at most `left` rows: sql_select_limit, which bounds a SELECT's result as a LIMIT
+/// would without being part of its plan (so plans stay shared across values of it).
+struct SelectLimitSink<'s> {
+    inner: &'s mut dyn ResultSink,
+    left: u64,
+}
+
+impl ResultSink for SelectLimitSink<'_> {
+    fn columns(&mut self, columns: &[ColumnDefinition]) {
+        self.inner.columns(columns)
+    }
+    fn row(&mut self, values: &[Value]) {
+        if self.left > 0 {
+            self.left -= 1;
+            self.inner.row(values);
+        }
+    }
+    fn end_rows(&mut self, warnings: u16, more: bool) {
+        self.inner.end_rows(warnings, more)
+    }
+    fn ok(&mut self, info: &OkInfo, more: bool) {
+        self.inner.ok(info, more)
+    }
+}
+
 impl Session {
     /// COM_QUERY: one or more `;`-separated statements. Stops at the first error (results of
     /// earlier statements have already gone to `sink`).
@@ -46,7 +71,7 @@ impl Session {
     }
 
     async fn execute_text_statements(&mut self, sql: &str, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
-        let scanned = lexer::scan(sql);
+        let scanned = lexer::scan_in(sql, self.syntax());
         if scanned.statements.is_empty() {
             let e = SqlError::new(1065, "42000", "Query was empty");
             self.record_error(&e);
@@ -71,6 +96,7 @@ impl Session {
             let text = &scanned.text[range.clone()];
             let original = sql.get(range.clone()).unwrap_or(text);
             let r = self.run_text_statement(text, original, sink, i + 1 < n).await;
+            let r = self.end_statement_time(r);
             if let Err(e) = &r {
                 self.record_error(e);
             }
@@ -89,6 +115,7 @@ impl Session {
     ) -> Result<(), SqlError> {
         self.counters.bump(Counter::Questions);
         self.clear_interrupt_for_statement();
+        self.start_statement_time();
         // SHOW / DESCRIBE go to the SHOW parser first: sqlparser reads several of their forms
         // lossily (LIKE patterns, LIMIT, dotted names), and mysqldump depends on them.
         if parse::starts_like_show(text) {
@@ -99,22 +126,39 @@ impl Session {
                 return self.send_result_set(rs?, sink, more, warnings);
             }
         }
-        if let Some(p) = autoparam::parameterize(original) {
-            if let Some(r) = self.run_parameterized(&p, sink, more).await {
-                return r;
+        let syntax = self.syntax();
+        // The auto-parameterizer reads text as the default sql_mode does.
+        if syntax == parse::Syntax::default() {
+            if let Some(p) = autoparam::parameterize(original) {
+                if let Some(r) = self.run_parameterized(&p, sink, more).await {
+                    return r;
+                }
             }
         }
-        let stmt = parse::parse_statement(text).map_err(|SyntaxError(e)| e)?;
+        let stmt = parse::parse_statement_in(text, syntax).map_err(|SyntaxError(e)| e)?;
         // `?` is a placeholder only in prepared statements.
-        if let Some(at) = placeholder_offset(text) {
+        if let Some(at) = placeholder_offset(text, syntax) {
             return Err(error::syntax(text[at..].trim_end(), text[..at].matches('\n').count() + 1));
         }
+        self.run_parsed(stmt, text, original, sink, more).await
+    }
+
+    /// Binds and runs a parsed text statement (bound again when DDL made its plan stale).
+    pub(super) async fn run_parsed(
+        &mut self,
+        stmt: Stmt,
+        text: &str,
+        original: &str,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        let syntax = self.syntax();
         let db = self.current_db.clone();
         let mut parsed = Some(stmt);
         for _ in 0..MAX_REBINDS {
             let stmt = match parsed.take() {
                 Some(s) => s,
-                None => parse::parse_statement(text).map_err(|SyntaxError(e)| e)?,
+                None => parse::parse_statement_in(text, syntax).map_err(|SyntaxError(e)| e)?,
             };
             // One catalog snapshot for binding and execution of the statement.
             let catalog = self.store.catalog();
@@ -160,6 +204,7 @@ impl Session {
             pipes_as_concat: mode.pipes_as_concat,
             only_full_group_by: mode.only_full_group_by,
             collation_connection: self.vars.collation_connection().id(),
+            div_precision_increment: self.vars.div_precision_increment(),
         };
         let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, version) {
             text_cache::Lookup::Hit(c) => (c, None),
@@ -263,6 +308,14 @@ impl Session {
         };
         let status = if c.uses_info_schema { self.counters.snapshot() } else { Vec::new() };
         let last_insert_id = self.vars.last_insert_id();
+        let select_limit = if c.select_limit_applies { self.vars.sql_select_limit() } else { u64::MAX };
+        let mut limited;
+        let sink: &mut dyn ResultSink = if select_limit == u64::MAX {
+            sink
+        } else {
+            limited = SelectLimitSink { inner: sink, left: select_limit };
+            &mut limited
+        };
         let (result, warnings, count, rng, last_id) = {
             let (engine, trx) = self.store.split();
             let env = stmt_env!(self, engine, catalog, &status);
@@ -278,7 +331,7 @@ impl Session {
         self.vars.set_last_insert_id(last_id);
         self.stmt_end(guard, result.as_ref().err()).await?;
         let (_, found) = result?;
-        self.found_rows = found;
+        self.found_rows = found.min(select_limit);
         self.row_count = -1;
         // MariaDB clears the diagnostics only for a statement that uses tables or raises
         // warnings of its own: after `SELECT 1/0`, `SELECT @@warning_count` and `SELECT 1`
@@ -471,7 +524,7 @@ impl Session {
                 let db = self.current_db.clone();
                 let mut ran = Ran::Stale;
                 for _ in 0..MAX_REBINDS {
-                    let parsed = parse::parse_statement(select).map_err(|e| e.0)?;
+                    let parsed = parse::parse_statement_in(select, self.syntax()).map_err(|e| e.0)?;
                     let catalog = self.store.catalog();
                     let compiled = self.compile(&catalog, parsed, select, select, db.as_deref())?;
                     let Compiled::Select(plan) = &compiled.compiled else {
@@ -543,8 +596,13 @@ impl Session {
                 self.send_ok(sink, more, 0, String::new(), note);
                 Ok(())
             }
-            Stmt::Prepare { name, source } => self.sql_prepare(name, source, sink, more),
-            Stmt::Execute { name, using } => self.sql_execute(name, using, sink, more).await,
+            Stmt::Prepare { name, source } => self.sql_prepare(name, source, sink, more).await,
+            Stmt::Execute { name, using } => self.sql_execute(name, using.as_deref(), sink, more).await,
+            Stmt::ExecuteImmediate { source, using } => {
+                self.execute_immediate(source, using.as_deref(), sink, more).await
+            }
+            Stmt::SetStatement(s) => self.set_statement(s, text, sink, more).await,
+            Stmt::SetList(sets) => self.set_list(sets, params, sink, more).await,
             Stmt::Deallocate { name } => self.sql_deallocate(name, sink, more),
             Stmt::AdminTable { op, tables } => {
                 self.counters.bump(match op {
@@ -696,11 +754,11 @@ impl Session {
 }
 
 /// Byte offset of the first `?` placeholder outside strings and comments.
-fn placeholder_offset(text: &str) -> Option<usize> {
+fn placeholder_offset(text: &str, syntax: parse::Syntax) -> Option<usize> {
     if !text.contains('?') {
         return None;
     }
-    lexer::tokenize(text)?.into_iter().find(|(t, _)| *t == lexer::Tok::Sym('?')).map(|(_, off)| off)
+    lexer::tokenize_in(text, syntax)?.into_iter().find(|(t, _)| *t == lexer::Tok::Sym('?')).map(|(_, off)| off)
 }
 
 /// What a statement with a materialized result does with the session's warnings.

@@ -11,13 +11,14 @@
 //! Files, bottom up: `compiled` (what is kept of a statement), `counters`, `text_cache`,
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
 //! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE),
-//! `temporary` (temporary tables), `table_locks` (LOCK TABLES), `prepared`, and `dispatch`
-//! (statement dispatch, the entry from the server).
+//! `temporary` (temporary tables), `table_locks` (LOCK TABLES), `prepared`, `dynamic` (EXECUTE
+//! IMMEDIATE, SET STATEMENT), and `dispatch` (statement dispatch, the entry from the server).
 
 mod checksum;
 mod compiled;
 pub mod counters;
 mod dispatch;
+mod dynamic;
 mod prepared;
 mod schema;
 mod sequence;

@@ -53,8 +53,8 @@ fn param_type(v: &Value) -> SqlType {
 }
 
 impl Session {
-    fn prepare_text(&mut self, sql: &str) -> Result<(u32, &CompiledStmt), SqlError> {
-        let scanned = lexer::scan(sql);
+    pub(super) fn prepare_text(&mut self, sql: &str) -> Result<(u32, &CompiledStmt), SqlError> {
+        let scanned = lexer::scan_in(sql, self.syntax());
         let range = match scanned.statements.as_slice() {
             [] => return Err(SqlError::new(1065, "42000", "Query was empty")),
             [one] => one.clone(),
@@ -65,8 +65,11 @@ impl Session {
         };
         let text: Arc<str> = Arc::from(&scanned.text[range.clone()]);
         let original: Arc<str> = Arc::from(sql.get(range).unwrap_or(&text));
-        let stmt = parse::parse_statement(&text).map_err(|e| e.0)?;
-        if matches!(stmt, Stmt::Prepare { .. } | Stmt::Execute { .. } | Stmt::Deallocate { .. }) {
+        let stmt = parse::parse_statement_in(&text, self.syntax()).map_err(|e| e.0)?;
+        if matches!(
+            stmt,
+            Stmt::Prepare { .. } | Stmt::Execute { .. } | Stmt::ExecuteImmediate { .. } | Stmt::Deallocate { .. }
+        ) {
             return Err(error::not_supported_in_ps());
         }
         if self.prepared.len() >= MAX_PREPARED_PER_SESSION {
@@ -182,6 +185,7 @@ impl Session {
         self.counters.bump(Counter::Questions);
         self.counters.bump(Counter::ComStmtExecute);
         self.clear_interrupt_for_statement();
+        self.start_statement_time();
         self.command_began = false;
         let r = async {
             // A plan a DDL made stale before the statement started is bound again.
@@ -197,6 +201,7 @@ impl Session {
             Err(error::table_definition_changed())
         }
         .await;
+        let r = self.end_statement_time(r);
         if let Err(e) = &r {
             self.record_error(e);
         }
@@ -204,25 +209,15 @@ impl Session {
         r
     }
 
-    /// PREPARE name FROM 'text' | @var.
-    pub(super) fn sql_prepare(
+    /// PREPARE name FROM 'text' | @var | expr.
+    pub(super) async fn sql_prepare(
         &mut self,
         name: &str,
         source: &PrepareSource,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<(), SqlError> {
-        let text = match source {
-            PrepareSource::Text(t) => t.clone(),
-            PrepareSource::UserVar(v) => {
-                let value = self.user_vars.get(&v.to_ascii_lowercase()).cloned().unwrap_or(Value::Null);
-                match crate::value::to_text_bytes(&value) {
-                    Some(b) => String::from_utf8_lossy(&b).into_owned(),
-                    // MariaDB prepares the text "NULL", a syntax error.
-                    None => "NULL".to_string(),
-                }
-            }
-        };
+        let text = self.prepare_source_text(source).await?;
         let key = name.to_ascii_lowercase();
         if let Some(old) = self.prepared_names.remove(&key) {
             self.prepared.remove(&old);
@@ -234,11 +229,11 @@ impl Session {
         Ok(())
     }
 
-    /// EXECUTE name [USING @a, ...]: parameters come from user variables.
+    /// EXECUTE name [USING expr, ...].
     pub(super) async fn sql_execute(
         &mut self,
         name: &str,
-        using: &[String],
+        using: Option<&str>,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<(), SqlError> {
@@ -246,15 +241,25 @@ impl Session {
         let Some(&id) = self.prepared_names.get(&name.to_ascii_lowercase()) else {
             return Err(error::unknown_prepared(name, "EXECUTE"));
         };
-        let params: Vec<Value> =
-            using.iter().map(|v| self.user_vars.get(&v.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)).collect();
+        let params = self.using_values(using).await?;
+        self.execute_sql_prepared(id, &params, sink, more).await
+    }
+
+    /// Runs a statement prepared by PREPARE or EXECUTE IMMEDIATE with `params`.
+    pub(super) async fn execute_sql_prepared(
+        &mut self,
+        id: u32,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
         for _ in 0..MAX_REBINDS {
-            let (compiled, text, catalog) = self.current_plan(id, &params, "EXECUTE")?;
-            if using.len() != compiled.param_count {
+            let (compiled, text, catalog) = self.current_plan(id, params, "EXECUTE")?;
+            if params.len() != compiled.param_count {
                 return Err(error::wrong_arguments("EXECUTE"));
             }
             // Boxed: EXECUTE runs a statement, which may itself be any statement.
-            if Box::pin(self.run_compiled(&compiled, catalog, &text, &params, sink, more)).await? == Ran::Done {
+            if Box::pin(self.run_compiled(&compiled, catalog, &text, params, sink, more)).await? == Ran::Done {
                 return Ok(());
             }
         }

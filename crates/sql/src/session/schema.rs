@@ -129,6 +129,7 @@ impl Session {
                 tables: Vec::new(),
                 uses_info_schema: false,
                 result_types_follow_params: false,
+                select_limit_applies: false,
             };
             r = self.run_dml(&compiled, Some(catalog), &[], sink, more).await;
             if !matches!(r, Ok(Ran::Stale)) {

@@ -70,6 +70,28 @@ enum SetValue<'e> {
     Expr(&'e ast::Expr),
 }
 
+/// The system variables a SET assigns (as written), for SET STATEMENT; user variables and
+/// GLOBAL assignments are a syntax error there.
+pub(super) fn session_targets(set: &ast::Set, text: &str) -> Result<Vec<String>, SqlError> {
+    let targets: Vec<Target> = match set {
+        ast::Set::SingleAssignment { scope, hivevar: false, variable, .. } => {
+            vec![target_of(variable, scope.as_ref())?]
+        }
+        ast::Set::MultipleAssignments { assignments } => {
+            assignments.iter().map(|a| target_of(&a.name, a.scope.as_ref())).collect::<Result<_, _>>()?
+        }
+        ast::Set::SetTimeZone { .. } => return Ok(vec!["time_zone".to_string()]),
+        _ => return Err(error::syntax(text.trim(), 1)),
+    };
+    targets
+        .into_iter()
+        .map(|t| match t {
+            Target::System { name, scope: VarScope::Default | VarScope::Session } => Ok(name),
+            _ => Err(error::syntax(text.trim(), 1)),
+        })
+        .collect()
+}
+
 fn classify(e: &ast::Expr, system: bool) -> SetValue<'_> {
     match e {
         ast::Expr::Identifier(i) if system && i.quote_style.is_none() && !i.value.starts_with('@') => {

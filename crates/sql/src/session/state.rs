@@ -153,6 +153,24 @@ impl Session {
         self.command_began = true;
     }
 
+    /// A statement starts: it may run for max_statement_time (0: without limit).
+    pub(super) fn start_statement_time(&self) {
+        let limit = self.vars.max_statement_time();
+        self.interrupt.set_statement_time(limit);
+    }
+
+    /// A statement ended: its time limit goes, and an interruption it caused is 1969.
+    pub(super) fn end_statement_time<T>(&self, r: Result<T, SqlError>) -> Result<T, SqlError> {
+        let cause = self.interrupt.cause();
+        self.interrupt.set_statement_time(None);
+        match r {
+            Err(e) if e.code == 1317 && cause == Some(crate::types::InterruptCause::StatementTime) => {
+                Err(crate::error::statement_time_exceeded())
+            }
+            r => r,
+        }
+    }
+
     /// Clears the interrupt flag at the start of a statement, unless the connection did when
     /// the command began (`begin_command`).
     pub(super) fn clear_interrupt_for_statement(&mut self) {
@@ -205,6 +223,7 @@ impl Session {
             in_transaction: self.store.has_trx() && self.explicit_trx,
             autocommit: self.vars.autocommit(),
             read_only_transaction: self.store.has_trx() && self.trx_read_only,
+            no_backslash_escapes: self.vars.sql_mode().no_backslash_escapes,
         }
     }
 
@@ -218,6 +237,7 @@ impl Session {
     pub fn reset(&mut self) {
         self.rollback_quietly();
         self.unlock_tables();
+        self.server.user_locks.release_all(self.info.connection_id);
         self.drop_all_temporary();
         self.prepared.clear();
         self.prepared_names.clear();
@@ -234,6 +254,7 @@ impl Session {
     pub fn close(&mut self) {
         self.rollback_quietly();
         self.unlock_tables();
+        self.server.user_locks.release_all(self.info.connection_id);
         self.server.sequences.forget_session(self.info.connection_id);
         self.drop_all_temporary();
     }
@@ -270,6 +291,11 @@ impl Session {
         let errors = self.warnings.iter().filter(|w| w.level == WarnLevel::Error).count() as u64;
         self.vars.set_diagnostics_counts(self.warning_count as u64, errors);
         self.vars.set_in_transaction(self.store.has_trx() && self.explicit_trx);
+    }
+
+    /// How the session's sql_mode reads statement text.
+    pub(super) fn syntax(&self) -> crate::parse::Syntax {
+        crate::parse::Syntax::from(self.vars.sql_mode())
     }
 
     pub(super) fn bind_env<'a>(&'a self, catalog: &'a Catalog, db: Option<&'a str>) -> BindEnv<'a> {
@@ -310,9 +336,13 @@ impl Session {
         let mut b = Binder::with_original(self.bind_env(catalog, db), text, original);
         b.param_types = param_types;
         b.scopes.push(Scope::default());
+        let mut select_limit_applies = false;
         let compiled = match &stmt {
             Stmt::Ast(s) => match &**s {
-                ast::Statement::Query(q) => Compiled::Select(Arc::new(b.bind_query(q)?)),
+                ast::Statement::Query(q) => {
+                    select_limit_applies = q.limit_clause.is_none();
+                    Compiled::Select(Arc::new(b.bind_query(q)?))
+                }
                 ast::Statement::Insert(ins) => Compiled::Insert(Arc::new(dml::bind_insert(&mut b, ins)?)),
                 ast::Statement::Update(u) => Compiled::Update(Arc::new(dml::bind_update(&mut b, u)?)),
                 ast::Statement::Delete(d) => Compiled::Delete(Arc::new(dml::bind_delete(&mut b, d)?)),
@@ -328,6 +358,7 @@ impl Session {
             tables: std::mem::take(&mut b.tables),
             uses_info_schema: b.uses_info_schema,
             result_types_follow_params: b.params_in_select_list,
+            select_limit_applies,
             compiled,
         })
     }

@@ -19,6 +19,8 @@ pub struct Binding {
     pub only_full_group_by: bool,
     /// The collation string literals were bound with.
     pub collation_connection: u16,
+    /// div_precision_increment: the scale of `/` results.
+    pub div_precision_increment: u32,
 }
 
 /// A `Binding` borrowed from the session, for lookups (no allocation per statement).
@@ -28,6 +30,7 @@ pub struct BindingRef<'a> {
     pub pipes_as_concat: bool,
     pub only_full_group_by: bool,
     pub collation_connection: u16,
+    pub div_precision_increment: u32,
 }
 
 impl BindingRef<'_> {
@@ -37,6 +40,7 @@ impl BindingRef<'_> {
             pipes_as_concat: self.pipes_as_concat,
             only_full_group_by: self.only_full_group_by,
             collation_connection: self.collation_connection,
+            div_precision_increment: self.div_precision_increment,
         }
     }
 
@@ -45,6 +49,7 @@ impl BindingRef<'_> {
             && self.pipes_as_concat == b.pipes_as_concat
             && self.only_full_group_by == b.only_full_group_by
             && self.collation_connection == b.collation_connection
+            && self.div_precision_increment == b.div_precision_increment
     }
 }
 
@@ -124,6 +129,7 @@ mod tests {
             tables: Vec::new(),
             uses_info_schema: false,
             result_types_follow_params: false,
+            select_limit_applies: false,
         })
     }
 
@@ -133,11 +139,18 @@ mod tests {
             pipes_as_concat: false,
             only_full_group_by: false,
             collation_connection: 45,
+            div_precision_increment: 4,
         }
     }
 
     fn key(db: &str) -> BindingRef<'_> {
-        BindingRef { db: Some(db), pipes_as_concat: false, only_full_group_by: false, collation_connection: 45 }
+        BindingRef {
+            db: Some(db),
+            pipes_as_concat: false,
+            only_full_group_by: false,
+            collation_connection: 45,
+            div_precision_increment: 4,
+        }
     }
 
     #[test]

@@ -12,8 +12,8 @@ use super::context::FnContext;
 use super::datetime::Civil;
 use super::kinds::{ArithOp, SqlType};
 use super::num::{
-    dec_add, dec_div, dec_int_div, dec_mul, dec_rem, dec_sub, lex_number, DIV_PRECISION_INCREMENT, MAX_DECIMAL_DIGITS,
-    MAX_DECIMAL_SCALE,
+    dec_add, dec_div_with, dec_int_div, dec_mul, dec_rem, dec_sub, lex_number, DIV_PRECISION_INCREMENT,
+    MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE,
 };
 use crate::error::SqlError;
 use crate::types::Value;
@@ -223,7 +223,7 @@ fn decimal_arith(
             if q.is_zero() {
                 return division_by_zero(ctx);
             }
-            dec_div(p, q)
+            dec_div_with(p, q, ctx.div_precision_increment())
         }
         ArithOp::Rem => {
             if q.is_zero() {
@@ -310,6 +310,11 @@ fn decimal_type(int: u32, scale: u32) -> SqlType {
 
 /// See `super::arith_type`.
 pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
+    arith_type_with(op, a, b, DIV_PRECISION_INCREMENT)
+}
+
+/// `arith_type` under the session's div_precision_increment (the scale `/` adds).
+pub fn arith_type_with(op: ArithOp, a: &SqlType, b: &SqlType, div_increment: u32) -> SqlType {
     let (ca, cb) = (type_class(a), type_class(b));
     let int_digits = |t: &SqlType| t.decimal_digits();
     match (ca, cb) {
@@ -328,7 +333,7 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
             match op {
                 ArithOp::Add | ArithOp::Sub => additive_decimal_type(ia.max(ib) + 1, sa.max(sb)),
                 ArithOp::Mul => decimal_type(ia + ib, sa + sb),
-                ArithOp::Div => decimal_type(ia + sb, sa + DIV_PRECISION_INCREMENT),
+                ArithOp::Div => decimal_type(ia + sb, sa + div_increment),
                 ArithOp::Rem => decimal_type(ia.max(ib), sa.max(sb)),
                 ArithOp::IntDiv => unreachable!("handled above"),
             }

@@ -38,6 +38,29 @@ pub trait FnContext {
     fn max_allowed_packet(&self) -> usize {
         DEFAULT_MAX_ALLOWED_PACKET
     }
+    /// sql_mode's NO_ZERO_DATE: storing '0000-00-00' is refused (strict) or warned about.
+    fn no_zero_date(&self) -> bool {
+        false
+    }
+    /// sql_mode's NO_ZERO_IN_DATE: storing a date with a zero month or day is refused (strict)
+    /// or stores the zero date with a warning.
+    fn no_zero_in_date(&self) -> bool {
+        false
+    }
+    /// div_precision_increment: the digits `/` adds to the dividend's scale.
+    fn div_precision_increment(&self) -> u32 {
+        super::num::DIV_PRECISION_INCREMENT
+    }
+    /// SLEEP: waits `d`, or fails with the interrupt's error as soon as the statement is
+    /// interrupted.
+    fn sleep(&self, d: std::time::Duration) -> Result<(), SqlError> {
+        std::thread::sleep(d);
+        Ok(())
+    }
+    /// The server's user-level locks as this connection sees them; None without a server.
+    fn user_locks(&self) -> Option<crate::user_locks::SessionLocks<'_>> {
+        None
+    }
     /// Adds a warning (level Warning) for SHOW WARNINGS.
     fn warn(&self, code: u16, message: String);
     /// Adds a note (level Note) for SHOW WARNINGS.

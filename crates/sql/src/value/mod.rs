@@ -106,6 +106,11 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     arith::arith_type(op, a, b)
 }
 
+/// Result type of `a op b` under the session's div_precision_increment.
+pub fn arith_type_with(op: ArithOp, a: &SqlType, b: &SqlType, div_increment: u32) -> SqlType {
+    arith::arith_type_with(op, a, b, div_increment)
+}
+
 pub fn negate(v: &Value) -> Result<Value, SqlError> {
     arith::negate(v)
 }

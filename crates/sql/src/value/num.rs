@@ -359,8 +359,13 @@ const DIGITS_PER_WORD: u32 = 9;
 /// `1/7*7` 1.0000 (0.142857142 * 7 = 0.999999994) rather than 1.0003, and the text protocol
 /// rounds to the type's scale. The caller handles b = 0.
 pub fn dec_div(a: Decimal, b: Decimal) -> Result<Decimal, DecimalOverflow> {
+    dec_div_with(a, b, DIV_PRECISION_INCREMENT)
+}
+
+/// `dec_div` under the session's div_precision_increment.
+pub fn dec_div_with(a: Decimal, b: Decimal, increment: u32) -> Result<Decimal, DecimalOverflow> {
     assert!(!b.is_zero(), "dec_div by zero");
-    let wanted = a.scale as u32 + b.scale as u32 + DIV_PRECISION_INCREMENT;
+    let wanted = a.scale as u32 + b.scale as u32 + increment;
     let result_scale = wanted.div_ceil(DIGITS_PER_WORD) * DIGITS_PER_WORD;
     let result_scale = result_scale.min(MAX_DECIMAL_SCALE).max(a.scale as u32);
     // q = |a| * 10^(result_scale - a.scale + b.scale) / |b|; |a| < 10^76 and the shift is at most

@@ -550,6 +550,21 @@ fn store_temporal(v: &Value, kind: TemporalKind, r: &Reporter<'_>) -> Result<Val
     if parsed.truncated {
         r.incorrect_temporal(kind_name, &shown())?;
     }
+    let date = &parsed.civil;
+    if r.ctx.no_zero_in_date() && !date.is_zero_date() && !date.has_full_date() {
+        r.incorrect_temporal(kind_name, &shown())?;
+        return Ok(zero);
+    }
+    if r.ctx.no_zero_date() && date.is_zero_date() {
+        // Not strict, MariaDB stores the zero date, warning 1264 rather than 1265.
+        let error = SqlError::new(
+            1292,
+            "22007",
+            format!("Incorrect {kind_name} value: '{}' for column {} at row {}", shown(), r.qualified(), r.row()),
+        );
+        r.report(error, (1264, format!("Out of range value for column '{}' at row {}", r.col.name, r.row())))?;
+        return Ok(zero);
+    }
     let mut c = parsed.civil;
     match kind {
         TemporalKind::Date => Ok(Value::Date(c.date())),

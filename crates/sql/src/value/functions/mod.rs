@@ -35,6 +35,7 @@ pub mod compress;
 pub mod control;
 pub mod datetime;
 pub mod json;
+pub mod locks;
 pub mod misc;
 pub mod numeric;
 pub mod regexp;
@@ -63,6 +64,7 @@ fn registry() -> &'static [&'static ScalarFunction] {
             .chain(time::FUNCTIONS)
             .chain(string_more::FUNCTIONS)
             .chain(compress::FUNCTIONS)
+            .chain(locks::FUNCTIONS)
             .collect();
         all.sort_by(|a, b| a.name.cmp(b.name));
         for pair in all.windows(2) {
