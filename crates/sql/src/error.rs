@@ -162,6 +162,64 @@ pub fn invalid_group_function() -> SqlError {
     SqlError::new(1111, "HY000", "Invalid use of group function")
 }
 
+// ---- window functions (MariaDB's ER_WRONG_WINDOW_SPEC_NAME .. ER_NOT_SUPPORTED_YET) ----
+
+pub fn window_spec_not_defined(name: &str) -> SqlError {
+    SqlError::new(4009, "HY000", format!("Window specification with name '{name}' is not defined"))
+}
+
+pub fn window_spec_duplicate(name: &str) -> SqlError {
+    SqlError::new(4010, "HY000", format!("Multiple window specifications with the same name '{name}'"))
+}
+
+pub fn window_ref_with_partition(name: &str) -> SqlError {
+    SqlError::new(
+        4011,
+        "HY000",
+        format!("Window specification referencing another one '{name}' cannot contain partition list"),
+    )
+}
+
+pub fn window_ref_order_twice(name: &str) -> SqlError {
+    SqlError::new(4012, "HY000", format!("Referenced window specification '{name}' already contains order list"))
+}
+
+pub fn window_ref_with_frame(name: &str) -> SqlError {
+    SqlError::new(4013, "HY000", format!("Referenced window specification '{name}' cannot contain window frame"))
+}
+
+pub fn window_frame_bounds() -> SqlError {
+    SqlError::new(4014, "HY000", "Unacceptable combination of window frame bound specifications")
+}
+
+pub fn window_function_misplaced() -> SqlError {
+    SqlError::new(4015, "HY000", "Window function is allowed only in SELECT list and ORDER BY clause")
+}
+
+pub fn window_frame_not_allowed(function: &str) -> SqlError {
+    SqlError::new(4017, "HY000", format!("Window frame is not allowed with '{function}'"))
+}
+
+pub fn window_range_frame_single_key() -> SqlError {
+    SqlError::new(4019, "HY000", "RANGE-type frame requires ORDER BY clause with single sort key")
+}
+
+pub fn window_rows_frame_integer() -> SqlError {
+    SqlError::new(4020, "HY000", "Integer is required for ROWS-type frame")
+}
+
+pub fn window_range_frame_numeric() -> SqlError {
+    SqlError::new(4021, "HY000", "Numeric datatype is required for RANGE-type frame")
+}
+
+pub fn ntile_argument() -> SqlError {
+    SqlError::new(4024, "HY000", "Argument of NTILE must be greater than 0")
+}
+
+pub fn window_function_in_aggregate() -> SqlError {
+    SqlError::new(4074, "HY000", "Window functions can not be used as arguments to group functions.")
+}
+
 pub fn operand_columns(n: usize) -> SqlError {
     SqlError::new(1241, "21000", format!("Operand should contain {n} column(s)"))
 }

@@ -170,6 +170,10 @@ impl Walker<'_> {
                 extra.push("Using filesort");
                 self.walk(input, id, select_type, extra)
             }
+            Plan::Window(w) => {
+                extra.push("Using temporary");
+                self.walk(&w.input, id, select_type, extra)
+            }
             Plan::Aggregate(a) => {
                 if !a.group_by.is_empty() {
                     extra.push("Using temporary");

@@ -33,6 +33,7 @@ mod sysbench;
 mod temporary;
 mod transactions;
 mod uca_collations;
+mod window_functions;
 
 /// Held for the whole of a test that bounds wall-clock time (a KILL answered within seconds, a
 /// task never starved for half a second) and of a test that keeps several threads busy for

@@ -113,6 +113,12 @@ pub struct Scope {
     pub allow_aggs: bool,
     /// Inside an aggregate's argument (nested aggregates are invalid).
     pub in_agg: bool,
+    /// Window functions found in this level's select list and ORDER BY (`bind::window`).
+    pub windows: Vec<crate::plan::window::WindowSpec>,
+    /// Window functions may be bound here (select list and ORDER BY only: 4015 elsewhere).
+    pub allow_windows: bool,
+    /// The WINDOW clause of the SELECT being bound.
+    pub named_windows: Vec<sqlparser::ast::NamedWindowDefinition>,
     pub clause: Option<Clause>,
 }
 

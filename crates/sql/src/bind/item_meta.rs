@@ -79,7 +79,7 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
 /// The display length MariaDB gives an integer function whose width does not depend on its
 /// arguments (checked one by one against MariaDB 10.11's column metadata).
 fn int_length(e: &ast::Expr) -> Option<u32> {
-    const LENGTHS: [(&str, u32); 45] = [
+    const LENGTHS: [(&str, u32); 49] = [
         ("LENGTH", 10),
         ("CHAR_LENGTH", 10),
         ("CHARACTER_LENGTH", 10),
@@ -125,6 +125,10 @@ fn int_length(e: &ast::Expr) -> Option<u32> {
         ("JSON_LENGTH", 10),
         ("JSON_DEPTH", 10),
         ("JSON_CONTAINS", 1),
+        ("ROW_NUMBER", 21),
+        ("RANK", 21),
+        ("DENSE_RANK", 21),
+        ("NTILE", 21),
     ];
     match e {
         ast::Expr::Nested(inner) => int_length(inner),

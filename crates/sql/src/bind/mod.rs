@@ -17,6 +17,7 @@ mod select;
 #[cfg(test)]
 mod tests;
 pub mod types;
+mod window;
 
 pub use self::binder::{
     computed_meta, object_name_parts, table_column_meta, BindEnv, Binder, ColumnInfo, Scope, Source, SourceKind,

@@ -13,6 +13,7 @@ use super::names;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
+use crate::plan::window::WindowPlan;
 use crate::plan::Expr;
 use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, Returning, SortKey};
 use crate::types::Value;
@@ -227,9 +228,12 @@ impl Binder<'_> {
         let where_bound = sel.selection.as_ref().map(|w| self.bind_expr(w)).transpose()?;
 
         // Select list.
+        self.set_named_windows(&sel.named_window)?;
         self.set_clause(Clause::Select);
         self.scope_mut().allow_aggs = true;
+        self.scope_mut().allow_windows = true;
         let items = self.bind_select_items(sel)?;
+        self.scope_mut().allow_windows = false;
         self.aliases = items.iter().filter_map(|it| it.alias.clone().map(|a| (a, it.bound.clone()))).collect();
 
         // GROUP BY.
@@ -262,6 +266,7 @@ impl Binder<'_> {
 
         // ORDER BY: a select item (by position, alias or equal expression) or a hidden column.
         self.set_clause(Clause::OrderBy);
+        self.scope_mut().allow_windows = true;
         let mut sort_keys: Vec<SortKey> = Vec::new();
         let mut hidden: Vec<Expr> = Vec::new();
         let mut order_columns: Vec<(Expr, bool)> = Vec::new();
@@ -309,8 +314,10 @@ impl Binder<'_> {
         }
         self.aliases.clear();
         self.scope_mut().allow_aggs = false;
+        self.scope_mut().allow_windows = false;
 
         let aggs = std::mem::take(&mut self.scope_mut().aggs);
+        let mut windows = std::mem::take(&mut self.scope_mut().windows);
         let is_agg = !aggs.is_empty() || !group_by.is_empty();
 
         // Plan FROM + WHERE; a single table may deliver the ORDER BY order itself.
@@ -318,11 +325,16 @@ impl Binder<'_> {
         if let Some(w) = where_bound {
             w.expr.into_conjuncts(&mut conjuncts);
         }
-        let order_req =
-            if !is_agg && !sort_keys.is_empty() { self.order_request(&order_columns, limit.is_some()) } else { None };
+        // Window functions reorder rows: an access cannot deliver the final order.
+        let order_req = if !is_agg && windows.is_empty() && !sort_keys.is_empty() {
+            self.order_request(&order_columns, limit.is_some())
+        } else {
+            None
+        };
         let (mut plan, ordered) = self.plan_from(tree.as_ref(), conjuncts, order_req.as_ref())?;
 
         let mut select_exprs: Vec<Expr> = items.iter().map(|i| i.bound.expr.clone()).collect();
+        let mut window_base = self.scope().width;
         if is_agg {
             let g = group_by.len();
             let a = aggs.len();
@@ -331,6 +343,10 @@ impl Binder<'_> {
             select_exprs = select_exprs.into_iter().map(post).collect::<Result<_, _>>()?;
             hidden = hidden.into_iter().map(post).collect::<Result<_, _>>()?;
             let having = having.map(|h| post(h.expr)).transpose()?;
+            for w in &mut windows {
+                post_aggregate_window(w, &post)?;
+            }
+            window_base = g + a + input_width;
             if self.env.only_full_group_by {
                 // ONLY_FULL_GROUP_BY: no column outside GROUP BY and aggregates may be read.
                 for e in select_exprs.iter().chain(hidden.iter()).chain(having.iter()) {
@@ -360,6 +376,16 @@ impl Binder<'_> {
             plan = Plan::Filter { input: Box::new(plan), predicate: h.expr };
         }
 
+        if !windows.is_empty() {
+            // The window node appends one value per function to the rows it reads.
+            let to_column = &mut |e: Expr| match e {
+                Expr::WindowRef(j) => Ok(Expr::Column(window_base + j)),
+                other => Ok(other),
+            };
+            select_exprs = select_exprs.into_iter().map(|e| e.rewrite(to_column)).collect::<Result<_, _>>()?;
+            hidden = hidden.into_iter().map(|e| e.rewrite(to_column)).collect::<Result<_, _>>()?;
+            plan = Plan::Window(Box::new(WindowPlan { input: plan, funcs: windows }));
+        }
         let visible = select_exprs.len();
         let has_hidden = !hidden.is_empty();
         select_exprs.extend(hidden);
@@ -600,7 +626,6 @@ fn reject_unsupported_select(sel: &ast::Select) -> Result<(), SqlError> {
         || !sel.cluster_by.is_empty()
         || !sel.distribute_by.is_empty()
         || !sel.sort_by.is_empty()
-        || !sel.named_window.is_empty()
         || sel.qualify.is_some()
         || sel.value_table_mode.is_some()
     {
@@ -627,6 +652,27 @@ fn post_aggregate(e: Expr, groups: &[Expr], g: usize, a: usize) -> Result<Expr, 
         }
         other => other.map_children(&mut |c| post_aggregate(c, groups, g, a)),
     }
+}
+
+/// `post_aggregate` applied to a window function's expressions.
+fn post_aggregate_window(
+    w: &mut crate::plan::window::WindowSpec,
+    post: &dyn Fn(Expr) -> Result<Expr, SqlError>,
+) -> Result<(), SqlError> {
+    use crate::plan::window::FrameBound;
+    let take = |e: &mut Expr| -> Result<(), SqlError> {
+        *e = post(std::mem::replace(e, Expr::Literal(Value::Null)))?;
+        Ok(())
+    };
+    w.args.iter_mut().try_for_each(take)?;
+    w.partition.iter_mut().try_for_each(take)?;
+    w.order.iter_mut().try_for_each(|(e, _)| take(e))?;
+    for b in [&mut w.frame.start, &mut w.frame.end] {
+        if let FrameBound::Preceding(e) | FrameBound::Following(e) = b {
+            take(e)?;
+        }
+    }
+    Ok(())
 }
 
 /// DISTINCT's per-column collations: empty when every column compares as bytes or values.

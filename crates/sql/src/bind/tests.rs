@@ -130,6 +130,7 @@ fn accesses(p: &Plan) -> Vec<&TableAccess> {
             | Plan::Limit { input, .. }
             | Plan::Trim { input, .. } => walk(input, out),
             Plan::Aggregate(a) => walk(&a.input, out),
+            Plan::Window(w) => walk(&w.input, out),
             Plan::Join(j) => {
                 walk(&j.driver, out);
                 match &j.inner {

@@ -34,6 +34,7 @@ pub mod spill;
 mod step;
 mod subquery;
 mod value_set;
+mod window;
 
 pub use self::open::eval_limit;
 pub use self::operator::Operator;

@@ -14,6 +14,7 @@ use super::join::open_join;
 use super::operator::Operator;
 use super::sort::Sorter;
 use super::step::{row_or_return, Row, Step};
+use super::window::WindowOp;
 use crate::error::{self, SqlError};
 use crate::plan::{Expr, LimitSpec, Plan};
 use crate::types::Value;
@@ -47,6 +48,13 @@ impl Plan {
             }
             Plan::Join(j) => open_join(j, cx)?,
             Plan::Aggregate(a) => Box::new(AggregateOp::new(a, a.input.open(cx)?, cx)),
+            Plan::Window(w) => {
+                let mut op = w.input.open(cx)?;
+                for spec in &w.funcs {
+                    op = Box::new(WindowOp::new(spec, op, cx));
+                }
+                op
+            }
             Plan::Distinct { input, key_width, collations } => {
                 Box::new(DistinctOp::new(input.open(cx)?, *key_width, collations, cx))
             }

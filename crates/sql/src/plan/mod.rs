@@ -12,6 +12,7 @@
 pub mod access;
 mod expr;
 pub mod keys;
+pub mod window;
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -96,6 +97,8 @@ pub enum Plan {
     },
     Join(Box<JoinPlan>),
     Aggregate(Box<AggregatePlan>),
+    /// Window functions: input rows followed by one value per function (`window`).
+    Window(Box<window::WindowPlan>),
     /// Keeps the first row of each distinct value of the first `key_width` columns.
     Distinct {
         input: Box<Plan>,
@@ -300,6 +303,12 @@ pub fn reads_table(plan: &Plan, id: selkie_storage::TableId) -> bool {
             reads_table(&a.input, id)
                 || exprs_read(&mut a.group_by.iter())
                 || a.aggs.iter().any(|s| exprs_read(&mut s.args.iter().chain(s.order.iter().map(|(e, _)| e))))
+        }
+        Plan::Window(w) => {
+            reads_table(&w.input, id)
+                || w.funcs
+                    .iter()
+                    .any(|f| exprs_read(&mut f.args.iter().chain(&f.partition).chain(f.order.iter().map(|(e, _)| e))))
         }
         Plan::Distinct { input, .. } | Plan::Trim { input, .. } => reads_table(input, id),
         Plan::Sort { input, limit, .. } => {
@@ -545,6 +554,9 @@ pub enum Expr {
     Subquery(Box<Subquery>),
     /// An aggregate's result; only exists between binding and the post-aggregation rewrite.
     AggRef(usize),
+    /// A window function's result; only exists between binding and the select list's
+    /// rewrite onto the window node's output row.
+    WindowRef(usize),
     /// A string's sort key under a collation that is not byte order (`_ci`, latin1): the
     /// binder wraps both sides of a comparison, and ORDER BY keys, so that byte comparison of
     /// the keys is the collation's comparison. Other values pass through.
