@@ -162,6 +162,35 @@ pub fn invalid_group_function() -> SqlError {
     SqlError::new(1111, "HY000", "Invalid use of group function")
 }
 
+// ---- common table expressions ----
+
+pub fn derived_column_count() -> SqlError {
+    SqlError::new(
+        1353,
+        "HY000",
+        "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts",
+    )
+}
+
+pub fn no_recursive_anchor(name: &str) -> SqlError {
+    SqlError::new(4005, "HY000", format!("No anchors for recursive WITH element '{name}'"))
+}
+
+pub fn recursive_restrictions(name: &str) -> SqlError {
+    SqlError::new(
+        4008,
+        "HY000",
+        format!("Restrictions imposed on recursive definitions are violated for table '{name}'"),
+    )
+}
+
+/// Warning 1931 when a recursive CTE stops at @@max_recursive_iterations.
+pub fn max_recursive_iterations_message(limit: u64) -> String {
+    format!(
+        "Query execution was interrupted. The query exceeded max_recursive_iterations = {limit}. The query result may be incomplete"
+    )
+}
+
 // ---- window functions (MariaDB's ER_WRONG_WINDOW_SPEC_NAME .. ER_NOT_SUPPORTED_YET) ----
 
 pub fn window_spec_not_defined(name: &str) -> SqlError {

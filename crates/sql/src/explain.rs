@@ -198,6 +198,12 @@ impl Walker<'_> {
                     }
                 }
             }
+            Plan::RecursiveCte(r) => {
+                self.walk(&r.anchor, id, select_type, extra);
+                self.next_id += 1;
+                self.walk(&r.recursive, self.next_id - 1, "RECURSIVE UNION", &mut Vec::new());
+            }
+            Plan::WorkTable { .. } => {}
             Plan::Concat(parts) => {
                 for (i, part) in parts.iter().enumerate() {
                     let (pid, ty) = if i == 0 {

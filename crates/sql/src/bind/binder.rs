@@ -149,7 +149,12 @@ pub struct Binder<'a> {
     pub param_count: usize,
     pub subquery_slots: usize,
     /// Common table expressions in scope (WITH), innermost last.
-    ctes: Vec<(String, ast::Query)>,
+    pub(super) ctes: Vec<super::cte::CteDef>,
+    /// Recursive CTEs whose recursive parts are being bound: a reference to one reads its
+    /// working table (`Plan::WorkTable`).
+    pub(super) work_tables: Vec<super::cte::WorkTable>,
+    /// Working table slots handed out so far (`ExecCtx::work_tables`).
+    pub(super) work_table_slots: usize,
     /// Select-list aliases of the SELECT being bound, and whether names may resolve to them.
     pub aliases: Vec<(String, Bound)>,
     pub alias_mode: AliasMode,
@@ -184,6 +189,8 @@ impl<'a> Binder<'a> {
             param_count,
             subquery_slots: 0,
             ctes: Vec::new(),
+            work_tables: Vec::new(),
+            work_table_slots: 0,
             aliases: Vec::new(),
             alias_mode: AliasMode::None,
             values_base: None,
@@ -336,19 +343,6 @@ impl<'a> Binder<'a> {
             return Ok(bound);
         }
         Err(error::unknown_column(&display, clause))
-    }
-
-    pub fn push_cte(&mut self, name: String, query: ast::Query) {
-        self.ctes.push((name, query));
-    }
-
-    pub fn pop_ctes(&mut self, n: usize) {
-        let keep = self.ctes.len().saturating_sub(n);
-        self.ctes.truncate(keep);
-    }
-
-    pub fn find_cte(&self, name: &str) -> Option<ast::Query> {
-        self.ctes.iter().rev().find(|(n, _)| n == name).map(|(_, q)| q.clone())
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod binder;
 mod collation;
+mod cte;
 pub(crate) use collation::ordering_key;
 mod expr;
 mod from;

@@ -32,19 +32,10 @@ struct SelectItem {
 impl Binder<'_> {
     /// Binds a complete query in the current scope (which must be fresh).
     pub fn bind_query(&mut self, q: &ast::Query) -> Result<QueryPlan, SqlError> {
-        let mut n_ctes = 0;
-        if let Some(with) = &q.with {
-            if with.recursive {
-                return Err(error::not_supported("WITH RECURSIVE"));
-            }
-            for cte in &with.cte_tables {
-                self.push_cte(cte.alias.name.value.clone(), (*cte.query).clone());
-                n_ctes += 1;
-            }
+        match &q.with {
+            Some(with) => self.with_ctes(with, |b| b.bind_query_body(q)),
+            None => self.bind_query_body(q),
         }
-        let r = self.bind_query_body(q);
-        self.pop_ctes(n_ctes);
-        r
     }
 
     fn bind_query_body(&mut self, q: &ast::Query) -> Result<QueryPlan, SqlError> {
@@ -83,7 +74,7 @@ impl Binder<'_> {
 
     /// A UNION branch or parenthesized query, bound at the current query level (so outer
     /// references keep their depth) but with its own FROM names.
-    fn bind_set_expr(&mut self, e: &ast::SetExpr) -> Result<QueryPlan, SqlError> {
+    pub(super) fn bind_set_expr(&mut self, e: &ast::SetExpr) -> Result<QueryPlan, SqlError> {
         match e {
             ast::SetExpr::Select(sel) => self.in_branch_scope(|b| b.bind_select(sel, None, None, None)),
             ast::SetExpr::Query(q) => self.in_branch_scope(|b| b.bind_query(q)),
@@ -376,7 +367,8 @@ impl Binder<'_> {
             plan = Plan::Filter { input: Box::new(plan), predicate: h.expr };
         }
 
-        if !windows.is_empty() {
+        let has_windows = !windows.is_empty();
+        if has_windows {
             // The window node appends one value per function to the rows it reads.
             let to_column = &mut |e: Expr| match e {
                 Expr::WindowRef(j) => Ok(Expr::Column(window_base + j)),
@@ -410,7 +402,13 @@ impl Binder<'_> {
             .into_iter()
             .map(|it| {
                 let ty = it.bound.ty.clone();
-                OutputColumn { meta: item_meta(it.bound, it.name, it.hints), ty }
+                let reads_window = it.bound.expr.any(&mut |e| matches!(e, Expr::WindowRef(_)));
+                let is_window = matches!(it.bound.expr, Expr::WindowRef(_));
+                let mut meta = item_meta(it.bound, it.name, it.hints);
+                if has_windows && !is_window {
+                    item_meta::through_window_table(&mut meta, reads_window);
+                }
+                OutputColumn { meta, ty }
             })
             .collect();
         Ok(QueryPlan::new(plan, columns, lock, found_rows_limit))

@@ -139,6 +139,11 @@ fn accesses(p: &Plan) -> Vec<&TableAccess> {
                 }
             }
             Plan::Concat(v) => v.iter().for_each(|p| walk(p, out)),
+            Plan::RecursiveCte(r) => {
+                walk(&r.anchor, out);
+                walk(&r.recursive, out)
+            }
+            Plan::WorkTable { .. } => {}
             Plan::Derived(q) => walk(&q.root, out),
             Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } | Plan::Sequence(_) => {}
         }

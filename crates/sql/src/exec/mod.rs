@@ -28,6 +28,7 @@ pub mod eval;
 mod join;
 mod open;
 mod operator;
+mod recursive;
 mod run;
 pub mod sort;
 pub mod spill;

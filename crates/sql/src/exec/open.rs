@@ -12,6 +12,7 @@ use super::distinct::DistinctOp;
 use super::eval::eval_predicate;
 use super::join::open_join;
 use super::operator::Operator;
+use super::recursive::RecursiveOp;
 use super::sort::Sorter;
 use super::step::{row_or_return, Row, Step};
 use super::window::WindowOp;
@@ -75,6 +76,8 @@ impl Plan {
                 let (count, offset) = eval_limit(limit, cx)?;
                 Box::new(LimitOp { input: input.open(cx)?, remaining: count, skip: offset })
             }
+            Plan::RecursiveCte(r) => Box::new(RecursiveOp::new(r, cx)?),
+            Plan::WorkTable { slot, .. } => Box::new(Buffered::new(cx.work_table(*slot).as_ref().clone())),
             Plan::Concat(inputs) => Box::new(ConcatOp { inputs, current: None, index: 0 }),
             Plan::Trim { input, width } => Box::new(TrimOp { input: input.open(cx)?, width: *width }),
         })

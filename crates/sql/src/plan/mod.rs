@@ -10,6 +10,7 @@
 //! `exec::eval`. `access` chooses access paths, `keys` turns key bounds into engine ranges.
 
 pub mod access;
+pub mod cte;
 mod expr;
 pub mod keys;
 pub mod window;
@@ -115,6 +116,12 @@ pub enum Plan {
     Limit {
         input: Box<Plan>,
         limit: LimitSpec,
+    },
+    /// WITH RECURSIVE: the anchor's rows, then each iteration's (`cte`).
+    RecursiveCte(Box<cte::RecursiveCte>),
+    /// The current working table of the recursive CTE being iterated in `slot`.
+    WorkTable {
+        slot: usize,
     },
     /// Rows of each input in turn (UNION ALL); all inputs have the same width.
     Concat(Vec<Plan>),
@@ -316,6 +323,8 @@ pub fn reads_table(plan: &Plan, id: selkie_storage::TableId) -> bool {
         }
         Plan::Limit { input, limit } => reads_table(input, id) || limit_reads_table(limit, id),
         Plan::Concat(inputs) => inputs.iter().any(|p| reads_table(p, id)),
+        Plan::RecursiveCte(r) => reads_table(&r.anchor, id) || reads_table(&r.recursive, id),
+        Plan::WorkTable { .. } => false,
     }
 }
 

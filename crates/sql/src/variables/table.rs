@@ -197,6 +197,7 @@ pub(super) static VARIABLES: &[VarDef] = &[
     VarDef { name: "max_join_size", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::UInt { min: 1, max: 18446744073709551615, block: 1 }, init: Init::UInt(18446744073709551615) },
     VarDef { name: "max_length_for_sort_data", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::UInt { min: 4, max: 8388608, block: 1 }, init: Init::UInt(1024) },
     VarDef { name: "max_prepared_stmt_count", scope: Scope::Global, access: Access::ReadWrite, kind: Kind::UInt { min: 0, max: 4294967295, block: 1 }, init: Init::UInt(16382) },
+    VarDef { name: "max_recursive_iterations", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::UInt { min: 0, max: 4294967295, block: 1 }, init: Init::UInt(1000) },
     VarDef { name: "max_seeks_for_key", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::UInt { min: 1, max: 4294967295, block: 1 }, init: Init::UInt(4294967295) },
     VarDef { name: "max_sort_length", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::UInt { min: 64, max: 8388608, block: 1 }, init: Init::UInt(1024) },
     VarDef { name: "max_statement_time", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Double { min: 0.0, max: 31536000.0 }, init: Init::Double(0.0) },
