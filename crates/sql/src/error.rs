@@ -172,6 +172,10 @@ pub fn derived_column_count() -> SqlError {
     )
 }
 
+pub fn cte_column_count() -> SqlError {
+    SqlError::new(4002, "HY000", "WITH column list and SELECT field list have different column counts")
+}
+
 pub fn no_recursive_anchor(name: &str) -> SqlError {
     SqlError::new(4005, "HY000", format!("No anchors for recursive WITH element '{name}'"))
 }

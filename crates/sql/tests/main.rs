@@ -22,6 +22,7 @@ mod online_ddl;
 mod orm;
 mod perf;
 mod queries;
+mod recursive_cte;
 mod robustness;
 mod savepoints;
 mod scheduling;

@@ -84,9 +84,13 @@ impl Binder<'_> {
         for (c, name) in columns.iter_mut().zip(&def.columns) {
             c.meta.name = name.clone();
         }
-        // Every column of a recursive CTE may be NULL, as MariaDB describes them.
+        // MariaDB describes a recursive CTE's columns as its temporary table's fields.
         for c in &mut columns {
-            c.meta.flags &= !crate::types::column_flags::NOT_NULL;
+            super::item_meta::through_window_table(&mut c.meta, false);
+            // A computed integer's field is one wider (MariaDB counts a sign: 1 is INT(2)).
+            if matches!(c.ty, SqlType::Int { .. }) && c.meta.org_table.is_empty() {
+                c.meta.length += 1;
+            }
         }
         let slot = self.work_table_slots;
         self.work_table_slots += 1;
@@ -121,6 +125,7 @@ impl Binder<'_> {
                     }
                     for (c, o) in cols.iter_mut().zip(&plan.columns) {
                         c.ty = SqlType::unify(&c.ty, &o.ty);
+                        c.meta.length = c.meta.length.max(o.meta.length);
                     }
                 }
             }
@@ -131,13 +136,13 @@ impl Binder<'_> {
     }
 }
 
-/// `WITH c(a, b)`: the CTE's columns renamed (1353 when the counts differ).
+/// `WITH c(a, b)`: the CTE's columns renamed (4002 when the counts differ).
 fn rename_columns(mut plan: QueryPlan, names: &[String]) -> Result<QueryPlan, SqlError> {
     if names.is_empty() {
         return Ok(plan);
     }
     if names.len() != plan.columns.len() {
-        return Err(error::derived_column_count());
+        return Err(error::cte_column_count());
     }
     for ((c, m), n) in plan.columns.iter_mut().zip(plan.metas.iter_mut()).zip(names) {
         c.meta.name = n.clone();

@@ -47,7 +47,8 @@ fn double_format(e: &ast::Expr) -> Option<(u32, u8)> {
 
 /// A select item of a query with window functions that is not one itself: MariaDB reads it
 /// back from the window functions' temporary table, whose fields are nullable, unkeyed and
-/// (numbers) not BINARY; an expression over window functions only loses BINARY.
+/// (numbers) not BINARY; an expression over window functions only loses BINARY. A recursive
+/// CTE's columns are such fields too.
 pub(super) fn through_window_table(m: &mut ColumnDefinition, reads_window: bool) {
     use crate::types::column_flags as f;
     if !reads_window {

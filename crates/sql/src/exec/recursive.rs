@@ -1,8 +1,8 @@
 //! WITH RECURSIVE: runs the anchor, then the recursive parts once per iteration over the
 //! previous iteration's new rows (`plan::cte`).
 //!
-//! The rows an iteration produces are buffered (they are the next working table) and handed
-//! on as the iteration ends. Under UNION DISTINCT a row seen before is dropped, so a cycle
+//! The rows an iteration produces are buffered (they are the next working table), and all
+//! of them are handed on when the recursion ends. Under UNION DISTINCT a row seen before is dropped, so a cycle
 //! ends; under UNION ALL @@max_recursive_iterations ends it with warning 1931, as in MariaDB.
 
 use std::collections::{HashSet, VecDeque};
@@ -78,11 +78,10 @@ impl<'p> RecursiveOp<'p> {
 impl Operator for RecursiveOp<'_> {
     fn next(&mut self, cx: &mut ExecCtx) -> Result<Step, SqlError> {
         loop {
-            if let Some(r) = self.out.pop_front() {
-                return Ok(Step::Row(r));
-            }
+            // Rows go out once the recursion has ended, as MariaDB materializes the CTE first:
+            // a LIMIT on the query still sees warning 1931.
             if self.done {
-                return Ok(Step::Done);
+                return Ok(self.out.pop_front().map_or(Step::Done, Step::Row));
             }
             let Some(op) = self.current.as_mut() else {
                 // The last part ended: its rows are the next working table.
