@@ -162,6 +162,10 @@ pub fn invalid_group_function() -> SqlError {
     SqlError::new(1111, "HY000", "Invalid use of group function")
 }
 
+pub fn rollup_with_order_by() -> SqlError {
+    SqlError::new(1221, "HY000", "Incorrect usage of CUBE/ROLLUP and ORDER BY")
+}
+
 // ---- common table expressions ----
 
 pub fn derived_column_count() -> SqlError {

@@ -24,6 +24,7 @@ mod perf;
 mod queries;
 mod recursive_cte;
 mod robustness;
+mod rollup;
 mod savepoints;
 mod scheduling;
 mod sequences;

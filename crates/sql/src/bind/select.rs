@@ -231,10 +231,14 @@ impl Binder<'_> {
         self.set_clause(Clause::GroupBy);
         self.scope_mut().allow_aggs = false;
         let mut group_collations = Vec::new();
+        let mut rollup = false;
         let group_by = match &sel.group_by {
             ast::GroupByExpr::Expressions(exprs, modifiers) => {
-                if !modifiers.is_empty() {
-                    return Err(error::not_supported("GROUP BY ... WITH ROLLUP"));
+                for m in modifiers {
+                    match m {
+                        ast::GroupByWithModifier::Rollup => rollup = true,
+                        other => return Err(error::not_supported(&format!("GROUP BY ... {other}"))),
+                    }
                 }
                 let mut out = Vec::with_capacity(exprs.len());
                 for e in exprs {
@@ -307,6 +311,9 @@ impl Binder<'_> {
         self.scope_mut().allow_aggs = false;
         self.scope_mut().allow_windows = false;
 
+        if rollup && !sort_keys.is_empty() {
+            return Err(error::rollup_with_order_by());
+        }
         let aggs = std::mem::take(&mut self.scope_mut().aggs);
         let mut windows = std::mem::take(&mut self.scope_mut().windows);
         let is_agg = !aggs.is_empty() || !group_by.is_empty();
@@ -359,6 +366,7 @@ impl Binder<'_> {
                 aggs,
                 sort_groups: sort_keys.is_empty() && !group_by.is_empty(),
                 group_collations,
+                rollup,
             }));
             if let Some(h) = having {
                 plan = Plan::Filter { input: Box::new(plan), predicate: h };

@@ -29,6 +29,7 @@ mod join;
 mod open;
 mod operator;
 mod recursive;
+mod rollup;
 mod run;
 pub mod sort;
 pub mod spill;

@@ -13,6 +13,7 @@ use super::eval::eval_predicate;
 use super::join::open_join;
 use super::operator::Operator;
 use super::recursive::RecursiveOp;
+use super::rollup::RollupOp;
 use super::sort::Sorter;
 use super::step::{row_or_return, Row, Step};
 use super::window::WindowOp;
@@ -48,6 +49,7 @@ impl Plan {
                 Box::new(ProjectOp { input: input.open(cx)?, exprs, moves: distinct_columns(exprs) })
             }
             Plan::Join(j) => open_join(j, cx)?,
+            Plan::Aggregate(a) if a.rollup => Box::new(RollupOp::new(a, a.input.open(cx)?, cx)),
             Plan::Aggregate(a) => Box::new(AggregateOp::new(a, a.input.open(cx)?, cx)),
             Plan::Window(w) => {
                 let mut op = w.input.open(cx)?;

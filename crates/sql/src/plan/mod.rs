@@ -263,6 +263,9 @@ pub struct AggregatePlan {
     pub sort_groups: bool,
     /// Per GROUP BY value: the `_ci` collation its strings group and sort in (None: as bytes).
     pub group_collations: Vec<Option<Collation>>,
+    /// WITH ROLLUP: groups in GROUP BY order, each followed by the super-aggregate rows of the
+    /// prefixes of the GROUP BY list it ends (the rolled-up values NULL), the grand total last.
+    pub rollup: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
