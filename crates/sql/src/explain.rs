@@ -204,6 +204,12 @@ impl Walker<'_> {
                 self.walk(&r.recursive, self.next_id - 1, "RECURSIVE UNION", &mut Vec::new());
             }
             Plan::WorkTable { .. } => {}
+            Plan::SetOp(o) => {
+                self.walk(&o.left, id, select_type, extra);
+                self.next_id += 1;
+                let ty = if o.intersect { "INTERSECT" } else { "EXCEPT" };
+                self.walk(&o.right, self.next_id - 1, ty, &mut Vec::new());
+            }
             Plan::Concat(parts) => {
                 for (i, part) in parts.iter().enumerate() {
                     let (pid, ty) = if i == 0 {

@@ -29,6 +29,7 @@ mod savepoints;
 mod scheduling;
 mod sequences;
 mod session;
+mod set_operations;
 mod show_engine;
 mod spill;
 mod sysbench;

@@ -15,7 +15,7 @@ use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
 use crate::plan::window::WindowPlan;
 use crate::plan::Expr;
-use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, Returning, SortKey};
+use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, Returning, SetOpPlan, SortKey};
 use crate::types::Value;
 use crate::value::SqlType;
 use selkie_storage::LockMode;
@@ -78,7 +78,7 @@ impl Binder<'_> {
         match e {
             ast::SetExpr::Select(sel) => self.in_branch_scope(|b| b.bind_select(sel, None, None, None)),
             ast::SetExpr::Query(q) => self.in_branch_scope(|b| b.bind_query(q)),
-            ast::SetExpr::SetOperation { left, op: ast::SetOperator::Union, set_quantifier, right } => {
+            ast::SetExpr::SetOperation { left, op, set_quantifier, right } => {
                 let l = self.bind_set_expr(left)?;
                 let r = self.bind_set_expr(right)?;
                 if l.columns.len() != r.columns.len() {
@@ -87,7 +87,7 @@ impl Binder<'_> {
                 let distinct = match set_quantifier {
                     ast::SetQuantifier::All => false,
                     ast::SetQuantifier::Distinct | ast::SetQuantifier::None => true,
-                    _ => return Err(error::not_supported(&format!("UNION {set_quantifier}"))),
+                    _ => return Err(error::not_supported(&format!("{op} {set_quantifier}"))),
                 };
                 let columns: Vec<OutputColumn> = l
                     .columns
@@ -97,20 +97,39 @@ impl Binder<'_> {
                         let ty = SqlType::unify(&a.ty, &b.ty);
                         let not_null = crate::types::column_flags::NOT_NULL;
                         let nullable = a.meta.flags & not_null == 0 || b.meta.flags & not_null == 0;
-                        OutputColumn { meta: computed_meta(&a.meta.name, &ty, nullable), ty }
+                        let mut meta = computed_meta(&a.meta.name, &ty, nullable);
+                        // MariaDB reads a UNION DISTINCT, INTERSECT or EXCEPT back from a
+                        // temporary table, whose numeric fields are not BINARY.
+                        use crate::types::column_flags::{BINARY, NUM};
+                        if (distinct || *op != ast::SetOperator::Union) && meta.flags & NUM != 0 {
+                            meta.flags &= !BINARY;
+                        }
+                        OutputColumn { meta, ty }
                     })
                     .collect();
                 let width = columns.len();
-                let concat = Plan::Concat(vec![l.root, r.root]);
                 let collations = distinct_collations(columns.iter().map(|c| &c.ty));
-                let root = if distinct {
-                    Plan::Distinct { input: Box::new(concat), key_width: width, collations }
-                } else {
-                    concat
+                let root = match op {
+                    ast::SetOperator::Union => {
+                        let concat = Plan::Concat(vec![l.root, r.root]);
+                        if distinct {
+                            Plan::Distinct { input: Box::new(concat), key_width: width, collations }
+                        } else {
+                            concat
+                        }
+                    }
+                    // MINUS is EXCEPT only in Oracle mode.
+                    ast::SetOperator::Minus => return Err(error::syntax("MINUS", 1)),
+                    ast::SetOperator::Intersect | ast::SetOperator::Except => Plan::SetOp(Box::new(SetOpPlan {
+                        left: l.root,
+                        right: r.root,
+                        intersect: *op == ast::SetOperator::Intersect,
+                        all: !distinct,
+                        collations,
+                    })),
                 };
                 Ok(QueryPlan::new(root, columns, None, l.calc_found_rows))
             }
-            ast::SetExpr::SetOperation { op, .. } => Err(error::not_supported(&op.to_string())),
             other => Err(error::not_supported(&other.to_string())),
         }
     }
@@ -160,7 +179,25 @@ impl Binder<'_> {
                 keys.push(SortKey { column, desc });
             }
             if !keys.is_empty() {
+                // Strings of a collation that weighs characters sort by their sort keys,
+                // appended as hidden columns for the sort.
+                let width = columns.len();
+                let mut exprs: Vec<Expr> = (0..width).map(Expr::Column).collect();
+                for k in &mut keys {
+                    let ty = &columns[k.column].ty;
+                    if super::collation::grouping_collation(ty).is_some() {
+                        exprs.push(super::collation::ordering_key(Expr::Column(k.column), ty));
+                        k.column = exprs.len() - 1;
+                    }
+                }
+                let hidden = exprs.len() > width;
+                if hidden {
+                    root = Plan::Project { input: Box::new(root), exprs };
+                }
                 root = Plan::Sort { input: Box::new(root), keys, limit: limit.clone() };
+                if hidden {
+                    root = Plan::Trim { input: Box::new(root), width };
+                }
             }
         }
         if let Some(l) = limit {

@@ -144,6 +144,10 @@ fn accesses(p: &Plan) -> Vec<&TableAccess> {
                 walk(&r.recursive, out)
             }
             Plan::WorkTable { .. } => {}
+            Plan::SetOp(o) => {
+                walk(&o.left, out);
+                walk(&o.right, out)
+            }
             Plan::Derived(q) => walk(&q.root, out),
             Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } | Plan::Sequence(_) => {}
         }

@@ -31,6 +31,7 @@ mod operator;
 mod recursive;
 mod rollup;
 mod run;
+mod set_op;
 pub mod sort;
 pub mod spill;
 mod step;

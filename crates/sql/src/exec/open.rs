@@ -14,6 +14,7 @@ use super::join::open_join;
 use super::operator::Operator;
 use super::recursive::RecursiveOp;
 use super::rollup::RollupOp;
+use super::set_op::SetOpOp;
 use super::sort::Sorter;
 use super::step::{row_or_return, Row, Step};
 use super::window::WindowOp;
@@ -80,6 +81,7 @@ impl Plan {
             }
             Plan::RecursiveCte(r) => Box::new(RecursiveOp::new(r, cx)?),
             Plan::WorkTable { slot, .. } => Box::new(Buffered::new(cx.work_table(*slot).as_ref().clone())),
+            Plan::SetOp(o) => Box::new(SetOpOp::new(o, o.left.open(cx)?, o.right.open(cx)?)),
             Plan::Concat(inputs) => Box::new(ConcatOp { inputs, current: None, index: 0 }),
             Plan::Trim { input, width } => Box::new(TrimOp { input: input.open(cx)?, width: *width }),
         })

@@ -123,6 +123,8 @@ pub enum Plan {
     WorkTable {
         slot: usize,
     },
+    /// INTERSECT / EXCEPT [ALL] (`SetOpPlan`).
+    SetOp(Box<SetOpPlan>),
     /// Rows of each input in turn (UNION ALL); all inputs have the same width.
     Concat(Vec<Plan>),
     /// Truncates rows to `width` values (drops hidden ORDER BY columns).
@@ -130,6 +132,19 @@ pub enum Plan {
         input: Box<Plan>,
         width: usize,
     },
+}
+
+/// `left INTERSECT right` / `left EXCEPT right`: the left rows that do (INTERSECT) or do not
+/// (EXCEPT) equal a right row, in left order. DISTINCT keeps one of each; ALL keeps a row
+/// min(m, n) times (INTERSECT) or max(m - n, 0) times (EXCEPT) for m left and n right copies.
+#[derive(Debug)]
+pub struct SetOpPlan {
+    pub left: Plan,
+    pub right: Plan,
+    pub intersect: bool,
+    pub all: bool,
+    /// Per column: the `_ci` collation its strings compare in (empty: all as bytes).
+    pub collations: Vec<Option<Collation>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,6 +342,7 @@ pub fn reads_table(plan: &Plan, id: selkie_storage::TableId) -> bool {
         Plan::Limit { input, limit } => reads_table(input, id) || limit_reads_table(limit, id),
         Plan::Concat(inputs) => inputs.iter().any(|p| reads_table(p, id)),
         Plan::RecursiveCte(r) => reads_table(&r.anchor, id) || reads_table(&r.recursive, id),
+        Plan::SetOp(o) => reads_table(&o.left, id) || reads_table(&o.right, id),
         Plan::WorkTable { .. } => false,
     }
 }
