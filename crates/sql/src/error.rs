@@ -166,6 +166,16 @@ pub fn rollup_with_order_by() -> SqlError {
     SqlError::new(1221, "HY000", "Incorrect usage of CUBE/ROLLUP and ORDER BY")
 }
 
+// ---- table value constructors ----
+
+pub fn values_column_count() -> SqlError {
+    SqlError::new(4099, "HY000", "The used table value constructor has a different number of values")
+}
+
+pub fn values_field_reference(name: &str) -> SqlError {
+    SqlError::new(4100, "HY000", format!("Field reference '{name}' can't be used in table value constructor"))
+}
+
 // ---- common table expressions ----
 
 pub fn derived_column_count() -> SqlError {

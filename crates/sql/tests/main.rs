@@ -33,6 +33,7 @@ mod set_operations;
 mod show_engine;
 mod spill;
 mod sysbench;
+mod table_value_constructors;
 mod temporary;
 mod transactions;
 mod uca_collations;

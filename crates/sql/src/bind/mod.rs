@@ -18,6 +18,7 @@ mod select;
 #[cfg(test)]
 mod tests;
 pub mod types;
+mod values;
 mod window;
 
 pub use self::binder::{

@@ -63,7 +63,17 @@ impl Binder<'_> {
             ast::SetExpr::Select(sel) => return self.bind_select(sel, order_by, limit, lock),
             ast::SetExpr::Query(inner) if order_by.is_none() && limit.is_none() => self.bind_query(inner)?,
             ast::SetExpr::Query(_) | ast::SetExpr::SetOperation { .. } => self.bind_set_expr(&q.body)?,
-            ast::SetExpr::Values(_) => return Err(error::not_supported("VALUES as a query")),
+            ast::SetExpr::Values(v) => {
+                let mut plan = self.bind_values(v)?;
+                if order_by.is_some() {
+                    // Sorted through MariaDB's temporary table: numbers lose BINARY.
+                    for c in &mut plan.columns {
+                        super::item_meta::through_window_table(&mut c.meta, true);
+                    }
+                    plan = QueryPlan::new(plan.root, plan.columns, None, None);
+                }
+                plan
+            }
             other => return Err(error::not_supported(&other.to_string())),
         };
         if lock.is_some() {
@@ -78,6 +88,7 @@ impl Binder<'_> {
         match e {
             ast::SetExpr::Select(sel) => self.in_branch_scope(|b| b.bind_select(sel, None, None, None)),
             ast::SetExpr::Query(q) => self.in_branch_scope(|b| b.bind_query(q)),
+            ast::SetExpr::Values(v) => self.in_branch_scope(|b| b.bind_values(v)),
             ast::SetExpr::SetOperation { left, op, set_quantifier, right } => {
                 let l = self.bind_set_expr(left)?;
                 let r = self.bind_set_expr(right)?;
@@ -98,6 +109,12 @@ impl Binder<'_> {
                         let not_null = crate::types::column_flags::NOT_NULL;
                         let nullable = a.meta.flags & not_null == 0 || b.meta.flags & not_null == 0;
                         let mut meta = computed_meta(&a.meta.name, &ty, nullable);
+                        // Two integer columns: the wider one's length (MariaDB's type holder).
+                        if let (SqlType::Int { .. }, SqlType::Int { .. }) = (&a.ty, &b.ty) {
+                            if a.ty == b.ty {
+                                meta.length = a.meta.length.max(b.meta.length);
+                            }
+                        }
                         // MariaDB reads a UNION DISTINCT, INTERSECT or EXCEPT back from a
                         // temporary table, whose numeric fields are not BINARY.
                         use crate::types::column_flags::{BINARY, NUM};
