@@ -114,7 +114,7 @@ pub struct Scope {
     /// Inside an aggregate's argument (nested aggregates are invalid).
     pub in_agg: bool,
     /// Window functions found in this level's select list and ORDER BY (`bind::window`).
-    pub windows: Vec<crate::plan::window::WindowSpec>,
+    pub windows: Vec<crate::plan::WindowSpec>,
     /// Window functions may be bound here (select list and ORDER BY only: 4015 elsewhere).
     pub allow_windows: bool,
     /// The WINDOW clause of the SELECT being bound.
@@ -141,6 +141,24 @@ pub struct BindEnv<'a> {
     pub temporary: Option<&'a TemporaryTables>,
 }
 
+/// A common table expression in scope (`bind::cte`).
+#[derive(Clone)]
+pub(super) struct CteDef {
+    pub(super) name: String,
+    pub(super) query: ast::Query,
+    /// `WITH c(a, b) AS ...`: the column names (empty: the body's).
+    pub(super) columns: Vec<String>,
+    /// Declared in WITH RECURSIVE and reading itself.
+    pub(super) recursive: bool,
+}
+
+/// The working table of a recursive CTE whose recursive parts are being bound.
+pub(super) struct WorkTable {
+    pub(super) name: String,
+    pub(super) slot: usize,
+    pub(super) columns: Vec<crate::plan::OutputColumn>,
+}
+
 pub struct Binder<'a> {
     pub env: BindEnv<'a>,
     pub text: SourceText<'a>,
@@ -149,10 +167,10 @@ pub struct Binder<'a> {
     pub param_count: usize,
     pub subquery_slots: usize,
     /// Common table expressions in scope (WITH), innermost last.
-    pub(super) ctes: Vec<super::cte::CteDef>,
+    pub(super) ctes: Vec<CteDef>,
     /// Recursive CTEs whose recursive parts are being bound: a reference to one reads its
     /// working table (`Plan::WorkTable`).
-    pub(super) work_tables: Vec<super::cte::WorkTable>,
+    pub(super) work_tables: Vec<WorkTable>,
     /// Working table slots handed out so far (`ExecCtx::work_tables`).
     pub(super) work_table_slots: usize,
     /// Select-list aliases of the SELECT being bound, and whether names may resolve to them.

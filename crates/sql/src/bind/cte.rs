@@ -4,31 +4,15 @@
 //! materializes each reference). Its body sees only the CTEs defined before it, so a CTE
 //! that names itself without RECURSIVE names a base table (1146, as MariaDB). A recursive CTE
 //! splits its top-level UNION into anchor parts (that do not read it) and recursive parts,
-//! whose references to it read the working table of the iteration (`plan::cte`).
+//! whose references to it read the working table of the iteration (`plan::RecursiveCte`).
 
 use sqlparser::ast;
 
-use super::binder::Binder;
+use super::binder::{Binder, CteDef, WorkTable};
 use crate::error::{self, SqlError};
-use crate::plan::cte::RecursiveCte;
+use crate::plan::RecursiveCte;
 use crate::plan::{OutputColumn, Plan, QueryPlan};
 use crate::value::SqlType;
-
-#[derive(Clone)]
-pub(super) struct CteDef {
-    name: String,
-    query: ast::Query,
-    /// `WITH c(a, b) AS ...`: the column names (empty: the body's).
-    columns: Vec<String>,
-    /// Declared in WITH RECURSIVE and reading itself.
-    recursive: bool,
-}
-
-pub(super) struct WorkTable {
-    name: String,
-    slot: usize,
-    columns: Vec<OutputColumn>,
-}
 
 impl Binder<'_> {
     /// Binds `q` with its WITH clause's CTEs visible.

@@ -13,8 +13,8 @@ use super::names;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
-use crate::plan::window::WindowPlan;
 use crate::plan::Expr;
+use crate::plan::WindowPlan;
 use crate::plan::{AggregatePlan, LimitSpec, OutputColumn, Plan, QueryPlan, Returning, SetOpPlan, SortKey};
 use crate::types::Value;
 use crate::value::SqlType;
@@ -716,10 +716,10 @@ fn post_aggregate(e: Expr, groups: &[Expr], g: usize, a: usize) -> Result<Expr, 
 
 /// `post_aggregate` applied to a window function's expressions.
 fn post_aggregate_window(
-    w: &mut crate::plan::window::WindowSpec,
+    w: &mut crate::plan::WindowSpec,
     post: &dyn Fn(Expr) -> Result<Expr, SqlError>,
 ) -> Result<(), SqlError> {
-    use crate::plan::window::FrameBound;
+    use crate::plan::FrameBound;
     let take = |e: &mut Expr| -> Result<(), SqlError> {
         *e = post(std::mem::replace(e, Expr::Literal(Value::Null)))?;
         Ok(())

@@ -9,8 +9,8 @@ use sqlparser::ast;
 
 use super::binder::{Binder, Bound};
 use crate::error::{self, SqlError};
-use crate::plan::window::{Frame, FrameBound, WindowFunc, WindowSpec};
 use crate::plan::Expr;
+use crate::plan::{Frame, FrameBound, WindowFunc, WindowSpec};
 use crate::value::{self, AggFunc, SqlType};
 
 /// A window's definition with any named window it refers to merged in.

@@ -1,5 +1,5 @@
 //! WITH RECURSIVE: runs the anchor, then the recursive parts once per iteration over the
-//! previous iteration's new rows (`plan::cte`).
+//! previous iteration's new rows (`plan::RecursiveCte`).
 //!
 //! The rows an iteration produces are buffered (they are the next working table), and all
 //! of them are handed on when the recursion ends. Under UNION DISTINCT a row seen before is dropped, so a cycle
@@ -9,7 +9,7 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
 use crate::error::{self, SqlError};
-use crate::plan::cte::RecursiveCte;
+use crate::plan::RecursiveCte;
 use crate::types::{Value, WarnLevel};
 use crate::value::SqlType;
 use crate::variables::VarScope;

@@ -15,8 +15,8 @@ use std::cmp::Ordering;
 use std::collections::VecDeque;
 
 use crate::error::{self, SqlError};
-use crate::plan::window::{FrameBound, WindowFunc, WindowSpec};
 use crate::plan::SortKey;
+use crate::plan::{FrameBound, WindowFunc, WindowSpec};
 use crate::types::Value;
 use crate::value::{self, AggFunc, AggState};
 

@@ -10,10 +10,8 @@
 //! `exec::eval`. `access` chooses access paths, `keys` turns key bounds into engine ranges.
 
 pub mod access;
-pub mod cte;
 mod expr;
 pub mod keys;
-pub mod window;
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -98,8 +96,8 @@ pub enum Plan {
     },
     Join(Box<JoinPlan>),
     Aggregate(Box<AggregatePlan>),
-    /// Window functions: input rows followed by one value per function (`window`).
-    Window(Box<window::WindowPlan>),
+    /// Window functions: input rows followed by one value per function (`WindowPlan`).
+    Window(Box<WindowPlan>),
     /// Keeps the first row of each distinct value of the first `key_width` columns.
     Distinct {
         input: Box<Plan>,
@@ -117,8 +115,8 @@ pub enum Plan {
         input: Box<Plan>,
         limit: LimitSpec,
     },
-    /// WITH RECURSIVE: the anchor's rows, then each iteration's (`cte`).
-    RecursiveCte(Box<cte::RecursiveCte>),
+    /// WITH RECURSIVE: the anchor's rows, then each iteration's (`RecursiveCte`).
+    RecursiveCte(Box<RecursiveCte>),
     /// The current working table of the recursive CTE being iterated in `slot`.
     WorkTable {
         slot: usize,
@@ -294,6 +292,112 @@ pub struct AggSpec {
     pub separator: Vec<u8>,
     /// GROUP_CONCAT's ORDER BY, on the argument values: (argument position, descending).
     pub order: Vec<(Expr, bool)>,
+}
+
+// ---- window functions ----
+//
+// Window functions' plans: what one `f(...) OVER (PARTITION BY ... ORDER BY ... frame)`
+// computes, with the frame already resolved to MariaDB's defaults by the binder.
+//
+// A `Plan::Window` node sits between the FROM row (or the aggregate's output row) and the
+// select list's projection. Its output rows are its input rows followed by one value per
+// window function, in `WindowPlan::funcs` order; the binder turns the select list's references
+// to window functions into those columns.
+
+#[derive(Debug)]
+pub struct WindowPlan {
+    pub input: Plan,
+    pub funcs: Vec<WindowSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum WindowFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    PercentRank,
+    CumeDist,
+    /// NTILE(n): `args[0]` is n.
+    Ntile,
+    /// LAG(e [, offset]) / LEAD(e [, offset]): `args` = e, offset.
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    /// NTH_VALUE(e, n): `args` = e, n.
+    NthValue,
+    /// An aggregate over the frame: `args[0]` is its argument (none for COUNT(*)).
+    Aggregate {
+        func: AggFunc,
+        arg_type: SqlType,
+    },
+}
+
+impl WindowFunc {
+    /// Functions that read the frame; the others read the whole partition in order.
+    pub fn uses_frame(&self) -> bool {
+        matches!(
+            self,
+            WindowFunc::FirstValue | WindowFunc::LastValue | WindowFunc::NthValue | WindowFunc::Aggregate { .. }
+        )
+    }
+}
+
+/// One end of a frame. Offsets are non-negative constants (checked when the window opens).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    Preceding(Expr),
+    CurrentRow,
+    Following(Expr),
+    UnboundedFollowing,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// ROWS (physical offsets) or RANGE (offsets on the single ORDER BY value; CURRENT ROW
+    /// means the row's peers).
+    pub rows: bool,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowSpec {
+    pub func: WindowFunc,
+    /// Evaluated on the input row.
+    pub args: Vec<Expr>,
+    /// PARTITION BY values, on the input row (strings as their collation's sort keys).
+    pub partition: Vec<Expr>,
+    /// ORDER BY values and directions (descending = true), on the input row.
+    pub order: Vec<(Expr, bool)>,
+    pub frame: Frame,
+}
+
+// ---- WITH RECURSIVE ----
+//
+// WITH RECURSIVE: the plan of a recursive common table expression.
+//
+// The anchor parts run once; their rows are the first working table. Each iteration runs
+// the recursive parts with their references to the CTE reading the previous iteration's new
+// rows (`Plan::WorkTable` of the same slot) and stops when an iteration adds no row or after
+// @@max_recursive_iterations iterations (warning 1931), as MariaDB does.
+
+#[derive(Debug)]
+pub struct RecursiveCte {
+    /// The anchor parts (UNION [ALL] of the branches that do not read the CTE).
+    pub anchor: Plan,
+    /// The recursive parts, run once per iteration.
+    pub recursive: Plan,
+    /// `ExecCtx::work_tables` slot the recursive parts read.
+    pub slot: usize,
+    /// UNION DISTINCT somewhere in the definition: a row already produced is not produced (nor
+    /// iterated on) again.
+    pub distinct: bool,
+    /// The CTE's column types (the anchor's): recursive rows are stored into them.
+    pub types: Vec<SqlType>,
+    /// The CTE's name, for MariaDB's errors.
+    pub names: Vec<String>,
 }
 
 /// True if running `plan` may read table `id`: a scan or lookup of it anywhere, in derived
