@@ -71,6 +71,8 @@ async fn misuse_gives_mariadb_errors() {
     for (sql, code) in [
         ("SELECT id FROM a WHERE ROW_NUMBER() OVER () > 1", 4015),
         ("SELECT id FROM a GROUP BY ROW_NUMBER() OVER ()", 4015),
+        ("SELECT ROW_NUMBER() OVER (ORDER BY id) rn, COUNT(*) FROM a GROUP BY rn", 4015),
+        ("SELECT id, ROW_NUMBER() OVER (ORDER BY id) rn FROM a HAVING rn > 3", 4015),
         ("SELECT ROW_NUMBER() OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) FROM a", 4017),
         ("SELECT SUM(v) OVER (ORDER BY s RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM a", 4021),
         ("SELECT SUM(v) OVER (ORDER BY id, g RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM a", 4019),

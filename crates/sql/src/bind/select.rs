@@ -312,6 +312,11 @@ impl Binder<'_> {
         let having = sel.having.as_ref().map(|h| self.bind_expr(h)).transpose();
         self.alias_mode = AliasMode::None;
         let having = having?;
+        // An alias of a window function names it in GROUP BY / HAVING too (4015, as MariaDB).
+        let reads_window = |e: &Expr| e.any(&mut |x| matches!(x, Expr::WindowRef(_)));
+        if group_by.iter().chain(having.as_ref().map(|h| &h.expr)).any(reads_window) {
+            return Err(error::window_function_misplaced());
+        }
 
         // ORDER BY: a select item (by position, alias or equal expression) or a hidden column.
         self.set_clause(Clause::OrderBy);
