@@ -167,6 +167,111 @@ pub fn invalid_group_function() -> SqlError {
     SqlError::new(1111, "HY000", "Invalid use of group function")
 }
 
+pub fn rollup_with_order_by() -> SqlError {
+    SqlError::new(1221, "HY000", "Incorrect usage of CUBE/ROLLUP and ORDER BY")
+}
+
+// ---- table value constructors ----
+
+pub fn values_column_count() -> SqlError {
+    SqlError::new(4099, "HY000", "The used table value constructor has a different number of values")
+}
+
+pub fn values_field_reference(name: &str) -> SqlError {
+    SqlError::new(4100, "HY000", format!("Field reference '{name}' can't be used in table value constructor"))
+}
+
+// ---- common table expressions ----
+
+pub fn derived_column_count() -> SqlError {
+    SqlError::new(
+        1353,
+        "HY000",
+        "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts",
+    )
+}
+
+pub fn cte_column_count() -> SqlError {
+    SqlError::new(4002, "HY000", "WITH column list and SELECT field list have different column counts")
+}
+
+pub fn no_recursive_anchor(name: &str) -> SqlError {
+    SqlError::new(4005, "HY000", format!("No anchors for recursive WITH element '{name}'"))
+}
+
+pub fn recursive_restrictions(name: &str) -> SqlError {
+    SqlError::new(
+        4008,
+        "HY000",
+        format!("Restrictions imposed on recursive definitions are violated for table '{name}'"),
+    )
+}
+
+/// Warning 1931 when a recursive CTE stops at @@max_recursive_iterations.
+pub fn max_recursive_iterations_message(limit: u64) -> String {
+    format!(
+        "Query execution was interrupted. The query exceeded max_recursive_iterations = {limit}. The query result may be incomplete"
+    )
+}
+
+// ---- window functions (MariaDB's ER_WRONG_WINDOW_SPEC_NAME .. ER_NOT_SUPPORTED_YET) ----
+
+pub fn window_spec_not_defined(name: &str) -> SqlError {
+    SqlError::new(4009, "HY000", format!("Window specification with name '{name}' is not defined"))
+}
+
+pub fn window_spec_duplicate(name: &str) -> SqlError {
+    SqlError::new(4010, "HY000", format!("Multiple window specifications with the same name '{name}'"))
+}
+
+pub fn window_ref_with_partition(name: &str) -> SqlError {
+    SqlError::new(
+        4011,
+        "HY000",
+        format!("Window specification referencing another one '{name}' cannot contain partition list"),
+    )
+}
+
+pub fn window_ref_order_twice(name: &str) -> SqlError {
+    SqlError::new(4012, "HY000", format!("Referenced window specification '{name}' already contains order list"))
+}
+
+pub fn window_ref_with_frame(name: &str) -> SqlError {
+    SqlError::new(4013, "HY000", format!("Referenced window specification '{name}' cannot contain window frame"))
+}
+
+pub fn window_frame_bounds() -> SqlError {
+    SqlError::new(4014, "HY000", "Unacceptable combination of window frame bound specifications")
+}
+
+pub fn window_function_misplaced() -> SqlError {
+    SqlError::new(4015, "HY000", "Window function is allowed only in SELECT list and ORDER BY clause")
+}
+
+pub fn window_frame_not_allowed(function: &str) -> SqlError {
+    SqlError::new(4017, "HY000", format!("Window frame is not allowed with '{function}'"))
+}
+
+pub fn window_range_frame_single_key() -> SqlError {
+    SqlError::new(4019, "HY000", "RANGE-type frame requires ORDER BY clause with single sort key")
+}
+
+pub fn window_rows_frame_integer() -> SqlError {
+    SqlError::new(4020, "HY000", "Integer is required for ROWS-type frame")
+}
+
+pub fn window_range_frame_numeric() -> SqlError {
+    SqlError::new(4021, "HY000", "Numeric datatype is required for RANGE-type frame")
+}
+
+pub fn ntile_argument() -> SqlError {
+    SqlError::new(4024, "HY000", "Argument of NTILE must be greater than 0")
+}
+
+pub fn window_function_in_aggregate() -> SqlError {
+    SqlError::new(4074, "HY000", "Window functions can not be used as arguments to group functions.")
+}
+
 pub fn operand_columns(n: usize) -> SqlError {
     SqlError::new(1241, "21000", format!("Operand should contain {n} column(s)"))
 }

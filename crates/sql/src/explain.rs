@@ -170,6 +170,10 @@ impl Walker<'_> {
                 extra.push("Using filesort");
                 self.walk(input, id, select_type, extra)
             }
+            Plan::Window(w) => {
+                extra.push("Using temporary");
+                self.walk(&w.input, id, select_type, extra)
+            }
             Plan::Aggregate(a) => {
                 if !a.group_by.is_empty() {
                     extra.push("Using temporary");
@@ -193,6 +197,18 @@ impl Walker<'_> {
                         }
                     }
                 }
+            }
+            Plan::RecursiveCte(r) => {
+                self.walk(&r.anchor, id, select_type, extra);
+                self.next_id += 1;
+                self.walk(&r.recursive, self.next_id - 1, "RECURSIVE UNION", &mut Vec::new());
+            }
+            Plan::WorkTable { .. } => {}
+            Plan::SetOp(o) => {
+                self.walk(&o.left, id, select_type, extra);
+                self.next_id += 1;
+                let ty = if o.intersect { "INTERSECT" } else { "EXCEPT" };
+                self.walk(&o.right, self.next_id - 1, ty, &mut Vec::new());
             }
             Plan::Concat(parts) => {
                 for (i, part) in parts.iter().enumerate() {

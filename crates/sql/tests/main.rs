@@ -23,18 +23,23 @@ mod online_ddl;
 mod orm;
 mod perf;
 mod queries;
+mod recursive_cte;
 mod robustness;
+mod rollup;
 mod savepoints;
 mod scheduling;
 mod sequences;
 mod session;
 mod session_modes;
+mod set_operations;
 mod show_engine;
 mod spill;
 mod sysbench;
+mod table_value_constructors;
 mod temporary;
 mod transactions;
 mod uca_collations;
+mod window_functions;
 
 /// Held for the whole of a test that bounds wall-clock time (a KILL answered within seconds, a
 /// task never starved for half a second) and of a test that keeps several threads busy for

@@ -79,6 +79,9 @@ const QUERIES: &[&str] = &[
     "SELECT id FROM t WHERE s NOT IN (SELECT s FROM t WHERE id > 10) ORDER BY id",
     "SELECT id, n IN (SELECT n FROM t WHERE id < 100), k NOT IN (SELECT n FROM t) FROM t ORDER BY id LIMIT 50",
     "SELECT COUNT(*) FROM t WHERE d IN (SELECT d FROM t WHERE id % 3 = 0) AND '12' IN (SELECT k FROM t)",
+    "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY s, id), SUM(d) OVER (ORDER BY k, id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t ORDER BY id",
+    "SELECT id, RANK() OVER (ORDER BY k), LAG(s) OVER (PARTITION BY n ORDER BY id) FROM t ORDER BY id",
+    "SELECT k, n, COUNT(*), SUM(d), MIN(s) FROM t GROUP BY k, n WITH ROLLUP",
 ];
 
 async fn results(s: &mut Session, queries: &[&str]) -> Vec<Vec<Vec<String>>> {

@@ -113,6 +113,12 @@ pub struct Scope {
     pub allow_aggs: bool,
     /// Inside an aggregate's argument (nested aggregates are invalid).
     pub in_agg: bool,
+    /// Window functions found in this level's select list and ORDER BY (`bind::window`).
+    pub windows: Vec<crate::plan::WindowSpec>,
+    /// Window functions may be bound here (select list and ORDER BY only: 4015 elsewhere).
+    pub allow_windows: bool,
+    /// The WINDOW clause of the SELECT being bound.
+    pub named_windows: Vec<sqlparser::ast::NamedWindowDefinition>,
     pub clause: Option<Clause>,
 }
 
@@ -135,6 +141,24 @@ pub struct BindEnv<'a> {
     pub temporary: Option<&'a TemporaryTables>,
 }
 
+/// A common table expression in scope (`bind::cte`).
+#[derive(Clone)]
+pub(super) struct CteDef {
+    pub(super) name: String,
+    pub(super) query: ast::Query,
+    /// `WITH c(a, b) AS ...`: the column names (empty: the body's).
+    pub(super) columns: Vec<String>,
+    /// Declared in WITH RECURSIVE and reading itself.
+    pub(super) recursive: bool,
+}
+
+/// The working table of a recursive CTE whose recursive parts are being bound.
+pub(super) struct WorkTable {
+    pub(super) name: String,
+    pub(super) slot: usize,
+    pub(super) columns: Vec<crate::plan::OutputColumn>,
+}
+
 pub struct Binder<'a> {
     pub env: BindEnv<'a>,
     pub text: SourceText<'a>,
@@ -143,7 +167,12 @@ pub struct Binder<'a> {
     pub param_count: usize,
     pub subquery_slots: usize,
     /// Common table expressions in scope (WITH), innermost last.
-    ctes: Vec<(String, ast::Query)>,
+    pub(super) ctes: Vec<CteDef>,
+    /// Recursive CTEs whose recursive parts are being bound: a reference to one reads its
+    /// working table (`Plan::WorkTable`).
+    pub(super) work_tables: Vec<WorkTable>,
+    /// Working table slots handed out so far (`ExecCtx::work_tables`).
+    pub(super) work_table_slots: usize,
     /// Select-list aliases of the SELECT being bound, and whether names may resolve to them.
     pub aliases: Vec<(String, Bound)>,
     pub alias_mode: AliasMode,
@@ -180,6 +209,8 @@ impl<'a> Binder<'a> {
             param_count,
             subquery_slots: 0,
             ctes: Vec::new(),
+            work_tables: Vec::new(),
+            work_table_slots: 0,
             aliases: Vec::new(),
             alias_mode: AliasMode::None,
             values_base: None,
@@ -337,19 +368,6 @@ impl<'a> Binder<'a> {
             return Ok(bound);
         }
         Err(error::unknown_column(&display, clause))
-    }
-
-    pub fn push_cte(&mut self, name: String, query: ast::Query) {
-        self.ctes.push((name, query));
-    }
-
-    pub fn pop_ctes(&mut self, n: usize) {
-        let keep = self.ctes.len().saturating_sub(n);
-        self.ctes.truncate(keep);
-    }
-
-    pub fn find_cte(&self, name: &str) -> Option<ast::Query> {
-        self.ctes.iter().rev().find(|(n, _)| n == name).map(|(_, q)| q.clone())
     }
 }
 

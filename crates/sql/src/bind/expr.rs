@@ -1016,8 +1016,8 @@ impl Binder<'_> {
     }
 
     fn bind_function(&mut self, f: &ast::Function) -> Result<Bound, SqlError> {
-        if f.over.is_some() {
-            return Err(error::not_supported("window functions"));
+        if let Some(over) = &f.over {
+            return self.bind_window_function(f, over);
         }
         let name = match f.name.0.as_slice() {
             [ast::ObjectNamePart::Identifier(id)] => id.value.clone(),

@@ -209,9 +209,8 @@ impl Binder<'_> {
                 let (db, table_name) = object_name_parts(name)?;
                 let alias_name = alias.as_ref().map(|a| a.name.value.clone());
                 if db.is_none() {
-                    if let Some(q) = self.find_cte(&table_name) {
-                        let plan = self.isolated(|b| b.with_scope(|b| b.bind_query(&q)).map(|(p, _)| p))?;
-                        return self.add_derived(plan, alias_name.unwrap_or(table_name), alias.as_ref());
+                    if let Some(plan) = self.cte_reference(&table_name) {
+                        return self.add_derived(plan?, alias_name.unwrap_or(table_name), alias.as_ref());
                     }
                 }
                 let is_info = match &db {
@@ -304,7 +303,7 @@ impl Binder<'_> {
         let renames: Vec<String> =
             alias.map(|a| a.columns.iter().map(|c| c.name.value.clone()).collect()).unwrap_or_default();
         if !renames.is_empty() && renames.len() != plan.columns.len() {
-            return Err(SqlError::new(1353, "HY000", "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts"));
+            return Err(error::derived_column_count());
         }
         let mut columns = Vec::with_capacity(plan.columns.len());
         for (i, c) in plan.columns.iter().enumerate() {

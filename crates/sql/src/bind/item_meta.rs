@@ -20,15 +20,43 @@ pub(super) struct MetaHints {
     string_decimals: u8,
     /// The length of the item when it is an integer function of fixed width (`int_length`).
     int_length: Option<u32>,
+    /// Length and decimals of a DOUBLE function of fixed format (PERCENT_RANK, CUME_DIST).
+    double_format: Option<(u32, u8)>,
 }
 
 impl MetaHints {
     /// For an item whose metadata travels in its `Bound::origin` (a column of a source).
-    pub(super) const NONE: MetaHints = MetaHints { string_decimals: 0, int_length: None };
+    pub(super) const NONE: MetaHints = MetaHints { string_decimals: 0, int_length: None, double_format: None };
 }
 
 pub(super) fn hints(e: &ast::Expr) -> MetaHints {
-    MetaHints { string_decimals: string_decimals(e), int_length: int_length(e) }
+    MetaHints { string_decimals: string_decimals(e), int_length: int_length(e), double_format: double_format(e) }
+}
+
+/// MariaDB's PERCENT_RANK and CUME_DIST are DOUBLEs of 10 decimals (length 17).
+fn double_format(e: &ast::Expr) -> Option<(u32, u8)> {
+    match e {
+        ast::Expr::Nested(inner) => double_format(inner),
+        ast::Expr::Function(f) if f.over.is_some() => {
+            let name = function_name(f)?;
+            ["PERCENT_RANK", "CUME_DIST"].iter().any(|n| n.eq_ignore_ascii_case(name)).then_some((17, 10))
+        }
+        _ => None,
+    }
+}
+
+/// A select item of a query with window functions that is not one itself: MariaDB reads it
+/// back from the window functions' temporary table, whose fields are nullable, unkeyed and
+/// (numbers) not BINARY; an expression over window functions only loses BINARY. A recursive
+/// CTE's columns are such fields too.
+pub(super) fn through_window_table(m: &mut ColumnDefinition, reads_window: bool) {
+    use crate::types::column_flags as f;
+    if !reads_window {
+        m.flags &= !(f::NOT_NULL | f::PRI_KEY | f::UNIQUE_KEY | f::MULTIPLE_KEY);
+    }
+    if m.flags & f::NUM != 0 {
+        m.flags &= !f::BINARY;
+    }
 }
 
 /// The name of a function called by a one-part name (`LENGTH(x)`, not `db.f(x)`).
@@ -60,6 +88,10 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
             }
             if let (Some(length), SqlType::Int { .. }) = (hints.int_length, &bound.ty) {
                 m.length = length;
+            }
+            if let (Some((length, decimals)), SqlType::Double) = (hints.double_format, &bound.ty) {
+                m.length = length;
+                m.decimals = decimals;
             }
             // An integer literal is as long as its digits (and sign).
             match (&bound.expr, &bound.ty) {
@@ -136,6 +168,10 @@ fn int_length(e: &ast::Expr) -> Option<u32> {
         ("LENGTHB", 10),
         ("IS_IPV4", 1),
         ("INET_ATON", 21),
+        ("ROW_NUMBER", 21),
+        ("RANK", 21),
+        ("DENSE_RANK", 21),
+        ("NTILE", 21),
     ];
     match e {
         ast::Expr::Nested(inner) => int_length(inner),

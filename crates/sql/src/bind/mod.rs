@@ -10,6 +10,7 @@ mod binder;
 mod charset_bytes;
 mod collated_calls;
 mod collation;
+mod cte;
 pub(crate) use collation::ordering_key;
 mod expr;
 mod from;
@@ -21,6 +22,8 @@ mod select;
 #[cfg(test)]
 mod tests;
 pub mod types;
+mod values;
+mod window;
 
 pub use self::binder::{
     computed_meta, object_name_parts, table_column_meta, BindEnv, Binder, ColumnInfo, Scope, Source, SourceKind,

@@ -92,6 +92,36 @@ impl<'a> SourceText<'a> {
         }
     }
 
+    /// The raw text of each item of a comma-separated list between `start` and `end` (the
+    /// parentheses of a VALUES row), in order; None if the text cannot be matched.
+    pub fn list_item_texts(&self, start: Location, end: Location) -> Option<Vec<String>> {
+        let (start, end) = (self.offset_of(start)?, self.offset_of(end)?);
+        let sub = self.text.get(start..end)?;
+        let original = self.original.get(start..end)?;
+        let tokens = Tokenizer::new(&MySqlDialect {}, sub).tokenize_with_location().ok()?;
+        let local = SourceText::new_plain(sub);
+        let mut items = Vec::new();
+        let mut depth = 0i32;
+        let mut cur: Option<(usize, usize)> = None;
+        for t in &tokens {
+            match t.token {
+                Token::Whitespace(_) | Token::EOF => continue,
+                Token::Comma if depth == 0 => {
+                    items.push(cur.take()?);
+                    continue;
+                }
+                Token::LParen => depth += 1,
+                Token::RParen => depth -= 1,
+                _ => {}
+            }
+            let s = local.offset_of(t.span.start)?;
+            let e = local.offset_of(t.span.end)?;
+            cur = Some(cur.map_or((s, e), |(s0, _)| (s0, e)));
+        }
+        items.push(cur?);
+        items.into_iter().map(|(s, e)| original.get(s..e).map(str::to_string)).collect()
+    }
+
     /// The raw text of each select-list item of `select`, in order. None if the text cannot be
     /// matched with the AST (then callers fall back to the expression's display form).
     pub fn select_item_texts(&self, select: &ast::Select) -> Option<Vec<String>> {

@@ -14,7 +14,8 @@ use crate::error::SqlError;
 use crate::error::{self, Clause};
 use crate::plan::access::OrderRequest;
 use crate::plan::Expr;
-use crate::plan::{AggregatePlan, LimitSpec, LockWait, OutputColumn, Plan, QueryPlan, Returning, SortKey};
+use crate::plan::WindowPlan;
+use crate::plan::{AggregatePlan, LimitSpec, LockWait, OutputColumn, Plan, QueryPlan, Returning, SetOpPlan, SortKey};
 use crate::types::Value;
 use crate::value::SqlType;
 use selkie_storage::LockMode;
@@ -31,19 +32,10 @@ struct SelectItem {
 impl Binder<'_> {
     /// Binds a complete query in the current scope (which must be fresh).
     pub fn bind_query(&mut self, q: &ast::Query) -> Result<QueryPlan, SqlError> {
-        let mut n_ctes = 0;
-        if let Some(with) = &q.with {
-            if with.recursive {
-                return Err(error::not_supported("WITH RECURSIVE"));
-            }
-            for cte in &with.cte_tables {
-                self.push_cte(cte.alias.name.value.clone(), (*cte.query).clone());
-                n_ctes += 1;
-            }
+        match &q.with {
+            Some(with) => self.with_ctes(with, |b| b.bind_query_body(q)),
+            None => self.bind_query_body(q),
         }
-        let r = self.bind_query_body(q);
-        self.pop_ctes(n_ctes);
-        r
     }
 
     fn bind_query_body(&mut self, q: &ast::Query) -> Result<QueryPlan, SqlError> {
@@ -75,7 +67,17 @@ impl Binder<'_> {
             }
             ast::SetExpr::Query(inner) if order_by.is_none() && limit.is_none() => self.bind_query(inner)?,
             ast::SetExpr::Query(_) | ast::SetExpr::SetOperation { .. } => self.bind_set_expr(&q.body)?,
-            ast::SetExpr::Values(_) => return Err(error::not_supported("VALUES as a query")),
+            ast::SetExpr::Values(v) => {
+                let mut plan = self.bind_values(v)?;
+                if order_by.is_some() {
+                    // Sorted through MariaDB's temporary table: numbers lose BINARY.
+                    for c in &mut plan.columns {
+                        super::item_meta::through_window_table(&mut c.meta, true);
+                    }
+                    plan = QueryPlan::new(plan.root, plan.columns, None, None);
+                }
+                plan
+            }
             other => return Err(error::not_supported(&other.to_string())),
         };
         if lock.is_some() {
@@ -87,11 +89,12 @@ impl Binder<'_> {
 
     /// A UNION branch or parenthesized query, bound at the current query level (so outer
     /// references keep their depth) but with its own FROM names.
-    fn bind_set_expr(&mut self, e: &ast::SetExpr) -> Result<QueryPlan, SqlError> {
+    pub(super) fn bind_set_expr(&mut self, e: &ast::SetExpr) -> Result<QueryPlan, SqlError> {
         match e {
             ast::SetExpr::Select(sel) => self.in_branch_scope(|b| b.bind_select(sel, None, None, None)),
             ast::SetExpr::Query(q) => self.in_branch_scope(|b| b.bind_query(q)),
-            ast::SetExpr::SetOperation { left, op: ast::SetOperator::Union, set_quantifier, right } => {
+            ast::SetExpr::Values(v) => self.in_branch_scope(|b| b.bind_values(v)),
+            ast::SetExpr::SetOperation { left, op, set_quantifier, right } => {
                 let l = self.bind_set_expr(left)?;
                 let r = self.bind_set_expr(right)?;
                 if l.columns.len() != r.columns.len() {
@@ -100,7 +103,7 @@ impl Binder<'_> {
                 let distinct = match set_quantifier {
                     ast::SetQuantifier::All => false,
                     ast::SetQuantifier::Distinct | ast::SetQuantifier::None => true,
-                    _ => return Err(error::not_supported(&format!("UNION {set_quantifier}"))),
+                    _ => return Err(error::not_supported(&format!("{op} {set_quantifier}"))),
                 };
                 let columns: Vec<OutputColumn> = l
                     .columns
@@ -110,20 +113,45 @@ impl Binder<'_> {
                         let ty = SqlType::unify(&a.ty, &b.ty);
                         let not_null = crate::types::column_flags::NOT_NULL;
                         let nullable = a.meta.flags & not_null == 0 || b.meta.flags & not_null == 0;
-                        OutputColumn { meta: computed_meta(&a.meta.name, &ty, nullable), ty }
+                        let mut meta = computed_meta(&a.meta.name, &ty, nullable);
+                        // Two integer columns: the wider one's length (MariaDB's type holder).
+                        if let (SqlType::Int { .. }, SqlType::Int { .. }) = (&a.ty, &b.ty) {
+                            if a.ty == b.ty {
+                                meta.length = a.meta.length.max(b.meta.length);
+                            }
+                        }
+                        // MariaDB reads a UNION DISTINCT, INTERSECT or EXCEPT back from a
+                        // temporary table, whose numeric fields are not BINARY.
+                        use crate::types::column_flags::{BINARY, NUM};
+                        if (distinct || *op != ast::SetOperator::Union) && meta.flags & NUM != 0 {
+                            meta.flags &= !BINARY;
+                        }
+                        OutputColumn { meta, ty }
                     })
                     .collect();
                 let width = columns.len();
-                let concat = Plan::Concat(vec![l.root, r.root]);
                 let collations = distinct_collations(columns.iter().map(|c| &c.ty));
-                let root = if distinct {
-                    Plan::Distinct { input: Box::new(concat), key_width: width, collations }
-                } else {
-                    concat
+                let root = match op {
+                    ast::SetOperator::Union => {
+                        let concat = Plan::Concat(vec![l.root, r.root]);
+                        if distinct {
+                            Plan::Distinct { input: Box::new(concat), key_width: width, collations }
+                        } else {
+                            concat
+                        }
+                    }
+                    // MINUS is EXCEPT only in Oracle mode.
+                    ast::SetOperator::Minus => return Err(error::syntax("MINUS", 1)),
+                    ast::SetOperator::Intersect | ast::SetOperator::Except => Plan::SetOp(Box::new(SetOpPlan {
+                        left: l.root,
+                        right: r.root,
+                        intersect: *op == ast::SetOperator::Intersect,
+                        all: !distinct,
+                        collations,
+                    })),
                 };
                 Ok(QueryPlan::new(root, columns, None, l.calc_found_rows))
             }
-            ast::SetExpr::SetOperation { op, .. } => Err(error::not_supported(&op.to_string())),
             other => Err(error::not_supported(&other.to_string())),
         }
     }
@@ -173,7 +201,25 @@ impl Binder<'_> {
                 keys.push(SortKey { column, desc });
             }
             if !keys.is_empty() {
+                // Strings of a collation that weighs characters sort by their sort keys,
+                // appended as hidden columns for the sort.
+                let width = columns.len();
+                let mut exprs: Vec<Expr> = (0..width).map(Expr::Column).collect();
+                for k in &mut keys {
+                    let ty = &columns[k.column].ty;
+                    if super::collation::grouping_collation(ty).is_some() {
+                        exprs.push(super::collation::ordering_key(Expr::Column(k.column), ty));
+                        k.column = exprs.len() - 1;
+                    }
+                }
+                let hidden = exprs.len() > width;
+                if hidden {
+                    root = Plan::Project { input: Box::new(root), exprs };
+                }
                 root = Plan::Sort { input: Box::new(root), keys, limit: limit.clone() };
+                if hidden {
+                    root = Plan::Trim { input: Box::new(root), width };
+                }
             }
         }
         if let Some(l) = limit {
@@ -232,19 +278,26 @@ impl Binder<'_> {
         let where_bound = sel.selection.as_ref().map(|w| self.bind_expr(w)).transpose()?;
 
         // Select list.
+        self.set_named_windows(&sel.named_window)?;
         self.set_clause(Clause::Select);
         self.scope_mut().allow_aggs = true;
+        self.scope_mut().allow_windows = true;
         let items = self.bind_select_items(sel)?;
+        self.scope_mut().allow_windows = false;
         self.aliases = items.iter().filter_map(|it| it.alias.clone().map(|a| (a, it.bound.clone()))).collect();
 
         // GROUP BY.
         self.set_clause(Clause::GroupBy);
         self.scope_mut().allow_aggs = false;
         let mut group_collations = Vec::new();
+        let mut rollup = false;
         let group_by = match &sel.group_by {
             ast::GroupByExpr::Expressions(exprs, modifiers) => {
-                if !modifiers.is_empty() {
-                    return Err(error::not_supported("GROUP BY ... WITH ROLLUP"));
+                for m in modifiers {
+                    match m {
+                        ast::GroupByWithModifier::Rollup => rollup = true,
+                        other => return Err(error::not_supported(&format!("GROUP BY ... {other}"))),
+                    }
                 }
                 let mut out = Vec::with_capacity(exprs.len());
                 for e in exprs {
@@ -264,9 +317,15 @@ impl Binder<'_> {
         let having = sel.having.as_ref().map(|h| self.bind_expr(h)).transpose();
         self.alias_mode = AliasMode::None;
         let having = having?;
+        // An alias of a window function names it in GROUP BY / HAVING too (4015, as MariaDB).
+        let reads_window = |e: &Expr| e.any(&mut |x| matches!(x, Expr::WindowRef(_)));
+        if group_by.iter().chain(having.as_ref().map(|h| &h.expr)).any(reads_window) {
+            return Err(error::window_function_misplaced());
+        }
 
         // ORDER BY: a select item (by position, alias or equal expression) or a hidden column.
         self.set_clause(Clause::OrderBy);
+        self.scope_mut().allow_windows = true;
         let mut sort_keys: Vec<SortKey> = Vec::new();
         let mut hidden: Vec<Expr> = Vec::new();
         let mut order_columns: Vec<(Expr, bool)> = Vec::new();
@@ -314,8 +373,13 @@ impl Binder<'_> {
         }
         self.aliases.clear();
         self.scope_mut().allow_aggs = false;
+        self.scope_mut().allow_windows = false;
 
+        if rollup && !sort_keys.is_empty() {
+            return Err(error::rollup_with_order_by());
+        }
         let aggs = std::mem::take(&mut self.scope_mut().aggs);
+        let mut windows = std::mem::take(&mut self.scope_mut().windows);
         let is_agg = !aggs.is_empty() || !group_by.is_empty();
 
         // Plan FROM + WHERE; a single table may deliver the ORDER BY order itself.
@@ -323,11 +387,16 @@ impl Binder<'_> {
         if let Some(w) = where_bound {
             w.expr.into_conjuncts(&mut conjuncts);
         }
-        let order_req =
-            if !is_agg && !sort_keys.is_empty() { self.order_request(&order_columns, limit.is_some()) } else { None };
+        // Window functions reorder rows: an access cannot deliver the final order.
+        let order_req = if !is_agg && windows.is_empty() && !sort_keys.is_empty() {
+            self.order_request(&order_columns, limit.is_some())
+        } else {
+            None
+        };
         let (mut plan, ordered) = self.plan_from(tree.as_ref(), conjuncts, order_req.as_ref())?;
 
         let mut select_exprs: Vec<Expr> = items.iter().map(|i| i.bound.expr.clone()).collect();
+        let mut window_base = self.scope().width;
         if is_agg {
             let g = group_by.len();
             let a = aggs.len();
@@ -336,6 +405,10 @@ impl Binder<'_> {
             select_exprs = select_exprs.into_iter().map(post).collect::<Result<_, _>>()?;
             hidden = hidden.into_iter().map(post).collect::<Result<_, _>>()?;
             let having = having.map(|h| post(h.expr)).transpose()?;
+            for w in &mut windows {
+                post_aggregate_window(w, &post)?;
+            }
+            window_base = g + a + input_width;
             if self.env.only_full_group_by {
                 // ONLY_FULL_GROUP_BY: no column outside GROUP BY and aggregates may be read.
                 for e in select_exprs.iter().chain(hidden.iter()).chain(having.iter()) {
@@ -357,6 +430,7 @@ impl Binder<'_> {
                 aggs,
                 sort_groups: sort_keys.is_empty() && !group_by.is_empty(),
                 group_collations,
+                rollup,
             }));
             if let Some(h) = having {
                 plan = Plan::Filter { input: Box::new(plan), predicate: h };
@@ -365,6 +439,17 @@ impl Binder<'_> {
             plan = Plan::Filter { input: Box::new(plan), predicate: h.expr };
         }
 
+        let has_windows = !windows.is_empty();
+        if has_windows {
+            // The window node appends one value per function to the rows it reads.
+            let to_column = &mut |e: Expr| match e {
+                Expr::WindowRef(j) => Ok(Expr::Column(window_base + j)),
+                other => Ok(other),
+            };
+            select_exprs = select_exprs.into_iter().map(|e| e.rewrite(to_column)).collect::<Result<_, _>>()?;
+            hidden = hidden.into_iter().map(|e| e.rewrite(to_column)).collect::<Result<_, _>>()?;
+            plan = Plan::Window(Box::new(WindowPlan { input: plan, funcs: windows }));
+        }
         let visible = select_exprs.len();
         let has_hidden = !hidden.is_empty();
         select_exprs.extend(hidden);
@@ -389,7 +474,13 @@ impl Binder<'_> {
             .into_iter()
             .map(|it| {
                 let ty = it.bound.ty.clone();
-                OutputColumn { meta: item_meta(it.bound, it.name, it.hints), ty }
+                let reads_window = it.bound.expr.any(&mut |e| matches!(e, Expr::WindowRef(_)));
+                let is_window = matches!(it.bound.expr, Expr::WindowRef(_));
+                let mut meta = item_meta(it.bound, it.name, it.hints);
+                if has_windows && !is_window {
+                    item_meta::through_window_table(&mut meta, reads_window);
+                }
+                OutputColumn { meta, ty }
             })
             .collect();
         Ok(QueryPlan::new(plan, columns, lock, found_rows_limit))
@@ -612,7 +703,6 @@ fn reject_unsupported_select(sel: &ast::Select) -> Result<(), SqlError> {
         || !sel.cluster_by.is_empty()
         || !sel.distribute_by.is_empty()
         || !sel.sort_by.is_empty()
-        || !sel.named_window.is_empty()
         || sel.qualify.is_some()
         || sel.value_table_mode.is_some()
     {
@@ -639,6 +729,27 @@ fn post_aggregate(e: Expr, groups: &[Expr], g: usize, a: usize) -> Result<Expr, 
         }
         other => other.map_children(&mut |c| post_aggregate(c, groups, g, a)),
     }
+}
+
+/// `post_aggregate` applied to a window function's expressions.
+fn post_aggregate_window(
+    w: &mut crate::plan::WindowSpec,
+    post: &dyn Fn(Expr) -> Result<Expr, SqlError>,
+) -> Result<(), SqlError> {
+    use crate::plan::FrameBound;
+    let take = |e: &mut Expr| -> Result<(), SqlError> {
+        *e = post(std::mem::replace(e, Expr::Literal(Value::Null)))?;
+        Ok(())
+    };
+    w.args.iter_mut().try_for_each(take)?;
+    w.partition.iter_mut().try_for_each(take)?;
+    w.order.iter_mut().try_for_each(|(e, _)| take(e))?;
+    for b in [&mut w.frame.start, &mut w.frame.end] {
+        if let FrameBound::Preceding(e) | FrameBound::Following(e) = b {
+            take(e)?;
+        }
+    }
+    Ok(())
 }
 
 /// DISTINCT's per-column collations: empty when every column compares as bytes or values.

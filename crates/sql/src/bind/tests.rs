@@ -130,6 +130,7 @@ fn accesses(p: &Plan) -> Vec<&TableAccess> {
             | Plan::Limit { input, .. }
             | Plan::Trim { input, .. } => walk(input, out),
             Plan::Aggregate(a) => walk(&a.input, out),
+            Plan::Window(w) => walk(&w.input, out),
             Plan::Join(j) => {
                 walk(&j.driver, out);
                 match &j.inner {
@@ -138,6 +139,15 @@ fn accesses(p: &Plan) -> Vec<&TableAccess> {
                 }
             }
             Plan::Concat(v) => v.iter().for_each(|p| walk(p, out)),
+            Plan::RecursiveCte(r) => {
+                walk(&r.anchor, out);
+                walk(&r.recursive, out)
+            }
+            Plan::WorkTable { .. } => {}
+            Plan::SetOp(o) => {
+                walk(&o.left, out);
+                walk(&o.right, out)
+            }
             Plan::Derived(q) => walk(&q.root, out),
             Plan::Dual | Plan::Empty { .. } | Plan::InfoSchema { .. } | Plan::Sequence(_) => {}
         }

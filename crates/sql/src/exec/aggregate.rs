@@ -49,10 +49,10 @@ enum AggAcc {
     },
 }
 
-struct Group {
-    keys: Row,
+pub(super) struct Group {
+    pub(super) keys: Row,
     accs: Vec<AggAcc>,
-    first_row: Row,
+    pub(super) first_row: Row,
 }
 
 pub(super) struct AggregateOp<'p> {
@@ -115,7 +115,7 @@ impl<'p> AggregateOp<'p> {
     }
 }
 
-fn new_group(plan: &AggregatePlan, keys: Row, first_row: Row) -> Group {
+pub(super) fn new_group(plan: &AggregatePlan, keys: Row, first_row: Row) -> Group {
     let accs = plan
         .aggs
         .iter()
@@ -132,7 +132,12 @@ fn new_group(plan: &AggregatePlan, keys: Row, first_row: Row) -> Group {
 
 /// Adds `row` to `group`; returns the memory the group's accumulators grew by (DISTINCT
 /// argument sets, GROUP_CONCAT items).
-fn update_group(plan: &AggregatePlan, group: &mut Group, row: &[Value], cx: &mut ExecCtx) -> Result<usize, SqlError> {
+pub(super) fn update_group(
+    plan: &AggregatePlan,
+    group: &mut Group,
+    row: &[Value],
+    cx: &mut ExecCtx,
+) -> Result<usize, SqlError> {
     let mut grown = 0;
     for (spec, acc) in plan.aggs.iter().zip(group.accs.iter_mut()) {
         let mut args: smallvec::SmallVec<[Value; 2]> = smallvec::SmallVec::new();
@@ -214,7 +219,7 @@ fn concat_items(items: &[(Row, Vec<u8>)], separator: &[u8], max_len: usize) -> (
     (text, None)
 }
 
-fn finish_group(plan: &AggregatePlan, group: Group, concat_max_len: usize, cx: &ExecCtx) -> Row {
+pub(super) fn finish_group(plan: &AggregatePlan, group: Group, concat_max_len: usize, cx: &ExecCtx) -> Row {
     let mut out = group.keys;
     for (spec, acc) in plan.aggs.iter().zip(group.accs) {
         out.push(match acc {

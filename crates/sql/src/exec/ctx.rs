@@ -137,6 +137,8 @@ pub struct ExecCtx<'a> {
     /// Rows of enclosing queries, innermost last (correlated subqueries).
     pub outer: Vec<Vec<Value>>,
     pub sub_cache: Vec<Option<SubResult>>,
+    /// Working tables of the recursive CTEs being iterated, by slot (`Plan::WorkTable`).
+    work_tables: Vec<Option<Arc<Vec<Vec<Value>>>>>,
     /// How table accesses read rows: snapshot reads, or the latest versions (locking reads and
     /// UPDATE/DELETE candidate collection).
     pub read_mode: ReadMode,
@@ -181,6 +183,7 @@ impl<'a> ExecCtx<'a> {
             strict: Cell::new(false),
             outer: Vec::new(),
             sub_cache: Vec::new(),
+            work_tables: Vec::new(),
             read_mode: ReadMode::Consistent,
             lock_collect: None,
             lock_inline: None,
@@ -232,6 +235,19 @@ impl<'a> ExecCtx<'a> {
         mode: LockMode,
     ) -> Result<Option<Option<ScanRow>>, SqlError> {
         self.trx()?.try_lock_row(table, pk_key, mode).map_err(SqlError::from)
+    }
+
+    /// Makes `rows` the working table of recursive CTE slot `slot`.
+    pub fn set_work_table(&mut self, slot: usize, rows: Arc<Vec<Vec<Value>>>) {
+        if self.work_tables.len() <= slot {
+            self.work_tables.resize(slot + 1, None);
+        }
+        self.work_tables[slot] = Some(rows);
+    }
+
+    /// The working table of slot `slot` (empty before its first iteration).
+    pub fn work_table(&self, slot: usize) -> Arc<Vec<Vec<Value>>> {
+        self.work_tables.get(slot).cloned().flatten().unwrap_or_default()
     }
 
     /// Counts a unit of work; every `INTERRUPT_CHECK_INTERVAL` units looks at the KILL flag

@@ -247,6 +247,7 @@ impl Expr {
             },
             Expr::Subquery(sq) => sq.eval(row, cx),
             Expr::AggRef(_) => Err(error::invalid_group_function()),
+            Expr::WindowRef(_) => Err(error::internal("window function evaluated outside its window")),
         }
     }
 }

@@ -28,12 +28,16 @@ pub mod eval;
 mod join;
 mod open;
 mod operator;
+mod recursive;
+mod rollup;
 mod run;
+mod set_op;
 pub mod sort;
 pub mod spill;
 mod step;
 mod subquery;
 mod value_set;
+mod window;
 
 pub use self::open::eval_limit;
 pub use self::operator::Operator;

@@ -12,8 +12,12 @@ use super::distinct::DistinctOp;
 use super::eval::eval_predicate;
 use super::join::open_join;
 use super::operator::Operator;
+use super::recursive::RecursiveOp;
+use super::rollup::RollupOp;
+use super::set_op::SetOpOp;
 use super::sort::Sorter;
 use super::step::{row_or_return, Row, Step};
+use super::window::WindowOp;
 use crate::error::{self, SqlError};
 use crate::plan::{Expr, LimitSpec, Plan};
 use crate::types::Value;
@@ -46,7 +50,15 @@ impl Plan {
                 Box::new(ProjectOp { input: input.open(cx)?, exprs, moves: distinct_columns(exprs) })
             }
             Plan::Join(j) => open_join(j, cx)?,
+            Plan::Aggregate(a) if a.rollup => Box::new(RollupOp::new(a, a.input.open(cx)?, cx)),
             Plan::Aggregate(a) => Box::new(AggregateOp::new(a, a.input.open(cx)?, cx)),
+            Plan::Window(w) => {
+                let mut op = w.input.open(cx)?;
+                for spec in &w.funcs {
+                    op = Box::new(WindowOp::new(spec, op, cx));
+                }
+                op
+            }
             Plan::Distinct { input, key_width, collations } => {
                 Box::new(DistinctOp::new(input.open(cx)?, *key_width, collations, cx))
             }
@@ -67,6 +79,9 @@ impl Plan {
                 let (count, offset) = eval_limit(limit, cx)?;
                 Box::new(LimitOp { input: input.open(cx)?, remaining: count, skip: offset })
             }
+            Plan::RecursiveCte(r) => Box::new(RecursiveOp::new(r, cx)?),
+            Plan::WorkTable { slot, .. } => Box::new(Buffered::new(cx.work_table(*slot).as_ref().clone())),
+            Plan::SetOp(o) => Box::new(SetOpOp::new(o, o.left.open(cx)?, o.right.open(cx)?)),
             Plan::Concat(inputs) => Box::new(ConcatOp { inputs, current: None, index: 0 }),
             Plan::Trim { input, width } => Box::new(TrimOp { input: input.open(cx)?, width: *width }),
         })

@@ -40,7 +40,8 @@ impl Expr {
             | Expr::Param(_)
             | Expr::UserVar(_)
             | Expr::SysVar { .. }
-            | Expr::AggRef(_) => {}
+            | Expr::AggRef(_)
+            | Expr::WindowRef(_) => {}
             Expr::SetUserVar { expr, .. }
             | Expr::Not(expr)
             | Expr::Neg(expr)
@@ -119,7 +120,8 @@ impl Expr {
             | Expr::Param(_)
             | Expr::UserVar(_)
             | Expr::SysVar { .. }
-            | Expr::AggRef(_)) => e,
+            | Expr::AggRef(_)
+            | Expr::WindowRef(_)) => e,
             Expr::SetUserVar { name, expr } => Expr::SetUserVar { name, expr: m(expr, f)? },
             Expr::Not(e) => Expr::Not(m(e, f)?),
             Expr::Neg(e) => Expr::Neg(m(e, f)?),
@@ -210,7 +212,7 @@ impl Expr {
     /// True if the expression reads nothing from the row it is evaluated on, so it can be
     /// evaluated before a scan (parameters, literals, variables, outer references).
     pub fn is_row_independent(&self) -> bool {
-        !self.any(&mut |e| matches!(e, Expr::Column(_) | Expr::AggRef(_) | Expr::Subquery(_)))
+        !self.any(&mut |e| matches!(e, Expr::Column(_) | Expr::AggRef(_) | Expr::WindowRef(_) | Expr::Subquery(_)))
     }
 
     /// Splits a conjunction into its conjuncts.

@@ -111,6 +111,8 @@ pub enum Plan {
     },
     Join(Box<JoinPlan>),
     Aggregate(Box<AggregatePlan>),
+    /// Window functions: input rows followed by one value per function (`WindowPlan`).
+    Window(Box<WindowPlan>),
     /// Keeps the first row of each distinct value of the first `key_width` columns.
     Distinct {
         input: Box<Plan>,
@@ -128,6 +130,14 @@ pub enum Plan {
         input: Box<Plan>,
         limit: LimitSpec,
     },
+    /// WITH RECURSIVE: the anchor's rows, then each iteration's (`RecursiveCte`).
+    RecursiveCte(Box<RecursiveCte>),
+    /// The current working table of the recursive CTE being iterated in `slot`.
+    WorkTable {
+        slot: usize,
+    },
+    /// INTERSECT / EXCEPT [ALL] (`SetOpPlan`).
+    SetOp(Box<SetOpPlan>),
     /// Rows of each input in turn (UNION ALL); all inputs have the same width.
     Concat(Vec<Plan>),
     /// Truncates rows to `width` values (drops hidden ORDER BY columns).
@@ -135,6 +145,19 @@ pub enum Plan {
         input: Box<Plan>,
         width: usize,
     },
+}
+
+/// `left INTERSECT right` / `left EXCEPT right`: the left rows that do (INTERSECT) or do not
+/// (EXCEPT) equal a right row, in left order. DISTINCT keeps one of each; ALL keeps a row
+/// min(m, n) times (INTERSECT) or max(m - n, 0) times (EXCEPT) for m left and n right copies.
+#[derive(Debug)]
+pub struct SetOpPlan {
+    pub left: Plan,
+    pub right: Plan,
+    pub intersect: bool,
+    pub all: bool,
+    /// Per column: the `_ci` collation its strings compare in (empty: all as bytes).
+    pub collations: Vec<Option<Collation>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,6 +291,9 @@ pub struct AggregatePlan {
     pub sort_groups: bool,
     /// Per GROUP BY value: the `_ci` collation its strings group and sort in (None: as bytes).
     pub group_collations: Vec<Option<Collation>>,
+    /// WITH ROLLUP: groups in GROUP BY order, each followed by the super-aggregate rows of the
+    /// prefixes of the GROUP BY list it ends (the rolled-up values NULL), the grand total last.
+    pub rollup: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -281,6 +307,112 @@ pub struct AggSpec {
     pub separator: Vec<u8>,
     /// GROUP_CONCAT's ORDER BY, on the argument values: (argument position, descending).
     pub order: Vec<(Expr, bool)>,
+}
+
+// ---- window functions ----
+//
+// Window functions' plans: what one `f(...) OVER (PARTITION BY ... ORDER BY ... frame)`
+// computes, with the frame already resolved to MariaDB's defaults by the binder.
+//
+// A `Plan::Window` node sits between the FROM row (or the aggregate's output row) and the
+// select list's projection. Its output rows are its input rows followed by one value per
+// window function, in `WindowPlan::funcs` order; the binder turns the select list's references
+// to window functions into those columns.
+
+#[derive(Debug)]
+pub struct WindowPlan {
+    pub input: Plan,
+    pub funcs: Vec<WindowSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum WindowFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    PercentRank,
+    CumeDist,
+    /// NTILE(n): `args[0]` is n.
+    Ntile,
+    /// LAG(e [, offset]) / LEAD(e [, offset]): `args` = e, offset.
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    /// NTH_VALUE(e, n): `args` = e, n.
+    NthValue,
+    /// An aggregate over the frame: `args[0]` is its argument (none for COUNT(*)).
+    Aggregate {
+        func: AggFunc,
+        arg_type: SqlType,
+    },
+}
+
+impl WindowFunc {
+    /// Functions that read the frame; the others read the whole partition in order.
+    pub fn uses_frame(&self) -> bool {
+        matches!(
+            self,
+            WindowFunc::FirstValue | WindowFunc::LastValue | WindowFunc::NthValue | WindowFunc::Aggregate { .. }
+        )
+    }
+}
+
+/// One end of a frame. Offsets are non-negative constants (checked when the window opens).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    Preceding(Expr),
+    CurrentRow,
+    Following(Expr),
+    UnboundedFollowing,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// ROWS (physical offsets) or RANGE (offsets on the single ORDER BY value; CURRENT ROW
+    /// means the row's peers).
+    pub rows: bool,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowSpec {
+    pub func: WindowFunc,
+    /// Evaluated on the input row.
+    pub args: Vec<Expr>,
+    /// PARTITION BY values, on the input row (strings as their collation's sort keys).
+    pub partition: Vec<Expr>,
+    /// ORDER BY values and directions (descending = true), on the input row.
+    pub order: Vec<(Expr, bool)>,
+    pub frame: Frame,
+}
+
+// ---- WITH RECURSIVE ----
+//
+// WITH RECURSIVE: the plan of a recursive common table expression.
+//
+// The anchor parts run once; their rows are the first working table. Each iteration runs
+// the recursive parts with their references to the CTE reading the previous iteration's new
+// rows (`Plan::WorkTable` of the same slot) and stops when an iteration adds no row or after
+// @@max_recursive_iterations iterations (warning 1931), as MariaDB does.
+
+#[derive(Debug)]
+pub struct RecursiveCte {
+    /// The anchor parts (UNION [ALL] of the branches that do not read the CTE).
+    pub anchor: Plan,
+    /// The recursive parts, run once per iteration.
+    pub recursive: Plan,
+    /// `ExecCtx::work_tables` slot the recursive parts read.
+    pub slot: usize,
+    /// UNION DISTINCT somewhere in the definition: a row already produced is not produced (nor
+    /// iterated on) again.
+    pub distinct: bool,
+    /// The CTE's column types (the anchor's): recursive rows are stored into them.
+    pub types: Vec<SqlType>,
+    /// The CTE's name, for MariaDB's errors.
+    pub names: Vec<String>,
 }
 
 /// True if running `plan` may read table `id`: a scan or lookup of it anywhere, in derived
@@ -316,12 +448,21 @@ pub fn reads_table(plan: &Plan, id: selkie_storage::TableId) -> bool {
                 || exprs_read(&mut a.group_by.iter())
                 || a.aggs.iter().any(|s| exprs_read(&mut s.args.iter().chain(s.order.iter().map(|(e, _)| e))))
         }
+        Plan::Window(w) => {
+            reads_table(&w.input, id)
+                || w.funcs
+                    .iter()
+                    .any(|f| exprs_read(&mut f.args.iter().chain(&f.partition).chain(f.order.iter().map(|(e, _)| e))))
+        }
         Plan::Distinct { input, .. } | Plan::Trim { input, .. } => reads_table(input, id),
         Plan::Sort { input, limit, .. } => {
             reads_table(input, id) || limit.as_ref().is_some_and(|l| limit_reads_table(l, id))
         }
         Plan::Limit { input, limit } => reads_table(input, id) || limit_reads_table(limit, id),
         Plan::Concat(inputs) => inputs.iter().any(|p| reads_table(p, id)),
+        Plan::RecursiveCte(r) => reads_table(&r.anchor, id) || reads_table(&r.recursive, id),
+        Plan::SetOp(o) => reads_table(&o.left, id) || reads_table(&o.right, id),
+        Plan::WorkTable { .. } => false,
     }
 }
 
@@ -560,6 +701,9 @@ pub enum Expr {
     Subquery(Box<Subquery>),
     /// An aggregate's result; only exists between binding and the post-aggregation rewrite.
     AggRef(usize),
+    /// A window function's result; only exists between binding and the select list's
+    /// rewrite onto the window node's output row.
+    WindowRef(usize),
     /// A string's sort key under a collation that is not byte order (`_ci`, latin1): the
     /// binder wraps both sides of a comparison, and ORDER BY keys, so that byte comparison of
     /// the keys is the collation's comparison. Other values pass through.
