@@ -90,6 +90,8 @@ pub struct DeletePlan {
     pub rules: Option<Arc<TableRules>>,
     /// RETURNING: evaluated on each row before it is deleted.
     pub returning: Option<Returning>,
+    /// DELETE IGNORE: a row a foreign key keeps is skipped with a warning.
+    pub ignore: bool,
 }
 
 /// The info string a DML statement reports (completed with the final warning count).
@@ -170,7 +172,7 @@ fn column_position(table: &TableDef, name: &ast::ObjectName, clause: &str) -> Re
         .ok_or_else(|| SqlError::new(1054, "42S22", format!("Unknown column '{col}' in '{clause}'")))
 }
 
-fn is_default_keyword(e: &ast::Expr) -> bool {
+pub(crate) fn is_default_keyword(e: &ast::Expr) -> bool {
     matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
 }
 
@@ -319,7 +321,7 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
 /// The DEFAULT keyword in an UPDATE / ODKU assignment: the column's default as an expression
 /// (a DEFAULT (expr) bound in the statement's scope, where the table's columns are the row
 /// being changed).
-fn default_expr(b: &mut Binder, col: &ColumnDef) -> Result<Expr, SqlError> {
+pub(crate) fn default_expr(b: &mut Binder, col: &ColumnDef) -> Result<Expr, SqlError> {
     if col.generated.is_some() {
         // DEFAULT for a generated column means its computed value: the NULL stands for it.
         return Ok(Expr::Literal(Value::Null));
@@ -421,7 +423,7 @@ fn bind_where_order_limit(
 }
 
 /// Binds a single-table UPDATE. The binder must have one (empty) scope pushed.
-pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlError> {
+pub fn bind_update(b: &mut Binder, u: &ast::Update, ignore: bool) -> Result<UpdatePlan, SqlError> {
     if u.returning.is_some() {
         // MariaDB 10.11 has no UPDATE ... RETURNING: its parser stops there.
         return Err(error::syntax(b.text.returning_clause_text().unwrap_or("RETURNING"), 1));
@@ -433,23 +435,7 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
     b.set_clause(Clause::Set);
     let mut assignments = Vec::with_capacity(u.assignments.len());
     for a in &u.assignments {
-        let ast::AssignmentTarget::ColumnName(n) = &a.target else {
-            return Err(error::not_supported("tuple assignment"));
-        };
-        let parts: Vec<String> =
-            n.0.iter()
-                .map(|p| match p {
-                    ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
-                    ast::ObjectNamePart::Function(_) => Err(error::syntax(&n.to_string(), 1)),
-                })
-                .collect::<Result<_, _>>()?;
-        let Some((col, qualifier)) = parts.split_last() else {
-            return Err(error::syntax(&n.to_string(), 1));
-        };
-        let target = b.resolve_column(qualifier, col)?;
-        let Expr::Column(pos) = target.expr else {
-            return Err(error::unknown_column(&n.to_string(), Clause::Set));
-        };
+        let pos = assigned_column(b, a)?;
         let e = if is_default_keyword(&a.value) {
             default_expr(b, &table.columns[pos])?
         } else {
@@ -460,11 +446,11 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
     let (access, order, limit) = bind_where_order_limit(b, u.selection.as_ref(), &u.order_by, u.limit.as_ref())?;
     let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
     let generated = crate::generated::values_for(b.env.catalog, &table)?;
-    Ok(UpdatePlan { access, order, limit, assignments, ignore: false, rules, generated })
+    Ok(UpdatePlan { access, order, limit, assignments, ignore, rules, generated })
 }
 
 /// Binds a single-table DELETE. The binder must have one (empty) scope pushed.
-pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlError> {
+pub fn bind_delete(b: &mut Binder, d: &ast::Delete, ignore: bool) -> Result<DeletePlan, SqlError> {
     if !d.tables.is_empty() || d.using.is_some() {
         return Err(error::not_supported("multi-table DELETE"));
     }
@@ -478,7 +464,29 @@ pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlErr
     let returning = d.returning.as_ref().map(|items| b.bind_returning(items)).transpose()?;
     let (access, order, limit) = bind_where_order_limit(b, d.selection.as_ref(), &d.order_by, d.limit.as_ref())?;
     let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
-    Ok(DeletePlan { access, order, limit, rules, returning })
+    Ok(DeletePlan { access, order, limit, rules, returning, ignore })
+}
+
+/// The position, in the statement's row, of the column an assignment of SET changes.
+pub(crate) fn assigned_column(b: &mut Binder, a: &ast::Assignment) -> Result<usize, SqlError> {
+    let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+        return Err(error::not_supported("tuple assignment"));
+    };
+    let parts: Vec<String> =
+        n.0.iter()
+            .map(|p| match p {
+                ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
+                ast::ObjectNamePart::Function(_) => Err(error::syntax(&n.to_string(), 1)),
+            })
+            .collect::<Result<_, _>>()?;
+    let Some((col, qualifier)) = parts.split_last() else {
+        return Err(error::syntax(&n.to_string(), 1));
+    };
+    let target = b.resolve_column(qualifier, col)?;
+    let Expr::Column(pos) = target.expr else {
+        return Err(error::unknown_column(&n.to_string(), Clause::Set));
+    };
+    Ok(pos)
 }
 
 // ---- execution ----
@@ -582,7 +590,7 @@ async fn next_latest(cursor: &mut AccessCursor<'_>, cx: &mut ExecCtx<'_>) -> Res
 
 /// Gives the worker thread to other tasks when the statement's time slice is used up: row
 /// writes that need no lock wait complete without ever suspending the statement.
-async fn yield_if_due(cx: &mut ExecCtx<'_>) -> Result<(), SqlError> {
+pub(crate) async fn yield_if_due(cx: &mut ExecCtx<'_>) -> Result<(), SqlError> {
     if cx.tick()? {
         cx.pause().await?;
     }
@@ -591,7 +599,13 @@ async fn yield_if_due(cx: &mut ExecCtx<'_>) -> Result<(), SqlError> {
 
 /// Converts `v` for column `col` of `table`, row `row` (1-based) of the statement; NULL into
 /// NOT NULL is 1048 in strict mode, otherwise the implicit default with a warning.
-fn store(v: Value, table: &TableDef, col: &ColumnDef, row: u64, cx: &mut ExecCtx) -> Result<Value, SqlError> {
+pub(crate) fn store(
+    v: Value,
+    table: &TableDef,
+    col: &ColumnDef,
+    row: u64,
+    cx: &mut ExecCtx,
+) -> Result<Value, SqlError> {
     if v.is_null() {
         if col.nullable {
             return Ok(Value::Null);
@@ -1410,35 +1424,10 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         if let Some(g) = &plan.generated {
             g.fill(&table, &mut new, matched, cx)?;
         }
-        if new == cur.row {
-            yield_if_due(cx).await?;
-            continue;
-        }
-        for (ci, c) in table.columns.iter().enumerate() {
-            if c.on_update_current_timestamp && !assigned[ci] {
-                new[ci] = current_timestamp(&table, c, matched, cx)?;
-            }
-        }
-        if let Some(g) = plan.generated.as_ref().filter(|_| table.columns.iter().any(|c| c.on_update_current_timestamp))
-        {
-            g.fill(&table, &mut new, matched, cx)?;
-        }
-        if let Some(rules) = &plan.rules {
-            rules.check_row(&table, &new, cx)?;
-            rules.check_parents(&new, Some(&cur.row), cx).await?;
-        }
-        let after = plan.rules.as_ref().map(|_| new.clone());
-        match cx.trx()?.update(&table, &cur.pk_key, &cur.row, new).await {
-            Ok(_) => {
-                changed += 1;
-                if let (Some(rules), Some(new)) = (&plan.rules, &after) {
-                    rules.on_update(&table, &cur.row, new, cx).await?;
-                }
-            }
-            Err(StorageError::DuplicateKey { index, key }) if plan.ignore => {
-                cx.push_warning(WarnLevel::Warning, 1062, format!("Duplicate entry '{key}' for key '{index}'"));
-            }
-            Err(e) => return Err(e.into()),
+        let target =
+            UpdateTarget { table: &table, rules: &plan.rules, generated: &plan.generated, ignore: plan.ignore };
+        if write_updated_row(&target, &cur, new, &assigned, matched, cx).await? {
+            changed += 1;
         }
         yield_if_due(cx).await?;
     }
@@ -1450,6 +1439,90 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         insert_id: cx.insert_id_override.unwrap_or(0),
         returned: None,
     })
+}
+
+/// What writing an updated row needs to know of its table.
+pub(crate) struct UpdateTarget<'t> {
+    pub table: &'t Arc<TableDef>,
+    pub rules: &'t Option<Arc<TableRules>>,
+    pub generated: &'t Option<Arc<GeneratedValues>>,
+    pub ignore: bool,
+}
+
+/// Writes row `cur` as `new` (its assigned columns set, `assigned` saying which): ON UPDATE
+/// CURRENT_TIMESTAMP columns and generated columns follow, then constraints are checked.
+/// Returns whether the row changed. With IGNORE a failed CHECK is warning 4025, and a
+/// duplicate key or a missing parent row skips the row silently, as in MariaDB.
+pub(crate) async fn write_updated_row(
+    t: &UpdateTarget<'_>,
+    cur: &ScanRow,
+    mut new: Vec<Value>,
+    assigned: &[bool],
+    row_no: u64,
+    cx: &mut ExecCtx<'_>,
+) -> Result<bool, SqlError> {
+    let table = t.table;
+    if new == cur.row {
+        return Ok(false);
+    }
+    for (ci, c) in table.columns.iter().enumerate() {
+        if c.on_update_current_timestamp && !assigned[ci] {
+            new[ci] = current_timestamp(table, c, row_no, cx)?;
+        }
+    }
+    if let Some(g) = t.generated.as_ref().filter(|_| table.columns.iter().any(|c| c.on_update_current_timestamp)) {
+        g.fill(table, &mut new, row_no, cx)?;
+    }
+    if let Some(rules) = t.rules {
+        if t.ignore {
+            if rules.check_row_or_warn(table, &new, cx)? {
+                return Ok(false);
+            }
+            match rules.check_parents(&new, Some(&cur.row), cx).await {
+                Err(e) if e.code == error::NO_REFERENCED_ROW => return Ok(false),
+                r => r?,
+            }
+        } else {
+            rules.check_row(table, &new, cx)?;
+            rules.check_parents(&new, Some(&cur.row), cx).await?;
+        }
+    }
+    let after = t.rules.as_ref().map(|_| new.clone());
+    match cx.trx()?.update(table, &cur.pk_key, &cur.row, new).await {
+        Ok(_) => {
+            if let (Some(rules), Some(new)) = (t.rules, &after) {
+                rules.on_update(table, &cur.row, new, cx).await?;
+            }
+            Ok(true)
+        }
+        // MariaDB 10.11 skips the row without a warning.
+        Err(StorageError::DuplicateKey { .. }) if t.ignore => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Before a row is deleted: its foreign keys' actions. False when DELETE IGNORE must skip the
+/// row (a child row refers to it: warning 1451 when `warn`, as in MariaDB's single-table
+/// DELETE IGNORE; its multi-table one skips the row silently).
+pub(crate) async fn before_delete(
+    table: &Arc<TableDef>,
+    rules: &Option<Arc<TableRules>>,
+    (ignore, warn): (bool, bool),
+    cur: &ScanRow,
+    cx: &mut ExecCtx<'_>,
+) -> Result<bool, SqlError> {
+    let Some(rules) = rules else {
+        return Ok(true);
+    };
+    match rules.on_delete(table, &cur.pk_key, &cur.row, cx).await {
+        Err(e) if ignore && e.code == error::ROW_IS_REFERENCED => {
+            if warn {
+                cx.push_warning(WarnLevel::Warning, e.code, e.message);
+            }
+            Ok(false)
+        }
+        r => r.map(|_| true),
+    }
 }
 
 /// DELETE. Unlike INSERT and UPDATE it is not strict: MariaDB only warns about a division by
@@ -1474,8 +1547,9 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         let Some(cur) = lock_and_recheck(&plan.access, &pk, cx).await? else {
             continue;
         };
-        if let Some(rules) = &plan.rules {
-            rules.on_delete(&table, &cur.pk_key, &cur.row, cx).await?;
+        if !before_delete(&table, &plan.rules, (plan.ignore, true), &cur, cx).await? {
+            yield_if_due(cx).await?;
+            continue;
         }
         returning_row(&plan.returning, &table, &cur.row, &mut returned, cx)?;
         cx.trx()?.delete(&table, &cur.pk_key, &cur.row).await.map_err(SqlError::from)?;

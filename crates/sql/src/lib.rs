@@ -48,6 +48,7 @@ mod constraints;
 mod ddl;
 mod defaults;
 mod dml;
+mod dml_multi;
 mod error;
 mod exec;
 mod explain;

@@ -262,3 +262,64 @@ async fn replace_of_an_identical_row() {
     assert_eq!(exec(&mut s, "REPLACE INTO k VALUES (1, 2)").await.affected_rows, 2);
     assert_eq!(query(&mut s, "SELECT * FROM k").await, rows(&[&["1", "2"]]));
 }
+
+#[tokio::test]
+async fn multi_table_update_and_delete() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE a (id INT PRIMARY KEY, v INT)").await;
+    exec(&mut s, "CREATE TABLE b (id INT PRIMARY KEY, aid INT, w INT)").await;
+    exec(&mut s, "INSERT INTO a VALUES (1,10),(2,20),(3,30)").await;
+    exec(&mut s, "INSERT INTO b VALUES (1,1,100),(2,1,200),(3,2,300),(4,9,400)").await;
+    // a.id=1 joins two rows of b: it changes once, and is matched once.
+    let ok = exec(&mut s, "UPDATE a JOIN b ON a.id=b.aid SET a.v=a.v+1, b.w=b.w+1").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (5, "Rows matched: 5  Changed: 5  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT v FROM a ORDER BY id").await, rows(&[&["11"], &["21"], &["30"]]));
+    // b's SET reads a as joined, before a's own change.
+    let ok = exec(&mut s, "UPDATE a JOIN b ON a.id=b.aid SET a.v = a.v + 1, b.w = a.v").await;
+    assert_eq!(ok.info, "Rows matched: 5  Changed: 5  Warnings: 0");
+    assert_eq!(query(&mut s, "SELECT w FROM b ORDER BY id").await, rows(&[&["11"], &["11"], &["21"], &["400"]]));
+    let ok = exec(&mut s, "UPDATE a, b SET a.v=0 WHERE a.id=b.aid").await;
+    assert_eq!(ok.info, "Rows matched: 2  Changed: 2  Warnings: 0");
+    let ok = exec(&mut s, "UPDATE a LEFT JOIN b ON a.id=b.aid SET a.v=7 WHERE b.id IS NULL").await;
+    assert_eq!(ok.affected_rows, 1);
+    let e = fail(&mut s, "UPDATE a JOIN (SELECT 1 AS q) d ON d.q=a.id SET d.q=2").await;
+    assert_eq!((e.code, e.message.as_str()), (1288, "The target table d of the UPDATE is not updatable"));
+    let e = fail(&mut s, "UPDATE a JOIN b ON a.id=b.aid SET id = 1").await;
+    assert_eq!(e.code, 1052);
+    let e = fail(&mut s, "DELETE x FROM a JOIN b ON a.id=b.aid").await;
+    assert_eq!((e.code, e.message.as_str()), (1109, "Unknown table 'x' in MULTI DELETE"));
+    let e = fail(&mut s, "DELETE a FROM a JOIN b ON a.id=b.aid WHERE a.id IN (SELECT id FROM a)").await;
+    assert_eq!(e.code, 1093);
+    let e = fail(&mut s, "DELETE a FROM a JOIN b ON a.id=b.aid LIMIT 1").await;
+    assert_eq!((e.code, e.message.contains("near 'LIMIT 1'")), (1064, true));
+    let ok = exec(&mut s, "DELETE a, b FROM a JOIN b ON a.id=b.aid WHERE a.id=1").await;
+    assert_eq!(ok.affected_rows, 3);
+    let ok = exec(&mut s, "DELETE FROM a USING a JOIN b ON a.id=b.aid").await;
+    assert_eq!(ok.affected_rows, 1);
+    assert_eq!(query(&mut s, "SELECT id FROM a").await, rows(&[&["3"]]));
+    assert_eq!(query(&mut s, "SELECT id FROM b ORDER BY id").await, rows(&[&["3"], &["4"]]));
+}
+
+#[tokio::test]
+async fn update_and_delete_modifiers() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE p (id INT PRIMARY KEY)").await;
+    exec(&mut s, "CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p(id))").await;
+    exec(&mut s, "INSERT INTO p VALUES (1),(2),(3)").await;
+    exec(&mut s, "INSERT INTO c VALUES (1,1),(2,2)").await;
+    let ok = exec(&mut s, "DELETE LOW_PRIORITY QUICK IGNORE FROM p WHERE id=99").await;
+    assert_eq!(ok.affected_rows, 0);
+    // DELETE IGNORE: the referenced rows stay, each with warning 1451.
+    let ok = exec(&mut s, "DELETE IGNORE FROM p").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (1, 2));
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await[0][1], "1451");
+    // UPDATE IGNORE: duplicates and missing parents skip their rows silently, as in MariaDB.
+    let ok = exec(&mut s, "UPDATE LOW_PRIORITY IGNORE p SET id=2 WHERE id=1").await;
+    assert_eq!((ok.affected_rows, ok.warnings, ok.info.as_str()), (0, 0, "Rows matched: 1  Changed: 0  Warnings: 0"));
+    let ok = exec(&mut s, "UPDATE IGNORE c SET pid=99").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (0, 0));
+    let e = fail(&mut s, "UPDATE c SET pid=99").await;
+    assert_eq!(e.code, 1452);
+}

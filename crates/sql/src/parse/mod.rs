@@ -5,6 +5,7 @@
 
 pub mod alter;
 pub mod autoparam;
+pub mod dml_options;
 pub mod lexer;
 pub(crate) mod stored_expr;
 pub mod type_modifiers;
@@ -58,6 +59,9 @@ impl AdminOp {
 #[derive(Clone, Debug)]
 pub enum Stmt {
     Ast(Box<ast::Statement>),
+    /// UPDATE IGNORE / DELETE IGNORE: the statement without its IGNORE, which sqlparser lacks
+    /// (`dml_options`).
+    DmlIgnore(Box<ast::Statement>),
     Begin {
         read_only: Option<bool>,
         consistent_snapshot: bool,
@@ -163,6 +167,7 @@ pub struct SyntaxError(pub SqlError);
 /// Parses one statement (no top-level `;` inside).
 pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
     let mut rewritten = None;
+    let mut dml_ignore = false;
     if let Some(word) = first_word(text) {
         if let Some(r) = parse_special(&word, text) {
             return r;
@@ -171,6 +176,11 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
             rewritten = Some(set_assignments_with_equals(text));
         } else if word == "CREATE" || word == "ALTER" {
             rewritten = type_modifiers::rewrite(text);
+        } else if word == "UPDATE" || word == "DELETE" {
+            if let Some(r) = dml_options::rewrite(text) {
+                dml_ignore = r.ignore;
+                rewritten = Some(r.text);
+            }
         }
     }
     if rewritten.is_none() && contains_ignore_case(text, "VALUE FOR") {
@@ -186,7 +196,7 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
             };
         }
     }
-    match parse_with_sqlparser(text) {
+    let parsed = match parse_with_sqlparser(text) {
         Err(e) if first_words_are(text, &["DELETE"]) => match delete_returning_first(text) {
             Some(alt) => parse_with_sqlparser(&alt).map_err(|_| e),
             None => Err(e),
@@ -198,6 +208,10 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
                 None => Err(e),
             }
         }
+        r => r,
+    };
+    match parsed {
+        Ok(Stmt::Ast(s)) if dml_ignore => Ok(Stmt::DmlIgnore(s)),
         r => r,
     }
 }

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::dml::{DeletePlan, InsertPlan, UpdatePlan};
+use crate::dml_multi::{MultiDeletePlan, MultiUpdatePlan};
 use crate::parse::Stmt;
 use crate::plan::QueryPlan;
 use crate::value::SqlType;
@@ -33,6 +34,8 @@ pub enum Compiled {
     Insert(Arc<InsertPlan>),
     Update(Arc<UpdatePlan>),
     Delete(Arc<DeletePlan>),
+    MultiUpdate(Arc<MultiUpdatePlan>),
+    MultiDelete(Arc<MultiDeletePlan>),
     Other(Arc<Stmt>),
 }
 

@@ -239,9 +239,11 @@ impl Session {
                 self.counters.bump(Counter::ComSelect);
                 self.run_select(c, catalog, plan, params, sink, more).await
             }
-            Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_) => {
-                self.run_dml(c, catalog, params, sink, more).await
-            }
+            Compiled::Insert(_)
+            | Compiled::Update(_)
+            | Compiled::Delete(_)
+            | Compiled::MultiUpdate(_)
+            | Compiled::MultiDelete(_) => self.run_dml(c, catalog, params, sink, more).await,
             Compiled::Other(stmt) => self.run_other(stmt, text, params, sink, more).await.map(|_| Ran::Done),
         }
     }
@@ -303,7 +305,8 @@ impl Session {
             Compiled::Insert(p) if p.mode == dml::InsertMode::Replace => Counter::ComReplace,
             Compiled::Insert(p) if matches!(p.source, dml::InsertSource::Query(_)) => Counter::ComInsertSelect,
             Compiled::Insert(_) => Counter::ComInsert,
-            Compiled::Update(_) => Counter::ComUpdate,
+            // Com_update_multi / Com_delete_multi are not kept apart.
+            Compiled::Update(_) | Compiled::MultiUpdate(_) => Counter::ComUpdate,
             _ => Counter::ComDelete,
         });
         let guard = match self.stmt_begin(c).await? {
@@ -327,6 +330,8 @@ impl Session {
                     Compiled::Insert(p) => dml::execute_insert(p, &mut cx).await,
                     Compiled::Update(p) => dml::execute_update(p, &mut cx).await,
                     Compiled::Delete(p) => dml::execute_delete(p, &mut cx).await,
+                    Compiled::MultiUpdate(p) => crate::dml_multi::execute_update(p, &mut cx).await,
+                    Compiled::MultiDelete(p) => crate::dml_multi::execute_delete(p, &mut cx).await,
                     _ => Err(error::internal("run_dml on a non-DML statement")),
                 }
             };
@@ -391,6 +396,7 @@ impl Session {
     ) -> Result<(), SqlError> {
         match stmt {
             Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
+            Stmt::DmlIgnore(_) => Err(error::internal("UPDATE / DELETE IGNORE reached run_other")),
             Stmt::AlterTable(at) => Box::pin(self.run_alter(at, text, sink, more)).await,
             Stmt::Begin { read_only, consistent_snapshot } => {
                 self.counters.bump(Counter::ComBegin);

@@ -16,6 +16,7 @@ use super::counters::StatusCounters;
 use super::text_cache::TextPlanCache;
 use crate::bind::{BindEnv, Binder, Scope};
 use crate::dml;
+use crate::dml_multi;
 use crate::error::{self, SqlError};
 use crate::parse::Stmt;
 use crate::server::SqlServer;
@@ -305,12 +306,19 @@ impl Session {
         let mut b = Binder::with_original(self.bind_env(catalog, db), text, original);
         b.param_types = param_types;
         b.scopes.push(Scope::default());
+        let ignore = matches!(stmt, Stmt::DmlIgnore(_));
         let compiled = match &stmt {
-            Stmt::Ast(s) => match &**s {
+            Stmt::Ast(s) | Stmt::DmlIgnore(s) => match &**s {
                 ast::Statement::Query(q) => Compiled::Select(Arc::new(b.bind_query(q)?)),
                 ast::Statement::Insert(ins) => Compiled::Insert(Arc::new(dml::bind_insert(&mut b, ins)?)),
-                ast::Statement::Update(u) => Compiled::Update(Arc::new(dml::bind_update(&mut b, u)?)),
-                ast::Statement::Delete(d) => Compiled::Delete(Arc::new(dml::bind_delete(&mut b, d)?)),
+                ast::Statement::Update(u) if dml_multi::is_multi_update(u) => {
+                    Compiled::MultiUpdate(Arc::new(dml_multi::bind_update(&mut b, u, ignore)?))
+                }
+                ast::Statement::Delete(d) if dml_multi::is_multi_delete(d) => {
+                    Compiled::MultiDelete(Arc::new(dml_multi::bind_delete(&mut b, d, ignore)?))
+                }
+                ast::Statement::Update(u) => Compiled::Update(Arc::new(dml::bind_update(&mut b, u, ignore)?)),
+                ast::Statement::Delete(d) => Compiled::Delete(Arc::new(dml::bind_delete(&mut b, d, ignore)?)),
                 _ => Compiled::Other(Arc::new(stmt.clone())),
             },
             _ => Compiled::Other(Arc::new(stmt.clone())),
@@ -319,7 +327,14 @@ impl Session {
             param_count: b.param_count,
             catalog_version: catalog.version,
             uses_tables: b.uses_tables
-                || matches!(compiled, Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_)),
+                || matches!(
+                    compiled,
+                    Compiled::Insert(_)
+                        | Compiled::Update(_)
+                        | Compiled::Delete(_)
+                        | Compiled::MultiUpdate(_)
+                        | Compiled::MultiDelete(_)
+                ),
             uses_info_schema: b.uses_info_schema,
             result_types_follow_params: b.params_in_select_list,
             compiled,
