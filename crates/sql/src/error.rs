@@ -512,3 +512,32 @@ pub fn target_not_updatable(name: &str, verb: &str) -> SqlError {
 pub fn unknown_table_in_multi_delete(name: &str) -> SqlError {
     SqlError::new(1109, "42S02", format!("Unknown table '{name}' in MULTI DELETE"))
 }
+
+/// 1290: a file path outside @@secure_file_priv (INTO OUTFILE, LOAD DATA INFILE).
+pub fn secure_file_priv() -> SqlError {
+    SqlError::new(
+        1290,
+        "HY000",
+        "The MariaDB server is running with the --secure-file-priv option so it cannot execute this statement",
+    )
+}
+
+/// 1086: INTO OUTFILE / DUMPFILE never overwrites a file.
+pub fn file_exists(path: &str) -> SqlError {
+    SqlError::new(1086, "HY000", format!("File '{path}' already exists"))
+}
+
+/// 1: INTO OUTFILE / DUMPFILE could not create or write its file.
+pub fn cant_create_file(path: &str, e: &std::io::Error) -> SqlError {
+    cant_create_temp_file(path, e)
+}
+
+/// 1172: SELECT ... INTO variables (or DUMPFILE) of more than one row.
+pub fn more_than_one_row() -> SqlError {
+    SqlError::new(1172, "42000", "Result consisted of more than one row")
+}
+
+/// 29 (mysys EE_FILENOTFOUND): LOAD DATA INFILE of a missing file.
+pub fn file_not_found(path: &str, e: &std::io::Error) -> SqlError {
+    SqlError::new(29, "HY000", format!("File '{path}' not found ({})", errcode(e)))
+}

@@ -323,3 +323,47 @@ async fn update_and_delete_modifiers() {
     let e = fail(&mut s, "UPDATE c SET pid=99").await;
     assert_eq!(e.code, 1452);
 }
+
+#[tokio::test]
+async fn select_into_variables_and_files() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE b (id INT PRIMARY KEY, w INT, s VARCHAR(10))").await;
+    exec(&mut s, "INSERT INTO b VALUES (1,100,'a,\"b'),(2,200,NULL),(4,400,'x\ty')").await;
+    let ok = exec(&mut s, "SELECT id, w INTO @p, @q FROM b WHERE id=4").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (1, 0));
+    assert_eq!(query(&mut s, "SELECT @p, @q").await, rows(&[&["4", "400"]]));
+    let ok = exec(&mut s, "SELECT w INTO @p FROM b WHERE id=99").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (0, 1));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1329", "No data - zero rows fetched, selected, or processed"]])
+    );
+    assert_eq!(query(&mut s, "SELECT @p").await, rows(&[&["4"]]));
+    let e = fail(&mut s, "SELECT w INTO @p FROM b").await;
+    assert_eq!((e.code, e.message.as_str()), (1172, "Result consisted of more than one row"));
+    let e = fail(&mut s, "SELECT w INTO @p, @q FROM b WHERE id=1").await;
+    assert_eq!(e.code, 1222);
+    let ok = exec(&mut s, "SELECT w FROM b WHERE id=1 INTO @z").await;
+    assert_eq!(ok.warnings, 1);
+    assert_eq!(query(&mut s, "SELECT @z").await, rows(&[&["100"]]));
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.txt");
+    let p = path.to_str().unwrap();
+    let ok = exec(&mut s, &format!("SELECT id, s, w FROM b ORDER BY id INTO OUTFILE '{p}'")).await;
+    assert_eq!(ok.affected_rows, 3);
+    assert_eq!(std::fs::read(&path).unwrap(), b"1\ta,\"b\t100\n2\t\\N\t200\n4\tx\\\ty\t400\n");
+    let e = fail(&mut s, &format!("SELECT 1 INTO OUTFILE '{p}'")).await;
+    assert_eq!(e.code, 1086);
+    let csv = dir.path().join("out.csv");
+    let c = csv.to_str().unwrap();
+    exec(
+        &mut s,
+        &format!(
+            "SELECT id, s FROM b ORDER BY id INTO OUTFILE '{c}' FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' LINES STARTING BY '>' TERMINATED BY '\\r\\n'"
+        ),
+    )
+    .await;
+    assert_eq!(std::fs::read(&csv).unwrap(), b">1,\"a,\\\"b\"\r\n>2,\\N\r\n>4,\"x\ty\"\r\n");
+}

@@ -5,6 +5,7 @@
 
 pub mod alter;
 pub mod autoparam;
+pub mod data_file;
 pub mod dml_options;
 pub mod lexer;
 pub(crate) mod stored_expr;
@@ -62,6 +63,10 @@ pub enum Stmt {
     /// UPDATE IGNORE / DELETE IGNORE: the statement without its IGNORE, which sqlparser lacks
     /// (`dml_options`).
     DmlIgnore(Box<ast::Statement>),
+    /// SELECT ... INTO @vars / OUTFILE / DUMPFILE (`data_file`).
+    SelectInto(Box<data_file::SelectInto>),
+    /// LOAD DATA [LOCAL] INFILE (`data_file`).
+    LoadData(Box<data_file::LoadData>),
     Begin {
         read_only: Option<bool>,
         consistent_snapshot: bool,
@@ -171,6 +176,14 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
     if let Some(word) = first_word(text) {
         if let Some(r) = parse_special(&word, text) {
             return r;
+        }
+        if word == "SELECT" && contains_ignore_case(text, "INTO") {
+            if let Some(r) = data_file::select_into(text) {
+                return r.map(|s| Stmt::SelectInto(Box::new(s))).map_err(SyntaxError);
+            }
+        }
+        if word == "LOAD" && first_words_are(text, &["LOAD", "DATA"]) {
+            return data_file::load_data(text).map(|l| Stmt::LoadData(Box::new(l))).map_err(SyntaxError);
         }
         if word == "SET" && text.contains(":=") {
             rewritten = Some(set_assignments_with_equals(text));

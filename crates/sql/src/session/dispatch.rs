@@ -250,7 +250,7 @@ impl Session {
 
     // ---- SELECT ----
 
-    async fn run_select(
+    pub(super) async fn run_select(
         &mut self,
         c: &CompiledStmt,
         catalog: Option<Arc<Catalog>>,
@@ -397,6 +397,8 @@ impl Session {
         match stmt {
             Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
             Stmt::DmlIgnore(_) => Err(error::internal("UPDATE / DELETE IGNORE reached run_other")),
+            Stmt::SelectInto(si) => Box::pin(self.select_into(si, params, sink, more)).await,
+            Stmt::LoadData(_) => Err(error::not_supported("LOAD DATA")),
             Stmt::AlterTable(at) => Box::pin(self.run_alter(at, text, sink, more)).await,
             Stmt::Begin { read_only, consistent_snapshot } => {
                 self.counters.bump(Counter::ComBegin);

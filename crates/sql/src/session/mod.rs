@@ -17,6 +17,7 @@
 mod checksum;
 mod compiled;
 pub mod counters;
+mod data_file;
 mod dispatch;
 mod prepared;
 mod schema;
