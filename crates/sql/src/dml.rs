@@ -108,6 +108,12 @@ pub enum InfoKind {
         matched: u64,
         changed: u64,
     },
+    /// LOAD DATA.
+    Loaded {
+        records: u64,
+        deleted: u64,
+        skipped: u64,
+    },
 }
 
 impl InfoKind {
@@ -119,6 +125,9 @@ impl InfoKind {
             }
             InfoKind::Matched { matched, changed } => {
                 format!("Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}")
+            }
+            InfoKind::Loaded { records, deleted, skipped } => {
+                format!("Records: {records}  Deleted: {deleted}  Skipped: {skipped}  Warnings: {warnings}")
             }
         }
     }
@@ -341,6 +350,14 @@ pub(crate) fn default_expr(b: &mut Binder, col: &ColumnDef) -> Result<Expr, SqlE
             }
         }
     })
+}
+
+/// Makes `table` source 0 of the current scope (LOAD DATA's SET expressions read its columns).
+pub(crate) fn push_target(b: &mut Binder, table: &Arc<TableDef>) {
+    let src = target_source(table, &table.name);
+    let width = src.columns.len();
+    b.scope_mut().sources.push(src);
+    b.scope_mut().width = width;
 }
 
 /// Binds the single target table of UPDATE / DELETE as source 0 of the current scope.
@@ -1019,6 +1036,80 @@ async fn insert_select(
         insert_id,
         returned: plan.returning.is_some().then_some(counts.returned),
     })
+}
+
+/// Rows that come from outside a query (LOAD DATA's file): each a value per entry of the
+/// plan's column list (None: the column's default), numbered from 1.
+pub(crate) trait RowSource: Send {
+    fn next_row(&mut self, row_number: u64, cx: &mut ExecCtx) -> Result<Option<Vec<Option<Value>>>, SqlError>;
+}
+
+/// Inserts the rows of `source` as INSERT ... SELECT does its rows (one at a time, AUTO_INCREMENT
+/// intervals, IGNORE / REPLACE handling). Returns the outcome and (records, duplicates): rows
+/// read, and rows IGNORE skipped or REPLACE replaced.
+pub(crate) async fn insert_from_source(
+    plan: &InsertPlan,
+    source: &mut dyn RowSource,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(DmlOutcome, u64, u64), SqlError> {
+    let strict = plan.mode != InsertMode::Ignore && cx.sql_mode_is_strict();
+    let saved_strict = cx.set_strict(strict);
+    let r = insert_source_rows(plan, source, cx).await;
+    cx.set_strict(saved_strict);
+    r
+}
+
+async fn insert_source_rows(
+    plan: &InsertPlan,
+    source: &mut dyn RowSource,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(DmlOutcome, u64, u64), SqlError> {
+    let table = &plan.table;
+    let ncols = table.columns.len();
+    let ai = table.auto_increment_column();
+    let mut intervals = AutoIncIntervals::new(cx.insert_id_hint.take());
+    let on_dup = on_duplicate(plan);
+    let mut counts = InsertCounts::default();
+    let mut first_generated = None;
+    let mut last_explicit_ai = None;
+    let mut row_number = 0u64;
+    loop {
+        let Some(src) = source.next_row(row_number + 1, cx)? else {
+            break;
+        };
+        row_number += 1;
+        let (mut row, generate) = full_row(plan, table, ncols, src, row_number, cx)?;
+        let mut generated = None;
+        if let Some(ai) = ai {
+            if generate {
+                let id = intervals.generate(table, cx)?;
+                generated = Some(id);
+                row[ai] = ai_value(table, ai, id, row_number, cx)?;
+            } else if let Some(v) = value::to_u64(&row[ai]).filter(|v| *v > 0) {
+                intervals.explicit(table, v, cx)?;
+                last_explicit_ai = Some(v);
+            }
+        }
+        let written = counts.affected + counts.unchanged;
+        insert_one(plan, table, row, row_number, on_dup, &mut counts, cx).await?;
+        if let Some(id) = generated {
+            if counts.affected + counts.unchanged == written {
+                intervals.give_back(id);
+            } else {
+                first_generated.get_or_insert(id);
+            }
+        }
+    }
+    let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
+    let outcome = DmlOutcome {
+        affected: counts.affected,
+        found: counts.affected + counts.unchanged,
+        info: None,
+        first_generated,
+        insert_id,
+        returned: None,
+    };
+    Ok((outcome, counts.records, counts.duplicates + counts.refused))
 }
 
 /// A source row as a full table row: conversions, defaults; the AUTO_INCREMENT slot is NULL and

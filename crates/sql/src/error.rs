@@ -537,7 +537,17 @@ pub fn more_than_one_row() -> SqlError {
     SqlError::new(1172, "42000", "Result consisted of more than one row")
 }
 
-/// 29 (mysys EE_FILENOTFOUND): LOAD DATA INFILE of a missing file.
-pub fn file_not_found(path: &str, e: &std::io::Error) -> SqlError {
-    SqlError::new(29, "HY000", format!("File '{path}' not found ({})", errcode(e)))
+/// 13 (mysys EE_STAT): LOAD DATA INFILE of a file that cannot be read.
+pub fn cant_stat(path: &str, e: &std::io::Error) -> SqlError {
+    let e = if e.raw_os_error().is_some() {
+        std::io::Error::from_raw_os_error(e.raw_os_error().unwrap_or(2))
+    } else {
+        std::io::Error::from_raw_os_error(2)
+    };
+    SqlError::new(13, "HY000", format!("Can't get stat of '{path}' ({})", errcode(&e)))
+}
+
+/// 1148: LOAD DATA LOCAL when the client cannot send files or @@local_infile is OFF.
+pub fn local_infile_refused() -> SqlError {
+    SqlError::new(1148, "42000", "The used command is not allowed with this MariaDB version")
 }

@@ -53,6 +53,7 @@ mod error;
 mod exec;
 mod explain;
 mod generated;
+mod load;
 pub mod parse;
 mod plan;
 mod sequence;

@@ -8,10 +8,11 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use super::compiled::{Compiled, Ran, MAX_REBINDS};
+use super::compiled::{Compiled, CompiledStmt, Ran, MAX_REBINDS};
 use super::state::Session;
+use crate::bind::{Binder, Scope};
 use crate::error::{self, SqlError};
-use crate::parse::data_file::{FileFormat, IntoTarget, SelectInto};
+use crate::parse::data_file::{FileFormat, IntoTarget, LoadData, SelectInto};
 use crate::parse::{self, Stmt};
 use crate::types::{ColumnDefinition, OkInfo, ResultSink, Value, WarnLevel, Warning};
 use crate::value::{self, SqlType};
@@ -262,5 +263,86 @@ impl Session {
         self.found_rows = rows;
         self.send_ok(sink, more, rows, String::new(), warnings);
         Ok(())
+    }
+}
+
+impl Session {
+    /// CLIENT_LOCAL_FILES from the handshake.
+    pub fn set_local_files(&mut self, on: bool) {
+        self.local_files = on;
+    }
+
+    /// After `execute_text` returned: the file a LOAD DATA LOCAL asks the client for. The
+    /// connection then sends the request, reads the file and calls `finish_local_infile`; the
+    /// statement's result has not been sent yet.
+    pub fn take_local_infile_request(&mut self) -> Option<String> {
+        self.local_infile.as_ref().map(|l| l.path.clone())
+    }
+
+    /// Runs the LOAD DATA LOCAL that asked for a file, on the bytes the client sent.
+    pub async fn finish_local_infile(&mut self, data: Vec<u8>, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
+        let Some(l) = self.local_infile.take() else {
+            return Err(error::internal("no LOAD DATA LOCAL is waiting for a file"));
+        };
+        let r = self.run_load(&l, Arc::new(data), sink, false).await;
+        if let Err(e) = &r {
+            self.record_error(e);
+        }
+        self.publish_statement_state();
+        self.command_began = false;
+        r
+    }
+
+    /// LOAD DATA: a server file is read here; a LOCAL one is asked of the client.
+    pub(super) async fn load_data(
+        &mut self,
+        l: &LoadData,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        if l.local {
+            let enabled = matches!(self.server.globals.get("local_infile"), Ok(v) if value::truthy(&v) == Some(true));
+            if !self.local_files || !enabled {
+                return Err(error::local_infile_refused());
+            }
+            if more {
+                return Err(error::not_supported("LOAD DATA LOCAL followed by more statements in one query"));
+            }
+            self.local_infile = Some(Box::new(l.clone()));
+            return Ok(());
+        }
+        let full = self.server_file_path(&l.path)?;
+        let data = std::fs::read(&full).map_err(|e| error::cant_stat(&full.to_string_lossy(), &e))?;
+        self.run_load(l, Arc::new(data), sink, more).await
+    }
+
+    async fn run_load(
+        &mut self,
+        l: &LoadData,
+        data: Arc<Vec<u8>>,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        let db = self.current_db.clone();
+        for _ in 0..MAX_REBINDS {
+            let catalog = self.store.catalog();
+            let plan = {
+                let mut b = Binder::with_original(self.bind_env(&catalog, db.as_deref()), "", "");
+                b.scopes.push(Scope::default());
+                crate::load::bind(&mut b, l, data.clone())?
+            };
+            let c = CompiledStmt {
+                compiled: Compiled::Load(Arc::new(plan)),
+                param_count: 0,
+                catalog_version: catalog.version,
+                uses_tables: true,
+                uses_info_schema: false,
+                result_types_follow_params: false,
+            };
+            if self.run_dml(&c, Some(catalog), &[], sink, more).await? == Ran::Done {
+                return Ok(());
+            }
+        }
+        Err(error::table_definition_changed())
     }
 }

@@ -243,7 +243,8 @@ impl Session {
             | Compiled::Update(_)
             | Compiled::Delete(_)
             | Compiled::MultiUpdate(_)
-            | Compiled::MultiDelete(_) => self.run_dml(c, catalog, params, sink, more).await,
+            | Compiled::MultiDelete(_)
+            | Compiled::Load(_) => self.run_dml(c, catalog, params, sink, more).await,
             Compiled::Other(stmt) => self.run_other(stmt, text, params, sink, more).await.map(|_| Ran::Done),
         }
     }
@@ -304,7 +305,7 @@ impl Session {
         self.counters.bump(match &c.compiled {
             Compiled::Insert(p) if p.mode == dml::InsertMode::Replace => Counter::ComReplace,
             Compiled::Insert(p) if matches!(p.source, dml::InsertSource::Query(_)) => Counter::ComInsertSelect,
-            Compiled::Insert(_) => Counter::ComInsert,
+            Compiled::Insert(_) | Compiled::Load(_) => Counter::ComInsert,
             // Com_update_multi / Com_delete_multi are not kept apart.
             Compiled::Update(_) | Compiled::MultiUpdate(_) => Counter::ComUpdate,
             _ => Counter::ComDelete,
@@ -332,6 +333,7 @@ impl Session {
                     Compiled::Delete(p) => dml::execute_delete(p, &mut cx).await,
                     Compiled::MultiUpdate(p) => crate::dml_multi::execute_update(p, &mut cx).await,
                     Compiled::MultiDelete(p) => crate::dml_multi::execute_delete(p, &mut cx).await,
+                    Compiled::Load(p) => crate::load::execute(p, &mut cx).await,
                     _ => Err(error::internal("run_dml on a non-DML statement")),
                 }
             };
@@ -398,7 +400,7 @@ impl Session {
             Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
             Stmt::DmlIgnore(_) => Err(error::internal("UPDATE / DELETE IGNORE reached run_other")),
             Stmt::SelectInto(si) => Box::pin(self.select_into(si, params, sink, more)).await,
-            Stmt::LoadData(_) => Err(error::not_supported("LOAD DATA")),
+            Stmt::LoadData(l) => Box::pin(self.load_data(l, sink, more)).await,
             Stmt::AlterTable(at) => Box::pin(self.run_alter(at, text, sink, more)).await,
             Stmt::Begin { read_only, consistent_snapshot } => {
                 self.counters.bump(Counter::ComBegin);

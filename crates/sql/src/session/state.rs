@@ -91,6 +91,10 @@ pub struct Session {
     pub(super) savepoints: Vec<(String, SessionSavepoint)>,
     /// CREATE TEMPORARY TABLE's tables, dropped when the session ends.
     pub(super) temporary: TemporaryTables,
+    /// CLIENT_LOCAL_FILES: the client can send files for LOAD DATA LOCAL.
+    pub(super) local_files: bool,
+    /// A LOAD DATA LOCAL waiting for the client's file (`take_local_infile_request`).
+    pub(super) local_infile: Option<Box<crate::parse::data_file::LoadData>>,
 }
 
 /// Where a SAVEPOINT was set.
@@ -136,6 +140,8 @@ impl Session {
             client_found_rows: false,
             savepoints: Vec::new(),
             temporary,
+            local_files: false,
+            local_infile: None,
         })
     }
 

@@ -203,6 +203,7 @@ fn written_tables(c: &CompiledStmt) -> Vec<TableId> {
         Compiled::Delete(p) => vec![p.access.table.id],
         Compiled::MultiUpdate(p) => p.targets.iter().map(|t| t.table.id).collect(),
         Compiled::MultiDelete(p) => p.targets.iter().map(|t| t.table.id).collect(),
+        Compiled::Load(p) => vec![p.insert.table.id],
         Compiled::Select(_) | Compiled::Other(_) => Vec::new(),
     }
 }
