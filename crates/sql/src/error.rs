@@ -547,7 +547,11 @@ pub fn cant_stat(path: &str, e: &std::io::Error) -> SqlError {
     SqlError::new(13, "HY000", format!("Can't get stat of '{path}' ({})", errcode(&e)))
 }
 
-/// 1148: LOAD DATA LOCAL when the client cannot send files or @@local_infile is OFF.
+/// 4166: LOAD DATA LOCAL when the client cannot send files or @@local_infile is OFF.
 pub fn local_infile_refused() -> SqlError {
-    SqlError::new(1148, "42000", "The used command is not allowed with this MariaDB version")
+    SqlError::new(
+        4166,
+        "HY000",
+        "The used command is not allowed because the MariaDB server or client has disabled the local infile capability",
+    )
 }

@@ -367,3 +367,70 @@ async fn select_into_variables_and_files() {
     .await;
     assert_eq!(std::fs::read(&csv).unwrap(), b">1,\"a,\\\"b\"\r\n>2,\\N\r\n>4,\"x\ty\"\r\n");
 }
+
+#[tokio::test]
+async fn load_data_infile() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("f1.csv");
+    std::fs::write(
+        &csv,
+        "id,name,v\n1,\"a,b\",10\n2,\\N,20\n3,\"x\"\"y\",\n4,short\n5,long,50,extra\n1,dup,99\nabc,bad,1\n",
+    )
+    .unwrap();
+    let f = csv.to_str().unwrap();
+    exec(&mut s, "CREATE TABLE l (id INT PRIMARY KEY, name VARCHAR(10), v INT NOT NULL DEFAULT 7)").await;
+    let opts = "FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' IGNORE 1 LINES";
+    // Strict mode: the first bad value ends the load and nothing stays.
+    let e = fail(&mut s, &format!("LOAD DATA INFILE '{f}' INTO TABLE l {opts}")).await;
+    assert_eq!((e.code, e.message.as_str()), (1366, "Incorrect integer value: '' for column `test`.`l`.`v` at row 3"));
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM l").await, rows(&[&["0"]]));
+    let ok = exec(&mut s, &format!("LOAD DATA INFILE '{f}' IGNORE INTO TABLE l {opts}")).await;
+    assert_eq!(
+        (ok.affected_rows, ok.warnings, ok.info.as_str()),
+        (6, 5, "Records: 7  Deleted: 0  Skipped: 1  Warnings: 5")
+    );
+    let warnings: Vec<String> = query(&mut s, "SHOW WARNINGS").await.into_iter().map(|r| r[1].clone()).collect();
+    assert_eq!(warnings, ["1366", "1261", "1262", "1062", "1366"]);
+    assert_eq!(
+        query(&mut s, "SELECT * FROM l ORDER BY id").await,
+        rows(&[
+            &["0", "bad", "1"],
+            &["1", "a,b", "10"],
+            &["2", "NULL", "20"],
+            &["3", "x\"y", "0"],
+            &["4", "short", "0"],
+            &["5", "long", "50"]
+        ])
+    );
+    exec(&mut s, "SET sql_mode = ''").await;
+    let ok = exec(
+        &mut s,
+        &format!(
+            "LOAD DATA INFILE '{f}' REPLACE INTO TABLE l FIELDS TERMINATED BY ',' ENCLOSED BY '\"' IGNORE 1 LINES \
+             (id, @n, v) SET name = CONCAT(@n, '!')"
+        ),
+    )
+    .await;
+    assert_eq!(ok.info, "Records: 7  Deleted: 6  Skipped: 0  Warnings: 4");
+    assert_eq!(query(&mut s, "SELECT name FROM l WHERE id = 1").await, rows(&[&["dup!"]]));
+    // A round trip through INTO OUTFILE.
+    let out = dir.path().join("out.txt");
+    let o = out.to_str().unwrap();
+    exec(&mut s, &format!("SELECT id, name, v FROM l ORDER BY id INTO OUTFILE '{o}'")).await;
+    exec(&mut s, "CREATE TABLE copy LIKE l").await;
+    let ok = exec(&mut s, &format!("LOAD DATA INFILE '{o}' INTO TABLE copy")).await;
+    assert_eq!(ok.info, "Records: 6  Deleted: 0  Skipped: 0  Warnings: 0");
+    assert_eq!(
+        query(&mut s, "SELECT * FROM copy ORDER BY id").await,
+        query(&mut s, "SELECT * FROM l ORDER BY id").await
+    );
+    let e = fail(&mut s, &format!("LOAD DATA INFILE '{f}' INTO TABLE l (id, nosuch)")).await;
+    assert_eq!(e.code, 1054);
+    let e = fail(&mut s, "LOAD DATA INFILE '/nonexistent/x' INTO TABLE l").await;
+    assert_eq!(e.code, 13);
+    // This session's client offers no CLIENT_LOCAL_FILES.
+    let e = fail(&mut s, &format!("LOAD DATA LOCAL INFILE '{f}' INTO TABLE l")).await;
+    assert_eq!(e.code, 4166);
+}
