@@ -77,3 +77,13 @@ UPDATE c JOIN p ON c.pid=p.id SET c.pid=NULL, p.id=p.id+10;
 SELECT * FROM p ORDER BY id;
 SELECT * FROM c ORDER BY id;
 DROP TABLE c, p, a, b;
+-- UPDATE IGNORE of a referenced row: skipped without a warning, as MariaDB.
+CREATE TABLE p (id INT PRIMARY KEY);
+CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p(id));
+INSERT INTO p VALUES (1),(2),(3);
+INSERT INTO c VALUES (1,1),(2,2);
+UPDATE IGNORE p SET id=id+10;
+SHOW WARNINGS;
+SELECT * FROM p ORDER BY id;
+UPDATE p SET id=id+10 WHERE id=1;
+DROP TABLE c, p;

@@ -23,7 +23,7 @@ fn load_data_local_infile_with_mysql_async() {
             .ip_or_hostname("127.0.0.1")
             .tcp_port(server.port)
             .user(Some("root"))
-            .local_infile_handler(Some(mysql_async::WhiteListFsHandler::new(&[p.clone()])));
+            .local_infile_handler(Some(mysql_async::WhiteListFsHandler::new(std::slice::from_ref(&p))));
         let mut conn = mysql_async::Conn::new(opts).await.unwrap();
         conn.query_drop("CREATE DATABASE ld").await.unwrap();
         conn.query_drop("USE ld").await.unwrap();

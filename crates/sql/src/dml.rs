@@ -1073,10 +1073,7 @@ async fn insert_source_rows(
     let mut first_generated = None;
     let mut last_explicit_ai = None;
     let mut row_number = 0u64;
-    loop {
-        let Some(src) = source.next_row(row_number + 1, cx)? else {
-            break;
-        };
+    while let Some(src) = source.next_row(row_number + 1, cx)? {
         row_number += 1;
         let (mut row, generate) = full_row(plan, table, ncols, src, row_number, cx)?;
         let mut generated = None;
@@ -1543,7 +1540,8 @@ pub(crate) struct UpdateTarget<'t> {
 /// Writes row `cur` as `new` (its assigned columns set, `assigned` saying which): ON UPDATE
 /// CURRENT_TIMESTAMP columns and generated columns follow, then constraints are checked.
 /// Returns whether the row changed. With IGNORE a failed CHECK is warning 4025, and a
-/// duplicate key or a missing parent row skips the row silently, as in MariaDB.
+/// duplicate key, a missing parent row or a child row that refers to it skips the row
+/// silently, as in MariaDB.
 pub(crate) async fn write_updated_row(
     t: &UpdateTarget<'_>,
     cur: &ScanRow,
@@ -1572,6 +1570,9 @@ pub(crate) async fn write_updated_row(
             match rules.check_parents(&new, Some(&cur.row), cx).await {
                 Err(e) if e.code == error::NO_REFERENCED_ROW => return Ok(false),
                 r => r?,
+            }
+            if rules.update_restricted(&cur.row, &new, cx).await? {
+                return Ok(false);
             }
         } else {
             rules.check_row(table, &new, cx)?;

@@ -11,8 +11,8 @@
 //! Files, bottom up: `compiled` (what is kept of a statement), `counters`, `text_cache`,
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
 //! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE),
-//! `temporary` (temporary tables), `prepared`, and `dispatch` (statement
-//! dispatch, the entry from the server).
+//! `temporary` (temporary tables), `prepared`, `data_file` (SELECT ... INTO, LOAD DATA and
+//! its LOCAL file request), and `dispatch` (statement dispatch, the entry from the server).
 
 mod checksum;
 mod compiled;
