@@ -16,7 +16,6 @@ UPDATE a JOIN b ON a.id=b.aid SET a.v = a.v + 1, b.w = a.v;
 SELECT * FROM a ORDER BY id;
 SELECT * FROM b ORDER BY id;
 UPDATE a, b SET a.v=a.v+1 WHERE a.id=b.aid;
-SELECT ROW_COUNT();
 UPDATE a LEFT JOIN b ON a.id=b.aid SET a.v=a.v+1 WHERE b.id IS NULL;
 SELECT * FROM a ORDER BY id;
 UPDATE a JOIN b ON a.id=b.aid SET a.v = 5 ORDER BY a.id;

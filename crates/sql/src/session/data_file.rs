@@ -20,7 +20,7 @@ use crate::value::{self, SqlType};
 /// Where the rows of SELECT ... INTO go.
 enum IntoSink {
     /// The first row (a second one is error 1172), and how many came.
-    Vars { first: Option<Vec<Value>>, rows: u64 },
+    Vars { first: Option<Vec<Value>>, rows: u64, types: Vec<SqlType> },
     File {
         out: std::io::BufWriter<std::fs::File>,
         format: Option<FileFormat>,
@@ -34,9 +34,21 @@ impl ResultSink for IntoSink {
     fn columns(&mut self, _: &[ColumnDefinition]) {}
     fn row(&mut self, values: &[Value]) {
         match self {
-            IntoSink::Vars { first, rows } => {
+            IntoSink::Vars { first, rows, types } => {
                 if first.is_none() {
-                    *first = Some(values.to_vec());
+                    // A user variable holds an integer, decimal, double or string: MariaDB
+                    // keeps temporal values as their text.
+                    let kept = values.iter().zip(types.iter()).map(|(v, ty)| match ty {
+                        SqlType::Date | SqlType::DateTime { .. } | SqlType::Timestamp { .. } | SqlType::Time { .. }
+                            if !v.is_null() =>
+                        {
+                            let mut text = Vec::new();
+                            text_of(v, ty, &mut text);
+                            Value::Bytes(text)
+                        }
+                        _ => v.clone(),
+                    });
+                    *first = Some(kept.collect());
                 }
                 *rows += 1;
             }
@@ -188,7 +200,7 @@ impl Session {
                     if vars.len() != plan.columns.len() {
                         return Err(error::union_column_count());
                     }
-                    IntoSink::Vars { first: None, rows: 0 }
+                    IntoSink::Vars { first: None, rows: 0, types }
                 }
                 IntoTarget::Outfile { path, .. } | IntoTarget::Dumpfile(path) => {
                     let full = self.server_file_path(path)?;
@@ -228,7 +240,7 @@ impl Session {
             );
         }
         let rows = match into {
-            Some(IntoSink::Vars { first, rows }) => {
+            Some(IntoSink::Vars { first, rows, .. }) => {
                 if rows > 1 {
                     return Err(error::more_than_one_row());
                 }
