@@ -31,7 +31,6 @@ pub mod capabilities {
     pub const CLIENT_DEPRECATE_EOF: u32 = 1 << 24;
 
     /// What selkied offers. Deliberately absent: SSL and COMPRESS (not implemented),
-    /// LOCAL_FILES (no LOAD DATA LOCAL),
     /// SESSION_TRACK (no session state tracking).
     pub const SERVER_DEFAULT: u32 = CLIENT_LONG_PASSWORD
         | CLIENT_FOUND_ROWS
@@ -43,6 +42,7 @@ pub mod capabilities {
         | CLIENT_TRANSACTIONS
         | CLIENT_SECURE_CONNECTION
         | CLIENT_MULTI_STATEMENTS
+        | CLIENT_LOCAL_FILES
         | CLIENT_MULTI_RESULTS
         | CLIENT_PS_MULTI_RESULTS
         | CLIENT_PLUGIN_AUTH

@@ -128,6 +128,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr, adm
             questions: 0,
             param_slots: Vec::new(),
             params: Vec::new(),
+            local_infile: None,
         },
         drain_on_close: false,
     };
@@ -307,6 +308,7 @@ async fn handshake(
     // Without CLIENT_MULTI_STATEMENTS a COM_QUERY holds one statement (MariaDB: 1064 otherwise).
     session.set_multi_statements(response.capabilities & CLIENT_MULTI_STATEMENTS != 0);
     session.set_client_found_rows(response.capabilities & CLIENT_FOUND_ROWS != 0);
+    session.set_local_files(response.capabilities & CLIENT_LOCAL_FILES != 0);
     session.set_client_collation(u16::from(response.charset));
     entry.set_identity(&response.user, session.current_database());
     entry.end(session.current_database());
@@ -364,6 +366,9 @@ struct Context {
     /// Reused per COM_STMT_EXECUTE.
     param_slots: Vec<Option<BinaryValue>>,
     params: Vec<Value>,
+    /// A COM_QUERY's LOAD DATA LOCAL waits for this file from the client (`Connection::
+    /// local_infile`), its result not yet sent.
+    local_infile: Option<String>,
 }
 
 /// What to do after a command.
@@ -374,6 +379,29 @@ enum Flow {
 }
 
 impl Connection {
+    /// LOAD DATA LOCAL: asks the client for `name` (a 0xFB packet), reads the file's packets up
+    /// to the empty one that ends it, then runs the load and sends its result.
+    async fn local_infile(&mut self, name: &str) -> Flow {
+        let mut request = Vec::with_capacity(name.len() + 1);
+        request.push(0xFB);
+        request.extend_from_slice(name.as_bytes());
+        self.ctx.writer.write_packet(&request);
+        if self.ctx.writer.flush().await.is_err() {
+            return Flow::Close;
+        }
+        self.reader.set_sequence(self.ctx.writer.sequence());
+        let mut data = Vec::new();
+        loop {
+            match self.reader.read_packet().await {
+                Ok([]) => break,
+                Ok(p) => data.extend_from_slice(p),
+                Err(_) => return Flow::Close,
+            }
+        }
+        self.ctx.writer.set_sequence(self.reader.sequence());
+        self.ctx.finish_local_infile(data).await
+    }
+
     /// The command loop. Returns true if the connection ended abnormally (Aborted_clients).
     async fn run(&mut self) -> bool {
         loop {
@@ -422,7 +450,13 @@ impl Connection {
             let first_response_seq = self.ctx.writer.sequence();
             let flow = match Command::parse(payload, self.ctx.capabilities) {
                 Ok(Command::Quit) => return false,
-                Ok(cmd) => self.ctx.dispatch(cmd).await,
+                Ok(cmd) => {
+                    let flow = self.ctx.dispatch(cmd).await;
+                    match self.ctx.local_infile.take() {
+                        Some(name) => self.local_infile(&name).await,
+                        None => flow,
+                    }
+                }
                 Err(e) => {
                     let seq = self.ctx.writer.sequence();
                     report_protocol_error(&mut self.ctx.writer, seq, &e).await;
@@ -657,10 +691,31 @@ impl Context {
         let mut sink = WireSink::new(&mut self.writer, &mut self.sink_state, RowFormat::Text, deprecate_eof, status);
         // Boxed: the statement future is large and idle connections should not carry it.
         let result = Box::pin(self.session.execute_text(sql, &mut sink)).await;
+        if result.is_ok() {
+            if let Some(name) = self.session.take_local_infile_request() {
+                // The result follows the file (`Connection::local_infile`).
+                self.questions += 1;
+                self.local_infile = Some(name);
+                return Flow::Continue;
+            }
+        }
         let final_status = status_flags(self.session.status());
         let finished = sink.finish(final_status, result);
         self.questions += finished.statements;
         if finished.write_error.is_some() {
+            return Flow::Close;
+        }
+        Flow::Continue
+    }
+
+    /// The result of a LOAD DATA LOCAL, on the file the client sent.
+    async fn finish_local_infile(&mut self, data: Vec<u8>) -> Flow {
+        let status = self.status();
+        let deprecate_eof = self.deprecate_eof();
+        let mut sink = WireSink::new(&mut self.writer, &mut self.sink_state, RowFormat::Text, deprecate_eof, status);
+        let result = Box::pin(self.session.finish_local_infile(data, &mut sink)).await;
+        let final_status = status_flags(self.session.status());
+        if sink.finish(final_status, result).write_error.is_some() {
             return Flow::Close;
         }
         Flow::Continue
@@ -834,6 +889,7 @@ impl Context {
         }
         session.set_multi_statements(self.capabilities & CLIENT_MULTI_STATEMENTS != 0);
         session.set_client_found_rows(self.capabilities & CLIENT_FOUND_ROWS != 0);
+        session.set_local_files(self.capabilities & CLIENT_LOCAL_FILES != 0);
         self.session = session;
         self.interrupt = self.session.interrupt_flag();
         self.entry.set_interrupt_flag(self.interrupt.clone());

@@ -13,6 +13,7 @@ mod big_values;
 mod charsets;
 mod client_programs;
 mod idle_connections;
+mod load_data;
 mod mariadb_dump;
 mod orm;
 mod wire;

@@ -90,6 +90,8 @@ pub struct DeletePlan {
     pub rules: Option<Arc<TableRules>>,
     /// RETURNING: evaluated on each row before it is deleted.
     pub returning: Option<Returning>,
+    /// DELETE IGNORE: a row a foreign key keeps is skipped with a warning.
+    pub ignore: bool,
 }
 
 /// The info string a DML statement reports (completed with the final warning count).
@@ -106,6 +108,12 @@ pub enum InfoKind {
         matched: u64,
         changed: u64,
     },
+    /// LOAD DATA.
+    Loaded {
+        records: u64,
+        deleted: u64,
+        skipped: u64,
+    },
 }
 
 impl InfoKind {
@@ -117,6 +125,9 @@ impl InfoKind {
             }
             InfoKind::Matched { matched, changed } => {
                 format!("Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}")
+            }
+            InfoKind::Loaded { records, deleted, skipped } => {
+                format!("Records: {records}  Deleted: {deleted}  Skipped: {skipped}  Warnings: {warnings}")
             }
         }
     }
@@ -170,7 +181,7 @@ fn column_position(table: &TableDef, name: &ast::ObjectName, clause: &str) -> Re
         .ok_or_else(|| SqlError::new(1054, "42S22", format!("Unknown column '{col}' in '{clause}'")))
 }
 
-fn is_default_keyword(e: &ast::Expr) -> bool {
+pub(crate) fn is_default_keyword(e: &ast::Expr) -> bool {
     matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
 }
 
@@ -319,7 +330,7 @@ pub fn bind_insert(b: &mut Binder, ins: &ast::Insert) -> Result<InsertPlan, SqlE
 /// The DEFAULT keyword in an UPDATE / ODKU assignment: the column's default as an expression
 /// (a DEFAULT (expr) bound in the statement's scope, where the table's columns are the row
 /// being changed).
-fn default_expr(b: &mut Binder, col: &ColumnDef) -> Result<Expr, SqlError> {
+pub(crate) fn default_expr(b: &mut Binder, col: &ColumnDef) -> Result<Expr, SqlError> {
     if col.generated.is_some() {
         // DEFAULT for a generated column means its computed value: the NULL stands for it.
         return Ok(Expr::Literal(Value::Null));
@@ -339,6 +350,14 @@ fn default_expr(b: &mut Binder, col: &ColumnDef) -> Result<Expr, SqlError> {
             }
         }
     })
+}
+
+/// Makes `table` source 0 of the current scope (LOAD DATA's SET expressions read its columns).
+pub(crate) fn push_target(b: &mut Binder, table: &Arc<TableDef>) {
+    let src = target_source(table, &table.name);
+    let width = src.columns.len();
+    b.scope_mut().sources.push(src);
+    b.scope_mut().width = width;
 }
 
 /// Binds the single target table of UPDATE / DELETE as source 0 of the current scope.
@@ -421,7 +440,7 @@ fn bind_where_order_limit(
 }
 
 /// Binds a single-table UPDATE. The binder must have one (empty) scope pushed.
-pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlError> {
+pub fn bind_update(b: &mut Binder, u: &ast::Update, ignore: bool) -> Result<UpdatePlan, SqlError> {
     if u.returning.is_some() {
         // MariaDB 10.11 has no UPDATE ... RETURNING: its parser stops there.
         return Err(error::syntax(b.text.returning_clause_text().unwrap_or("RETURNING"), 1));
@@ -433,23 +452,7 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
     b.set_clause(Clause::Set);
     let mut assignments = Vec::with_capacity(u.assignments.len());
     for a in &u.assignments {
-        let ast::AssignmentTarget::ColumnName(n) = &a.target else {
-            return Err(error::not_supported("tuple assignment"));
-        };
-        let parts: Vec<String> =
-            n.0.iter()
-                .map(|p| match p {
-                    ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
-                    ast::ObjectNamePart::Function(_) => Err(error::syntax(&n.to_string(), 1)),
-                })
-                .collect::<Result<_, _>>()?;
-        let Some((col, qualifier)) = parts.split_last() else {
-            return Err(error::syntax(&n.to_string(), 1));
-        };
-        let target = b.resolve_column(qualifier, col)?;
-        let Expr::Column(pos) = target.expr else {
-            return Err(error::unknown_column(&n.to_string(), Clause::Set));
-        };
+        let pos = assigned_column(b, a)?;
         let e = if is_default_keyword(&a.value) {
             default_expr(b, &table.columns[pos])?
         } else {
@@ -460,11 +463,11 @@ pub fn bind_update(b: &mut Binder, u: &ast::Update) -> Result<UpdatePlan, SqlErr
     let (access, order, limit) = bind_where_order_limit(b, u.selection.as_ref(), &u.order_by, u.limit.as_ref())?;
     let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
     let generated = crate::generated::values_for(b.env.catalog, &table)?;
-    Ok(UpdatePlan { access, order, limit, assignments, ignore: false, rules, generated })
+    Ok(UpdatePlan { access, order, limit, assignments, ignore, rules, generated })
 }
 
 /// Binds a single-table DELETE. The binder must have one (empty) scope pushed.
-pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlError> {
+pub fn bind_delete(b: &mut Binder, d: &ast::Delete, ignore: bool) -> Result<DeletePlan, SqlError> {
     if !d.tables.is_empty() || d.using.is_some() {
         return Err(error::not_supported("multi-table DELETE"));
     }
@@ -478,7 +481,29 @@ pub fn bind_delete(b: &mut Binder, d: &ast::Delete) -> Result<DeletePlan, SqlErr
     let returning = d.returning.as_ref().map(|items| b.bind_returning(items)).transpose()?;
     let (access, order, limit) = bind_where_order_limit(b, d.selection.as_ref(), &d.order_by, d.limit.as_ref())?;
     let rules = crate::constraints::rules_for(b.env.catalog, &table)?;
-    Ok(DeletePlan { access, order, limit, rules, returning })
+    Ok(DeletePlan { access, order, limit, rules, returning, ignore })
+}
+
+/// The position, in the statement's row, of the column an assignment of SET changes.
+pub(crate) fn assigned_column(b: &mut Binder, a: &ast::Assignment) -> Result<usize, SqlError> {
+    let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+        return Err(error::not_supported("tuple assignment"));
+    };
+    let parts: Vec<String> =
+        n.0.iter()
+            .map(|p| match p {
+                ast::ObjectNamePart::Identifier(i) => Ok(i.value.clone()),
+                ast::ObjectNamePart::Function(_) => Err(error::syntax(&n.to_string(), 1)),
+            })
+            .collect::<Result<_, _>>()?;
+    let Some((col, qualifier)) = parts.split_last() else {
+        return Err(error::syntax(&n.to_string(), 1));
+    };
+    let target = b.resolve_column(qualifier, col)?;
+    let Expr::Column(pos) = target.expr else {
+        return Err(error::unknown_column(&n.to_string(), Clause::Set));
+    };
+    Ok(pos)
 }
 
 // ---- execution ----
@@ -582,7 +607,7 @@ async fn next_latest(cursor: &mut AccessCursor<'_>, cx: &mut ExecCtx<'_>) -> Res
 
 /// Gives the worker thread to other tasks when the statement's time slice is used up: row
 /// writes that need no lock wait complete without ever suspending the statement.
-async fn yield_if_due(cx: &mut ExecCtx<'_>) -> Result<(), SqlError> {
+pub(crate) async fn yield_if_due(cx: &mut ExecCtx<'_>) -> Result<(), SqlError> {
     if cx.tick()? {
         cx.pause().await?;
     }
@@ -591,7 +616,13 @@ async fn yield_if_due(cx: &mut ExecCtx<'_>) -> Result<(), SqlError> {
 
 /// Converts `v` for column `col` of `table`, row `row` (1-based) of the statement; NULL into
 /// NOT NULL is 1048 in strict mode, otherwise the implicit default with a warning.
-fn store(v: Value, table: &TableDef, col: &ColumnDef, row: u64, cx: &mut ExecCtx) -> Result<Value, SqlError> {
+pub(crate) fn store(
+    v: Value,
+    table: &TableDef,
+    col: &ColumnDef,
+    row: u64,
+    cx: &mut ExecCtx,
+) -> Result<Value, SqlError> {
     if v.is_null() {
         if col.nullable {
             return Ok(Value::Null);
@@ -1007,6 +1038,77 @@ async fn insert_select(
     })
 }
 
+/// Rows that come from outside a query (LOAD DATA's file): each a value per entry of the
+/// plan's column list (None: the column's default), numbered from 1.
+pub(crate) trait RowSource: Send {
+    fn next_row(&mut self, row_number: u64, cx: &mut ExecCtx) -> Result<Option<Vec<Option<Value>>>, SqlError>;
+}
+
+/// Inserts the rows of `source` as INSERT ... SELECT does its rows (one at a time, AUTO_INCREMENT
+/// intervals, IGNORE / REPLACE handling). Returns the outcome and (records, duplicates): rows
+/// read, and rows IGNORE skipped or REPLACE replaced.
+pub(crate) async fn insert_from_source(
+    plan: &InsertPlan,
+    source: &mut dyn RowSource,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(DmlOutcome, u64, u64), SqlError> {
+    let strict = plan.mode != InsertMode::Ignore && cx.sql_mode_is_strict();
+    let saved_strict = cx.set_strict(strict);
+    let r = insert_source_rows(plan, source, cx).await;
+    cx.set_strict(saved_strict);
+    r
+}
+
+async fn insert_source_rows(
+    plan: &InsertPlan,
+    source: &mut dyn RowSource,
+    cx: &mut ExecCtx<'_>,
+) -> Result<(DmlOutcome, u64, u64), SqlError> {
+    let table = &plan.table;
+    let ncols = table.columns.len();
+    let ai = table.auto_increment_column();
+    let mut intervals = AutoIncIntervals::new(cx.insert_id_hint.take());
+    let on_dup = on_duplicate(plan);
+    let mut counts = InsertCounts::default();
+    let mut first_generated = None;
+    let mut last_explicit_ai = None;
+    let mut row_number = 0u64;
+    while let Some(src) = source.next_row(row_number + 1, cx)? {
+        row_number += 1;
+        let (mut row, generate) = full_row(plan, table, ncols, src, row_number, cx)?;
+        let mut generated = None;
+        if let Some(ai) = ai {
+            if generate {
+                let id = intervals.generate(table, cx)?;
+                generated = Some(id);
+                row[ai] = ai_value(table, ai, id, row_number, cx)?;
+            } else if let Some(v) = value::to_u64(&row[ai]).filter(|v| *v > 0) {
+                intervals.explicit(table, v, cx)?;
+                last_explicit_ai = Some(v);
+            }
+        }
+        let written = counts.affected + counts.unchanged;
+        insert_one(plan, table, row, row_number, on_dup, &mut counts, cx).await?;
+        if let Some(id) = generated {
+            if counts.affected + counts.unchanged == written {
+                intervals.give_back(id);
+            } else {
+                first_generated.get_or_insert(id);
+            }
+        }
+    }
+    let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
+    let outcome = DmlOutcome {
+        affected: counts.affected,
+        found: counts.affected + counts.unchanged,
+        info: None,
+        first_generated,
+        insert_id,
+        returned: None,
+    };
+    Ok((outcome, counts.records, counts.duplicates + counts.refused))
+}
+
 /// A source row as a full table row: conversions, defaults; the AUTO_INCREMENT slot is NULL and
 /// `true` returned when the row asks for a generated value (NULL, or 0 unless
 /// NO_AUTO_VALUE_ON_ZERO).
@@ -1410,35 +1512,10 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         if let Some(g) = &plan.generated {
             g.fill(&table, &mut new, matched, cx)?;
         }
-        if new == cur.row {
-            yield_if_due(cx).await?;
-            continue;
-        }
-        for (ci, c) in table.columns.iter().enumerate() {
-            if c.on_update_current_timestamp && !assigned[ci] {
-                new[ci] = current_timestamp(&table, c, matched, cx)?;
-            }
-        }
-        if let Some(g) = plan.generated.as_ref().filter(|_| table.columns.iter().any(|c| c.on_update_current_timestamp))
-        {
-            g.fill(&table, &mut new, matched, cx)?;
-        }
-        if let Some(rules) = &plan.rules {
-            rules.check_row(&table, &new, cx)?;
-            rules.check_parents(&new, Some(&cur.row), cx).await?;
-        }
-        let after = plan.rules.as_ref().map(|_| new.clone());
-        match cx.trx()?.update(&table, &cur.pk_key, &cur.row, new).await {
-            Ok(_) => {
-                changed += 1;
-                if let (Some(rules), Some(new)) = (&plan.rules, &after) {
-                    rules.on_update(&table, &cur.row, new, cx).await?;
-                }
-            }
-            Err(StorageError::DuplicateKey { index, key }) if plan.ignore => {
-                cx.push_warning(WarnLevel::Warning, 1062, format!("Duplicate entry '{key}' for key '{index}'"));
-            }
-            Err(e) => return Err(e.into()),
+        let target =
+            UpdateTarget { table: &table, rules: &plan.rules, generated: &plan.generated, ignore: plan.ignore };
+        if write_updated_row(&target, &cur, new, &assigned, matched, cx).await? {
+            changed += 1;
         }
         yield_if_due(cx).await?;
     }
@@ -1450,6 +1527,94 @@ async fn update_rows(plan: &UpdatePlan, cx: &mut ExecCtx<'_>) -> Result<DmlOutco
         insert_id: cx.insert_id_override.unwrap_or(0),
         returned: None,
     })
+}
+
+/// What writing an updated row needs to know of its table.
+pub(crate) struct UpdateTarget<'t> {
+    pub table: &'t Arc<TableDef>,
+    pub rules: &'t Option<Arc<TableRules>>,
+    pub generated: &'t Option<Arc<GeneratedValues>>,
+    pub ignore: bool,
+}
+
+/// Writes row `cur` as `new` (its assigned columns set, `assigned` saying which): ON UPDATE
+/// CURRENT_TIMESTAMP columns and generated columns follow, then constraints are checked.
+/// Returns whether the row changed. With IGNORE a failed CHECK is warning 4025, and a
+/// duplicate key, a missing parent row or a child row that refers to it skips the row
+/// silently, as in MariaDB.
+pub(crate) async fn write_updated_row(
+    t: &UpdateTarget<'_>,
+    cur: &ScanRow,
+    mut new: Vec<Value>,
+    assigned: &[bool],
+    row_no: u64,
+    cx: &mut ExecCtx<'_>,
+) -> Result<bool, SqlError> {
+    let table = t.table;
+    if new == cur.row {
+        return Ok(false);
+    }
+    for (ci, c) in table.columns.iter().enumerate() {
+        if c.on_update_current_timestamp && !assigned[ci] {
+            new[ci] = current_timestamp(table, c, row_no, cx)?;
+        }
+    }
+    if let Some(g) = t.generated.as_ref().filter(|_| table.columns.iter().any(|c| c.on_update_current_timestamp)) {
+        g.fill(table, &mut new, row_no, cx)?;
+    }
+    if let Some(rules) = t.rules {
+        if t.ignore {
+            if rules.check_row_or_warn(table, &new, cx)? {
+                return Ok(false);
+            }
+            match rules.check_parents(&new, Some(&cur.row), cx).await {
+                Err(e) if e.code == error::NO_REFERENCED_ROW => return Ok(false),
+                r => r?,
+            }
+            if rules.update_restricted(&cur.row, &new, cx).await? {
+                return Ok(false);
+            }
+        } else {
+            rules.check_row(table, &new, cx)?;
+            rules.check_parents(&new, Some(&cur.row), cx).await?;
+        }
+    }
+    let after = t.rules.as_ref().map(|_| new.clone());
+    match cx.trx()?.update(table, &cur.pk_key, &cur.row, new).await {
+        Ok(_) => {
+            if let (Some(rules), Some(new)) = (t.rules, &after) {
+                rules.on_update(table, &cur.row, new, cx).await?;
+            }
+            Ok(true)
+        }
+        // MariaDB 10.11 skips the row without a warning.
+        Err(StorageError::DuplicateKey { .. }) if t.ignore => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Before a row is deleted: its foreign keys' actions. False when DELETE IGNORE must skip the
+/// row (a child row refers to it: warning 1451 when `warn`, as in MariaDB's single-table
+/// DELETE IGNORE; its multi-table one skips the row silently).
+pub(crate) async fn before_delete(
+    table: &Arc<TableDef>,
+    rules: &Option<Arc<TableRules>>,
+    (ignore, warn): (bool, bool),
+    cur: &ScanRow,
+    cx: &mut ExecCtx<'_>,
+) -> Result<bool, SqlError> {
+    let Some(rules) = rules else {
+        return Ok(true);
+    };
+    match rules.on_delete(table, &cur.pk_key, &cur.row, cx).await {
+        Err(e) if ignore && e.code == error::ROW_IS_REFERENCED => {
+            if warn {
+                cx.push_warning(WarnLevel::Warning, e.code, e.message);
+            }
+            Ok(false)
+        }
+        r => r.map(|_| true),
+    }
 }
 
 /// DELETE. Unlike INSERT and UPDATE it is not strict: MariaDB only warns about a division by
@@ -1474,8 +1639,9 @@ pub async fn execute_delete(plan: &DeletePlan, cx: &mut ExecCtx<'_>) -> Result<D
         let Some(cur) = lock_and_recheck(&plan.access, &pk, cx).await? else {
             continue;
         };
-        if let Some(rules) = &plan.rules {
-            rules.on_delete(&table, &cur.pk_key, &cur.row, cx).await?;
+        if !before_delete(&table, &plan.rules, (plan.ignore, true), &cur, cx).await? {
+            yield_if_due(cx).await?;
+            continue;
         }
         returning_row(&plan.returning, &table, &cur.row, &mut returned, cx)?;
         cx.trx()?.delete(&table, &cur.pk_key, &cur.row).await.map_err(SqlError::from)?;

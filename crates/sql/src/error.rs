@@ -545,13 +545,26 @@ pub fn check_failed(name: &str, db: &str, table: &str) -> SqlError {
 }
 
 /// 1452: no parent row. `fk` is the constraint as SHOW CREATE TABLE prints it, after the child.
+/// The code of `no_referenced_row` (UPDATE IGNORE skips such rows).
+pub const NO_REFERENCED_ROW: u16 = 1452;
+/// The code of `row_is_referenced` (DELETE IGNORE turns it into a warning).
+pub const ROW_IS_REFERENCED: u16 = 1451;
+
 pub fn no_referenced_row(fk: &str) -> SqlError {
-    SqlError::new(1452, "23000", format!("Cannot add or update a child row: a foreign key constraint fails ({fk})"))
+    SqlError::new(
+        NO_REFERENCED_ROW,
+        "23000",
+        format!("Cannot add or update a child row: a foreign key constraint fails ({fk})"),
+    )
 }
 
 /// 1451: the parent row has children (RESTRICT / NO ACTION).
 pub fn row_is_referenced(fk: &str) -> SqlError {
-    SqlError::new(1451, "23000", format!("Cannot delete or update a parent row: a foreign key constraint fails ({fk})"))
+    SqlError::new(
+        ROW_IS_REFERENCED,
+        "23000",
+        format!("Cannot delete or update a parent row: a foreign key constraint fails ({fk})"),
+    )
 }
 
 /// 1451 without the constraint: DROP TABLE of a referenced parent.
@@ -618,4 +631,57 @@ pub fn duplicate_constraint_name(kind: &str, name: &str) -> SqlError {
 /// 1091 for DROP FOREIGN KEY / DROP CONSTRAINT of a name the table does not have.
 pub fn cant_drop_constraint(kind: &str, name: &str) -> SqlError {
     SqlError::new(1091, "42000", format!("Can't DROP {kind} `{name}`; check that it exists"))
+}
+
+/// 1288: a multi-table UPDATE / DELETE whose target is a derived table.
+pub fn target_not_updatable(name: &str, verb: &str) -> SqlError {
+    SqlError::new(1288, "HY000", format!("The target table {name} of the {verb} is not updatable"))
+}
+
+/// 1109: a multi-table DELETE target that names no table of its FROM clause.
+pub fn unknown_table_in_multi_delete(name: &str) -> SqlError {
+    SqlError::new(1109, "42S02", format!("Unknown table '{name}' in MULTI DELETE"))
+}
+
+/// 1290: a file path outside @@secure_file_priv (INTO OUTFILE, LOAD DATA INFILE).
+pub fn secure_file_priv() -> SqlError {
+    SqlError::new(
+        1290,
+        "HY000",
+        "The MariaDB server is running with the --secure-file-priv option so it cannot execute this statement",
+    )
+}
+
+/// 1086: INTO OUTFILE / DUMPFILE never overwrites a file.
+pub fn file_exists(path: &str) -> SqlError {
+    SqlError::new(1086, "HY000", format!("File '{path}' already exists"))
+}
+
+/// 1: INTO OUTFILE / DUMPFILE could not create or write its file.
+pub fn cant_create_file(path: &str, e: &std::io::Error) -> SqlError {
+    cant_create_temp_file(path, e)
+}
+
+/// 1172: SELECT ... INTO variables (or DUMPFILE) of more than one row.
+pub fn more_than_one_row() -> SqlError {
+    SqlError::new(1172, "42000", "Result consisted of more than one row")
+}
+
+/// 13 (mysys EE_STAT): LOAD DATA INFILE of a file that cannot be read.
+pub fn cant_stat(path: &str, e: &std::io::Error) -> SqlError {
+    let e = if e.raw_os_error().is_some() {
+        std::io::Error::from_raw_os_error(e.raw_os_error().unwrap_or(2))
+    } else {
+        std::io::Error::from_raw_os_error(2)
+    };
+    SqlError::new(13, "HY000", format!("Can't get stat of '{path}' ({})", errcode(&e)))
+}
+
+/// 4166: LOAD DATA LOCAL when the client cannot send files or @@local_infile is OFF.
+pub fn local_infile_refused() -> SqlError {
+    SqlError::new(
+        4166,
+        "HY000",
+        "The used command is not allowed because the MariaDB server or client has disabled the local infile capability",
+    )
 }

@@ -32,7 +32,8 @@
 //!   `generated`: generated columns (definitions, and their values on row changes);
 //!   `defaults`: DEFAULT (expr) column defaults (definitions, and their values on insert).
 //! - `dml`, `ddl`, `explain`: INSERT/UPDATE/DELETE, schema changes, EXPLAIN; `alter`: ALTER
-//!   TABLE (on top of `ddl`'s column and index definitions).
+//!   TABLE (on top of `ddl`'s column and index definitions); `dml_multi`: multi-table UPDATE
+//!   and DELETE, and `load`: LOAD DATA (both on top of `dml`'s row writes).
 //! - `session`: the `Session` type: dispatch, transactions, prepared statements, plan caches.
 //!
 //! A point select, top to bottom: `session::dispatch` (`execute_text` → cached plan of the
@@ -51,10 +52,12 @@ mod constraints;
 mod ddl;
 mod defaults;
 mod dml;
+mod dml_multi;
 mod error;
 mod exec;
 mod explain;
 mod generated;
+mod load;
 pub mod parse;
 mod plan;
 mod sequence;

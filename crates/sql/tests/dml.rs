@@ -262,3 +262,175 @@ async fn replace_of_an_identical_row() {
     assert_eq!(exec(&mut s, "REPLACE INTO k VALUES (1, 2)").await.affected_rows, 2);
     assert_eq!(query(&mut s, "SELECT * FROM k").await, rows(&[&["1", "2"]]));
 }
+
+#[tokio::test]
+async fn multi_table_update_and_delete() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE a (id INT PRIMARY KEY, v INT)").await;
+    exec(&mut s, "CREATE TABLE b (id INT PRIMARY KEY, aid INT, w INT)").await;
+    exec(&mut s, "INSERT INTO a VALUES (1,10),(2,20),(3,30)").await;
+    exec(&mut s, "INSERT INTO b VALUES (1,1,100),(2,1,200),(3,2,300),(4,9,400)").await;
+    // a.id=1 joins two rows of b: it changes once, and is matched once.
+    let ok = exec(&mut s, "UPDATE a JOIN b ON a.id=b.aid SET a.v=a.v+1, b.w=b.w+1").await;
+    assert_eq!((ok.affected_rows, ok.info.as_str()), (5, "Rows matched: 5  Changed: 5  Warnings: 0"));
+    assert_eq!(query(&mut s, "SELECT v FROM a ORDER BY id").await, rows(&[&["11"], &["21"], &["30"]]));
+    // b's SET reads a as joined, before a's own change.
+    let ok = exec(&mut s, "UPDATE a JOIN b ON a.id=b.aid SET a.v = a.v + 1, b.w = a.v").await;
+    assert_eq!(ok.info, "Rows matched: 5  Changed: 5  Warnings: 0");
+    assert_eq!(query(&mut s, "SELECT w FROM b ORDER BY id").await, rows(&[&["11"], &["11"], &["21"], &["400"]]));
+    let ok = exec(&mut s, "UPDATE a, b SET a.v=0 WHERE a.id=b.aid").await;
+    assert_eq!(ok.info, "Rows matched: 2  Changed: 2  Warnings: 0");
+    let ok = exec(&mut s, "UPDATE a LEFT JOIN b ON a.id=b.aid SET a.v=7 WHERE b.id IS NULL").await;
+    assert_eq!(ok.affected_rows, 1);
+    let e = fail(&mut s, "UPDATE a JOIN (SELECT 1 AS q) d ON d.q=a.id SET d.q=2").await;
+    assert_eq!((e.code, e.message.as_str()), (1288, "The target table d of the UPDATE is not updatable"));
+    let e = fail(&mut s, "UPDATE a JOIN b ON a.id=b.aid SET id = 1").await;
+    assert_eq!(e.code, 1052);
+    let e = fail(&mut s, "DELETE x FROM a JOIN b ON a.id=b.aid").await;
+    assert_eq!((e.code, e.message.as_str()), (1109, "Unknown table 'x' in MULTI DELETE"));
+    let e = fail(&mut s, "DELETE a FROM a JOIN b ON a.id=b.aid WHERE a.id IN (SELECT id FROM a)").await;
+    assert_eq!(e.code, 1093);
+    let e = fail(&mut s, "DELETE a FROM a JOIN b ON a.id=b.aid LIMIT 1").await;
+    assert_eq!((e.code, e.message.contains("near 'LIMIT 1'")), (1064, true));
+    let ok = exec(&mut s, "DELETE a, b FROM a JOIN b ON a.id=b.aid WHERE a.id=1").await;
+    assert_eq!(ok.affected_rows, 3);
+    let ok = exec(&mut s, "DELETE FROM a USING a JOIN b ON a.id=b.aid").await;
+    assert_eq!(ok.affected_rows, 1);
+    assert_eq!(query(&mut s, "SELECT id FROM a").await, rows(&[&["3"]]));
+    assert_eq!(query(&mut s, "SELECT id FROM b ORDER BY id").await, rows(&[&["3"], &["4"]]));
+}
+
+#[tokio::test]
+async fn update_and_delete_modifiers() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE p (id INT PRIMARY KEY)").await;
+    exec(&mut s, "CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p(id))").await;
+    exec(&mut s, "INSERT INTO p VALUES (1),(2),(3)").await;
+    exec(&mut s, "INSERT INTO c VALUES (1,1),(2,2)").await;
+    let ok = exec(&mut s, "DELETE LOW_PRIORITY QUICK IGNORE FROM p WHERE id=99").await;
+    assert_eq!(ok.affected_rows, 0);
+    // DELETE IGNORE: the referenced rows stay, each with warning 1451.
+    let ok = exec(&mut s, "DELETE IGNORE FROM p").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (1, 2));
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await[0][1], "1451");
+    // UPDATE IGNORE: duplicates and missing parents skip their rows silently, as in MariaDB.
+    let ok = exec(&mut s, "UPDATE LOW_PRIORITY IGNORE p SET id=2 WHERE id=1").await;
+    assert_eq!((ok.affected_rows, ok.warnings, ok.info.as_str()), (0, 0, "Rows matched: 1  Changed: 0  Warnings: 0"));
+    let ok = exec(&mut s, "UPDATE IGNORE c SET pid=99").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (0, 0));
+    let e = fail(&mut s, "UPDATE c SET pid=99").await;
+    assert_eq!(e.code, 1452);
+}
+
+#[tokio::test]
+async fn select_into_variables_and_files() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE b (id INT PRIMARY KEY, w INT, s VARCHAR(10))").await;
+    exec(&mut s, "INSERT INTO b VALUES (1,100,'a,\"b'),(2,200,NULL),(4,400,'x\ty')").await;
+    let ok = exec(&mut s, "SELECT id, w INTO @p, @q FROM b WHERE id=4").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (1, 0));
+    assert_eq!(query(&mut s, "SELECT @p, @q").await, rows(&[&["4", "400"]]));
+    let ok = exec(&mut s, "SELECT w INTO @p FROM b WHERE id=99").await;
+    assert_eq!((ok.affected_rows, ok.warnings), (0, 1));
+    assert_eq!(
+        query(&mut s, "SHOW WARNINGS").await,
+        rows(&[&["Warning", "1329", "No data - zero rows fetched, selected, or processed"]])
+    );
+    assert_eq!(query(&mut s, "SELECT @p").await, rows(&[&["4"]]));
+    let e = fail(&mut s, "SELECT w INTO @p FROM b").await;
+    assert_eq!((e.code, e.message.as_str()), (1172, "Result consisted of more than one row"));
+    let e = fail(&mut s, "SELECT w INTO @p, @q FROM b WHERE id=1").await;
+    assert_eq!(e.code, 1222);
+    let ok = exec(&mut s, "SELECT w FROM b WHERE id=1 INTO @z").await;
+    assert_eq!(ok.warnings, 1);
+    assert_eq!(query(&mut s, "SELECT @z").await, rows(&[&["100"]]));
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.txt");
+    let p = path.to_str().unwrap();
+    let ok = exec(&mut s, &format!("SELECT id, s, w FROM b ORDER BY id INTO OUTFILE '{p}'")).await;
+    assert_eq!(ok.affected_rows, 3);
+    assert_eq!(std::fs::read(&path).unwrap(), b"1\ta,\"b\t100\n2\t\\N\t200\n4\tx\\\ty\t400\n");
+    let e = fail(&mut s, &format!("SELECT 1 INTO OUTFILE '{p}'")).await;
+    assert_eq!(e.code, 1086);
+    let csv = dir.path().join("out.csv");
+    let c = csv.to_str().unwrap();
+    exec(
+        &mut s,
+        &format!(
+            "SELECT id, s FROM b ORDER BY id INTO OUTFILE '{c}' FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' LINES STARTING BY '>' TERMINATED BY '\\r\\n'"
+        ),
+    )
+    .await;
+    assert_eq!(std::fs::read(&csv).unwrap(), b">1,\"a,\\\"b\"\r\n>2,\\N\r\n>4,\"x\ty\"\r\n");
+}
+
+#[tokio::test]
+async fn load_data_infile() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("f1.csv");
+    std::fs::write(
+        &csv,
+        "id,name,v\n1,\"a,b\",10\n2,\\N,20\n3,\"x\"\"y\",\n4,short\n5,long,50,extra\n1,dup,99\nabc,bad,1\n",
+    )
+    .unwrap();
+    let f = csv.to_str().unwrap();
+    exec(&mut s, "CREATE TABLE l (id INT PRIMARY KEY, name VARCHAR(10), v INT NOT NULL DEFAULT 7)").await;
+    let opts = "FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' IGNORE 1 LINES";
+    // Strict mode: the first bad value ends the load and nothing stays.
+    let e = fail(&mut s, &format!("LOAD DATA INFILE '{f}' INTO TABLE l {opts}")).await;
+    assert_eq!((e.code, e.message.as_str()), (1366, "Incorrect integer value: '' for column `test`.`l`.`v` at row 3"));
+    assert_eq!(query(&mut s, "SELECT COUNT(*) FROM l").await, rows(&[&["0"]]));
+    let ok = exec(&mut s, &format!("LOAD DATA INFILE '{f}' IGNORE INTO TABLE l {opts}")).await;
+    assert_eq!(
+        (ok.affected_rows, ok.warnings, ok.info.as_str()),
+        (6, 5, "Records: 7  Deleted: 0  Skipped: 1  Warnings: 5")
+    );
+    let warnings: Vec<String> = query(&mut s, "SHOW WARNINGS").await.into_iter().map(|r| r[1].clone()).collect();
+    assert_eq!(warnings, ["1366", "1261", "1262", "1062", "1366"]);
+    assert_eq!(
+        query(&mut s, "SELECT * FROM l ORDER BY id").await,
+        rows(&[
+            &["0", "bad", "1"],
+            &["1", "a,b", "10"],
+            &["2", "NULL", "20"],
+            &["3", "x\"y", "0"],
+            &["4", "short", "0"],
+            &["5", "long", "50"]
+        ])
+    );
+    exec(&mut s, "SET sql_mode = ''").await;
+    let ok = exec(
+        &mut s,
+        &format!(
+            "LOAD DATA INFILE '{f}' REPLACE INTO TABLE l FIELDS TERMINATED BY ',' ENCLOSED BY '\"' IGNORE 1 LINES \
+             (id, @n, v) SET name = CONCAT(@n, '!')"
+        ),
+    )
+    .await;
+    assert_eq!(ok.info, "Records: 7  Deleted: 6  Skipped: 0  Warnings: 4");
+    assert_eq!(query(&mut s, "SELECT name FROM l WHERE id = 1").await, rows(&[&["dup!"]]));
+    // A round trip through INTO OUTFILE.
+    let out = dir.path().join("out.txt");
+    let o = out.to_str().unwrap();
+    exec(&mut s, &format!("SELECT id, name, v FROM l ORDER BY id INTO OUTFILE '{o}'")).await;
+    exec(&mut s, "CREATE TABLE copy LIKE l").await;
+    let ok = exec(&mut s, &format!("LOAD DATA INFILE '{o}' INTO TABLE copy")).await;
+    assert_eq!(ok.info, "Records: 6  Deleted: 0  Skipped: 0  Warnings: 0");
+    assert_eq!(
+        query(&mut s, "SELECT * FROM copy ORDER BY id").await,
+        query(&mut s, "SELECT * FROM l ORDER BY id").await
+    );
+    let e = fail(&mut s, &format!("LOAD DATA INFILE '{f}' INTO TABLE l (id, nosuch)")).await;
+    assert_eq!(e.code, 1054);
+    let e = fail(&mut s, "LOAD DATA INFILE '/nonexistent/x' INTO TABLE l").await;
+    assert_eq!(e.code, 13);
+    // This session's client offers no CLIENT_LOCAL_FILES.
+    let e = fail(&mut s, &format!("LOAD DATA LOCAL INFILE '{f}' INTO TABLE l")).await;
+    assert_eq!(e.code, 4166);
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use selkie_protocol::auth::new_scramble;
 use selkie_protocol::auth_switch::{answers_native_password, request_native_password};
-use selkie_protocol::constants::capabilities::SERVER_DEFAULT;
+use selkie_protocol::constants::capabilities::{CLIENT_LOCAL_FILES, SERVER_DEFAULT};
 use selkie_protocol::constants::status::SERVER_STATUS_AUTOCOMMIT;
 use selkie_protocol::constants::{charset, MYSQL_NATIVE_PASSWORD, SCRAMBLE_LEN};
 use selkie_protocol::error::codes;
@@ -23,10 +23,11 @@ use crate::auth::BackendSecret;
 use crate::monitor::MonitorCommand;
 use crate::worker::Worker;
 
-/// What the proxy offers clients: the same as selkied (no SSL, compression, LOCAL INFILE or
-/// session tracking), which MariaDB backends support in full, so every negotiated capability
-/// can be passed on to the backend connections.
-pub const PROXY_CAPABILITIES: u32 = SERVER_DEFAULT;
+/// What the proxy offers clients: what selkied offers (no SSL, compression or session
+/// tracking), which MariaDB backends support in full, so every negotiated capability can be
+/// passed on to the backend connections; less LOCAL INFILE, whose file exchange the proxy does
+/// not relay.
+pub const PROXY_CAPABILITIES: u32 = SERVER_DEFAULT & !CLIENT_LOCAL_FILES;
 /// Greeting version while no backend version is known (clients parse the MariaDB number).
 pub const DEFAULT_VERSION: &str = "5.5.5-10.11.0-selkie-proxy";
 /// MariaDB's 1045 / 28000.

@@ -55,6 +55,11 @@ impl<'a> SourceText<'a> {
         st
     }
 
+    /// The statement text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     pub fn placeholder_count(&self) -> usize {
         self.placeholders.len()
     }

@@ -501,6 +501,36 @@ impl TableRules {
         })
     }
 
+    /// Before UPDATE IGNORE changes a row from `old` to `new`: whether a RESTRICT (or NO
+    /// ACTION) foreign key keeps it (a child refers to a referenced value that would change),
+    /// so that the row is skipped before anything is written, as MariaDB skips it.
+    pub(crate) async fn update_restricted(
+        &self,
+        old: &[Value],
+        new: &[Value],
+        cx: &mut ExecCtx<'_>,
+    ) -> Result<bool, SqlError> {
+        if self.children.is_empty() || !foreign_key_checks(cx) {
+            return Ok(false);
+        }
+        for link in &self.children {
+            let restrict = matches!(link.on_update, ForeignKeyAction::Restrict | ForeignKeyAction::NoAction)
+                || link.child.id == self.table_id;
+            if !restrict || link.ref_columns.iter().all(|&c| old[c] == new[c]) {
+                continue;
+            }
+            let key = values_at(old, &link.ref_columns);
+            if key.iter().any(Value::is_null) {
+                continue;
+            }
+            let found = locked_matches(cx, &link.child, link.index, &link.columns, &key, LockMode::Shared, &[]).await?;
+            if !found.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// After the row changed from `old` to `new`: children of the old referenced values are
     /// refused (RESTRICT), follow (CASCADE) or lose their reference (SET NULL).
     pub(crate) async fn on_update(

@@ -5,7 +5,9 @@
 
 pub mod alter;
 pub mod autoparam;
+pub mod data_file;
 pub mod dialect;
+pub mod dml_options;
 mod dynamic;
 pub mod lexer;
 mod mode_tokens;
@@ -63,6 +65,13 @@ impl AdminOp {
 #[derive(Clone, Debug)]
 pub enum Stmt {
     Ast(Box<ast::Statement>),
+    /// UPDATE IGNORE / DELETE IGNORE: the statement without its IGNORE, which sqlparser lacks
+    /// (`dml_options`).
+    DmlIgnore(Box<ast::Statement>),
+    /// SELECT ... INTO @vars / OUTFILE / DUMPFILE (`data_file`).
+    SelectInto(Box<data_file::SelectInto>),
+    /// LOAD DATA [LOCAL] INFILE (`data_file`).
+    LoadData(Box<data_file::LoadData>),
     Begin {
         read_only: Option<bool>,
         consistent_snapshot: bool,
@@ -186,6 +195,7 @@ pub fn parse_statement(text: &str) -> Result<Stmt, SyntaxError> {
 /// Parses one statement read under the given sql_mode syntax.
 pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxError> {
     let mut rewritten = None;
+    let mut dml_ignore = false;
     if let Some(word) = first_word(text) {
         if let Some(r) = parse_special(&word, text, syntax) {
             return r;
@@ -195,10 +205,23 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
                 return list;
             }
         }
+        if word == "SELECT" && contains_ignore_case(text, "INTO") {
+            if let Some(r) = data_file::select_into(text) {
+                return r.map(|s| Stmt::SelectInto(Box::new(s))).map_err(SyntaxError);
+            }
+        }
+        if word == "LOAD" && first_words_are(text, &["LOAD", "DATA"]) {
+            return data_file::load_data(text).map(|l| Stmt::LoadData(Box::new(l))).map_err(SyntaxError);
+        }
         if word == "SET" && text.contains(":=") {
             rewritten = Some(set_assignments_with_equals(text));
         } else if word == "CREATE" || word == "ALTER" {
             rewritten = type_modifiers::rewrite(text);
+        } else if word == "UPDATE" || word == "DELETE" {
+            if let Some(r) = dml_options::rewrite(text) {
+                dml_ignore = r.ignore;
+                rewritten = Some(r.text);
+            }
         }
     }
     if rewritten.is_none() && contains_ignore_case(text, "VALUE FOR") {
@@ -214,7 +237,7 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
             };
         }
     }
-    match parse_with_sqlparser(text, syntax) {
+    let parsed = match parse_with_sqlparser(text, syntax) {
         Err(e) if contains_ignore_case(text, "WAIT") => match lock_wait_as_of(text) {
             Some(alt) => parse_with_sqlparser(&alt, syntax).map_err(|_| e),
             None => Err(e),
@@ -230,6 +253,10 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
                 None => Err(e),
             }
         }
+        r => r,
+    };
+    match parsed {
+        Ok(Stmt::Ast(s)) if dml_ignore => Ok(Stmt::DmlIgnore(s)),
         r => r,
     }
 }

@@ -7,6 +7,8 @@
 use std::sync::Arc;
 
 use crate::dml::{DeletePlan, InsertPlan, UpdatePlan};
+use crate::dml_multi::{MultiDeletePlan, MultiUpdatePlan};
+use crate::load::LoadPlan;
 use crate::parse::Stmt;
 use crate::plan::QueryPlan;
 use crate::value::SqlType;
@@ -33,6 +35,10 @@ pub enum Compiled {
     Insert(Arc<InsertPlan>),
     Update(Arc<UpdatePlan>),
     Delete(Arc<DeletePlan>),
+    MultiUpdate(Arc<MultiUpdatePlan>),
+    MultiDelete(Arc<MultiDeletePlan>),
+    /// LOAD DATA, bound with the file's contents (never cached).
+    Load(Arc<LoadPlan>),
     Other(Arc<Stmt>),
 }
 

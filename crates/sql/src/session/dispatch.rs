@@ -284,16 +284,19 @@ impl Session {
                 self.counters.bump(Counter::ComSelect);
                 self.run_select(c, catalog, plan, params, sink, more).await
             }
-            Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_) => {
-                self.run_dml(c, catalog, params, sink, more).await
-            }
+            Compiled::Insert(_)
+            | Compiled::Update(_)
+            | Compiled::Delete(_)
+            | Compiled::MultiUpdate(_)
+            | Compiled::MultiDelete(_)
+            | Compiled::Load(_) => self.run_dml(c, catalog, params, sink, more).await,
             Compiled::Other(stmt) => self.run_other(stmt, text, params, sink, more).await.map(|_| Ran::Done),
         }
     }
 
     // ---- SELECT ----
 
-    async fn run_select(
+    pub(super) async fn run_select(
         &mut self,
         c: &CompiledStmt,
         catalog: Option<Arc<Catalog>>,
@@ -358,8 +361,9 @@ impl Session {
         self.counters.bump(match &c.compiled {
             Compiled::Insert(p) if p.mode == dml::InsertMode::Replace => Counter::ComReplace,
             Compiled::Insert(p) if matches!(p.source, dml::InsertSource::Query(_)) => Counter::ComInsertSelect,
-            Compiled::Insert(_) => Counter::ComInsert,
-            Compiled::Update(_) => Counter::ComUpdate,
+            Compiled::Insert(_) | Compiled::Load(_) => Counter::ComInsert,
+            // Com_update_multi / Com_delete_multi are not kept apart.
+            Compiled::Update(_) | Compiled::MultiUpdate(_) => Counter::ComUpdate,
             _ => Counter::ComDelete,
         });
         let guard = match self.stmt_begin(c).await? {
@@ -383,6 +387,9 @@ impl Session {
                     Compiled::Insert(p) => dml::execute_insert(p, &mut cx).await,
                     Compiled::Update(p) => dml::execute_update(p, &mut cx).await,
                     Compiled::Delete(p) => dml::execute_delete(p, &mut cx).await,
+                    Compiled::MultiUpdate(p) => crate::dml_multi::execute_update(p, &mut cx).await,
+                    Compiled::MultiDelete(p) => crate::dml_multi::execute_delete(p, &mut cx).await,
+                    Compiled::Load(p) => crate::load::execute(p, &mut cx).await,
                     _ => Err(error::internal("run_dml on a non-DML statement")),
                 }
             };
@@ -447,6 +454,9 @@ impl Session {
     ) -> Result<(), SqlError> {
         match stmt {
             Stmt::Ast(s) => self.run_ast(s, text, params, sink, more).await,
+            Stmt::DmlIgnore(_) => Err(error::internal("UPDATE / DELETE IGNORE reached run_other")),
+            Stmt::SelectInto(si) => Box::pin(self.select_into(si, params, sink, more)).await,
+            Stmt::LoadData(l) => Box::pin(self.load_data(l, sink, more)).await,
             Stmt::AlterTable(at) => Box::pin(self.run_alter(at, text, sink, more)).await,
             Stmt::Begin { read_only, consistent_snapshot } => {
                 self.counters.bump(Counter::ComBegin);

@@ -12,11 +12,13 @@
 //! `state` (the `Session` type and compiling against it), `txn` (transactions, statement
 //! boundaries, savepoints), then `set`, `schema` (DDL), `sequence` (CREATE/DROP SEQUENCE),
 //! `temporary` (temporary tables), `table_locks` (LOCK TABLES), `prepared`, `dynamic` (EXECUTE
-//! IMMEDIATE, SET STATEMENT), and `dispatch` (statement dispatch, the entry from the server).
+//! IMMEDIATE, SET STATEMENT), `data_file` (SELECT ... INTO, LOAD DATA and its LOCAL file
+//! request), and `dispatch` (statement dispatch, the entry from the server).
 
 mod checksum;
 mod compiled;
 pub mod counters;
+mod data_file;
 mod dispatch;
 mod dynamic;
 mod prepared;

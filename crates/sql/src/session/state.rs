@@ -16,6 +16,7 @@ use super::counters::StatusCounters;
 use super::text_cache::TextPlanCache;
 use crate::bind::{BindEnv, Binder, Scope};
 use crate::dml;
+use crate::dml_multi;
 use crate::error::{self, SqlError};
 use crate::parse::Stmt;
 use crate::server::SqlServer;
@@ -92,6 +93,10 @@ pub struct Session {
     pub(super) temporary: TemporaryTables,
     /// The tables LOCK TABLES locked (None: no LOCK TABLES in force).
     pub(super) table_locks: Option<Vec<crate::table_locks::LockedTable>>,
+    /// CLIENT_LOCAL_FILES: the client can send files for LOAD DATA LOCAL.
+    pub(super) local_files: bool,
+    /// A LOAD DATA LOCAL waiting for the client's file (`take_local_infile_request`).
+    pub(super) local_infile: Option<Box<crate::parse::data_file::LoadData>>,
 }
 
 /// Where a SAVEPOINT was set.
@@ -138,6 +143,8 @@ impl Session {
             savepoints: Vec::new(),
             temporary,
             table_locks: None,
+            local_files: false,
+            local_infile: None,
         })
     }
 
@@ -337,15 +344,22 @@ impl Session {
         b.param_types = param_types;
         b.scopes.push(Scope::default());
         let mut select_limit_applies = false;
+        let ignore = matches!(stmt, Stmt::DmlIgnore(_));
         let compiled = match &stmt {
-            Stmt::Ast(s) => match &**s {
+            Stmt::Ast(s) | Stmt::DmlIgnore(s) => match &**s {
                 ast::Statement::Query(q) => {
                     select_limit_applies = q.limit_clause.is_none();
                     Compiled::Select(Arc::new(b.bind_query(q)?))
                 }
                 ast::Statement::Insert(ins) => Compiled::Insert(Arc::new(dml::bind_insert(&mut b, ins)?)),
-                ast::Statement::Update(u) => Compiled::Update(Arc::new(dml::bind_update(&mut b, u)?)),
-                ast::Statement::Delete(d) => Compiled::Delete(Arc::new(dml::bind_delete(&mut b, d)?)),
+                ast::Statement::Update(u) if dml_multi::is_multi_update(u) => {
+                    Compiled::MultiUpdate(Arc::new(dml_multi::bind_update(&mut b, u, ignore)?))
+                }
+                ast::Statement::Delete(d) if dml_multi::is_multi_delete(d) => {
+                    Compiled::MultiDelete(Arc::new(dml_multi::bind_delete(&mut b, d, ignore)?))
+                }
+                ast::Statement::Update(u) => Compiled::Update(Arc::new(dml::bind_update(&mut b, u, ignore)?)),
+                ast::Statement::Delete(d) => Compiled::Delete(Arc::new(dml::bind_delete(&mut b, d, ignore)?)),
                 _ => Compiled::Other(Arc::new(stmt.clone())),
             },
             _ => Compiled::Other(Arc::new(stmt.clone())),
@@ -354,7 +368,14 @@ impl Session {
             param_count: b.param_count,
             catalog_version: catalog.version,
             uses_tables: b.uses_tables
-                || matches!(compiled, Compiled::Insert(_) | Compiled::Update(_) | Compiled::Delete(_)),
+                || matches!(
+                    compiled,
+                    Compiled::Insert(_)
+                        | Compiled::Update(_)
+                        | Compiled::Delete(_)
+                        | Compiled::MultiUpdate(_)
+                        | Compiled::MultiDelete(_)
+                ),
             tables: std::mem::take(&mut b.tables),
             uses_info_schema: b.uses_info_schema,
             result_types_follow_params: b.params_in_select_list,

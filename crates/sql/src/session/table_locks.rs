@@ -6,6 +6,7 @@ use super::compiled::{Compiled, CompiledStmt};
 use super::state::Session;
 use crate::error::{self, SqlError};
 use crate::table_locks::{self as locks, LockedTable, TableName};
+use selkie_storage::TableDef;
 
 impl Session {
     /// LOCK TABLES: commits the open transaction and gives up the table locks the session
@@ -71,11 +72,14 @@ impl Session {
 
 /// The tables a DML statement changes.
 fn written_tables(c: &CompiledStmt) -> Vec<TableName> {
-    let t = match &c.compiled {
-        Compiled::Insert(p) => &p.table,
-        Compiled::Update(p) => &p.access.table,
-        Compiled::Delete(p) => &p.access.table,
-        Compiled::Select(_) | Compiled::Other(_) => return Vec::new(),
-    };
-    vec![(t.db.clone(), t.name.clone())]
+    let name = |t: &TableDef| (t.db.clone(), t.name.clone());
+    match &c.compiled {
+        Compiled::Insert(p) => vec![name(&p.table)],
+        Compiled::Update(p) => vec![name(&p.access.table)],
+        Compiled::Delete(p) => vec![name(&p.access.table)],
+        Compiled::MultiUpdate(p) => p.targets.iter().map(|t| name(&t.table)).collect(),
+        Compiled::MultiDelete(p) => p.targets.iter().map(|t| name(&t.table)).collect(),
+        Compiled::Load(p) => vec![name(&p.insert.table)],
+        Compiled::Select(_) | Compiled::Other(_) => Vec::new(),
+    }
 }

@@ -45,11 +45,12 @@ impl Session {
             return Ok(Begun::Running(None));
         }
         self.check_table_locks(c).await?;
-        let guard = match written_table(c) {
-            None => self.store.statement_guard().await,
-            Some(table) => {
+        let tables = written_tables(c);
+        let guard = match tables.is_empty() {
+            true => self.store.statement_guard().await,
+            false => {
                 let timeout = self.vars.metadata_lock_wait_timeout();
-                let table = [table];
+                let table = tables;
                 tokio::select! {
                     // Uncontended, the guard is ready on the first poll, before the interrupt
                     // future is ever polled (and registered).
@@ -197,12 +198,15 @@ impl Session {
     }
 }
 
-/// The table a DML statement changes (its plan names exactly one).
-fn written_table(c: &CompiledStmt) -> Option<TableId> {
+/// The tables a DML statement changes (none for other statements).
+fn written_tables(c: &CompiledStmt) -> Vec<TableId> {
     match &c.compiled {
-        Compiled::Insert(p) => Some(p.table.id),
-        Compiled::Update(p) => Some(p.access.table.id),
-        Compiled::Delete(p) => Some(p.access.table.id),
-        Compiled::Select(_) | Compiled::Other(_) => None,
+        Compiled::Insert(p) => vec![p.table.id],
+        Compiled::Update(p) => vec![p.access.table.id],
+        Compiled::Delete(p) => vec![p.access.table.id],
+        Compiled::MultiUpdate(p) => p.targets.iter().map(|t| t.table.id).collect(),
+        Compiled::MultiDelete(p) => p.targets.iter().map(|t| t.table.id).collect(),
+        Compiled::Load(p) => vec![p.insert.table.id],
+        Compiled::Select(_) | Compiled::Other(_) => Vec::new(),
     }
 }

@@ -330,7 +330,7 @@ pub(super) static VARIABLES: &[VarDef] = &[
     VarDef { name: "lc_messages_dir", scope: Scope::Global, access: Access::ReadOnly, kind: Kind::Str { nullable: false }, init: Init::Str("") },
     VarDef { name: "lc_time_names", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::Locale, init: Init::Str("en_US") },
     VarDef { name: "license", scope: Scope::Global, access: Access::ReadOnly, kind: Kind::Str { nullable: false }, init: Init::Str("Apache-2.0") },
-    VarDef { name: "local_infile", scope: Scope::Global, access: Access::ReadWrite, kind: Kind::Bool, init: Init::Bool(false) },
+    VarDef { name: "local_infile", scope: Scope::Global, access: Access::ReadWrite, kind: Kind::Bool, init: Init::Bool(true) },
     VarDef { name: "lock_wait_timeout", scope: Scope::Both, access: Access::ReadWrite, kind: Kind::UInt { min: 0, max: 31536000, block: 1 }, init: Init::UInt(86400) },
     VarDef { name: "locked_in_memory", scope: Scope::Global, access: Access::ReadOnly, kind: Kind::Bool, init: Init::Bool(false) },
     VarDef { name: "log_bin", scope: Scope::Global, access: Access::ReadOnly, kind: Kind::Bool, init: Init::Bool(false) },
