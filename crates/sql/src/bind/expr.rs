@@ -1310,35 +1310,6 @@ fn time_as_number(b: Bound) -> Bound {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_parse_like_mysql_literals() {
-        assert_eq!(parse_number("42"), Value::Int(42));
-        assert_eq!(parse_number("18446744073709551615"), Value::UInt(u64::MAX));
-        assert_eq!(parse_number("1.50"), Value::Decimal(Decimal::new(150, 2)));
-        assert_eq!(parse_number(".5"), Value::Decimal(Decimal::new(5, 1)));
-        assert_eq!(parse_number("1e3"), Value::Double(1000.0));
-        assert_eq!(
-            parse_number("123456789012345678901234567890"),
-            Value::Decimal(Decimal::new(123456789012345678901234567890, 0))
-        );
-    }
-
-    #[test]
-    fn hex_and_bit_literals() {
-        assert_eq!(decode_hex("41"), Some(b"A".to_vec()));
-        assert_eq!(decode_hex("141"), Some(vec![1, 0x41]));
-        assert_eq!(decode_hex("zz"), None);
-        assert_eq!(decode_bits("01000001"), Some(b"A".to_vec()));
-        assert_eq!(decode_bits("1"), Some(vec![1]));
-        assert_eq!(decode_bits("100000000"), Some(vec![1, 0]));
-        assert_eq!(decode_bits("12"), None);
-    }
-}
-
 /// Whether MariaDB types the expression as boolean (its is_bool_type): TRUE / FALSE, the
 /// predicates (comparisons, IS, LIKE, IN, BETWEEN, EXISTS, NOT, AND, OR, XOR), and IF, IFNULL,
 /// COALESCE and CASE whose results all are. JSON functions print such a value as true / false.
@@ -1388,5 +1359,34 @@ fn is_boolean(e: &ast::Expr) -> bool {
             }
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_parse_like_mysql_literals() {
+        assert_eq!(parse_number("42"), Value::Int(42));
+        assert_eq!(parse_number("18446744073709551615"), Value::UInt(u64::MAX));
+        assert_eq!(parse_number("1.50"), Value::Decimal(Decimal::new(150, 2)));
+        assert_eq!(parse_number(".5"), Value::Decimal(Decimal::new(5, 1)));
+        assert_eq!(parse_number("1e3"), Value::Double(1000.0));
+        assert_eq!(
+            parse_number("123456789012345678901234567890"),
+            Value::Decimal(Decimal::new(123456789012345678901234567890, 0))
+        );
+    }
+
+    #[test]
+    fn hex_and_bit_literals() {
+        assert_eq!(decode_hex("41"), Some(b"A".to_vec()));
+        assert_eq!(decode_hex("141"), Some(vec![1, 0x41]));
+        assert_eq!(decode_hex("zz"), None);
+        assert_eq!(decode_bits("01000001"), Some(b"A".to_vec()));
+        assert_eq!(decode_bits("1"), Some(vec![1]));
+        assert_eq!(decode_bits("100000000"), Some(vec![1, 0]));
+        assert_eq!(decode_bits("12"), None);
     }
 }
