@@ -304,15 +304,27 @@ fn operand_collation(b: &Bound) -> Option<Collation> {
     match &b.ty {
         SqlType::Text { collation, .. } => Some(*collation),
         SqlType::Bytes { .. } => Some(Collation::binary()),
-        // An ENUM compared as a string compares in its column's collation ('meter' finds
-        // 'METER' under a _ci collation), which its metadata carries.
-        SqlType::Enum { .. } => Some(
-            b.origin
-                .as_ref()
-                .and_then(|m| Collation::by_id(m.charset as u64))
-                .unwrap_or_else(Collation::utf8mb4_general_ci),
-        ),
+        // An ENUM compared as a string: in its column's collation (`Binder::enum_collation`).
+        SqlType::Enum { .. } => Some(Collation::utf8mb4_general_ci()),
         _ => None,
+    }
+}
+
+impl Binder<'_> {
+    /// `operand_collation`, with an ENUM column's own collation ('meter' finds 'METER' under a
+    /// _ci collation, not under _bin), read from the catalog.
+    fn collation_of_operand(&self, b: &Bound) -> Option<Collation> {
+        if let (SqlType::Enum { .. }, Some(meta)) = (&b.ty, &b.origin) {
+            let column = self
+                .env
+                .catalog
+                .table(&meta.schema, &meta.org_table)
+                .and_then(|t| t.columns.iter().find(|c| c.name.eq_ignore_ascii_case(&meta.org_name)).cloned());
+            if let Some(c) = column.and_then(|c| Collation::named(&c.collation)) {
+                return Some(c);
+            }
+        }
+        operand_collation(b)
     }
 }
 
@@ -361,7 +373,7 @@ impl Binder<'_> {
             if matches!(b.ty, SqlType::Null) {
                 continue;
             }
-            let Some(c) = operand_collation(b) else {
+            let Some(c) = self.collation_of_operand(b) else {
                 return Ok(None);
             };
             let item = (c, b.derivation);
@@ -381,7 +393,7 @@ impl Binder<'_> {
         operation: &str,
     ) -> Result<Option<Collation>, SqlError> {
         let mut acc: Option<(Collation, Derivation)> = None;
-        for item in operands.iter().filter_map(|b| operand_collation(b).map(|c| (c, b.derivation))) {
+        for item in operands.iter().filter_map(|b| self.collation_of_operand(b).map(|c| (c, b.derivation))) {
             acc = Some(match acc {
                 None => item,
                 Some(prev) => aggregate_pair(prev, item).map_err(|()| illegal_mix(prev, item, operation))?,
