@@ -161,44 +161,23 @@ pub(crate) fn rename_column(columns: &mut [ColumnDef], old: &str, new: &str) {
 /// generated expressions quote every column name), each once, as written.
 pub(crate) fn quoted_names(text: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\'' => {
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '\'' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '`' => {
-                let mut name = String::new();
-                while let Some(c) = chars.next() {
-                    if c == '`' {
-                        if chars.peek() == Some(&'`') {
-                            chars.next();
-                            name.push('`');
-                            continue;
-                        }
-                        break;
-                    }
-                    name.push(c);
-                }
-                if !names.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
-                    names.push(name);
-                }
-            }
-            _ => {}
+    map_quoted_names(text, |name| {
+        if !names.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+            names.push(name.clone());
         }
-    }
+        name
+    });
     names
 }
 
+/// `text` with the backquoted name `old` (any case) made `new`.
 pub(crate) fn renamed(text: &str, old: &str, new: &str) -> String {
+    map_quoted_names(text, |name| if name.eq_ignore_ascii_case(old) { new.to_string() } else { name })
+}
+
+/// `text` with each backquoted name replaced by what `f` makes of it (unquoted in, quoted
+/// again out); string literals are left as they are.
+fn map_quoted_names(text: &str, mut f: impl FnMut(String) -> String) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(ch) = chars.next() {
@@ -227,7 +206,7 @@ pub(crate) fn renamed(text: &str, old: &str, new: &str) -> String {
                     }
                     name.push(c);
                 }
-                let name = if name.eq_ignore_ascii_case(old) { new.to_string() } else { name };
+                let name = f(name);
                 out.push('`');
                 out.push_str(&name.replace('`', "``"));
                 out.push('`');
