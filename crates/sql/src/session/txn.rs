@@ -2,6 +2,7 @@
 //! characteristics), statement boundaries, and the commit / rollback that end it.
 
 use selkie_storage::{KeyRange, ReadMode, StatementGuard, TableId, TrxOptions};
+use smallvec::{smallvec, SmallVec};
 
 use super::compiled::{Compiled, CompiledStmt, TRANSACTION_ROLLED_BACK};
 use super::state::{Session, SessionSavepoint};
@@ -199,14 +200,15 @@ impl Session {
 }
 
 /// The tables a DML statement changes (none for other statements).
-fn written_tables(c: &CompiledStmt) -> Vec<TableId> {
+/// Inline for the common cases: this runs before every DML statement, so it does not allocate.
+fn written_tables(c: &CompiledStmt) -> SmallVec<[TableId; 2]> {
     match &c.compiled {
-        Compiled::Insert(p) => vec![p.table.id],
-        Compiled::Update(p) => vec![p.access.table.id],
-        Compiled::Delete(p) => vec![p.access.table.id],
+        Compiled::Insert(p) => smallvec![p.table.id],
+        Compiled::Update(p) => smallvec![p.access.table.id],
+        Compiled::Delete(p) => smallvec![p.access.table.id],
         Compiled::MultiUpdate(p) => p.targets.iter().map(|t| t.table.id).collect(),
         Compiled::MultiDelete(p) => p.targets.iter().map(|t| t.table.id).collect(),
-        Compiled::Load(p) => vec![p.insert.table.id],
-        Compiled::Select(_) | Compiled::Other(_) => Vec::new(),
+        Compiled::Load(p) => smallvec![p.insert.table.id],
+        Compiled::Select(_) | Compiled::Other(_) => SmallVec::new(),
     }
 }
