@@ -150,14 +150,20 @@ fn crash_with_torn_page_writes_while_the_cleaner_writes() {
     assert!(repaired > 0, "no crash of {} left a torn page: the doublewrite repair went untested", 4 * stress());
 }
 
-/// Doublewrite slots that hold a valid page image: (slot, page id).
+/// The pages that have a valid image in the doublewrite area, each once: a short last batch
+/// leaves an earlier, longer batch's copies in the later slots, so one page can sit in two slots
+/// (and is repaired once).
 fn doublewrite_pages(dir: &Path) -> Vec<u64> {
     let dw = std::fs::read(dir.join("doublewrite.sdb")).unwrap();
-    dw.chunks_exact(PAGE_SIZE)
+    let mut pages: Vec<u64> = dw
+        .chunks_exact(PAGE_SIZE)
         .filter(|p| p.iter().any(|&b| b != 0))
         .filter(|p| u32::from_le_bytes(p[..4].try_into().unwrap()) == crc32c::crc32c(&p[4..]))
         .map(|p| u64::from_le_bytes(p[8..16].try_into().unwrap()))
-        .collect()
+        .collect();
+    pages.sort_unstable();
+    pages.dedup();
+    pages
 }
 
 fn tear(dir: &Path, pid: u64) {
