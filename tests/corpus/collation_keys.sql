@@ -94,3 +94,25 @@ SELECT id FROM lk WHERE s LIKE 'ä%' ORDER BY id;
 SELECT id FROM lk WHERE s LIKE 'abcdefghij%' ORDER BY id;
 SELECT id FROM lk WHERE s NOT LIKE 'abc%' ORDER BY id;
 SELECT s FROM lk WHERE s LIKE 'ab%' ORDER BY s, id;
+-- utf8mb4_bin is PAD SPACE: 'a' equals 'a ' (a UNIQUE key refuses the second) and 'a\t' sorts
+-- before 'a' (it compares as if 'a' were followed by spaces), in a scan, an index range and
+-- ORDER BY alike; utf8mb4_nopad_bin does neither.
+CREATE TABLE pb (id INT PRIMARY KEY, s VARCHAR(10) COLLATE utf8mb4_bin, n VARCHAR(10) COLLATE utf8mb4_nopad_bin, KEY ks (s), KEY kn (n));
+INSERT INTO pb VALUES (1, 'a', 'a'), (2, 'a ', 'a '), (3, CONCAT('a', CHAR(9)), CONCAT('a', CHAR(9))), (4, 'a!', 'a!'), (5, 'A', 'A'), (6, 'b', 'b');
+SELECT id FROM pb WHERE s = 'a' ORDER BY id;
+SELECT id FROM pb IGNORE INDEX (ks) WHERE s = 'a  ' ORDER BY id;
+SELECT id FROM pb WHERE n = 'a' ORDER BY id;
+SELECT id FROM pb ORDER BY s, id;
+SELECT id FROM pb ORDER BY n, id;
+SELECT id FROM pb WHERE s < 'a' ORDER BY id;
+SELECT id FROM pb IGNORE INDEX (ks) WHERE s < 'a' ORDER BY id;
+SELECT id FROM pb WHERE s > 'a' ORDER BY id;
+SELECT s, COUNT(*) FROM pb GROUP BY s ORDER BY s;
+SELECT COUNT(DISTINCT s), COUNT(DISTINCT n) FROM pb;
+SELECT 'a' = 'a ' COLLATE utf8mb4_bin, 'a' = 'a ' COLLATE utf8mb4_nopad_bin, STRCMP('a', 'a ' COLLATE utf8mb4_bin);
+SELECT id FROM pb WHERE s LIKE 'a%' ORDER BY id;
+CREATE TABLE pbu (s VARCHAR(10) COLLATE utf8mb4_bin PRIMARY KEY);
+INSERT INTO pbu VALUES ('x');
+INSERT INTO pbu VALUES ('x ');
+INSERT INTO pbu VALUES ('X');
+SELECT CONCAT('[', s, ']') FROM pbu ORDER BY s;

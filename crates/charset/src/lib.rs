@@ -14,10 +14,12 @@
 //! comparison, sorting, grouping and LIKE.
 
 pub mod convert;
+mod fixed_binary;
 mod tables;
 mod uca;
 mod weights;
 
+pub use fixed_binary::FixedBinary;
 pub use uca::UcaVersion;
 
 /// A character set MariaDB knows and Selkie accepts.
@@ -52,6 +54,9 @@ pub enum Weighing {
     /// UCA 4.0.0 (`*_unicode_ci` and the language collations, whose tailoring is named here)
     /// or UCA 5.2.0 (`*_unicode_520_ci`), primary level (see `uca`).
     Uca(UcaVersion, Option<&'static str>),
+    /// Not a collation of text: the values of a UUID / INET4 / INET6 column or CAST, compared
+    /// through their binary form (`fixed_binary`).
+    FixedBinary(FixedBinary),
 }
 
 /// A collation: MariaDB's name and id, its character set, and how it compares.
@@ -210,6 +215,29 @@ static COLLATION_LIST: [CollationDef; 74] = [
     coll("binary", "binary", 63, true, 1, Binary),
 ];
 
+/// The pseudo collations of the fixed binary types: not in `COLLATIONS` (SHOW COLLATION does
+/// not list them, no name finds them); ids past MariaDB's, never sent to a client (a value of
+/// such a type is described as the connection's text).
+static FIXED_BINARY_COLLATIONS: [CollationDef; 3] = [
+    fixed_binary_collation("uuid", 4001, FixedBinary::Uuid),
+    fixed_binary_collation("inet4", 4002, FixedBinary::Inet4),
+    fixed_binary_collation("inet6", 4003, FixedBinary::Inet6),
+];
+
+const fn fixed_binary_collation(name: &'static str, id: u16, kind: FixedBinary) -> CollationDef {
+    // MariaDB reports these types' values as latin1 (CHARSET(uuid_column) is latin1).
+    CollationDef {
+        name,
+        charset: "latin1",
+        id,
+        is_default: false,
+        sort_len: 1,
+        pad_space: false,
+        weighing: Weighing::FixedBinary(kind),
+        uca: std::sync::OnceLock::new(),
+    }
+}
+
 /// `utf8` means utf8mb3 in MariaDB 10.11 (old_mode UTF8_IS_UTF8MB3, the default), for charset
 /// names and as the prefix of collation names.
 const UTF8_ALIAS: &str = "utf8";
@@ -269,7 +297,24 @@ impl Collation {
         collation_def(name).map(Collation)
     }
     pub fn by_id(id: u64) -> Option<Collation> {
-        collation_def_by_id(id).map(Collation)
+        collation_def_by_id(id)
+            .or_else(|| FIXED_BINARY_COLLATIONS.iter().find(|c| u64::from(c.id) == id))
+            .map(Collation)
+    }
+    /// The pseudo collation of a fixed binary type's values (see `fixed_binary`).
+    pub fn fixed_binary(kind: FixedBinary) -> Collation {
+        Collation(match kind {
+            FixedBinary::Uuid => &FIXED_BINARY_COLLATIONS[0],
+            FixedBinary::Inet4 => &FIXED_BINARY_COLLATIONS[1],
+            FixedBinary::Inet6 => &FIXED_BINARY_COLLATIONS[2],
+        })
+    }
+    /// The fixed binary type whose values this pseudo collation compares; None for text.
+    pub fn fixed_binary_kind(self) -> Option<FixedBinary> {
+        match self.0.weighing {
+            Weighing::FixedBinary(kind) => Some(kind),
+            _ => None,
+        }
     }
     /// The default collation of character set `name`.
     pub fn default_of(charset_name: &str) -> Option<Collation> {
@@ -333,13 +378,12 @@ impl Collation {
     /// Comparisons in this collation weigh characters (`_ci`, latin1) instead of comparing
     /// the UTF-8 bytes: expressions compare, group and sort through sort keys.
     ///
-    /// The UTF-8 `_bin` collations compare bytes (UTF-8's byte order is its code point order)
-    /// without PAD SPACE for now: index keys hold the bytes, and a scan must find what an
-    /// index lookup finds.
+    /// The NO PAD UTF-8 `_bin` collations compare bytes (UTF-8's byte order is its code point
+    /// order); the PAD SPACE ones weigh, as a trailing space must not count ('a' = 'a ').
     pub fn weighs_characters(self) -> bool {
         match self.0.weighing {
             Weighing::Binary => false,
-            Weighing::CodePoint => self.0.charset == "latin1",
+            Weighing::CodePoint => self.0.charset == "latin1" || self.0.pad_space,
             _ => true,
         }
     }

@@ -68,7 +68,7 @@ impl Collation {
     #[inline]
     pub fn weight(self, cp: u32) -> u32 {
         match self.0.weighing {
-            Weighing::Binary => cp,
+            Weighing::Binary | Weighing::FixedBinary(_) => cp,
             Weighing::CodePoint => match self.0.charset {
                 // latin1's byte order is not its characters' code point order (0x80 is €).
                 "latin1" => char::from_u32(cp).and_then(latin1_byte).map_or(b'?' as u32, u32::from),
@@ -114,7 +114,8 @@ impl Collation {
     #[inline]
     fn weighs_bytes(self) -> bool {
         match self.0.weighing {
-            Weighing::Binary => true,
+            // A fixed binary value's text, where it is matched as text (LIKE).
+            Weighing::Binary | Weighing::FixedBinary(_) => true,
             Weighing::CodePoint => self.0.charset != "latin1",
             _ => false,
         }
@@ -158,6 +159,12 @@ impl Collation {
 
     /// Compares two strings under this collation.
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
+        if let Weighing::FixedBinary(kind) = self.0.weighing {
+            let (mut ka, mut kb) = (Vec::with_capacity(17), Vec::with_capacity(17));
+            kind.sort_key(a, &mut ka);
+            kind.sort_key(b, &mut kb);
+            return ka.cmp(&kb);
+        }
         if self.weighs_bytes() {
             let common = a.len().min(b.len());
             let ord = a[..common].cmp(&b[..common]);
@@ -179,6 +186,9 @@ impl Collation {
     /// Appends the sort key of `s`: memcmp order of keys is this collation's order, and equal
     /// keys are equal strings.
     pub fn sort_key(self, s: &[u8], out: &mut Vec<u8>) {
+        if let Weighing::FixedBinary(kind) = self.0.weighing {
+            return kind.sort_key(s, out);
+        }
         if self.weighs_bytes() && !self.0.pad_space {
             out.extend_from_slice(s);
             return;
@@ -247,7 +257,7 @@ impl Collation {
     pub fn sort_key_prefix(self, prefix: &[u8]) -> Option<Vec<u8>> {
         // UCA keys expand and contract ('ch' under czech is one weight): a prefix's key need
         // not begin the keys of the strings it begins.
-        if self.uca().is_some() {
+        if self.uca().is_some() || matches!(self.0.weighing, Weighing::FixedBinary(_)) {
             return None;
         }
         if self.weighs_bytes() && !self.0.pad_space {

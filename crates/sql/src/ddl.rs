@@ -476,6 +476,12 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
         }
         T::Float => ColumnType::FLOAT,
         T::Double => ColumnType::DOUBLE,
+        // A UUID / INET4 / INET6 value makes a column of its type (MariaDB's CREATE ... SELECT).
+        T::Text { collation, .. } if collation.fixed_binary_kind().is_some() => match collation.fixed_binary_kind() {
+            Some(crate::charset::FixedBinary::Uuid) => ColumnType::Uuid,
+            Some(crate::charset::FixedBinary::Inet4) => ColumnType::Inet4,
+            _ => ColumnType::Inet6,
+        },
         T::Text { max_chars, lob: false, .. } if (*max_chars as u64) <= crate::bind::types::MAX_VARCHAR_CHARS => {
             ColumnType::VarChar { len: *max_chars }
         }
@@ -516,7 +522,11 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
             generated: None,
             collation: match &c.ty {
                 // CREATE TABLE ... SELECT: a column keeps the collation it was selected with.
-                value::SqlType::Text { collation, .. } if collation.weighs_characters() => collation.name().to_string(),
+                value::SqlType::Text { collation, .. }
+                    if collation.weighs_characters() && collation.fixed_binary_kind().is_none() =>
+                {
+                    collation.name().to_string()
+                }
                 _ => String::new(),
             },
         });
@@ -631,7 +641,10 @@ pub(crate) fn build_new_table(
         }
         generated.push(declared_generated);
         explicit_null.push(nullable == Some(true));
-        let collation = if ty.is_binary() || !ty.is_string() {
+        // An ENUM or SET keeps a collation it declares (its values compare in it); one that
+        // declares none compares in utf8mb4_general_ci (`Binder::collation_of_operand`).
+        let enum_or_set = matches!(ty, ColumnType::Enum { .. } | ColumnType::Set { .. });
+        let collation = if ty.is_binary() || !(ty.is_string() || enum_or_set) {
             String::new()
         } else {
             crate::bind::declared_column_collation(column_charset.as_deref(), column_collation.as_deref())?

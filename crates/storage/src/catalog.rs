@@ -586,7 +586,10 @@ fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
         }
         ATTR_TABLE_ROW_VERSIONS => t.row_versions = decode_row_versions(bytes, t.columns.len())?,
         ATTR_TABLE_KEY_FORMAT => match bytes {
-            [f @ (KEY_FORMAT_COLLATED | KEY_FORMAT_UCA | KEY_FORMAT_LATIN1_WIDE_DECIMAL)] => t.options.key_format = *f,
+            [f @ (KEY_FORMAT_COLLATED
+            | KEY_FORMAT_UCA
+            | KEY_FORMAT_LATIN1_WIDE_DECIMAL
+            | KEY_FORMAT_PAD_BIN_FIXED_BINARY)] => t.options.key_format = *f,
             // A format this version does not know would be read with the wrong key encoding.
             _ => return Err(corrupt("table key format")),
         },

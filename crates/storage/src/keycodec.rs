@@ -27,8 +27,11 @@
 //!     collation's sort key (`Collation::sort_key`: memcmp order is the collation's order,
 //!     PAD SPACE ignores trailing spaces), so 'a' and 'A' have one key under
 //!     utf8mb4_general_ci and a UNIQUE index refuses the second. The UTF-8 `_bin` collations
-//!     order as their bytes: PAD SPACE ones store the bytes without trailing spaces, NO PAD
-//!     ones the bytes as they are. A prefix length (`KEY(c(10))`, kept as 4 bytes per
+//!     order as their bytes: NO PAD ones store the bytes as they are; PAD SPACE ones their
+//!     PAD SPACE sort key from `KEY_FORMAT_PAD_BIN_FIXED_BINARY` on, the bytes without trailing
+//!     spaces before (which put 'a\t' after 'a', so the planner scans for their comparisons in
+//!     such tables). UUID / INET4 / INET6 columns store their binary form (the pseudo collation
+//!     `Collation::fixed_binary`) from that format on, their text before. A prefix length (`KEY(c(10))`, kept as 4 bytes per
 //!     character) cuts the value to that many characters before its key is taken, as MariaDB.
 //!   - `KEY_FORMAT_BYTES` (older tables): the bytes without trailing spaces whatever the
 //!     collation, prefix lengths cutting bytes.
@@ -48,7 +51,7 @@
 
 use std::ops::Bound;
 
-use selkie_charset::Collation;
+use selkie_charset::{Collation, FixedBinary, Weighing};
 
 use crate::error::{Result, StorageError};
 use crate::types::*;
@@ -140,6 +143,20 @@ fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
     if key_format < KEY_FORMAT_COLLATED {
         return TextKey::Legacy;
     }
+    let fixed_binary = match col.ty {
+        ColumnType::Uuid => Some(FixedBinary::Uuid),
+        ColumnType::Inet4 => Some(FixedBinary::Inet4),
+        ColumnType::Inet6 => Some(FixedBinary::Inet6),
+        _ => None,
+    };
+    if let Some(kind) = fixed_binary {
+        // Earlier formats keyed the canonical text (as the column's collation, none: utf8mb4_bin).
+        return if key_format >= KEY_FORMAT_PAD_BIN_FIXED_BINARY {
+            TextKey::SortKey(Collation::fixed_binary(kind))
+        } else {
+            TextKey::Bytes { pad_space: true }
+        };
+    }
     // The SQL layer gives every character column of a new table its collation; one without
     // (written before columns carried one) compares as utf8mb4_bin there.
     let Some(c) = Collation::named(&col.collation) else {
@@ -156,6 +173,14 @@ fn text_key_in(key_format: u8, col: &ColumnDef) -> TextKey {
         // Written when latin1_general_ci weighed as latin1_swedish_ci: as for UCA above, the
         // keys stay swedish ones until the table is rebuilt, and general_ci comparisons scan.
         TextKey::SortKey(Collation::named("latin1_swedish_ci").expect("a built-in collation"))
+    } else if c.pad_space() && c.def().weighing == Weighing::CodePoint && c.charset_name() != "latin1" {
+        // A PAD SPACE UTF-8 `_bin` collation: written as the bytes without trailing spaces
+        // before `KEY_FORMAT_PAD_BIN_FIXED_BINARY`.
+        if key_format >= KEY_FORMAT_PAD_BIN_FIXED_BINARY {
+            TextKey::SortKey(c)
+        } else {
+            TextKey::Bytes { pad_space: true }
+        }
     } else if c.weighs_characters() {
         TextKey::SortKey(c)
     } else {
@@ -1211,6 +1236,38 @@ mod tests {
         t.options.key_format = KEY_FORMAT_UCA;
         assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("latin1_swedish_ci"));
         assert!(!keys_survive_rebuild(&t, &ix));
+    }
+
+    #[test]
+    fn pad_space_bin_and_fixed_binary_keys_by_format() {
+        // Tables created now: utf8mb4_bin keys are PAD SPACE sort keys ('a\t' < 'a' < 'a!').
+        let (mut t, ix) = collated("utf8mb4_bin", None);
+        t.options.key_format = KEY_FORMAT_CURRENT;
+        let key = |t: &TableDef, v: &str| ix_key(t, &ix, v);
+        assert_eq!(key(&t, "a "), key(&t, "a"));
+        assert_ne!(key(&t, "a"), key(&t, "A"));
+        assert!(key(&t, "a\t") < key(&t, "a") && key(&t, "a") < key(&t, "a!"));
+        assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("utf8mb4_bin"));
+        // Older formats keep the bytes without trailing spaces, and say so.
+        t.options.key_format = KEY_FORMAT_LATIN1_WIDE_DECIMAL;
+        assert!(key(&t, "a\t") > key(&t, "a"));
+        assert_eq!(key_collation(&t, &t.columns[1]), None);
+        assert!(!keys_survive_rebuild(&t, &ix));
+        // INET4 / UUID columns: their binary form now, their text before.
+        let (mut t, ix) = collated("", None);
+        let key = |t: &TableDef, v: &str| ix_key(t, &ix, v);
+        t.columns[1].ty = ColumnType::Inet4;
+        t.options.key_format = KEY_FORMAT_CURRENT;
+        assert!(key(&t, "10.0.0.2") < key(&t, "10.0.0.10"));
+        assert_eq!(key(&t, "010.0.0.2"), key(&t, "10.0.0.2"));
+        assert_eq!(key_collation(&t, &t.columns[1]).map(|c| c.name()), Some("inet4"));
+        t.options.key_format = KEY_FORMAT_LATIN1_WIDE_DECIMAL;
+        assert!(key(&t, "10.0.0.2") > key(&t, "10.0.0.10"));
+        assert_eq!(key_collation(&t, &t.columns[1]), None);
+        t.columns[1].ty = ColumnType::Uuid;
+        t.options.key_format = KEY_FORMAT_CURRENT;
+        // A version 1 UUID sorts by its time fields: node first.
+        assert!(key(&t, "ffffffff-0000-1000-8000-000000000001") < key(&t, "00000000-0000-1000-8000-000000000002"));
     }
 
     #[test]

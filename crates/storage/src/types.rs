@@ -739,8 +739,14 @@ pub const KEY_FORMAT_UCA: u8 = 3;
 /// keyed by their own weights ('ä' after 'a', not equal to it), and DECIMAL columns of more
 /// than 38 digits by their 256-bit mantissa (32 bytes) rather than an i128 (see `keycodec`).
 pub const KEY_FORMAT_LATIN1_WIDE_DECIMAL: u8 = 4;
+/// As `KEY_FORMAT_LATIN1_WIDE_DECIMAL`, with two more kinds of column keyed by sort keys: the
+/// PAD SPACE UTF-8 `_bin` collations (earlier: the bytes without trailing spaces, which put
+/// 'a\t' after 'a' where PAD SPACE puts it before), and UUID / INET4 / INET6 columns, keyed by
+/// their binary form in MariaDB's order (earlier: their text, which put '10.0.0.10' before
+/// '10.0.0.2').
+pub const KEY_FORMAT_PAD_BIN_FIXED_BINARY: u8 = 5;
 /// The format of tables created or rebuilt now.
-pub const KEY_FORMAT_CURRENT: u8 = KEY_FORMAT_LATIN1_WIDE_DECIMAL;
+pub const KEY_FORMAT_CURRENT: u8 = KEY_FORMAT_PAD_BIN_FIXED_BINARY;
 
 /// A sequence's fixed options (CREATE / ALTER SEQUENCE). Its moving state is a
 /// `SequenceState`, kept by the engine outside MVCC (values handed out are never taken back).

@@ -11,7 +11,7 @@
 use sqlparser::ast;
 
 use super::binder::{Binder, Bound};
-use crate::charset::{self, convert, Collation, Derivation};
+use crate::charset::{self, convert, Collation, Derivation, FixedBinary};
 use crate::error::{self, SqlError};
 use crate::plan::{Expr, FuncRef};
 use crate::types::Value;
@@ -170,14 +170,18 @@ impl Binder<'_> {
             return Some(self.bind_expr(arg).map(weight_string));
         }
         Some(self.bind_expr(arg).map(|b| {
-            let collation = match &b.ty {
-                SqlType::Text { collation, .. } => *collation,
-                _ => Collation::binary(),
+            let (collation, derivation) = match &b.ty {
+                // MariaDB reports a UUID / INET value as latin1 text of NUMERIC coercibility.
+                SqlType::Text { collation, .. } if collation.fixed_binary_kind().is_some() => {
+                    (Collation::named("latin1_swedish_ci").expect("listed"), Derivation::Numeric)
+                }
+                SqlType::Text { collation, .. } => (*collation, b.derivation),
+                _ => (Collation::binary(), b.derivation),
             };
             let value = match upper {
                 "CHARSET" => Value::Bytes(collation.charset_name().as_bytes().to_vec()),
                 "COLLATION" => Value::Bytes(collation.name().as_bytes().to_vec()),
-                _ => Value::Int(b.derivation as i64),
+                _ => Value::Int(derivation as i64),
             };
             let ty = match &value {
                 // MariaDB types CHARSET() and COLLATION() as VARCHAR(64) utf8mb3.
@@ -299,6 +303,30 @@ pub fn aggregate_pair(a: (Collation, Derivation), b: (Collation, Derivation)) ->
     }
 }
 
+/// A comparison with a UUID / INET4 / INET6 operand compares as that type (MariaDB converts
+/// the string operands to it, whatever their collation): its pseudo collation, whose sort keys
+/// are the binary form. Two different such types are MariaDB's 4078.
+fn fixed_binary_comparison(operands: &[&Bound], operation: &str) -> Result<Option<Collation>, SqlError> {
+    let mut found: Option<FixedBinary> = None;
+    for kind in operands.iter().filter_map(|b| b.ty.fixed_binary_kind()) {
+        match found {
+            Some(k) if k != kind => {
+                return Err(SqlError::new(
+                    4078,
+                    "HY000",
+                    format!(
+                        "Illegal parameter data types {} and {} for operation '{operation}'",
+                        k.name(),
+                        kind.name()
+                    ),
+                ))
+            }
+            _ => found = Some(kind),
+        }
+    }
+    Ok(found.map(Collation::fixed_binary))
+}
+
 /// The collation of a string operand (binary strings have `binary`); None for other types.
 fn operand_collation(b: &Bound) -> Option<Collation> {
     match &b.ty {
@@ -368,6 +396,9 @@ impl Binder<'_> {
         operands: &[&Bound],
         operation: &str,
     ) -> Result<Option<Collation>, SqlError> {
+        if let Some(fixed) = fixed_binary_comparison(operands, operation)? {
+            return Ok(Some(fixed));
+        }
         let mut acc: Option<(Collation, Derivation)> = None;
         for b in operands {
             if matches!(b.ty, SqlType::Null) {

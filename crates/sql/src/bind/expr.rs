@@ -724,7 +724,16 @@ impl Binder<'_> {
     fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
         // A value that is not a time casts to NULL.
-        let nullable = x.nullable || matches!(target, CastTarget::Time { .. });
+        let nullable = x.nullable
+            || match target {
+                CastTarget::Time { .. } => true,
+                // MariaDB folds a literal's cast: NOT NULL when it converts.
+                CastTarget::FixedBinary(kind) => match &x.expr {
+                    Expr::Literal(Value::Bytes(b)) => kind.parse(b).is_none(),
+                    _ => true,
+                },
+                _ => false,
+            };
         Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), nullable))
     }
 

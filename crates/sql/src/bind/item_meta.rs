@@ -78,7 +78,10 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
         }
         None => {
             let mut m = computed_meta(&name, &bound.ty, bound.nullable);
-            if matches!(bound.ty, SqlType::Text { .. } | SqlType::Bytes { .. }) {
+            // A UUID / INET value (MIN(uuid_column)) keeps its type's 0.
+            if matches!(bound.ty, SqlType::Text { .. } | SqlType::Bytes { .. })
+                && bound.ty.fixed_binary_kind().is_none()
+            {
                 m.decimals = hints.string_decimals;
             }
             if is_predicate(&bound.expr) && matches!(bound.ty, SqlType::Int { .. }) {

@@ -3,6 +3,7 @@
 use selkie_storage::{ColumnType, IntWidth, LobSize, DECIMAL_MAX_PRECISION, DECIMAL_MAX_SCALE};
 use sqlparser::ast::{self, DataType, ExactNumberInfo};
 
+use crate::charset::FixedBinary;
 use crate::error;
 use crate::error::SqlError;
 use crate::value::{self, CastTarget, IntervalUnit};
@@ -250,6 +251,13 @@ pub fn cast_target_of(dt: &DataType, what: &str) -> Result<CastTarget, SqlError>
         D::Date => CastTarget::Date,
         D::Datetime(p) | D::Timestamp(p, _) => CastTarget::DateTime { fsp: fsp(p, "")? },
         D::Time(p, _) => CastTarget::Time { fsp: fsp(p, "")? },
+        D::Uuid => CastTarget::FixedBinary(FixedBinary::Uuid),
+        D::Custom(name, modifiers) if modifiers.is_empty() && name.to_string().eq_ignore_ascii_case("INET4") => {
+            CastTarget::FixedBinary(FixedBinary::Inet4)
+        }
+        D::Custom(name, modifiers) if modifiers.is_empty() && name.to_string().eq_ignore_ascii_case("INET6") => {
+            CastTarget::FixedBinary(FixedBinary::Inet6)
+        }
         other => return Err(error::not_supported(&format!("CAST AS {other}"))),
     })
 }

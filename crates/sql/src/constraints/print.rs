@@ -382,6 +382,7 @@ impl Printer<'_> {
             T::Date => "date".to_string(),
             T::DateTime { fsp: f } => format!("datetime{}", fsp(f)),
             T::Time { fsp: f } => format!("time{}", fsp(f)),
+            T::FixedBinary(kind) => kind.name().to_string(),
             T::TimeMicros | T::TimeNumber { .. } => return Err(error::internal("a binder-only cast target from SQL")),
         };
         Ok(P::new(format!("cast({} as {target})", self.expr(expr)?.text), HIGHEST))

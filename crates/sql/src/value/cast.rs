@@ -325,6 +325,16 @@ pub fn cast(v: &Value, target: CastTarget, ctx: &dyn FnContext) -> Result<Value,
                 }
             }
         }
+        CastTarget::FixedBinary(kind) => {
+            let text = to_text_bytes(v).unwrap_or_default();
+            match kind.canonical(&text) {
+                Some(canonical) => Value::Bytes(canonical.into_bytes()),
+                None => {
+                    ctx.warn(1292, format!("Incorrect {} value: '{}'", kind.name(), String::from_utf8_lossy(&text)));
+                    Value::Null
+                }
+            }
+        }
         CastTarget::TimeMicros => super::time::time_micros(v).map_or(Value::Null, Value::Int),
         CastTarget::TimeNumber { fsp } => super::time::time_number(v, fsp).unwrap_or(Value::Null),
         CastTarget::Signed => Value::Int(cast_integer(v, false, ctx) as i64),
@@ -412,6 +422,7 @@ pub fn cast_type(target: CastTarget) -> SqlType {
         CastTarget::Date => SqlType::Date,
         CastTarget::DateTime { fsp } => SqlType::DateTime { fsp },
         CastTarget::Time { fsp } => SqlType::Time { fsp },
+        CastTarget::FixedBinary(kind) => SqlType::fixed_binary(kind),
         CastTarget::TimeMicros => SqlType::Int { bits: 64, unsigned: false },
         CastTarget::TimeNumber { fsp: 0 } => SqlType::Int { bits: 32, unsigned: false },
         // HHHMMSS and the fraction: 838:59:59.999999 is 8385959.999999.

@@ -108,6 +108,9 @@ pub enum CastTarget {
     Time {
         fsp: u8,
     },
+    /// CAST(x AS UUID / INET4 / INET6): the value's canonical text, NULL (warning 1292) if x
+    /// is no such value.
+    FixedBinary(crate::charset::FixedBinary),
     /// Not SQL syntax: the binder compares TIME operands as microseconds (exact order for
     /// negative times and hours past 99, which their text does not have).
     TimeMicros,

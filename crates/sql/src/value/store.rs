@@ -171,7 +171,6 @@ impl Reporter<'_> {
 }
 
 /// Text of a UUID/INET value in its canonical form, or None when it is not one.
-type Canonicalizer = fn(&[u8]) -> Option<String>;
 
 /// See `super::store_for_column`; `target` names the table and row for messages.
 pub fn store_for_column_at(
@@ -240,21 +239,17 @@ pub fn store_for_column_at(
             Ok(stored)
         }
         ColumnType::Uuid | ColumnType::Inet4 | ColumnType::Inet6 => {
-            let (kind, canonical): (&str, Canonicalizer) = match col.ty {
-                ColumnType::Uuid => ("uuid", store_types::canonical_uuid),
-                ColumnType::Inet4 => ("inet4", store_types::canonical_inet4),
-                _ => ("inet6", store_types::canonical_inet6),
-            };
+            let kind = super::types::fixed_binary_of(&col.ty).expect("a fixed binary column type");
             match &v {
-                Value::Bytes(b) => match canonical(b) {
+                Value::Bytes(b) => match kind.canonical(b) {
                     Some(text) => Ok(Value::Bytes(text.into_bytes())),
                     None => {
                         // Not strict: NULL, with the warning.
-                        r.incorrect_kind_value(kind, &store_types::shown(&v))?;
+                        r.incorrect_kind_value(kind.name(), &store_types::shown(&v))?;
                         Ok(Value::Null)
                     }
                 },
-                other => Err(r.cannot_cast(other, kind)),
+                other => Err(r.cannot_cast(other, kind.name())),
             }
         }
         ColumnType::Json => {

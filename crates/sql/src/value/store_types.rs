@@ -125,39 +125,3 @@ pub fn shown(v: &Value) -> String {
 pub fn enum_default(values: &[String]) -> Value {
     Value::Bytes(values.first().cloned().unwrap_or_default().into_bytes())
 }
-
-/// UUID text in MariaDB's form (lowercase, dashes at 8-4-4-4-12) from 32 hex digits, with or
-/// without dashes between digit pairs. None if not a UUID.
-pub fn canonical_uuid(text: &[u8]) -> Option<String> {
-    let mut digits = Vec::with_capacity(32);
-    let mut i = 0;
-    while i < text.len() {
-        let c = text[i];
-        if c == b'-' && !digits.is_empty() && digits.len() % 2 == 0 && i + 1 < text.len() && text[i + 1] != b'-' {
-            i += 1;
-            continue;
-        }
-        if !c.is_ascii_hexdigit() {
-            return None;
-        }
-        digits.push(c.to_ascii_lowercase());
-        i += 1;
-    }
-    if digits.len() != 32 {
-        return None;
-    }
-    let d = String::from_utf8(digits).ok()?;
-    Some(format!("{}-{}-{}-{}-{}", &d[..8], &d[8..12], &d[12..16], &d[16..20], &d[20..]))
-}
-
-/// Dotted-quad INET4 text (no spaces, each part 0..=255). None if not an address.
-pub fn canonical_inet4(text: &[u8]) -> Option<String> {
-    let s = std::str::from_utf8(text).ok()?;
-    s.parse::<std::net::Ipv4Addr>().ok().map(|a| a.to_string())
-}
-
-/// INET6 text in RFC 5952 form (what MariaDB prints: '2001:db8::1', '::ffff:1.2.3.4').
-pub fn canonical_inet6(text: &[u8]) -> Option<String> {
-    let s = std::str::from_utf8(text).ok()?;
-    s.parse::<std::net::Ipv6Addr>().ok().map(|a| a.to_string())
-}

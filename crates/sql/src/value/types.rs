@@ -9,6 +9,7 @@ use selkie_storage::{ColumnDef, ColumnType};
 
 use super::kinds::{FieldMeta, SqlType};
 use super::num::{int_type_digits, MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE};
+use crate::charset::FixedBinary;
 use crate::types::{charset, column_flags as flags, FieldType, Value};
 
 /// Bytes per character of utf8mb4, for key length checks.
@@ -83,6 +84,16 @@ fn decimal_length(precision: u8, scale: u8) -> u32 {
     precision as u32 + 1 + (scale > 0) as u32
 }
 
+/// The fixed binary type a column type is, if it is one.
+pub fn fixed_binary_of(ty: &ColumnType) -> Option<FixedBinary> {
+    match ty {
+        ColumnType::Uuid => Some(FixedBinary::Uuid),
+        ColumnType::Inet4 => Some(FixedBinary::Inet4),
+        ColumnType::Inet6 => Some(FixedBinary::Inet6),
+        _ => None,
+    }
+}
+
 pub fn from_column(ty: &ColumnType) -> SqlType {
     match ty {
         ColumnType::Int { width, unsigned, .. } => SqlType::Int { bits: width.bits(), unsigned: *unsigned },
@@ -138,6 +149,10 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         }
         SqlType::Float => numeric(FieldType::Float, FLOAT_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
         SqlType::Double => numeric(FieldType::Double, DOUBLE_DISPLAY_LENGTH, NOT_FIXED_DECIMALS, false),
+        // A UUID / INET4 / INET6 value: a STRING flagged UNSIGNED (MIN(uuid_column) measured).
+        SqlType::Text { max_chars, collation, .. } if collation.fixed_binary_kind().is_some() => {
+            FieldMeta { flags: flags::UNSIGNED, ..text_meta(FieldType::String, *max_chars) }
+        }
         SqlType::Text { max_chars, lob: false, .. } => text_meta(FieldType::VarString, *max_chars),
         SqlType::Enum { .. } => text_meta(FieldType::VarString, ty.display_chars()),
         SqlType::Text { max_chars, lob: true, .. } => {
@@ -217,6 +232,10 @@ pub fn unify(a: &SqlType, b: &SqlType) -> SqlType {
     let (a, b) = (&as_int(a), &as_int(b));
     match (a, b) {
         (Null, x) | (x, Null) => x.clone(),
+        // Two values of one UUID / INET type keep it (COALESCE(uuid_a, uuid_b)).
+        (Text { collation: c1, .. }, Text { collation: c2, .. }) if c1 == c2 && c1.fixed_binary_kind().is_some() => {
+            a.clone()
+        }
         (Int { bits: b1, unsigned: u1 }, Int { bits: b2, unsigned: u2 }) => {
             if u1 == u2 {
                 Int { bits: (*b1).max(*b2), unsigned: *u1 }
@@ -260,8 +279,12 @@ impl SqlType {
     pub fn from_column(ty: &ColumnType) -> SqlType {
         from_column(ty)
     }
-    /// The type of a table column, with the collation it declares.
+    /// The type of a table column, with the collation it declares (a UUID / INET4 / INET6
+    /// column: its type's pseudo collation, which compares the binary form).
     pub fn of_column(c: &selkie_storage::ColumnDef) -> SqlType {
+        if let Some(kind) = fixed_binary_of(&c.ty) {
+            return SqlType::fixed_binary(kind);
+        }
         match from_column(&c.ty) {
             SqlType::Text { max_chars, lob, collation } => SqlType::Text {
                 max_chars,
@@ -273,6 +296,22 @@ impl SqlType {
     }
     pub fn field_meta(&self) -> FieldMeta {
         field_meta(self)
+    }
+    /// The type of a UUID / INET4 / INET6 value: its canonical text, compared in the type's
+    /// pseudo collation (`Collation::fixed_binary`).
+    pub fn fixed_binary(kind: FixedBinary) -> SqlType {
+        SqlType::Text {
+            max_chars: kind.max_chars(),
+            lob: false,
+            collation: crate::charset::Collation::fixed_binary(kind),
+        }
+    }
+    /// The fixed binary type of a value of this type, if it is one.
+    pub fn fixed_binary_kind(&self) -> Option<FixedBinary> {
+        match self {
+            SqlType::Text { collation, .. } => collation.fixed_binary_kind(),
+            _ => None,
+        }
     }
     /// The type of a literal / runtime value (for parameters and constants).
     pub fn of_value(v: &Value) -> SqlType {
