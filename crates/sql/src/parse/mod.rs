@@ -11,6 +11,7 @@ pub mod dml_options;
 mod dynamic;
 pub mod lexer;
 mod mode_tokens;
+mod sequence;
 pub(crate) mod stored_expr;
 pub mod type_modifiers;
 
@@ -149,6 +150,13 @@ pub enum Stmt {
         name: String,
         options: SequenceOptions,
     },
+    /// ALTER SEQUENCE [IF EXISTS] [db.]s options (at least one; RESTART only here).
+    AlterSequence {
+        if_exists: bool,
+        db: Option<String>,
+        name: String,
+        options: SequenceOptions,
+    },
     /// DROP SEQUENCE [IF EXISTS] [db.]s, ...
     DropSequence {
         if_exists: bool,
@@ -181,6 +189,8 @@ pub struct SequenceOptions {
     /// NOCACHE is Some(0).
     pub cache: Option<u64>,
     pub cycle: Option<bool>,
+    /// ALTER SEQUENCE's RESTART: Some(None) restarts at START.
+    pub restart: Option<Option<i64>>,
 }
 
 /// A statement sqlparser rejected: the 1064 error, and the text for SHOW fallbacks.
@@ -684,6 +694,10 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
     if !SPECIAL.contains(&word) {
         return None;
     }
+    if word == "ALTER" && first_words_are(text, &["ALTER", "SEQUENCE"]) {
+        let Some(toks) = lexer::tokenize_in(text, syntax) else { return Some(Err(syntax_at(text, text.len()))) };
+        return Some(sequence::alter(&mut Cursor { text, toks, pos: 1 }));
+    }
     if word == "ALTER" {
         if let Some(keys) = parse_table_keys(text) {
             return Some(Ok(keys));
@@ -770,7 +784,7 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
         }
         "DROP" => {
             if c.peek_word("SEQUENCE") {
-                return Some(parse_drop_sequence(&mut c));
+                return Some(sequence::drop(&mut c));
             }
             if !c.eat_word("PREPARE") {
                 return None;
@@ -800,7 +814,7 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
             c.end().map(|_| Stmt::UnlockTables)
         }
         "XA" => Err(SyntaxError(error::not_supported("XA transactions"))),
-        "CREATE" if create_sequence => parse_create_sequence(&mut c),
+        "CREATE" if create_sequence => sequence::create(&mut c),
         "CREATE" => parse_create_database(&mut c),
         _ => return None,
     };
@@ -861,122 +875,6 @@ fn parse_create_database(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
     }
     c.end()?;
     Ok(Stmt::CreateDatabase { name, if_not_exists, charset, collation })
-}
-
-/// `[db.]name` of a table-like object.
-fn qualified_name(c: &mut Cursor) -> Result<(Option<String>, String), SyntaxError> {
-    let first = c.ident()?;
-    if c.eat_sym('.') {
-        Ok((Some(first), c.ident()?))
-    } else {
-        Ok((None, first))
-    }
-}
-
-/// A possibly negative integer literal (sequence options).
-fn signed_integer(c: &mut Cursor) -> Result<i64, SyntaxError> {
-    let negative = c.eat_sym('-');
-    if !negative {
-        c.eat_sym('+');
-    }
-    let err = c.error();
-    match c.next() {
-        Some(Tok::Num(n)) => {
-            let v: i128 = n.parse().map_err(|_| err)?;
-            let v = if negative { -v } else { v };
-            i64::try_from(v).map_err(|_| c.error())
-        }
-        _ => Err(err),
-    }
-}
-
-fn parse_create_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
-    let or_replace = c.eat_word("OR");
-    if or_replace {
-        c.expect_word("REPLACE")?;
-    }
-    c.expect_word("SEQUENCE")?;
-    let mut if_not_exists = false;
-    if c.eat_word("IF") {
-        c.expect_word("NOT")?;
-        c.expect_word("EXISTS")?;
-        if_not_exists = true;
-    }
-    let (db, name) = qualified_name(c)?;
-    let mut o = SequenceOptions::default();
-    loop {
-        if c.eat_word("INCREMENT") {
-            if !c.eat_word("BY") {
-                c.eat_sym('=');
-            }
-            o.increment = Some(signed_integer(c)?);
-        } else if c.eat_word("MINVALUE") {
-            c.eat_sym('=');
-            o.min = Some(Some(signed_integer(c)?));
-        } else if c.eat_word("NOMINVALUE") {
-            o.min = Some(None);
-        } else if c.eat_word("MAXVALUE") {
-            c.eat_sym('=');
-            o.max = Some(Some(signed_integer(c)?));
-        } else if c.eat_word("NOMAXVALUE") {
-            o.max = Some(None);
-        } else if c.eat_word("NO") {
-            if c.eat_word("MINVALUE") {
-                o.min = Some(None);
-            } else if c.eat_word("MAXVALUE") {
-                o.max = Some(None);
-            } else if c.eat_word("CYCLE") {
-                o.cycle = Some(false);
-            } else if c.eat_word("CACHE") {
-                o.cache = Some(0);
-            } else {
-                return Err(c.error());
-            }
-        } else if c.eat_word("START") {
-            if !c.eat_word("WITH") {
-                c.eat_sym('=');
-            }
-            o.start = Some(signed_integer(c)?);
-        } else if c.eat_word("CACHE") {
-            c.eat_sym('=');
-            let v = signed_integer(c)?;
-            o.cache = Some(u64::try_from(v).map_err(|_| c.error())?);
-        } else if c.eat_word("NOCACHE") {
-            o.cache = Some(0);
-        } else if c.eat_word("CYCLE") {
-            o.cycle = Some(true);
-        } else if c.eat_word("NOCYCLE") {
-            o.cycle = Some(false);
-        } else if c.eat_word("ENGINE") {
-            // Table options mariadb-dump writes after the sequence options.
-            c.eat_sym('=');
-            c.ident()?;
-        } else if c.eat_word("COMMENT") {
-            c.eat_sym('=');
-            if !matches!(c.next(), Some(Tok::Str(_))) {
-                return Err(c.error());
-            }
-        } else {
-            break;
-        }
-    }
-    c.end()?;
-    Ok(Stmt::CreateSequence { or_replace, if_not_exists, db, name, options: o })
-}
-
-fn parse_drop_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
-    c.expect_word("SEQUENCE")?;
-    let mut if_exists = false;
-    if c.eat_word("IF") {
-        c.expect_word("EXISTS")?;
-        if_exists = true;
-    }
-    let mut names = vec![qualified_name(c)?];
-    while c.eat_sym(',') {
-        names.push(qualified_name(c)?);
-    }
-    c.end()?;
-    Ok(Stmt::DropSequence { if_exists, names })
 }
 
 /// `NEXT VALUE FOR s` / `PREVIOUS VALUE FOR s` as the function calls `NEXTVAL(s)` /
@@ -1335,7 +1233,8 @@ mod tests {
                 max: Some(Some(100)),
                 start: Some(-5),
                 cache: Some(20),
-                cycle: Some(false)
+                cycle: Some(false),
+                restart: None,
             }
         );
         let Stmt::CreateSequence { options, .. } = parse("create sequence s nocache NO MAXVALUE nominvalue cycle")
