@@ -5,6 +5,7 @@
 
 pub mod alter;
 pub mod autoparam;
+pub mod create_select;
 pub mod data_file;
 pub mod dialect;
 pub mod dml_options;
@@ -227,6 +228,11 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
             rewritten = Some(set_assignments_with_equals(text));
         } else if word == "CREATE" || word == "ALTER" {
             rewritten = type_modifiers::rewrite(text);
+            if word == "CREATE" {
+                if let Some(r) = create_select::without_duplicates_word(rewritten.as_deref().unwrap_or(text)) {
+                    rewritten = Some(r);
+                }
+            }
         } else if word == "UPDATE" || word == "DELETE" {
             if let Some(r) = dml_options::rewrite(text) {
                 dml_ignore = r.ignore;
