@@ -197,7 +197,11 @@ impl Session {
             let r = crate::alter::alter_table(&mut b, &mut cx, engine, &catalog, at, db.as_deref()).await;
             (r, cx.take_warnings())
         };
-        let outcome = result?;
+        let mut outcome = result?;
+        if let Some(rows) = temporary.as_ref().and_then(|t| self.rows_copied_by_temporary_ddl(&t.name)) {
+            outcome.affected = rows;
+            outcome.records = Some(rows);
+        }
         let info = match outcome.records {
             Some(records) => format!("Records: {records}  Duplicates: 0  Warnings: {}", warnings.1),
             None => String::new(),
@@ -279,7 +283,17 @@ impl Session {
             };
             (r, cx.take_warnings())
         };
-        let affected = result?;
+        let mut affected = result?;
+        let mut info = String::new();
+        let index_of = match s {
+            S::CreateIndex(ci) => Some(&ci.table_name),
+            S::Drop { object_type: ast::ObjectType::Index, table: Some(t), .. } => Some(t),
+            _ => None,
+        };
+        if let Some(rows) = index_of.and_then(|t| self.rows_copied_by_temporary_ddl(t)) {
+            affected = rows;
+            info = format!("Records: {rows}  Duplicates: 0  Warnings: {}", warnings.1);
+        }
         // Dropping the current database leaves no database selected, as in MariaDB.
         if let S::Drop { object_type: ast::ObjectType::Schema | ast::ObjectType::Database, names, .. } = s {
             if let Some(n) = names.first() {
@@ -289,7 +303,7 @@ impl Session {
                 }
             }
         }
-        self.send_ok(sink, more, affected, String::new(), warnings);
+        self.send_ok(sink, more, affected, info, warnings);
         Ok(())
     }
 }
