@@ -78,7 +78,7 @@ impl Session {
             // MariaDB names the sequence without its database here (DROP SEQUENCE names both).
             return Err(sequence::unknown_sequence(name));
         };
-        let Some(old) = table.options.sequence.clone() else {
+        let Some(old) = table.options.sequence else {
             return Err(sequence::not_a_sequence(&db, name));
         };
         let engine = self.store.engine();
