@@ -17,10 +17,10 @@ pub enum CreateSelectDuplicates {
 /// The IGNORE / REPLACE of a CREATE TABLE ... SELECT and where the word starts; None without
 /// one. The word stands outside parentheses and right before SELECT or AS.
 pub fn duplicates(text: &str) -> Option<(CreateSelectDuplicates, usize)> {
-    if !super::first_words_are(text, &["CREATE"]) {
+    let toks = lexer::tokenize(text)?;
+    if !toks.first().is_some_and(|(t, _)| t.is_word("CREATE")) {
         return None;
     }
-    let toks = lexer::tokenize(text)?;
     let mut depth = 0i32;
     for (i, (tok, at)) in toks.iter().enumerate() {
         match tok {
