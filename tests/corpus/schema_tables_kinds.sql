@@ -86,3 +86,17 @@ ROLLBACK;
 SELECT COUNT(*) FROM `orders`;
 SELECT * FROM `after_begin`;
 SHOW TABLES;
+-- CREATE TABLE (definitions) SELECT: declared columns the query does not name first, then the
+-- query's columns (a declared one with its declared type); keys on the query's columns.
+CREATE TABLE `merged` (`a` int, `b` int DEFAULT 7, `c` varchar(4)) SELECT 1234 AS `c`, 2 AS `x`, 3 AS `a`;
+SELECT `b`, `c`, `a` FROM `merged`;
+SELECT COLUMN_NAME, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'merged' ORDER BY ORDINAL_POSITION;
+CREATE TABLE `keyed` (PRIMARY KEY (`x`)) SELECT 5 AS `x` UNION SELECT 6;
+SELECT COUNT(*) FROM `keyed`;
+CREATE TABLE `auto_ids` (`id` int AUTO_INCREMENT PRIMARY KEY, `k` int) SELECT 5 AS `k` UNION SELECT 6;
+SELECT * FROM `auto_ids` ORDER BY `id`;
+CREATE TABLE `no_default` (`z` int NOT NULL) SELECT 1 AS `a`;
+CREATE TABLE `too_big` (`q` tinyint) SELECT 1000 AS `q`;
+CREATE TABLE `clipped` (`q` tinyint) IGNORE SELECT 1000 AS `q`;
+SELECT * FROM `clipped`;
+CREATE TABLE `twice` (`k` int) SELECT 1 AS `k`, 2 AS `k`;

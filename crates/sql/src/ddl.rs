@@ -497,10 +497,8 @@ pub fn column_type_for(ty: &value::SqlType) -> ColumnType {
 }
 
 /// CREATE TABLE ... SELECT: the table definition from the query's result columns.
+/// With column definitions or keys, `table_with_definitions_for_query` merges them in.
 pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::QueryPlan) -> Result<NewTable, SqlError> {
-    if !ct.columns.is_empty() || !ct.constraints.is_empty() {
-        return Err(error::not_supported("CREATE TABLE with column definitions and a SELECT"));
-    }
     let (db, name) = ident_parts(&ct.name, b.env.current_db)?;
     reject_information_schema(&db)?;
     check_identifier(&name, error::wrong_table_name)?;
@@ -565,7 +563,38 @@ pub(crate) fn build_new_table(
     db: String,
     name: String,
 ) -> Result<NewTable, SqlError> {
-    if ct.columns.is_empty() {
+    build_table_with(b, cx, ct, db, name, &[])
+}
+
+/// CREATE TABLE (definitions) SELECT: the declared definitions merged with the query's columns
+/// (`derived`, from `table_for_query`) as MariaDB merges them, and the constraints declared.
+pub(crate) fn table_with_definitions_for_query(
+    b: &mut Binder,
+    cx: &mut ExecCtx,
+    ct: &ast::CreateTable,
+    derived: NewTable,
+) -> Result<(NewTable, selkie_storage::TableConstraints), SqlError> {
+    let mut t = build_table_with(b, cx, ct, derived.db, derived.name, &derived.columns)?;
+    if !derived.options.engine.is_empty() {
+        t.options.engine = derived.options.engine;
+    }
+    let checks = crate::constraints::foreign_key_checks(cx);
+    let constraints = crate::constraints::create_table_constraints(b.env.catalog, ct, &mut t, checks)?;
+    Ok((t, constraints))
+}
+
+/// The table CREATE TABLE defines; `from_query` are the columns of its SELECT, if it has one.
+/// MariaDB's order: the declared columns the query does not name, then the query's columns, a
+/// declared one in its query place with its declared definition.
+fn build_table_with(
+    b: &mut Binder,
+    cx: &mut ExecCtx,
+    ct: &ast::CreateTable,
+    db: String,
+    name: String,
+    from_query: &[ColumnDef],
+) -> Result<NewTable, SqlError> {
+    if ct.columns.is_empty() && from_query.is_empty() {
         return Err(SqlError::new(1113, "42000", "A table must have at least 1 column"));
     }
     let mut columns: Vec<ColumnDef> = Vec::with_capacity(ct.columns.len());
@@ -663,6 +692,26 @@ pub(crate) fn build_new_table(
             generated: None,
         });
         defaults.push(default);
+    }
+    if !from_query.is_empty() {
+        let declared_at = |n: &str| columns.iter().position(|c| c.name.eq_ignore_ascii_case(n));
+        let mut order: Vec<Option<usize>> = (0..columns.len())
+            .filter(|&i| !from_query.iter().any(|q| q.name.eq_ignore_ascii_case(&columns[i].name)))
+            .map(Some)
+            .collect();
+        let mut merged = Vec::with_capacity(order.len() + from_query.len());
+        merged.extend(order.iter().flatten().map(|&i| columns[i].clone()));
+        for q in from_query {
+            let at = declared_at(&q.name);
+            merged.push(at.map_or_else(|| q.clone(), |i| columns[i].clone()));
+            order.push(at);
+        }
+        // The query's own columns have no DEFAULT, NULL keyword or generation clause.
+        defaults = order.iter().map(|o| o.and_then(|i| defaults[i])).collect();
+        explicit_null = order.iter().map(|o| o.is_some_and(|i| explicit_null[i])).collect();
+        let mut declared_generated = std::mem::take(&mut generated);
+        generated = order.iter().map(|o| o.and_then(|i| declared_generated[i].take())).collect();
+        columns = merged;
     }
     for c in ct.constraints.iter().filter(|c| !crate::constraints::is_constraint_clause(c)) {
         specs.push(spec_from_constraint(c)?);

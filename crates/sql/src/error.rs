@@ -314,6 +314,11 @@ pub fn not_supported(feature: &str) -> SqlError {
     SqlError::new(1235, "42000", format!("This version of MariaDB doesn't yet support '{feature}'"))
 }
 
+/// 1225: an option given twice (CREATE / ALTER SEQUENCE).
+pub fn option_used_twice(option: &str) -> SqlError {
+    SqlError::new(1225, "HY000", format!("Option '{option}' used twice in statement"))
+}
+
 pub fn not_supported_in_ps() -> SqlError {
     SqlError::new(1295, "HY000", "This command is not supported in the prepared statement protocol yet")
 }

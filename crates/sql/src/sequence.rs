@@ -53,24 +53,74 @@ pub fn unknown_sequence(what: &str) -> SqlError {
     SqlError::new(4091, "42S02", format!("Unknown SEQUENCE: '{what}'"))
 }
 
+/// The step between values: INCREMENT, or with INCREMENT 0 MariaDB's auto_increment_increment
+/// (its default, 1: Selkie does not follow that variable here).
+fn step(def: &SequenceDef) -> i64 {
+    if def.increment == 0 {
+        1
+    } else {
+        def.increment
+    }
+}
+
+/// MariaDB's checks of a sequence's options (`sequence_definition::check_and_adjust`), with
+/// `reserved` the first value not handed out.
+fn valid(def: &SequenceDef, reserved: i64) -> bool {
+    let step = step(def);
+    let largest_step = step.unsigned_abs() as i128;
+    def.max >= def.start
+        && def.max > def.min
+        && def.start >= def.min
+        && def.max != i64::MAX
+        && def.min != i64::MIN
+        && (def.cache as i128) < (i64::MAX as i128 - largest_step) / largest_step
+        && if step > 0 { reserved >= def.min } else { reserved <= def.max }
+}
+
 /// The options of CREATE SEQUENCE with MariaDB's defaults filled in, or 4085.
 pub fn sequence_def(o: &SequenceOptions, db: &str, name: &str) -> Result<SequenceDef, SqlError> {
     let increment = o.increment.unwrap_or(1);
     let ascending = increment >= 0;
-    let min = o.min.flatten().unwrap_or(if ascending { 1 } else { MIN_VALUE });
-    let max = o.max.flatten().unwrap_or(if ascending { MAX_VALUE } else { -1 });
+    // NO MINVALUE / NO MAXVALUE are MariaDB's fixed defaults (1 and the largest value),
+    // whichever way the sequence goes; only options not given follow the direction.
+    let min = o.min.map_or(if ascending { 1 } else { MIN_VALUE }, |m| m.unwrap_or(1));
+    let max = o.max.map_or(if ascending { MAX_VALUE } else { -1 }, |m| m.unwrap_or(MAX_VALUE));
     let start = o.start.unwrap_or(if ascending { min } else { max });
     let cache = o.cache.unwrap_or(DEFAULT_CACHE);
-    let valid = min >= MIN_VALUE
-        && max <= MAX_VALUE
-        && min < max
-        && (min..=max).contains(&start)
-        && increment != 0
-        && cache < u64::MAX / 2;
-    if !valid {
+    let def = SequenceDef { start, min, max, increment, cache, cycle: o.cycle.unwrap_or(false) };
+    if !valid(&def, start) {
         return Err(bad_options(db, name));
     }
-    Ok(SequenceDef { start, min, max, increment, cache, cycle: o.cycle.unwrap_or(false) })
+    Ok(def)
+}
+
+/// ALTER SEQUENCE: the options not given are the sequence's own, NO MINVALUE / NO MAXVALUE are
+/// MariaDB's fixed defaults. Returns the new definition and where the sequence goes on from:
+/// RESTART's value (START without one), otherwise the first value not reserved (the cache is
+/// dropped, as in MariaDB); 4085 when they do not fit together.
+pub fn altered_def(
+    old: &SequenceDef,
+    reserved: i64,
+    o: &SequenceOptions,
+    db: &str,
+    name: &str,
+) -> Result<(SequenceDef, i64), SqlError> {
+    let def = SequenceDef {
+        start: o.start.unwrap_or(old.start),
+        min: o.min.map_or(old.min, |m| m.unwrap_or(1)),
+        max: o.max.map_or(old.max, |m| m.unwrap_or(MAX_VALUE)),
+        increment: o.increment.unwrap_or(old.increment),
+        cache: o.cache.unwrap_or(old.cache),
+        cycle: o.cycle.unwrap_or(old.cycle),
+    };
+    let reserved = match o.restart {
+        Some(value) => value.unwrap_or(def.start),
+        None => reserved,
+    };
+    if !valid(&def, reserved) {
+        return Err(bad_options(db, name));
+    }
+    Ok((def, reserved))
 }
 
 /// The table behind a sequence: MariaDB's eight columns (SHOW CREATE TABLE shows them).
@@ -205,7 +255,8 @@ impl Sequences {
             Some(c) => c,
             None => cached.entry(table.id).or_insert(load(engine, table)?),
         };
-        let ascending = def.increment > 0;
+        let step = step(def);
+        let ascending = step > 0;
         if (ascending && c.next > def.max) || (!ascending && c.next < def.min) {
             if !def.cycle {
                 return Err(run_out(&table.db, &table.name));
@@ -216,13 +267,17 @@ impl Sequences {
         }
         let reserved = if ascending { c.next < c.bound } else { c.next > c.bound };
         if !reserved {
-            let step = def.increment as i128 * def.cache.max(1) as i128;
-            let bound = (c.next as i128 + step).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+            // As MariaDB: the block ends past the last value at most (MAXVALUE + 1, or
+            // MINVALUE - 1 going down), which is what the row's next_not_cached_value shows.
+            let block = step as i128 * def.cache.max(1) as i128;
+            let end = if ascending { def.max as i128 + 1 } else { def.min as i128 - 1 };
+            let bound = c.next as i128 + block;
+            let bound = if ascending { bound.min(end) } else { bound.max(end) } as i64;
             engine.set_sequence_state(table, SequenceState { next_not_cached: bound, cycle_count: c.cycle_count })?;
             c.bound = bound;
         }
         let value = c.next;
-        c.next = (value as i128 + def.increment as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+        c.next = (value as i128 + step as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
         drop(cached);
         self.last.lock().insert((connection, table.id), value);
         Ok(value)
@@ -234,7 +289,9 @@ impl Sequences {
     }
 
     /// SETVAL(s, n, used, round): moves the sequence to `n` (the next value is after it when
-    /// `used`) unless that is behind where it stands; returns `n`, or None when ignored.
+    /// `used`) unless that is behind where it stands; returns `n`, or None when ignored. As in
+    /// MariaDB, a value within the reserved block only moves the cache: the stored
+    /// next_not_cached_value changes when the value is past it (or in another round).
     pub fn set_value(
         &self,
         engine: &Engine,
@@ -250,16 +307,36 @@ impl Sequences {
             None => cached.entry(table.id).or_insert(load(engine, table)?),
         };
         let round = round.unwrap_or(c.cycle_count);
-        let ascending = def.increment > 0;
-        let behind = if ascending { n < c.next } else { n > c.next };
+        let step = step(def);
+        let ascending = step > 0;
+        let next = if used { (n as i128 + step as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64 } else { n };
+        let behind = if ascending { next < c.next } else { next > c.next };
         if round < c.cycle_count || (round == c.cycle_count && behind) {
             return Ok(None);
         }
-        let next =
-            if used { (n as i128 + def.increment as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64 } else { n };
-        engine.set_sequence_state(table, SequenceState { next_not_cached: next, cycle_count: round })?;
-        *c = Cached { next, bound: next, cycle_count: round };
+        let past_reserved = if ascending { next > c.bound } else { next < c.bound };
+        if past_reserved || round != c.cycle_count {
+            engine.set_sequence_state(table, SequenceState { next_not_cached: next, cycle_count: round })?;
+            *c = Cached { next, bound: next, cycle_count: round };
+        } else {
+            c.next = next;
+        }
         Ok(Some(n))
+    }
+
+    /// ALTER SEQUENCE done (the table's definition is `table` now): the sequence goes on from
+    /// `reserved` in round 0, without a cache (MariaDB's `SEQUENCE::copy`). With RESTART the
+    /// value is RESTART's; otherwise the reserved bound is read again here, under the cache's
+    /// lock, so that values a NEXTVAL reserved while the ALTER ran are not handed out twice.
+    pub fn restart(&self, engine: &Engine, table: &TableDef, reserved: i64, restarted: bool) -> Result<(), SqlError> {
+        let mut cached = self.cached.lock();
+        let next = match cached.get(&table.id) {
+            Some(c) if !restarted => c.bound,
+            _ => reserved,
+        };
+        engine.set_sequence_state(table, SequenceState { next_not_cached: next, cycle_count: 0 })?;
+        cached.insert(table.id, Cached { next, bound: next, cycle_count: 0 });
+        Ok(())
     }
 
     /// The row `SELECT * FROM s` shows.

@@ -14,6 +14,7 @@ mod collation_keys;
 mod collations;
 mod column_types;
 mod constraints;
+mod create_select;
 mod ddl;
 mod default_expressions;
 mod dml;

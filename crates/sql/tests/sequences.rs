@@ -72,3 +72,94 @@ async fn sequences_hand_out_values_as_mariadb_does() {
     exec(&mut s, "DROP SEQUENCE sq, x3").await;
     assert_eq!(fail(&mut s, "SELECT nextval(sq)").await.code, 4091);
 }
+
+#[tokio::test]
+async fn alter_sequence_as_mariadb() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    let row = "SELECT next_not_cached_value, minimum_value, maximum_value, start_value, increment, cache_size, \
+               cycle_option, cycle_count FROM order_seq";
+    exec(&mut s, "CREATE SEQUENCE order_seq").await;
+    assert_eq!(query(&mut s, "SELECT NEXTVAL(order_seq), NEXTVAL(order_seq)").await, rows(&[&["1", "2"]]));
+    // SETVAL within the reserved block moves the cache only: the row keeps its bound.
+    assert_eq!(query(&mut s, "SELECT SETVAL(order_seq, 100), NEXTVAL(order_seq)").await, rows(&[&["100", "101"]]));
+    assert_eq!(query(&mut s, "SELECT SETVAL(order_seq, 50), NEXTVAL(order_seq)").await, rows(&[&["NULL", "102"]]));
+    assert_eq!(query(&mut s, row).await, rows(&[&["1001", "1", "9223372036854775806", "1", "1", "1000", "0", "0"]]));
+    // RESTART WITH: the next value, stored at once.
+    exec(&mut s, "ALTER SEQUENCE order_seq RESTART WITH 7").await;
+    assert_eq!(query(&mut s, "SELECT next_not_cached_value FROM order_seq").await, rows(&[&["7"]]));
+    assert_eq!(query(&mut s, "SELECT NEXTVAL(order_seq)").await, rows(&[&["7"]]));
+    // Other options: the cache is dropped, the sequence goes on from its reserved bound.
+    exec(&mut s, "ALTER SEQUENCE order_seq INCREMENT BY 5").await;
+    assert_eq!(query(&mut s, "SELECT NEXTVAL(order_seq), NEXTVAL(order_seq)").await, rows(&[&["1007", "1012"]]));
+    assert_eq!(query(&mut s, row).await, rows(&[&["6007", "1", "9223372036854775806", "1", "5", "1000", "0", "0"]]));
+    exec(&mut s, "ALTER SEQUENCE order_seq maxvalue = 100 minvalue=2 start = 5 restart cycle").await;
+    assert_eq!(query(&mut s, row).await, rows(&[&["5", "2", "100", "5", "5", "1000", "1", "0"]]));
+    exec(&mut s, "ALTER SEQUENCE order_seq RESTART 100").await;
+    assert_eq!(query(&mut s, "SELECT NEXTVAL(order_seq), NEXTVAL(order_seq)").await, rows(&[&["100", "2"]]));
+    // A reserved block ends at MAXVALUE + 1.
+    assert_eq!(query(&mut s, row).await, rows(&[&["101", "2", "100", "5", "5", "1000", "1", "1"]]));
+    // NO MINVALUE / NO MAXVALUE are 1 and the largest value, whatever the direction; ALTER
+    // starts round 0 again.
+    exec(&mut s, "ALTER SEQUENCE order_seq NO MINVALUE NOMAXVALUE INCREMENT BY -1 NOCACHE NOCYCLE").await;
+    assert_eq!(query(&mut s, row).await, rows(&[&["101", "1", "9223372036854775806", "5", "-1", "0", "0", "0"]]));
+    assert_eq!(query(&mut s, "SELECT NEXTVAL(order_seq), NEXTVAL(order_seq)").await, rows(&[&["101", "100"]]));
+
+    // Errors, as MariaDB's.
+    let e = fail(&mut s, "ALTER SEQUENCE order_seq MINVALUE 10").await;
+    assert_eq!((e.code, e.message.as_str()), (4085, "Sequence 'test.order_seq' has out of range value for options"));
+    exec(&mut s, "CREATE SEQUENCE up").await;
+    assert_eq!(fail(&mut s, "ALTER SEQUENCE up RESTART WITH 0").await.code, 4085);
+    let e = fail(&mut s, "ALTER SEQUENCE order_seq INCREMENT BY 2 INCREMENT BY 3").await;
+    assert_eq!((e.code, e.message.as_str()), (1225, "Option 'INCREMENT' used twice in statement"));
+    assert_eq!(
+        fail(&mut s, "ALTER SEQUENCE order_seq CACHE 5 NOCACHE").await.message,
+        "Option 'CACHE' used twice in statement"
+    );
+    assert_eq!(fail(&mut s, "ALTER SEQUENCE order_seq").await.code, 1064);
+    assert_eq!(fail(&mut s, "ALTER SEQUENCE order_seq NO CYCLE").await.code, 1064);
+    assert_eq!(fail(&mut s, "ALTER SEQUENCE order_seq ENGINE=InnoDB").await.code, 1064);
+    let e = fail(&mut s, "ALTER SEQUENCE nope RESTART").await;
+    assert_eq!((e.code, e.message.as_str()), (4091, "Unknown SEQUENCE: 'nope'"));
+    exec(&mut s, "ALTER SEQUENCE IF EXISTS nope RESTART").await;
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await, rows(&[&["Note", "4091", "Unknown SEQUENCE: 'test.nope'"]]));
+    exec(&mut s, "CREATE TABLE tt (a INT)").await;
+    let e = fail(&mut s, "ALTER SEQUENCE tt RESTART").await;
+    assert_eq!((e.code, e.message.as_str()), (4089, "'test.tt' is not a SEQUENCE"));
+    assert_eq!(fail(&mut s, "CREATE SEQUENCE c3 minvalue 3 no minvalue").await.code, 1225);
+    assert_eq!(fail(&mut s, "CREATE SEQUENCE c4 restart with 3").await.code, 1064);
+
+    // NO MAXVALUE on a descending sequence is the largest value too; INCREMENT 0 steps by 1
+    // (auto_increment_increment's default).
+    exec(&mut s, "CREATE SEQUENCE c2 increment by -1 no maxvalue").await;
+    assert_eq!(
+        query(&mut s, "SELECT * FROM c2").await,
+        rows(&[&[
+            "9223372036854775806",
+            "-9223372036854775807",
+            "9223372036854775806",
+            "9223372036854775806",
+            "-1",
+            "1000",
+            "0",
+            "0"
+        ]])
+    );
+    exec(&mut s, "CREATE SEQUENCE c7 increment 0").await;
+    assert_eq!(query(&mut s, "SELECT nextval(c7), nextval(c7), increment FROM c7").await, rows(&[&["1", "2", "0"]]));
+
+    // The definition is the table's: another session sees it.
+    let mut s = db.session_in_test_db().await;
+    assert!(query(&mut s, "SHOW CREATE SEQUENCE order_seq").await[0][1].contains("increment by -1 nocache nocycle"));
+}
+
+#[tokio::test]
+async fn sequence_value_columns_are_named_as_written() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE SEQUENCE sq").await;
+    assert_eq!(
+        column_names(&mut s, "SELECT nextval(sq), next value for sq, lastval(sq), PREVIOUS VALUE FOR `sq`").await,
+        vec!["nextval(sq)", "next value for sq", "lastval(sq)", "PREVIOUS VALUE FOR `sq`"]
+    );
+}

@@ -136,3 +136,26 @@ async fn temporary_tables_left_by_a_crash_are_dropped_at_start() {
     let names: Vec<String> = db.engine.catalog().tables_in("test").iter().map(|t| t.name.clone()).collect();
     assert_eq!(names, vec!["keep".to_string()]);
 }
+
+/// MariaDB copies a temporary table for every ALTER, CREATE INDEX and DROP INDEX: the rows
+/// copied are the affected rows, with "Records: n".
+#[tokio::test]
+async fn ddl_on_a_temporary_table_reports_the_rows_copied() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TEMPORARY TABLE tq (a int)").await;
+    exec(&mut s, "INSERT INTO tq VALUES (1), (2)").await;
+    for sql in [
+        "ALTER TABLE tq ADD COLUMN n int DEFAULT 1",
+        "ALTER TABLE tq COMMENT = 'x'",
+        "CREATE INDEX ia ON tq (a)",
+        "DROP INDEX ia ON tq",
+    ] {
+        let ok = exec(&mut s, sql).await;
+        assert_eq!((ok.affected_rows, ok.info.as_str()), (2, "Records: 2  Duplicates: 0  Warnings: 0"), "{sql}");
+    }
+    // A permanent table's instant change copies nothing.
+    exec(&mut s, "CREATE TABLE tp (a int)").await;
+    exec(&mut s, "INSERT INTO tp VALUES (1), (2)").await;
+    assert_eq!(exec(&mut s, "ALTER TABLE tp COMMENT = 'x'").await.affected_rows, 0);
+}

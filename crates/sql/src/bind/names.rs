@@ -139,6 +139,8 @@ impl<'a> SourceText<'a> {
         let mut depth = 0i32;
         let mut cur: Option<(usize, usize)> = None;
         let mut seen_select = false;
+        // The two words before each token: `NEXT VALUE FOR s` does not end the list at FOR.
+        let mut before: [Option<&str>; 2] = [None, None];
         for t in &tokens {
             if matches!(t.token, Token::Whitespace(_)) {
                 continue;
@@ -147,12 +149,14 @@ impl<'a> SourceText<'a> {
                 seen_select = true;
                 continue;
             }
+            let previous = before;
+            before = [before[1], if let Token::Word(w) = &t.token { Some(w.value.as_str()) } else { None }];
             if depth == 0 {
                 if let Token::Word(w) = &t.token {
                     if w.quote_style.is_none() && is_select_modifier(&w.value) && cur.is_none() && items.is_empty() {
                         continue;
                     }
-                    if w.quote_style.is_none() && ends_select_list(&w.value) {
+                    if w.quote_style.is_none() && ends_select_list(&w.value) && !is_sequence_value_for(previous) {
                         break;
                     }
                 }
@@ -278,6 +282,12 @@ fn is_select_modifier(w: &str) -> bool {
     MODIFIERS.iter().any(|m| m.eq_ignore_ascii_case(w))
 }
 
+/// Whether the two words before a FOR are `NEXT VALUE` or `PREVIOUS VALUE` (a sequence's value).
+fn is_sequence_value_for(before: [Option<&str>; 2]) -> bool {
+    matches!(before, [Some(a), Some(b)]
+        if (a.eq_ignore_ascii_case("NEXT") || a.eq_ignore_ascii_case("PREVIOUS")) && b.eq_ignore_ascii_case("VALUE"))
+}
+
 fn ends_select_list(w: &str) -> bool {
     const ENDS: &[&str] = &[
         "FROM",
@@ -357,6 +367,14 @@ mod tests {
             .collect()
     }
 
+    /// The select items' texts (sqlparser does not read NEXT VALUE FOR, so no AST here).
+    fn st_texts(sql: &str) -> Vec<String> {
+        let stmts = Parser::parse_sql(&MySqlDialect {}, "SELECT 1, 2 FROM t").unwrap();
+        let ast::Statement::Query(q) = &stmts[0] else { panic!("not a query") };
+        let ast::SetExpr::Select(sel) = &*q.body else { panic!("not a select") };
+        SourceText::new(sql).select_item_texts(sel).unwrap()
+    }
+
     #[test]
     fn names_follow_mariadb() {
         assert_eq!(
@@ -368,6 +386,10 @@ mod tests {
             vec!["SUM(k)", "y", "@@version_comment"]
         );
         assert_eq!(names("SELECT CAST(id AS CHAR), 1.5e3, 'it''s'"), vec!["CAST(id AS CHAR)", "1.5e3", "it's"]);
+        assert_eq!(
+            st_texts("SELECT next value for sq, PREVIOUS VALUE FOR `d`.`s` FROM t FOR UPDATE"),
+            vec!["next value for sq", "PREVIOUS VALUE FOR `d`.`s`"]
+        );
         assert_eq!(
             names("SELECT (SELECT a FROM t LIMIT 1), NOW() + INTERVAL 1 DAY"),
             vec!["(SELECT a FROM t LIMIT 1)", "NOW() + INTERVAL 1 DAY"]

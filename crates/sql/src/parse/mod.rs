@@ -5,6 +5,7 @@
 
 pub mod alter;
 pub mod autoparam;
+pub mod create_select;
 pub mod data_file;
 pub mod dialect;
 pub mod dml_options;
@@ -149,6 +150,13 @@ pub enum Stmt {
         name: String,
         options: SequenceOptions,
     },
+    /// ALTER SEQUENCE [IF EXISTS] [db.]s options (at least one; RESTART only here).
+    AlterSequence {
+        if_exists: bool,
+        db: Option<String>,
+        name: String,
+        options: SequenceOptions,
+    },
     /// DROP SEQUENCE [IF EXISTS] [db.]s, ...
     DropSequence {
         if_exists: bool,
@@ -181,6 +189,8 @@ pub struct SequenceOptions {
     /// NOCACHE is Some(0).
     pub cache: Option<u64>,
     pub cycle: Option<bool>,
+    /// ALTER SEQUENCE's RESTART: Some(None) restarts at START.
+    pub restart: Option<Option<i64>>,
 }
 
 /// A statement sqlparser rejected: the 1064 error, and the text for SHOW fallbacks.
@@ -217,6 +227,11 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
             rewritten = Some(set_assignments_with_equals(text));
         } else if word == "CREATE" || word == "ALTER" {
             rewritten = type_modifiers::rewrite(text);
+            if word == "CREATE" {
+                if let Some(r) = create_select::without_duplicates_word(rewritten.as_deref().unwrap_or(text)) {
+                    rewritten = Some(r);
+                }
+            }
         } else if word == "UPDATE" || word == "DELETE" {
             if let Some(r) = dml_options::rewrite(text) {
                 dml_ignore = r.ignore;
@@ -684,6 +699,10 @@ fn parse_special(word: &str, text: &str, syntax: Syntax) -> Option<Result<Stmt, 
     if !SPECIAL.contains(&word) {
         return None;
     }
+    if word == "ALTER" && first_words_are(text, &["ALTER", "SEQUENCE"]) {
+        let Some(toks) = lexer::tokenize_in(text, syntax) else { return Some(Err(syntax_at(text, text.len()))) };
+        return Some(parse_alter_sequence(&mut Cursor { text, toks, pos: 1 }));
+    }
     if word == "ALTER" {
         if let Some(keys) = parse_table_keys(text) {
             return Some(Ok(keys));
@@ -863,6 +882,9 @@ fn parse_create_database(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
     Ok(Stmt::CreateDatabase { name, if_not_exists, charset, collation })
 }
 
+// ---- CREATE, ALTER and DROP SEQUENCE: MariaDB's options in any order (sqlparser knows only
+// PostgreSQL's fixed order, and mariadb-dump writes START before INCREMENT). ----
+
 /// `[db.]name` of a table-like object.
 fn qualified_name(c: &mut Cursor) -> Result<(Option<String>, String), SyntaxError> {
     let first = c.ident()?;
@@ -890,6 +912,90 @@ fn signed_integer(c: &mut Cursor) -> Result<i64, SyntaxError> {
     }
 }
 
+/// Sets an option once: MariaDB's 1225 names the option given twice (NO MINVALUE after
+/// MINVALUE too).
+fn set_once<T>(slot: &mut Option<T>, value: T, option: &str) -> Result<(), SyntaxError> {
+    if slot.is_some() {
+        return Err(SyntaxError(error::option_used_twice(option)));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+/// The sequence options up to the first word that is none of them; RESTART only for ALTER,
+/// table options (ENGINE, COMMENT) only for CREATE. Returns how many options were read.
+fn sequence_options(c: &mut Cursor, alter: bool) -> Result<(SequenceOptions, usize), SyntaxError> {
+    let mut o = SequenceOptions::default();
+    let mut count = 0;
+    loop {
+        if c.eat_word("INCREMENT") {
+            if !c.eat_word("BY") {
+                c.eat_sym('=');
+            }
+            set_once(&mut o.increment, signed_integer(c)?, "INCREMENT")?;
+        } else if c.eat_word("MINVALUE") {
+            c.eat_sym('=');
+            set_once(&mut o.min, Some(signed_integer(c)?), "MINVALUE")?;
+        } else if c.eat_word("NOMINVALUE") {
+            set_once(&mut o.min, None, "MINVALUE")?;
+        } else if c.eat_word("MAXVALUE") {
+            c.eat_sym('=');
+            set_once(&mut o.max, Some(signed_integer(c)?), "MAXVALUE")?;
+        } else if c.eat_word("NOMAXVALUE") {
+            set_once(&mut o.max, None, "MAXVALUE")?;
+        } else if c.eat_word("NO") {
+            // MariaDB has NO MINVALUE and NO MAXVALUE, not NO CACHE or NO CYCLE.
+            if c.eat_word("MINVALUE") {
+                set_once(&mut o.min, None, "MINVALUE")?;
+            } else if c.eat_word("MAXVALUE") {
+                set_once(&mut o.max, None, "MAXVALUE")?;
+            } else {
+                return Err(c.error());
+            }
+        } else if c.eat_word("START") {
+            if !c.eat_word("WITH") {
+                c.eat_sym('=');
+            }
+            set_once(&mut o.start, signed_integer(c)?, "START")?;
+        } else if c.eat_word("CACHE") {
+            c.eat_sym('=');
+            let v = signed_integer(c)?;
+            // A negative CACHE is out of range (4085) rather than a syntax error.
+            set_once(&mut o.cache, u64::try_from(v).unwrap_or(u64::MAX), "CACHE")?;
+        } else if c.eat_word("NOCACHE") {
+            set_once(&mut o.cache, 0, "CACHE")?;
+        } else if c.eat_word("CYCLE") {
+            set_once(&mut o.cycle, true, "CYCLE")?;
+        } else if c.eat_word("NOCYCLE") {
+            set_once(&mut o.cycle, false, "CYCLE")?;
+        } else if alter && c.eat_word("RESTART") {
+            let value = if c.eat_word("WITH")
+                || c.eat_sym('=')
+                || matches!(c.peek(), Some(Tok::Num(_) | Tok::Sym('-' | '+')))
+            {
+                Some(signed_integer(c)?)
+            } else {
+                None
+            };
+            set_once(&mut o.restart, value, "RESTART")?;
+        } else if !alter && c.eat_word("ENGINE") {
+            // Table options mariadb-dump writes after the sequence options.
+            c.eat_sym('=');
+            c.ident()?;
+        } else if !alter && c.eat_word("COMMENT") {
+            c.eat_sym('=');
+            if !matches!(c.next(), Some(Tok::Str(_))) {
+                return Err(c.error());
+            }
+        } else {
+            break;
+        }
+        count += 1;
+    }
+    Ok((o, count))
+}
+
+/// CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] [db.]s options.
 fn parse_create_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
     let or_replace = c.eat_word("OR");
     if or_replace {
@@ -903,67 +1009,29 @@ fn parse_create_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
         if_not_exists = true;
     }
     let (db, name) = qualified_name(c)?;
-    let mut o = SequenceOptions::default();
-    loop {
-        if c.eat_word("INCREMENT") {
-            if !c.eat_word("BY") {
-                c.eat_sym('=');
-            }
-            o.increment = Some(signed_integer(c)?);
-        } else if c.eat_word("MINVALUE") {
-            c.eat_sym('=');
-            o.min = Some(Some(signed_integer(c)?));
-        } else if c.eat_word("NOMINVALUE") {
-            o.min = Some(None);
-        } else if c.eat_word("MAXVALUE") {
-            c.eat_sym('=');
-            o.max = Some(Some(signed_integer(c)?));
-        } else if c.eat_word("NOMAXVALUE") {
-            o.max = Some(None);
-        } else if c.eat_word("NO") {
-            if c.eat_word("MINVALUE") {
-                o.min = Some(None);
-            } else if c.eat_word("MAXVALUE") {
-                o.max = Some(None);
-            } else if c.eat_word("CYCLE") {
-                o.cycle = Some(false);
-            } else if c.eat_word("CACHE") {
-                o.cache = Some(0);
-            } else {
-                return Err(c.error());
-            }
-        } else if c.eat_word("START") {
-            if !c.eat_word("WITH") {
-                c.eat_sym('=');
-            }
-            o.start = Some(signed_integer(c)?);
-        } else if c.eat_word("CACHE") {
-            c.eat_sym('=');
-            let v = signed_integer(c)?;
-            o.cache = Some(u64::try_from(v).map_err(|_| c.error())?);
-        } else if c.eat_word("NOCACHE") {
-            o.cache = Some(0);
-        } else if c.eat_word("CYCLE") {
-            o.cycle = Some(true);
-        } else if c.eat_word("NOCYCLE") {
-            o.cycle = Some(false);
-        } else if c.eat_word("ENGINE") {
-            // Table options mariadb-dump writes after the sequence options.
-            c.eat_sym('=');
-            c.ident()?;
-        } else if c.eat_word("COMMENT") {
-            c.eat_sym('=');
-            if !matches!(c.next(), Some(Tok::Str(_))) {
-                return Err(c.error());
-            }
-        } else {
-            break;
-        }
-    }
+    let (options, _) = sequence_options(c, false)?;
     c.end()?;
-    Ok(Stmt::CreateSequence { or_replace, if_not_exists, db, name, options: o })
+    Ok(Stmt::CreateSequence { or_replace, if_not_exists, db, name, options })
 }
 
+/// ALTER SEQUENCE [IF EXISTS] [db.]s options: at least one option (1064 otherwise, as MariaDB).
+fn parse_alter_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
+    c.expect_word("SEQUENCE")?;
+    let mut if_exists = false;
+    if c.eat_word("IF") {
+        c.expect_word("EXISTS")?;
+        if_exists = true;
+    }
+    let (db, name) = qualified_name(c)?;
+    let (options, count) = sequence_options(c, true)?;
+    if count == 0 {
+        return Err(c.error());
+    }
+    c.end()?;
+    Ok(Stmt::AlterSequence { if_exists, db, name, options })
+}
+
+/// DROP SEQUENCE [IF EXISTS] [db.]s, ...
 fn parse_drop_sequence(c: &mut Cursor) -> Result<Stmt, SyntaxError> {
     c.expect_word("SEQUENCE")?;
     let mut if_exists = false;
@@ -1335,7 +1403,8 @@ mod tests {
                 max: Some(Some(100)),
                 start: Some(-5),
                 cache: Some(20),
-                cycle: Some(false)
+                cycle: Some(false),
+                restart: None,
             }
         );
         let Stmt::CreateSequence { options, .. } = parse("create sequence s nocache NO MAXVALUE nominvalue cycle")

@@ -578,6 +578,9 @@ impl Session {
             Stmt::CreateSequence { or_replace, if_not_exists, db, name, options } => {
                 Box::pin(self.create_sequence((*or_replace, *if_not_exists), db, name, options, sink, more)).await
             }
+            Stmt::AlterSequence { if_exists, db, name, options } => {
+                Box::pin(self.alter_sequence(*if_exists, db, name, options, sink, more)).await
+            }
             Stmt::DropSequence { if_exists, names } => {
                 Box::pin(self.drop_sequences(*if_exists, names, sink, more)).await
             }

@@ -13,6 +13,7 @@ use crate::dml::{self, InsertPlan};
 use crate::error;
 use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
+use crate::parse::create_select::CreateSelectDuplicates;
 use crate::types::ResultSink;
 use crate::types::{WarnLevel, Warning};
 use crate::variables::SqlMode;
@@ -65,6 +66,19 @@ impl Session {
             let plan = b.bind_query(q)?;
             (crate::ddl::table_for_query(&b, ct, &plan)?, plan, b.param_count)
         };
+        // Column definitions or keys declared beside the SELECT: merged with its columns.
+        let (new_table, constraints) = if ct.columns.is_empty() && ct.constraints.is_empty() {
+            (new_table, selkie_storage::TableConstraints::default())
+        } else {
+            let engine = self.store.engine();
+            let last_insert_id = self.vars.last_insert_id();
+            let env = stmt_env!(self, engine, Some(catalog.clone()), &[]);
+            let mut b = Binder::new(ddl_bind_env(&catalog, db.as_deref(), self.vars.sql_mode()), text);
+            b.scopes.push(Scope::default());
+            let mut cx = ExecCtx::new(&env, None, &[], &mut self.user_vars, self.rng, last_insert_id);
+            crate::ddl::table_with_definitions_for_query(&mut b, &mut cx, ct, new_table)?
+        };
+        let duplicates = crate::parse::create_select::duplicates(text).map(|d| d.0);
         let (tdb, tname) = (new_table.db.clone(), new_table.name.clone());
         if ct.or_replace {
             if let Some(old) = catalog.table(&tdb, &tname) {
@@ -74,7 +88,7 @@ impl Session {
                 self.store.engine().drop_table(&tdb, &tname, true).await?;
             }
         }
-        if !self.store.engine().create_table(new_table, ct.if_not_exists).await? {
+        if !self.store.engine().create_table_with_constraints(new_table, constraints, ct.if_not_exists).await? {
             let note = (
                 vec![Warning {
                     level: WarnLevel::Note,
@@ -106,20 +120,29 @@ impl Session {
                     b.bind_query(q)?
                 }
             };
-            let width = table.columns.len();
+            // The query's columns go to the table's columns of their names; declared columns
+            // the query does not name take their defaults.
+            let columns = plan
+                .columns
+                .iter()
+                .map(|c| table.columns.iter().position(|t| t.name.eq_ignore_ascii_case(&c.meta.name)))
+                .collect::<Option<Vec<usize>>>()
+                .ok_or_else(|| error::internal("CREATE TABLE ... SELECT: a query column without its table column"))?;
             let insert = InsertPlan {
-                table,
-                columns: (0..width).collect(),
+                columns,
                 source: dml::InsertSource::Query(Arc::new(plan)),
-                mode: dml::InsertMode::Insert,
+                mode: match duplicates {
+                    None => dml::InsertMode::Insert,
+                    Some(CreateSelectDuplicates::Ignore) => dml::InsertMode::Ignore,
+                    Some(CreateSelectDuplicates::Replace) => dml::InsertMode::Replace,
+                },
                 on_duplicate: None,
                 report_records: true,
-                rules: None,
+                rules: crate::constraints::rules_for(&catalog, &table)?,
                 returning: None,
-                // CREATE TABLE ... SELECT makes no generated columns.
-                generated: None,
-                // Every column is given (the list is all of them).
-                defaults: None,
+                generated: crate::generated::values_for(&catalog, &table)?,
+                defaults: crate::defaults::values_for(&catalog, &table)?,
+                table,
             };
             let compiled = CompiledStmt {
                 compiled: Compiled::Insert(Arc::new(insert)),
@@ -174,7 +197,11 @@ impl Session {
             let r = crate::alter::alter_table(&mut b, &mut cx, engine, &catalog, at, db.as_deref()).await;
             (r, cx.take_warnings())
         };
-        let outcome = result?;
+        let mut outcome = result?;
+        if let Some(rows) = temporary.as_ref().and_then(|t| self.rows_copied_by_temporary_ddl(&t.name)) {
+            outcome.affected = rows;
+            outcome.records = Some(rows);
+        }
         let info = match outcome.records {
             Some(records) => format!("Records: {records}  Duplicates: 0  Warnings: {}", warnings.1),
             None => String::new(),
@@ -256,7 +283,17 @@ impl Session {
             };
             (r, cx.take_warnings())
         };
-        let affected = result?;
+        let mut affected = result?;
+        let mut info = String::new();
+        let index_of = match s {
+            S::CreateIndex(ci) => Some(&ci.table_name),
+            S::Drop { object_type: ast::ObjectType::Index, table: Some(t), .. } => Some(t),
+            _ => None,
+        };
+        if let Some(rows) = index_of.and_then(|t| self.rows_copied_by_temporary_ddl(t)) {
+            affected = rows;
+            info = format!("Records: {rows}  Duplicates: 0  Warnings: {}", warnings.1);
+        }
         // Dropping the current database leaves no database selected, as in MariaDB.
         if let S::Drop { object_type: ast::ObjectType::Schema | ast::ObjectType::Database, names, .. } = s {
             if let Some(n) = names.first() {
@@ -266,7 +303,7 @@ impl Session {
                 }
             }
         }
-        self.send_ok(sink, more, affected, String::new(), warnings);
+        self.send_ok(sink, more, affected, info, warnings);
         Ok(())
     }
 }

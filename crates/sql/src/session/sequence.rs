@@ -1,4 +1,4 @@
-//! CREATE SEQUENCE and DROP SEQUENCE (the sequences themselves are `crate::sequence`).
+//! CREATE, ALTER and DROP SEQUENCE (the sequences themselves are `crate::sequence`).
 
 use super::counters::Counter;
 use super::state::Session;
@@ -6,6 +6,7 @@ use crate::error::{self, SqlError};
 use crate::parse::SequenceOptions;
 use crate::sequence;
 use crate::types::{ResultSink, WarnLevel, Warning};
+use selkie_storage::{InstantAlter, TableOptions};
 
 impl Session {
     fn qualify(&self, db: &Option<String>) -> Result<String, SqlError> {
@@ -44,6 +45,58 @@ impl Session {
             notes = (vec![note], 1);
         }
         self.send_ok(sink, more, 0, String::new(), notes);
+        Ok(())
+    }
+
+    /// ALTER SEQUENCE [IF EXISTS] s options: DDL (commits first); a metadata-only change of
+    /// the table's options, then the sequence goes on from RESTART or its reserved bound.
+    /// 4091 for a missing sequence (a note with IF EXISTS), 4089 for a table that is not one.
+    pub(super) async fn alter_sequence(
+        &mut self,
+        if_exists: bool,
+        db: &Option<String>,
+        name: &str,
+        options: &SequenceOptions,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<(), SqlError> {
+        self.counters.bump(Counter::ComAlterTable);
+        self.commit().await?;
+        let db = self.qualify(db)?;
+        let Some(table) = self.store.catalog().table(&db, name).cloned() else {
+            if if_exists {
+                let message = format!("Unknown SEQUENCE: '{db}.{name}'");
+                self.send_ok(
+                    sink,
+                    more,
+                    0,
+                    String::new(),
+                    (vec![Warning { level: WarnLevel::Note, code: 4091, message }], 1),
+                );
+                return Ok(());
+            }
+            // MariaDB names the sequence without its database here (DROP SEQUENCE names both).
+            return Err(sequence::unknown_sequence(name));
+        };
+        let Some(old) = table.options.sequence else {
+            return Err(sequence::not_a_sequence(&db, name));
+        };
+        let engine = self.store.engine();
+        let reserved = engine.sequence_state(&table)?.next_not_cached;
+        let (def, reserved) = sequence::altered_def(&old, reserved, options, &db, name)?;
+        let change = InstantAlter {
+            columns: table.columns.clone(),
+            sources: (0..table.columns.len()).map(Some).collect(),
+            added: vec![selkie_storage::Datum::Null; table.columns.len()],
+            primary_key: table.primary.columns.clone(),
+            kept_indexes: Vec::new(),
+            options: TableOptions { sequence: Some(def), ..table.options.clone() },
+            constraints: None,
+        };
+        engine.alter_table_instant(&db, name, &table, change).await?;
+        let altered = self.store.catalog().table(&db, name).cloned().ok_or_else(|| error::no_such_table(&db, name))?;
+        self.server.sequences.restart(engine, &altered, reserved, options.restart.is_some())?;
+        self.send_ok(sink, more, 0, String::new(), (Vec::new(), 0));
         Ok(())
     }
 

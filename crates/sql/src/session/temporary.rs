@@ -75,6 +75,19 @@ impl Session {
         r
     }
 
+    /// The rows of a temporary table named by its engine name (None for any other table):
+    /// MariaDB copies a temporary table for every ALTER, CREATE INDEX and DROP INDEX, and
+    /// reports the rows copied as affected ("Records: n").
+    pub(super) fn rows_copied_by_temporary_ddl(&self, name: &ast::ObjectName) -> Option<u64> {
+        let (db, t) = qualified(name, self.current_db.as_deref()).ok()?;
+        if !t.starts_with(TEMPORARY_PREFIX) {
+            return None;
+        }
+        let catalog = self.store.catalog();
+        let table = catalog.table(&db, &t)?;
+        Some(self.store.engine().approx_row_count(table))
+    }
+
     /// Whether a DROP TABLE involves a temporary table of the session.
     pub(super) fn drop_touches_temporary(&self, names: &[ast::ObjectName], temporary: bool) -> bool {
         temporary
