@@ -192,11 +192,8 @@ impl Binder<'_> {
                         .or_else(|_| types::cast_target_of(dt, &super::names::item_name(expr, None)))?;
                     self.bind_cast(expr, target)
                 }
-                // CONVERT(x USING charset): every string is utf8mb4 (or binary) already.
-                (None, Some(cs)) if cs.to_string().eq_ignore_ascii_case("binary") => {
-                    self.bind_cast(expr, CastTarget::Binary { len: None })
-                }
-                (None, _) => self.bind_cast(expr, CastTarget::Char { len: None }),
+                (None, Some(cs)) => self.bind_convert_using(expr, &cs.to_string()),
+                (None, None) => self.bind_cast(expr, CastTarget::Char { len: None }),
             },
             E::TypedString(ts) => {
                 let target = types::cast_target(&ts.data_type)?;
@@ -840,6 +837,11 @@ impl Binder<'_> {
         };
         if args.len() < f.min_args || args.len() > f.max_args {
             return Err(error::wrong_param_count(name));
+        }
+        // MariaDB changes no case in a binary string: UPPER(_binary'abc') is 'abc'.
+        if ["UPPER", "UCASE", "LOWER", "LCASE"].contains(&f.name) && matches!(args[0].ty, SqlType::Bytes { .. }) {
+            let arg = args.into_iter().next().expect("one argument");
+            return Ok(Bound { origin: None, ..arg });
         }
         let collated = self.collated_call(name, &args)?;
         let args = super::charset_bytes::in_charset_bytes(name, args);

@@ -10,6 +10,7 @@ mod binder;
 mod charset_bytes;
 mod collated_calls;
 mod collation;
+mod convert_using;
 mod cte;
 pub(crate) use collation::ordering_key;
 mod expr;

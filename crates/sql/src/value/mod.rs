@@ -58,7 +58,7 @@ mod types;
 mod tz;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use bit::{literal as bit_literal, MAX_BIT_WIDTH};
 pub use context::{FnContext, SequenceOp};

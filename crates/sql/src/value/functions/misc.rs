@@ -29,6 +29,7 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("ROW_COUNT", 0, 0, false, rt_bigint, row_count),
     func!("UUID", 0, 0, false, rt_uuid, uuid),
     func!("UUID_SHORT", 0, 0, false, rt_ubigint, uuid_short),
+    func!("SYS_GUID", 0, 0, false, rt_sys_guid, sys_guid),
     func!("CHARSET", 1, 1, true, rt_name, charset),
     func!("COLLATION", 1, 1, true, rt_name, collation),
 ];
@@ -98,6 +99,16 @@ pub fn new_uuid() -> String {
 
 fn uuid(_: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
     Ok(Value::Bytes(new_uuid().into_bytes()))
+}
+
+/// VARCHAR(32): a UUID's hex digits.
+fn rt_sys_guid(_: &[SqlType]) -> SqlType {
+    rt_text(32)
+}
+
+/// Oracle's SYS_GUID, as MariaDB has it: UUID() without its dashes.
+fn sys_guid(_: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+    Ok(Value::Bytes(new_uuid().replace('-', "").into_bytes()))
 }
 
 /// MariaDB's UUID_SHORT: (server_id & 255) << 56, plus the server's start time in seconds
