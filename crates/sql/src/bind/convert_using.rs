@@ -21,6 +21,7 @@ impl Binder<'_> {
         let cs = charset::charset(name)
             .ok_or_else(|| SqlError::new(1115, "42000", format!("Unknown character set: '{name}'")))?;
         let x = self.bind_expr(expr)?;
+        let x = self.zerofill_as_text(x);
         if cs.name == "binary" {
             let ty = value::cast_type(CastTarget::Binary { len: None });
             return Ok(Bound::new(

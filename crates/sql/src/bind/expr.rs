@@ -720,6 +720,7 @@ impl Binder<'_> {
 
     fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
+        let x = if matches!(target, CastTarget::Char { .. }) { self.zerofill_as_text(x) } else { x };
         // A value that is not a time casts to NULL.
         let nullable = x.nullable || matches!(target, CastTarget::Time { .. });
         Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), nullable))
@@ -798,7 +799,9 @@ impl Binder<'_> {
 
     /// An ENUM operand as its index, FIELD(e, 'v1', 'v2', ...) (0 for the '' of an invalid
     /// value), where MariaDB uses the index; anything else as it is.
+    /// A SET column is its bit mask there (`set_columns`).
     pub fn enum_index(&mut self, b: Bound) -> Result<Bound, SqlError> {
+        let b = self.set_as_number(b);
         let SqlType::Enum { values } = &b.ty else {
             return Ok(b);
         };
@@ -838,10 +841,16 @@ impl Binder<'_> {
         if args.len() < f.min_args || args.len() > f.max_args {
             return Err(error::wrong_param_count(name));
         }
+        let args = self.zerofill_arguments(f, args);
         // MariaDB changes no case in a binary string: UPPER(_binary'abc') is 'abc'.
         if ["UPPER", "UCASE", "LOWER", "LCASE"].contains(&f.name) && matches!(args[0].ty, SqlType::Bytes { .. }) {
             let arg = args.into_iter().next().expect("one argument");
             return Ok(Bound { origin: None, ..arg });
+        }
+        if f.name == "FIND_IN_SET" {
+            if let Some(call) = self.find_in_set_of_set_column(&args) {
+                return Ok(call);
+            }
         }
         let collated = self.collated_call(name, &args)?;
         let args = super::charset_bytes::in_charset_bytes(name, args);

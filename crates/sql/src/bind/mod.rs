@@ -20,11 +20,13 @@ mod json_agg;
 pub mod names;
 mod regexp;
 mod select;
+mod set_columns;
 #[cfg(test)]
 mod tests;
 pub mod types;
 mod values;
 mod window;
+mod zerofill;
 
 pub use self::binder::{
     computed_meta, object_name_parts, table_column_meta, BindEnv, Binder, ColumnInfo, Scope, Source, SourceKind,
