@@ -215,6 +215,11 @@ impl Binder<'_> {
                     // name first (see `parse::lexer`).
                     other => return Err(error::not_supported(&format!("EXTRACT({other} FROM ...)"))),
                 };
+                // EXTRACT splits a TIME's hours into days and keeps its sign; HOUR() does neither.
+                if matches!(name, "DAY" | "HOUR" | "MINUTE" | "SECOND" | "MICROSECOND") {
+                    let unit = ast::Expr::Value(ast::Value::SingleQuotedString(name.to_string()).into());
+                    return self.bind_named_function("EXTRACT", &[unit, (**expr).clone()]);
+                }
                 self.bind_named_function(name, &[(**expr).clone()])
             }
             E::Ceil { expr, field } | E::Floor { expr, field } => {

@@ -185,18 +185,36 @@ fn overflow_warning(v: &Value, target: &str, ctx: &dyn FnContext) {
     ctx.warn(1916, format!("Got overflow when converting '{}' to {target}. Value truncated", quoted(v)));
 }
 
+/// MariaDB's note when CAST(... AS UNSIGNED) keeps a negative integer's bits (its wording).
+fn negative_to_unsigned_note(ctx: &dyn FnContext) {
+    ctx.note(1105, "Cast to unsigned converted negative integer to it's positive complement".to_string());
+}
+
 /// CAST(v AS SIGNED) / AS UNSIGNED: the 64-bit pattern (i128 in [i64::MIN, u64::MAX]).
 fn cast_integer(v: &Value, unsigned: bool, ctx: &dyn FnContext) -> i128 {
     match v {
-        Value::Int(i) => *i as i128,
+        Value::Int(i) => {
+            if unsigned && *i < 0 {
+                negative_to_unsigned_note(ctx);
+            }
+            *i as i128
+        }
         Value::UInt(u) => *u as i128,
         Value::Double(x) => {
-            // Overflow here is only a Note in MariaDB; notes are not reported.
+            // Overflow here is only a Note in MariaDB.
             let r = x.round_ties_even();
             if unsigned {
                 if r < 0.0 {
+                    ctx.note(
+                        1916,
+                        format!("Got overflow when converting '{}' to UNSIGNED BIGINT. Value truncated", quoted(v)),
+                    );
                     0
                 } else if r >= U64_END_F {
+                    ctx.note(
+                        1916,
+                        format!("Got overflow when converting '{}' to UNSIGNED BIGINT. Value truncated", quoted(v)),
+                    );
                     u64::MAX as i128
                 } else {
                     r as u64 as i128
@@ -229,6 +247,9 @@ fn cast_integer(v: &Value, unsigned: bool, ctx: &dyn FnContext) -> i128 {
             let (i, overflow) = l.to_integer_digits();
             if l.quality != NumQuality::Exact || l.has_fraction_or_exponent || overflow {
                 ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)));
+            }
+            if unsigned && i < 0 {
+                negative_to_unsigned_note(ctx);
             }
             i
         }
