@@ -134,11 +134,32 @@ pub fn to_f64(v: &Value) -> Option<f64> {
     })
 }
 
+/// A string as MariaDB quotes it in a conversion warning: text as it is; bytes that are not
+/// UTF-8 or hold control characters (a binary string, in practice: values do not carry their
+/// character set) with every byte outside printable ASCII as \xHH (X'C3A9FF41' + 0 warns
+/// about '\xC3\xA9\xFFA', 1 = X'01' about '\x01').
+pub fn shown_bytes(b: &[u8]) -> String {
+    if let Ok(text) = std::str::from_utf8(b) {
+        if !b.iter().any(|&c| c < 0x20) {
+            return text.to_string();
+        }
+    }
+    let mut out = String::with_capacity(b.len() * 2);
+    for &c in b {
+        if (0x20..0x7F).contains(&c) {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("\\x{c:02X}"));
+        }
+    }
+    out
+}
+
 /// Reads a string as a DOUBLE operand, warning as MariaDB does when it is not entirely a number.
 pub fn string_as_double(b: &[u8], ctx: &dyn FnContext) -> f64 {
     let l = lex_number(b);
     if l.quality != NumQuality::Exact {
-        ctx.warn(1292, format!("Truncated incorrect DOUBLE value: '{}'", String::from_utf8_lossy(b)));
+        ctx.warn(1292, format!("Truncated incorrect DOUBLE value: '{}'", shown_bytes(b)));
     }
     l.to_f64()
 }
@@ -168,7 +189,7 @@ pub fn int_for_interval(v: &Value, ctx: &dyn FnContext) -> Option<i64> {
             let l = lex_number(b);
             let (i, overflow) = l.to_integer_digits();
             if l.quality != NumQuality::Exact || l.has_fraction_or_exponent || overflow {
-                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)));
+                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", shown_bytes(b)));
             }
             Some(clamp_i128_to_i64(i))
         }
@@ -246,7 +267,7 @@ fn cast_integer(v: &Value, unsigned: bool, ctx: &dyn FnContext) -> i128 {
             let l = lex_number(b);
             let (i, overflow) = l.to_integer_digits();
             if l.quality != NumQuality::Exact || l.has_fraction_or_exponent || overflow {
-                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)));
+                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", shown_bytes(b)));
             }
             if unsigned && i < 0 {
                 negative_to_unsigned_note(ctx);
@@ -274,7 +295,7 @@ pub fn value_to_decimal(v: &Value, ctx: &dyn FnContext) -> Result<Decimal, bool>
         Value::Bytes(b) => {
             let l = lex_number(b);
             if l.quality != NumQuality::Exact {
-                ctx.warn(1292, format!("Truncated incorrect DECIMAL value: '{}'", String::from_utf8_lossy(b)));
+                ctx.warn(1292, format!("Truncated incorrect DECIMAL value: '{}'", shown_bytes(b)));
             }
             l.to_decimal()
         }

@@ -79,6 +79,8 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     compare::compare(a, b)
 }
 
+pub use compare::warn_string_against_number;
+
 /// Total order for ORDER BY: NULL first, then `compare`.
 pub fn sort_compare(a: &Value, b: &Value) -> Ordering {
     compare::sort_compare(a, b)
