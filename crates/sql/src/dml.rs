@@ -1125,34 +1125,40 @@ fn full_row(
     // Which list entries had a value rather than DEFAULT: only tables with DEFAULT (expr)
     // columns need to know.
     let given: Option<Vec<bool>> = plan.defaults.as_ref().map(|_| src.iter().map(Option::is_some).collect());
+    // The listed values are converted in the list's order, as MariaDB's fill_record: its
+    // warnings (and in strict mode its first error) follow the statement, not the table.
     let mut row: Vec<Option<Value>> = vec![None; ncols];
-    for (j, v) in src.into_iter().enumerate() {
-        row[plan.columns[j]] = v;
-    }
-    let mut full = Vec::with_capacity(ncols);
     let mut gen = false;
-    for (ci, c) in table.columns.iter().enumerate() {
-        let explicit = row[ci].take();
-        let v = match explicit {
-            Some(v) if Some(ci) == ai => {
-                if v.is_null() {
+    for (j, v) in src.into_iter().enumerate() {
+        let ci = plan.columns[j];
+        let c = &table.columns[ci];
+        let Some(v) = v else {
+            continue;
+        };
+        row[ci] = Some(if Some(ci) == ai {
+            if v.is_null() {
+                gen = true;
+                Value::Null
+            } else {
+                let stored = store(v, table, c, row_number, cx)?;
+                if !no_auto_on_zero && value::to_i64(&stored) == Some(0) {
                     gen = true;
                     Value::Null
                 } else {
-                    let stored = store(v, table, c, row_number, cx)?;
-                    if !no_auto_on_zero && value::to_i64(&stored) == Some(0) {
-                        gen = true;
-                        Value::Null
-                    } else {
-                        stored
-                    }
+                    stored
                 }
             }
-            Some(v) if c.generated.is_some() => {
-                crate::generated::value_given(table, c, &v, cx)?;
-                Value::Null
-            }
-            Some(v) => store(v, table, c, row_number, cx)?,
+        } else if c.generated.is_some() {
+            crate::generated::value_given(table, c, &v, cx)?;
+            Value::Null
+        } else {
+            store(v, table, c, row_number, cx)?
+        });
+    }
+    let mut full = Vec::with_capacity(ncols);
+    for (ci, c) in table.columns.iter().enumerate() {
+        let v = match row[ci].take() {
+            Some(v) => v,
             None if Some(ci) == ai => {
                 gen = true;
                 Value::Null

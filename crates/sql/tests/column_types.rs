@@ -343,3 +343,26 @@ async fn bit_columns() {
     let e = fail(&mut s, "CREATE TABLE b2 (x BIT(65))").await;
     assert_eq!((e.code, e.message.as_str()), (1439, "Display width out of range for 'x' (max = 64)"));
 }
+
+/// MariaDB 10.11 notes (1265, in strict mode too) what a store loses harmlessly: digits rounded
+/// off a DECIMAL, spaces after a number, spaces cut from a VARCHAR (not a CHAR).
+#[tokio::test]
+async fn harmless_truncations_are_notes() {
+    let db = TestDb::new();
+    let mut s = db.session_in_test_db().await;
+    exec(&mut s, "CREATE TABLE n (i INT, d DECIMAL(5,2), v VARCHAR(3), c CHAR(3))").await;
+    exec(&mut s, "INSERT INTO n (d) VALUES ('1.5 '), (1.004), ('1.0050'), (1.5e0), (2.0000)").await;
+    let notes = |row: u32, col: &str| {
+        vec!["Note".to_string(), "1265".into(), format!("Data truncated for column '{col}' at row {row}")]
+    };
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await, [notes(1, "d"), notes(2, "d"), notes(3, "d")]);
+    exec(&mut s, "INSERT INTO n (i) VALUES ('  42')").await;
+    assert!(query(&mut s, "SHOW WARNINGS").await.is_empty());
+    exec(&mut s, "INSERT INTO n (i) VALUES ('42 ')").await;
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await, [notes(1, "i")]);
+    exec(&mut s, "INSERT INTO n (v, c) VALUES ('ab   ', 'ab    ')").await;
+    assert_eq!(query(&mut s, "SHOW WARNINGS").await, [notes(1, "v")]);
+    query(&mut s, "SELECT CAST(-1 AS UNSIGNED)").await;
+    let w = query(&mut s, "SHOW WARNINGS").await;
+    assert_eq!(w[0][..2], ["Note", "1105"]);
+}

@@ -192,11 +192,8 @@ impl Binder<'_> {
                         .or_else(|_| types::cast_target_of(dt, &super::names::item_name(expr, None)))?;
                     self.bind_cast(expr, target)
                 }
-                // CONVERT(x USING charset): every string is utf8mb4 (or binary) already.
-                (None, Some(cs)) if cs.to_string().eq_ignore_ascii_case("binary") => {
-                    self.bind_cast(expr, CastTarget::Binary { len: None })
-                }
-                (None, _) => self.bind_cast(expr, CastTarget::Char { len: None }),
+                (None, Some(cs)) => self.bind_convert_using(expr, &cs.to_string()),
+                (None, None) => self.bind_cast(expr, CastTarget::Char { len: None }),
             },
             E::TypedString(ts) => {
                 let target = types::cast_target(&ts.data_type)?;
@@ -218,6 +215,11 @@ impl Binder<'_> {
                     // name first (see `parse::lexer`).
                     other => return Err(error::not_supported(&format!("EXTRACT({other} FROM ...)"))),
                 };
+                // EXTRACT splits a TIME's hours into days and keeps its sign; HOUR() does neither.
+                if matches!(name, "DAY" | "HOUR" | "MINUTE" | "SECOND" | "MICROSECOND") {
+                    let unit = ast::Expr::Value(ast::Value::SingleQuotedString(name.to_string()).into());
+                    return self.bind_named_function("EXTRACT", &[unit, (**expr).clone()]);
+                }
                 self.bind_named_function(name, &[(**expr).clone()])
             }
             E::Ceil { expr, field } | E::Floor { expr, field } => {
@@ -723,6 +725,7 @@ impl Binder<'_> {
 
     fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
+        let x = if matches!(target, CastTarget::Char { .. }) { self.zerofill_as_text(x) } else { x };
         // A value that is not a time casts to NULL.
         let nullable = x.nullable
             || match target {
@@ -810,7 +813,9 @@ impl Binder<'_> {
 
     /// An ENUM operand as its index, FIELD(e, 'v1', 'v2', ...) (0 for the '' of an invalid
     /// value), where MariaDB uses the index; anything else as it is.
+    /// A SET column is its bit mask there (`set_columns`).
     pub fn enum_index(&mut self, b: Bound) -> Result<Bound, SqlError> {
+        let b = self.set_as_number(b);
         let SqlType::Enum { values } = &b.ty else {
             return Ok(b);
         };
@@ -849,6 +854,17 @@ impl Binder<'_> {
         };
         if args.len() < f.min_args || args.len() > f.max_args {
             return Err(error::wrong_param_count(name));
+        }
+        let args = self.zerofill_arguments(f, args);
+        // MariaDB changes no case in a binary string: UPPER(_binary'abc') is 'abc'.
+        if ["UPPER", "UCASE", "LOWER", "LCASE"].contains(&f.name) && matches!(args[0].ty, SqlType::Bytes { .. }) {
+            let arg = args.into_iter().next().expect("one argument");
+            return Ok(Bound { origin: None, ..arg });
+        }
+        if f.name == "FIND_IN_SET" {
+            if let Some(call) = self.find_in_set_of_set_column(&args) {
+                return Ok(call);
+            }
         }
         let collated = self.collated_call(name, &args)?;
         let args = super::charset_bytes::in_charset_bytes(name, args);

@@ -10,6 +10,7 @@ mod binder;
 mod charset_bytes;
 mod collated_calls;
 mod collation;
+mod convert_using;
 mod cte;
 pub(crate) use collation::ordering_key;
 mod expr;
@@ -19,11 +20,13 @@ mod json_agg;
 pub mod names;
 mod regexp;
 mod select;
+mod set_columns;
 #[cfg(test)]
 mod tests;
 pub mod types;
 mod values;
 mod window;
+mod zerofill;
 
 pub use self::binder::{
     computed_meta, object_name_parts, table_column_meta, BindEnv, Binder, ColumnInfo, Scope, Source, SourceKind,

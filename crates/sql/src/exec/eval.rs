@@ -104,6 +104,7 @@ impl Expr {
             Expr::Cmp { op, left, right } => {
                 let l = left.eval(row, cx)?;
                 let r = right.eval(row, cx)?;
+                value::warn_string_against_number(&l, &r, &*cx);
                 Ok(compare_values(*op, &l, &r))
             }
             Expr::Arith { op, left, right } => {
@@ -273,6 +274,7 @@ pub fn eval_predicate(e: &Expr, row: &[Value], cx: &mut ExecCtx) -> Result<bool,
     if let Expr::Cmp { op, left, right } = e {
         if let (Expr::Column(i), Expr::Literal(v)) = (&**left, &**right) {
             if let Some(c) = row.get(*i) {
+                value::warn_string_against_number(c, v, &*cx);
                 return Ok(value::truthy(&compare_values(*op, c, v)) == Some(true));
             }
         }

@@ -134,11 +134,32 @@ pub fn to_f64(v: &Value) -> Option<f64> {
     })
 }
 
+/// A string as MariaDB quotes it in a conversion warning: text as it is; bytes that are not
+/// UTF-8 or hold control characters (a binary string, in practice: values do not carry their
+/// character set) with every byte outside printable ASCII as \xHH (X'C3A9FF41' + 0 warns
+/// about '\xC3\xA9\xFFA', 1 = X'01' about '\x01').
+pub fn shown_bytes(b: &[u8]) -> String {
+    if let Ok(text) = std::str::from_utf8(b) {
+        if !b.iter().any(|&c| c < 0x20) {
+            return text.to_string();
+        }
+    }
+    let mut out = String::with_capacity(b.len() * 2);
+    for &c in b {
+        if (0x20..0x7F).contains(&c) {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("\\x{c:02X}"));
+        }
+    }
+    out
+}
+
 /// Reads a string as a DOUBLE operand, warning as MariaDB does when it is not entirely a number.
 pub fn string_as_double(b: &[u8], ctx: &dyn FnContext) -> f64 {
     let l = lex_number(b);
     if l.quality != NumQuality::Exact {
-        ctx.warn(1292, format!("Truncated incorrect DOUBLE value: '{}'", String::from_utf8_lossy(b)));
+        ctx.warn(1292, format!("Truncated incorrect DOUBLE value: '{}'", shown_bytes(b)));
     }
     l.to_f64()
 }
@@ -168,7 +189,7 @@ pub fn int_for_interval(v: &Value, ctx: &dyn FnContext) -> Option<i64> {
             let l = lex_number(b);
             let (i, overflow) = l.to_integer_digits();
             if l.quality != NumQuality::Exact || l.has_fraction_or_exponent || overflow {
-                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)));
+                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", shown_bytes(b)));
             }
             Some(clamp_i128_to_i64(i))
         }
@@ -185,18 +206,36 @@ fn overflow_warning(v: &Value, target: &str, ctx: &dyn FnContext) {
     ctx.warn(1916, format!("Got overflow when converting '{}' to {target}. Value truncated", quoted(v)));
 }
 
+/// MariaDB's note when CAST(... AS UNSIGNED) keeps a negative integer's bits (its wording).
+fn negative_to_unsigned_note(ctx: &dyn FnContext) {
+    ctx.note(1105, "Cast to unsigned converted negative integer to it's positive complement".to_string());
+}
+
 /// CAST(v AS SIGNED) / AS UNSIGNED: the 64-bit pattern (i128 in [i64::MIN, u64::MAX]).
 fn cast_integer(v: &Value, unsigned: bool, ctx: &dyn FnContext) -> i128 {
     match v {
-        Value::Int(i) => *i as i128,
+        Value::Int(i) => {
+            if unsigned && *i < 0 {
+                negative_to_unsigned_note(ctx);
+            }
+            *i as i128
+        }
         Value::UInt(u) => *u as i128,
         Value::Double(x) => {
-            // Overflow here is only a Note in MariaDB; notes are not reported.
+            // Overflow here is only a Note in MariaDB.
             let r = x.round_ties_even();
             if unsigned {
                 if r < 0.0 {
+                    ctx.note(
+                        1916,
+                        format!("Got overflow when converting '{}' to UNSIGNED BIGINT. Value truncated", quoted(v)),
+                    );
                     0
                 } else if r >= U64_END_F {
+                    ctx.note(
+                        1916,
+                        format!("Got overflow when converting '{}' to UNSIGNED BIGINT. Value truncated", quoted(v)),
+                    );
                     u64::MAX as i128
                 } else {
                     r as u64 as i128
@@ -228,7 +267,10 @@ fn cast_integer(v: &Value, unsigned: bool, ctx: &dyn FnContext) -> i128 {
             let l = lex_number(b);
             let (i, overflow) = l.to_integer_digits();
             if l.quality != NumQuality::Exact || l.has_fraction_or_exponent || overflow {
-                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", String::from_utf8_lossy(b)));
+                ctx.warn(1292, format!("Truncated incorrect INTEGER value: '{}'", shown_bytes(b)));
+            }
+            if unsigned && i < 0 {
+                negative_to_unsigned_note(ctx);
             }
             i
         }
@@ -253,7 +295,7 @@ pub fn value_to_decimal(v: &Value, ctx: &dyn FnContext) -> Result<Decimal, bool>
         Value::Bytes(b) => {
             let l = lex_number(b);
             if l.quality != NumQuality::Exact {
-                ctx.warn(1292, format!("Truncated incorrect DECIMAL value: '{}'", String::from_utf8_lossy(b)));
+                ctx.warn(1292, format!("Truncated incorrect DECIMAL value: '{}'", shown_bytes(b)));
             }
             l.to_decimal()
         }

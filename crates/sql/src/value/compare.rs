@@ -108,6 +108,24 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     })
 }
 
+/// Warning 1292 for a string compared with a number that it does not entirely spell, as
+/// MariaDB reads it: as DECIMAL against an integer, as DOUBLE against anything else (the
+/// coercion table above). `compare` itself has no context to warn in.
+pub fn warn_string_against_number(a: &Value, b: &Value, ctx: &dyn super::FnContext) {
+    let (text, number) = match (a, b) {
+        (Value::Bytes(s), n) | (n, Value::Bytes(s)) => (s, n),
+        _ => return,
+    };
+    let kind = match number {
+        Value::Int(_) | Value::UInt(_) => "DECIMAL",
+        Value::Decimal(_) | Value::Double(_) => "DOUBLE",
+        _ => return,
+    };
+    if lex_number(text).quality != NumQuality::Exact {
+        ctx.warn(1292, format!("Truncated incorrect {kind} value: '{}'", super::cast::shown_bytes(text)));
+    }
+}
+
 /// See `super::sort_compare`.
 pub fn sort_compare(a: &Value, b: &Value) -> Ordering {
     match (a.is_null(), b.is_null()) {

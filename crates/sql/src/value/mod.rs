@@ -58,7 +58,7 @@ mod types;
 mod tz;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use bit::{literal as bit_literal, MAX_BIT_WIDTH};
 pub use context::{FnContext, SequenceOp};
@@ -78,6 +78,8 @@ pub use tz::TimeZone;
 pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     compare::compare(a, b)
 }
+
+pub use compare::warn_string_against_number;
 
 /// Total order for ORDER BY: NULL first, then `compare`.
 pub fn sort_compare(a: &Value, b: &Value) -> Ordering {

@@ -3,8 +3,8 @@
 //!
 //! Codes and wording are MariaDB 10.11's, checked by inserting into a test table under
 //! `sql_mode='STRICT_TRANS_TABLES'` and `sql_mode=''`. Where MariaDB only adds a Note
-//! (rounding a DECIMAL, trailing spaces cut from a VARCHAR, time dropped from a DATE) nothing is
-//! reported: `FnContext::warn` adds Warnings only.
+//! whatever the mode (digits rounded off a DECIMAL, trailing spaces cut from a VARCHAR or after
+//! a number) it is noted (`FnContext::note`), never an error.
 
 use selkie_storage::{ColumnDef, ColumnType, Date, DateTime, Decimal, IntWidth, LobSize};
 
@@ -72,6 +72,12 @@ impl Reporter<'_> {
     fn data_truncated(&self) -> Result<(), SqlError> {
         let msg = format!("Data truncated for column '{}' at row {}", self.col.name, self.row());
         self.report(SqlError::new(1265, "01000", msg.clone()), (1265, msg))
+    }
+
+    /// Note 1265: MariaDB's word for a harmless loss (rounded digits, trailing spaces), in
+    /// every mode.
+    fn truncation_note(&self) {
+        self.ctx.note(1265, format!("Data truncated for column '{}' at row {}", self.col.name, self.row()));
     }
 
     fn data_too_long(&self) -> Result<(), SqlError> {
@@ -269,6 +275,8 @@ pub fn store_for_column_at(
 fn string_number<'a>(b: &'a [u8], kind: &str, r: &Reporter<'_>) -> Result<super::num::NumLexeme<'a>, SqlError> {
     let l = lex_number(b);
     match l.quality {
+        // '42 ': MariaDB notes the spaces after the number (not those before it).
+        NumQuality::Exact if b.last().is_some_and(u8::is_ascii_whitespace) => r.truncation_note(),
         NumQuality::Exact => {}
         NumQuality::NotANumber => r.incorrect_value(kind, &String::from_utf8_lossy(b))?,
         NumQuality::Truncated => r.data_truncated()?,
@@ -338,6 +346,8 @@ fn store_decimal(v: &Value, precision: u8, scale: u8, unsigned: bool, r: &Report
     let (fitted, clamped) = fit_decimal_type(d, precision, scale);
     if clamped {
         r.out_of_range()?;
+    } else if d.is_ok_and(|d| rounds_off_digits(d, scale)) {
+        r.truncation_note();
     }
     if unsigned && fitted.is_negative() {
         // MariaDB clips a negative value for an UNSIGNED DECIMAL to 0 (1264).
@@ -347,6 +357,11 @@ fn store_decimal(v: &Value, precision: u8, scale: u8, unsigned: bool, r: &Report
         return Ok(Value::Decimal(Decimal::new(0, scale)));
     }
     Ok(Value::Decimal(fitted))
+}
+
+/// Whether `d` at `scale` digits loses a non-zero digit (1.005 and 1.0050 at 2 do, 2.000 not).
+fn rounds_off_digits(d: Decimal, scale: u8) -> bool {
+    d.scale > scale && d.rescale(scale).and_then(|r| r.rescale(d.scale)).is_some_and(|back| back.mantissa != d.mantissa)
 }
 
 /// FLOAT / DOUBLE, with MariaDB's clipping: beyond the type's range (or FLOAT(M,D)'s
@@ -471,8 +486,11 @@ fn store_text(v: Value, limit: Limit, is_char: bool, r: &Reporter<'_>) -> Result
             }
             r.incorrect_value("string", &shown)?;
         } else if !b[cut..].iter().all(|&c| c == b' ') {
-            // Only spaces beyond the limit: MariaDB drops them silently (a Note for VARCHAR).
             r.data_too_long()?;
+        } else if !is_char {
+            // Only spaces beyond the limit: MariaDB drops them with a Note (silently for CHAR,
+            // which drops trailing spaces anyway).
+            r.truncation_note();
         }
         b.truncate(cut);
     }

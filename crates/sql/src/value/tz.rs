@@ -18,9 +18,10 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
-/// Largest |offset| accepted for a '+hh:mm' zone: ±14:00, the range of real-world offsets
-/// (MariaDB's own range, -12:59..+13:00, lies inside it).
-const MAX_OFFSET_MINUTES: i32 = 14 * 60;
+/// The range of a '+hh:mm' zone, in seconds east of UTC: MariaDB's "prescribed by the
+/// standard", -12:59 to +13:00 (so '+14:00', a real offset, is refused with 1298 there too).
+const MIN_OFFSET_SECS: i64 = -13 * 3600 + 1;
+const MAX_OFFSET_SECS: i64 = 13 * 3600;
 
 #[derive(Clone, Copy, Debug)]
 pub enum TimeZone {
@@ -95,22 +96,36 @@ impl NamedZone {
     }
 }
 
-/// '+hh:mm' / '-h:mm' as seconds east of UTC.
+/// '+hh:mm' as seconds east of UTC, read as MariaDB's `str_to_offset` reads it: a sign, any
+/// number of hour digits (none is 0), a colon, one or more minute digits below 60, four
+/// characters at least ('+5:3' is +05:03, '+:30' is +00:30).
 fn parse_offset(s: &str) -> Option<i32> {
-    let (sign, rest) = match s.as_bytes().first()? {
-        b'+' => (1, &s[1..]),
-        b'-' => (-1, &s[1..]),
+    let b = s.as_bytes();
+    if b.len() < 4 {
+        return None;
+    }
+    let negative = match b[0] {
+        b'+' => false,
+        b'-' => true,
         _ => return None,
     };
-    let (h, m) = rest.split_once(':')?;
-    if h.is_empty() || h.len() > 2 || m.len() != 2 || !h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit()) {
+    let digits = |from: usize| {
+        let n = b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let value =
+            b[from..from + n].iter().fold(0u64, |v, c| v.saturating_mul(10).saturating_add(u64::from(c - b'0')));
+        (value, from + n)
+    };
+    let (hours, at) = digits(1);
+    if at + 1 >= b.len() || b[at] != b':' {
         return None;
     }
-    let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
-    if m >= 60 || h * 60 + m > MAX_OFFSET_MINUTES {
+    let (minutes, end) = digits(at + 1);
+    if end != b.len() || minutes > 59 {
         return None;
     }
-    Some(sign * (h * 3600 + m * 60))
+    let secs = i64::try_from(hours.saturating_mul(60).saturating_add(minutes).saturating_mul(60)).ok()?;
+    let secs = if negative { -secs } else { secs };
+    (MIN_OFFSET_SECS..=MAX_OFFSET_SECS).contains(&secs).then_some(secs as i32)
 }
 
 fn named(name: &str) -> Option<&'static NamedZone> {
@@ -150,7 +165,28 @@ mod tests {
         assert_eq!(TimeZone::parse("asia/TOKYO").map(|z| z.name()).as_deref(), Some("asia/TOKYO"));
         assert_eq!(TimeZone::parse("Asia/Tokyo").map(|z| z.name()).as_deref(), Some("asia/TOKYO"));
         assert_eq!(TimeZone::parse("UTC").map(|z| z.name()).as_deref(), Some("UTC"));
-        for bad in ["Foo/Bar", "", "+15:00", "+01:60", "+", "../etc/passwd", "/etc/passwd", "Etc/Unknown"] {
+        // MariaDB's offsets: -12:59..+13:00, hours of any digits, minutes of one or more.
+        assert_eq!(TimeZone::parse("+5:3").map(|z| z.name()).as_deref(), Some("+05:03"));
+        assert_eq!(TimeZone::parse("-12:59").map(|z| z.name()).as_deref(), Some("-12:59"));
+        assert_eq!(TimeZone::parse("+13:00").map(|z| z.name()).as_deref(), Some("+13:00"));
+        assert_eq!(TimeZone::parse("+:30").map(|z| z.name()).as_deref(), Some("+00:30"));
+        assert_eq!(TimeZone::parse("+013:0").map(|z| z.name()).as_deref(), Some("+13:00"));
+        for bad in [
+            "Foo/Bar",
+            "",
+            "+15:00",
+            "+14:00",
+            "+13:01",
+            "-13:00",
+            "+01:60",
+            "+",
+            "+1:",
+            "+1:2x",
+            "+5",
+            "../etc/passwd",
+            "/etc/passwd",
+            "Etc/Unknown",
+        ] {
             assert!(TimeZone::parse(bad).is_none(), "{bad}");
         }
     }

@@ -566,21 +566,63 @@ fn extract(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
         unit.as_str(),
         "HOUR" | "MINUTE" | "SECOND" | "MICROSECOND" | "HOUR_MINUTE" | "HOUR_SECOND" | "MINUTE_SECOND"
     );
+    // A TIME's hours past 24 are days, and its sign is every field's (MariaDB: EXTRACT(HOUR
+    // FROM '-30:00:00') is -6, EXTRACT(DAY FROM '30:00:00') is 1).
+    if let Some((negative, t)) = signed_time_of_day(&args[1]) {
+        if !matches!(unit.as_str(), "YEAR" | "QUARTER" | "MONTH" | "WEEK" | "YEAR_MONTH") {
+            let c = Civil { year: 0, month: 0, day: t.hour / 24, hour: t.hour % 24, ..t };
+            let v = extract_field(&unit, &c)?.unwrap_or(0);
+            return Ok(Value::Int(if negative { -v } else { v }));
+        }
+    }
     let c = if time_only { time_fields(&args[1], ctx) } else { temporal(&args[1], ctx).map(|p| p.civil) };
     let Some(c) = c else {
         return Ok(Value::Null);
     };
+    Ok(extract_field(&unit, &c)?.map_or(Value::Null, Value::Int))
+}
+
+/// A string that is a time of day with an optional sign, or an integer read as [-]HHHMMSS
+/// (MariaDB: EXTRACT(HOUR FROM 103000) is 10, EXTRACT(DAY FROM 20240203) is 84, 2024 hours):
+/// (negative, hours and the rest).
+fn signed_time_of_day(v: &Value) -> Option<(bool, Civil)> {
+    let n = match v {
+        Value::Int(i) => Some(i128::from(*i)),
+        Value::UInt(u) => Some(i128::from(*u)),
+        _ => None,
+    };
+    if let Some(n) = n {
+        let a = n.unsigned_abs();
+        let (hour, minute, second) = (u32::try_from(a / 10_000).ok()?, (a / 100 % 100) as u32, (a % 100) as u32);
+        if minute > 59 || second > 59 {
+            return None;
+        }
+        let t = Civil { year: 0, month: 0, day: 0, hour, minute, second, micros: 0 };
+        return Some((n < 0, t));
+    }
+    let Value::Bytes(b) = v else {
+        return None;
+    };
+    let s = b.trim_ascii_start();
+    match s.strip_prefix(b"-") {
+        Some(rest) => parse_time_of_day(rest).map(|t| (true, t)),
+        None => parse_time_of_day(s).map(|t| (false, t)),
+    }
+}
+
+/// The `unit` field(s) of `c` as EXTRACT gives them; None for a WEEK of a date without one.
+fn extract_field(unit: &str, c: &Civil) -> Result<Option<i64>, SqlError> {
     let (y, mo, d, h, mi, s) =
         (c.year as i64, c.month as i64, c.day as i64, c.hour as i64, c.minute as i64, c.second as i64);
-    let v = match unit.as_str() {
+    let v = match unit {
         "YEAR" => y,
         "QUARTER" => (mo + 2) / 3,
         "MONTH" => mo,
         "WEEK" => {
             if !c.has_full_date() {
-                return Ok(Value::Null);
+                return Ok(None);
             }
-            calc_week(&c, week_mode(0)).0 as i64
+            calc_week(c, week_mode(0)).0 as i64
         }
         "DAY" => d,
         "HOUR" => h,
@@ -603,7 +645,7 @@ fn extract(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
             ))
         }
     };
-    Ok(Value::Int(v))
+    Ok(Some(v))
 }
 
 // ---- DATE_FORMAT ----

@@ -28,6 +28,8 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("FOUND_ROWS", 0, 0, false, rt_bigint, found_rows),
     func!("ROW_COUNT", 0, 0, false, rt_bigint, row_count),
     func!("UUID", 0, 0, false, rt_uuid, uuid),
+    func!("UUID_SHORT", 0, 0, false, rt_ubigint, uuid_short),
+    func!("SYS_GUID", 0, 0, false, rt_sys_guid, sys_guid),
     func!("CHARSET", 1, 1, true, rt_name, charset),
     func!("COLLATION", 1, 1, true, rt_name, collation),
 ];
@@ -97,6 +99,29 @@ pub fn new_uuid() -> String {
 
 fn uuid(_: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
     Ok(Value::Bytes(new_uuid().into_bytes()))
+}
+
+/// VARCHAR(32): a UUID's hex digits.
+fn rt_sys_guid(_: &[SqlType]) -> SqlType {
+    rt_text(32)
+}
+
+/// Oracle's SYS_GUID, as MariaDB has it: UUID() without its dashes.
+fn sys_guid(_: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+    Ok(Value::Bytes(new_uuid().replace('-', "").into_bytes()))
+}
+
+/// MariaDB's UUID_SHORT: (server_id & 255) << 56, plus the server's start time in seconds
+/// << 24, plus a counter that every call increments. The server_id is its default, 1 (MariaDB
+/// also reads it once, at startup); the start time is the first call's.
+fn uuid_short(_: &[Value], _: &dyn FnContext) -> Result<Value, SqlError> {
+    const SERVER_ID: u64 = 1;
+    static NEXT: OnceLock<AtomicU64> = OnceLock::new();
+    let next = NEXT.get_or_init(|| {
+        let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        AtomicU64::new(((SERVER_ID & 255) << 56) + (start.as_secs() << 24))
+    });
+    Ok(Value::UInt(next.fetch_add(1, Ordering::Relaxed)))
 }
 
 fn is_character_data(v: &Value) -> bool {

@@ -1,5 +1,5 @@
 //! Built-in scalar functions: the registry over the function families (`string`, `numeric`,
-//! `control`, `string_more`, `compress`, `datetime`, `time`, `json`, `misc`, `regexp`). What the families share lives below them, in `signature` (the
+//! `control`, `string_more`, `compress`, `inet`, `datetime`, `time`, `json`, `misc`, `regexp`). What the families share lives below them, in `signature` (the
 //! entry type, return-type helpers) and `args` (argument readers), so this file only gathers.
 //!
 //! Every function receives its evaluated arguments and returns a value; NULL handling is the
@@ -34,6 +34,7 @@ mod args;
 pub mod compress;
 pub mod control;
 pub mod datetime;
+pub mod inet;
 pub mod json;
 pub mod locks;
 pub mod misc;
@@ -65,6 +66,7 @@ fn registry() -> &'static [&'static ScalarFunction] {
             .chain(string_more::FUNCTIONS)
             .chain(compress::FUNCTIONS)
             .chain(locks::FUNCTIONS)
+            .chain(inet::FUNCTIONS)
             .collect();
         all.sort_by(|a, b| a.name.cmp(b.name));
         for pair in all.windows(2) {
