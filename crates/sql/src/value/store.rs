@@ -176,8 +176,6 @@ impl Reporter<'_> {
     }
 }
 
-/// Text of a UUID/INET value in its canonical form, or None when it is not one.
-
 /// See `super::store_for_column`; `target` names the table and row for messages.
 pub fn store_for_column_at(
     v: Value,
