@@ -951,6 +951,17 @@ pub async fn alter_table(
         let defs: Vec<ColumnDef> = edit.cols.iter().map(|c| c.def.clone()).collect();
         crate::defaults::check_table(catalog, &t.db, &t.name, &defs)?;
     }
+    if edit.changed {
+        // DROP FOREIGN KEY / DROP CONSTRAINT in the same statement free their key's index.
+        let dropped: Vec<&str> = constraint_ops
+            .iter()
+            .filter_map(|op| match op {
+                AlterOp::DropForeignKey { name } | AlterOp::DropConstraint { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        check_foreign_key_indexes(catalog, &t, &edit, &dropped)?;
+    }
     if edit.changed && !(t.constraints.is_empty() && edit.constraints.is_empty()) {
         check_constraints_survive(catalog, &t, &edit)?;
     }
@@ -1085,6 +1096,58 @@ fn check_constraints_survive(catalog: &Catalog, t: &Arc<TableDef>, edit: &Edit) 
     let after = Arc::new(after);
     for check in &edit.constraints.checks {
         crate::constraints::bind_check(catalog, &after, &check.expr)?;
+    }
+    Ok(())
+}
+
+/// MariaDB's 1553: an index that served a foreign key (the key's columns first in it, in order:
+/// a child's columns, or the referenced columns of a key that references this table) may go,
+/// by DROP INDEX or with a dropped column, only if another index serves the key afterwards.
+/// Checked whatever foreign_key_checks says, as MariaDB does.
+fn check_foreign_key_indexes(catalog: &Catalog, t: &TableDef, edit: &Edit, dropped: &[&str]) -> Result<(), SqlError> {
+    let old_position = |name: &String| t.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name));
+    let is_dropped = |name: &str| dropped.iter().any(|d| d.eq_ignore_ascii_case(name));
+    let kept_by_name = |name: &str| {
+        edit.constraints.foreign_keys.iter().any(|fk| fk.name.eq_ignore_ascii_case(name)) && !is_dropped(name)
+    };
+    // The keys as the old table's column positions: this table's foreign keys the statement
+    // keeps, and every key (this table's included) that references this table.
+    let mut keys: Vec<Vec<usize>> = Vec::new();
+    let child = t.constraints.foreign_keys.iter().filter(|fk| kept_by_name(&fk.name)).map(|fk| &fk.columns);
+    let parent = catalog
+        .tables
+        .values()
+        .flat_map(|other| other.constraints.foreign_keys.iter().map(move |fk| (other, fk)))
+        .filter(|(other, fk)| {
+            fk.ref_db == t.db && fk.ref_table == t.name && !(other.id == t.id && is_dropped(&fk.name))
+        })
+        .map(|(_, fk)| &fk.ref_columns);
+    for names in child.chain(parent) {
+        if let Some(key) = names.iter().map(old_position).collect::<Option<Vec<usize>>>() {
+            keys.push(key);
+        }
+    }
+    let old_serves = |ix: &selkie_storage::IndexDef, key: &[usize]| {
+        ix.columns.len() >= key.len() && ix.columns.iter().zip(key).all(|(c, k)| c.column == *k)
+    };
+    for key in &keys {
+        // The key after the statement, as the edit's stable column ids (None: a column went).
+        let ids: Option<Vec<usize>> =
+            key.iter().map(|&pos| edit.cols.iter().find(|c| c.source == Some(pos)).map(|c| c.id)).collect();
+        let served_after = ids.as_ref().is_some_and(|ids| {
+            edit.primary
+                .iter()
+                .chain(&edit.secondary)
+                .any(|ix| ix.cols.len() >= ids.len() && ix.cols.iter().zip(ids).all(|((c, _, _), id)| c == id))
+        });
+        if served_after {
+            continue;
+        }
+        let server = t.secondary.iter().chain(std::iter::once(&t.primary)).find(|ix| old_serves(ix, key));
+        if let Some(ix) = server {
+            let message = format!("Cannot drop index '{}': needed in a foreign key constraint", ix.name);
+            return Err(SqlError::new(1553, "HY000", message));
+        }
     }
     Ok(())
 }
