@@ -552,11 +552,38 @@ impl<'t> Edit<'t> {
                     format!("Duplicate index `{name}`. This is deprecated and will be disallowed in a future release");
                 cx.push_warning(WarnLevel::Note, 1831, msg);
             }
+            self.drop_implicit_foreign_key_index(&cols);
             self.secondary.push(Ix { old: None, name, cols, unique: spec.unique, shrunk: None });
         }
         self.indexes_added += 1;
         self.changed = true;
         Ok(())
+    }
+
+    /// The index a foreign key got when it was added (named after the key, on exactly its
+    /// columns) goes when a new index starting with those columns can serve the key instead,
+    /// as InnoDB drops its implicitly created foreign key index (so that dropping the new index
+    /// later is 1553, as in MariaDB).
+    fn drop_implicit_foreign_key_index(&mut self, new: &[(usize, Option<u32>, bool)]) {
+        let ids_of = |names: &[String]| -> Option<Vec<usize>> {
+            names.iter().map(|n| self.cols.iter().find(|c| c.def.name.eq_ignore_ascii_case(n)).map(|c| c.id)).collect()
+        };
+        let implicit = self.secondary.iter().position(|ix| {
+            ix.old.is_some()
+                && !ix.unique
+                && self.constraints.foreign_keys.iter().any(|fk| {
+                    fk.name.eq_ignore_ascii_case(&ix.name)
+                        && ids_of(&fk.columns).is_some_and(|ids| {
+                            ix.cols.len() == ids.len()
+                                && ix.cols.iter().zip(&ids).all(|((c, p, _), id)| c == id && p.is_none())
+                                && new.len() >= ids.len()
+                                && new.iter().zip(&ids).all(|((c, p, _), id)| c == id && p.is_none())
+                        })
+                })
+        });
+        if let Some(at) = implicit {
+            self.secondary.remove(at);
+        }
     }
 
     fn drop_index(&mut self, cx: &mut ExecCtx, name: &str, if_exists: bool) -> Result<(), SqlError> {
