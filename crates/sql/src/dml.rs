@@ -995,39 +995,14 @@ async fn insert_select(
     } else {
         SelectSource::Stream(op)
     };
-    let ai = table.auto_increment_column();
-    let mut intervals = AutoIncIntervals::new(cx.insert_id_hint.take());
-    let on_dup = on_duplicate(plan);
-    let mut counts = InsertCounts::default();
-    let mut first_generated = None;
-    let mut last_explicit_ai = None;
+    let mut rows = RowInserter::new(plan, table, ncols, cx);
     let mut row_number = 0u64;
     while let Some(src) = source.next(cx).await? {
         row_number += 1;
-        let (mut row, generate) = full_row(plan, table, ncols, src.into_iter().map(Some).collect(), row_number, cx)?;
-        let mut generated = None;
-        if let Some(ai) = ai {
-            if generate {
-                let id = intervals.generate(table, cx)?;
-                generated = Some(id);
-                row[ai] = ai_value(table, ai, id, row_number, cx)?;
-            } else if let Some(v) = value::to_u64(&row[ai]).filter(|v| *v > 0) {
-                intervals.explicit(table, v, cx)?;
-                last_explicit_ai = Some(v);
-            }
-        }
-        let written = counts.affected + counts.unchanged;
-        insert_one(plan, table, row, row_number, on_dup, &mut counts, cx).await?;
-        if let Some(id) = generated {
-            if counts.affected + counts.unchanged == written {
-                // Skipped by INSERT IGNORE: the next row takes the value (`Reserved::give_back`).
-                intervals.give_back(id);
-            } else {
-                first_generated.get_or_insert(id);
-            }
-        }
+        rows.insert(src.into_iter().map(Some).collect(), row_number, cx).await?;
     }
-    let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
+    let insert_id = rows.insert_id(cx);
+    let RowInserter { counts, first_generated, .. } = rows;
     Ok(DmlOutcome {
         affected: counts.affected,
         found: counts.affected + counts.unchanged,
@@ -1065,39 +1040,14 @@ async fn insert_source_rows(
     cx: &mut ExecCtx<'_>,
 ) -> Result<(DmlOutcome, u64, u64), SqlError> {
     let table = &plan.table;
-    let ncols = table.columns.len();
-    let ai = table.auto_increment_column();
-    let mut intervals = AutoIncIntervals::new(cx.insert_id_hint.take());
-    let on_dup = on_duplicate(plan);
-    let mut counts = InsertCounts::default();
-    let mut first_generated = None;
-    let mut last_explicit_ai = None;
+    let mut rows = RowInserter::new(plan, table, table.columns.len(), cx);
     let mut row_number = 0u64;
     while let Some(src) = source.next_row(row_number + 1, cx)? {
         row_number += 1;
-        let (mut row, generate) = full_row(plan, table, ncols, src, row_number, cx)?;
-        let mut generated = None;
-        if let Some(ai) = ai {
-            if generate {
-                let id = intervals.generate(table, cx)?;
-                generated = Some(id);
-                row[ai] = ai_value(table, ai, id, row_number, cx)?;
-            } else if let Some(v) = value::to_u64(&row[ai]).filter(|v| *v > 0) {
-                intervals.explicit(table, v, cx)?;
-                last_explicit_ai = Some(v);
-            }
-        }
-        let written = counts.affected + counts.unchanged;
-        insert_one(plan, table, row, row_number, on_dup, &mut counts, cx).await?;
-        if let Some(id) = generated {
-            if counts.affected + counts.unchanged == written {
-                intervals.give_back(id);
-            } else {
-                first_generated.get_or_insert(id);
-            }
-        }
+        rows.insert(src, row_number, cx).await?;
     }
-    let insert_id = first_generated.or(cx.insert_id_override).or(last_explicit_ai).unwrap_or(0);
+    let insert_id = rows.insert_id(cx);
+    let RowInserter { counts, first_generated, .. } = rows;
     let outcome = DmlOutcome {
         affected: counts.affected,
         found: counts.affected + counts.unchanged,
@@ -1107,6 +1057,69 @@ async fn insert_source_rows(
         returned: None,
     };
     Ok((outcome, counts.records, counts.duplicates + counts.refused))
+}
+
+/// Inserts source rows one at a time (INSERT ... SELECT, LOAD DATA): each made a full row,
+/// given its AUTO_INCREMENT value from the statement's intervals, and written with the
+/// statement's IGNORE / REPLACE / ON DUPLICATE handling.
+struct RowInserter<'p> {
+    plan: &'p InsertPlan,
+    table: &'p Arc<TableDef>,
+    ncols: usize,
+    ai: Option<usize>,
+    intervals: AutoIncIntervals,
+    on_dup: OnDuplicate,
+    counts: InsertCounts,
+    first_generated: Option<u64>,
+    last_explicit_ai: Option<u64>,
+}
+
+impl<'p> RowInserter<'p> {
+    fn new(plan: &'p InsertPlan, table: &'p Arc<TableDef>, ncols: usize, cx: &mut ExecCtx) -> RowInserter<'p> {
+        RowInserter {
+            plan,
+            table,
+            ncols,
+            ai: table.auto_increment_column(),
+            intervals: AutoIncIntervals::new(cx.insert_id_hint.take()),
+            on_dup: on_duplicate(plan),
+            counts: InsertCounts::default(),
+            first_generated: None,
+            last_explicit_ai: None,
+        }
+    }
+
+    async fn insert(&mut self, src: Vec<Option<Value>>, row_number: u64, cx: &mut ExecCtx<'_>) -> Result<(), SqlError> {
+        let (plan, table) = (self.plan, self.table);
+        let (mut row, generate) = full_row(plan, table, self.ncols, src, row_number, cx)?;
+        let mut generated = None;
+        if let Some(ai) = self.ai {
+            if generate {
+                let id = self.intervals.generate(table, cx)?;
+                generated = Some(id);
+                row[ai] = ai_value(table, ai, id, row_number, cx)?;
+            } else if let Some(v) = value::to_u64(&row[ai]).filter(|v| *v > 0) {
+                self.intervals.explicit(table, v, cx)?;
+                self.last_explicit_ai = Some(v);
+            }
+        }
+        let written = self.counts.affected + self.counts.unchanged;
+        insert_one(plan, table, row, row_number, self.on_dup, &mut self.counts, cx).await?;
+        if let Some(id) = generated {
+            if self.counts.affected + self.counts.unchanged == written {
+                // Skipped by INSERT IGNORE: the next row takes the value (`Reserved::give_back`).
+                self.intervals.give_back(id);
+            } else {
+                self.first_generated.get_or_insert(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// LAST_INSERT_ID after the statement.
+    fn insert_id(&self, cx: &ExecCtx) -> u64 {
+        self.first_generated.or(cx.insert_id_override).or(self.last_explicit_ai).unwrap_or(0)
+    }
 }
 
 /// A source row as a full table row: conversions, defaults; the AUTO_INCREMENT slot is NULL and
