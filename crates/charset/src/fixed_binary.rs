@@ -60,19 +60,48 @@ impl FixedBinary {
     /// 0 byte; text that is no value (a literal compared with a column) sorts after every value,
     /// as its bytes behind a 1 byte, and equals no value.
     pub fn sort_key(self, text: &[u8], out: &mut Vec<u8>) {
-        match self.parse(text) {
-            Some(mut binary) => {
-                if self == FixedBinary::Uuid {
-                    uuid_record_order(&mut binary);
-                }
+        match self.record_form(text) {
+            Some((binary, len)) => {
                 out.push(0);
-                out.extend_from_slice(&binary);
+                out.extend_from_slice(&binary[..len]);
             }
             None => {
                 out.push(1);
                 out.extend_from_slice(text);
             }
         }
+    }
+
+    /// Compares two texts as their sort keys do, without building them (MIN/MAX and
+    /// comparisons call this per row).
+    pub fn compare(self, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+        match (self.record_form(a), self.record_form(b)) {
+            (Some((x, n)), Some((y, _))) => x[..n].cmp(&y[..n]),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.cmp(b),
+        }
+    }
+
+    /// The binary form in MariaDB's record order, and its length.
+    fn record_form(self, text: &[u8]) -> Option<([u8; 16], usize)> {
+        let mut out = [0u8; 16];
+        let len = match self {
+            FixedBinary::Uuid => {
+                out = parse_uuid(text)?;
+                uuid_record_order(&mut out);
+                16
+            }
+            FixedBinary::Inet4 => {
+                out[..4].copy_from_slice(&parse_inet4(text)?);
+                4
+            }
+            FixedBinary::Inet6 => {
+                out = parse_inet6(text)?;
+                16
+            }
+        };
+        Some((out, len))
     }
 }
 
@@ -114,10 +143,10 @@ fn format_uuid(b: &[u8; 16]) -> String {
 /// MariaDB stores a UUID of versions 1 to 5 with a variant bit set with its segments reversed
 /// (node, clock sequence, time high, time mid, time low), so that time-based UUIDs sort by time;
 /// other UUIDs as they are. Records, indexes and ORDER BY follow this form.
-fn uuid_record_order(b: &mut [u8]) {
+fn uuid_record_order(b: &mut [u8; 16]) {
     let swap = (b[6] as i8) > 0 && b[6] < 0x60 && b[8] & 0x80 != 0;
     if swap {
-        let m = b.to_vec();
+        let m = *b;
         b[..6].copy_from_slice(&m[10..16]);
         b[6..8].copy_from_slice(&m[8..10]);
         b[8..10].copy_from_slice(&m[6..8]);
@@ -326,5 +355,10 @@ mod tests {
             assert!(key(pair[0]) < key(pair[1]), "{pair:?}");
         }
         assert_eq!(key("6CCD780CBABA1026-95645B8C656024DB"), key(sorted[5]));
+        for pair in sorted.windows(2) {
+            let (a, b) = (pair[0].as_bytes(), pair[1].as_bytes());
+            assert_eq!(FixedBinary::Uuid.compare(a, b), key(pair[0]).cmp(&key(pair[1])));
+        }
+        assert_eq!(FixedBinary::Uuid.compare(b"zz", sorted[0].as_bytes()), std::cmp::Ordering::Greater);
     }
 }

@@ -160,10 +160,7 @@ impl Collation {
     /// Compares two strings under this collation.
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         if let Weighing::FixedBinary(kind) = self.0.weighing {
-            let (mut ka, mut kb) = (Vec::with_capacity(17), Vec::with_capacity(17));
-            kind.sort_key(a, &mut ka);
-            kind.sort_key(b, &mut kb);
-            return ka.cmp(&kb);
+            return kind.compare(a, b);
         }
         if self.weighs_bytes() {
             let common = a.len().min(b.len());
