@@ -25,3 +25,19 @@ SELECT id, a, a + 0, c + 0, a = 2, a = 'yy', a > 1 FROM ei ORDER BY id;
 SELECT id, a FROM ei ORDER BY a, id;
 SELECT id, c FROM ei ORDER BY c DESC, id;
 SELECT id FROM ei WHERE a IN ('x', 'Zz') ORDER BY id;
+-- ENUM / SET in numeric context: index / bit mask, as in arithmetic.
+CREATE TABLE sn (id INT PRIMARY KEY, v SET('a','b','c','d'), k ENUM('x','y','z'), z INT(5) ZEROFILL);
+INSERT INTO sn VALUES (1, 'a,c', 'z', 42), (2, 'b', 'x', 7), (3, '', 'y', 123), (4, 'd', NULL, NULL);
+SELECT id, -v, ABS(v), v & 1, v | 8, ~v & 15, v << 1, -k, ABS(k), k | 8 FROM sn ORDER BY id;
+SELECT SQRT(v), ROUND(v), FLOOR(k), SIGN(v), BIT_COUNT(v), MOD(v, 3), POW(k, 2) FROM sn ORDER BY id;
+SELECT SUM(v), AVG(v), BIT_OR(v), BIT_AND(v), MAX(v), MIN(v), SUM(k), AVG(k), BIT_XOR(k), MAX(k) FROM sn;
+SELECT SUM(DISTINCT v), STD(v), VARIANCE(k) FROM sn;
+SELECT id, v FROM sn ORDER BY v;
+SELECT id, v FROM sn ORDER BY v DESC;
+SELECT id FROM sn ORDER BY 2;
+SELECT id, v FROM sn ORDER BY v + 0 DESC;
+-- ZEROFILL read as a string: LIKE and GROUP_CONCAT see the padded text.
+SELECT id FROM sn WHERE z LIKE '000%' ORDER BY id;
+SELECT id FROM sn WHERE z LIKE '%42' ORDER BY id;
+SELECT id FROM sn WHERE z NOT LIKE '0%' ORDER BY id;
+SELECT GROUP_CONCAT(z ORDER BY id), GROUP_CONCAT(z, '-', id ORDER BY z DESC) FROM sn;

@@ -377,6 +377,10 @@ pub fn ordering_key(expr: Expr, ty: &SqlType) -> Expr {
 /// `expr`'s sort key under `c` (folded for a literal).
 pub fn sort_key_of(expr: Expr, c: Collation) -> Expr {
     match expr {
+        // Text that is no UUID / INET value stays unfolded: evaluating it gives NULL and 1292.
+        Expr::Literal(Value::Bytes(b)) if c.fixed_binary_kind().is_some_and(|k| k.parse(&b).is_none()) => {
+            Expr::SortKey { expr: Expr::Literal(Value::Bytes(b)).boxed(), collation: c }
+        }
         Expr::Literal(Value::Bytes(b)) => {
             let mut key = Vec::with_capacity(b.len() * 2);
             c.sort_key(&b, &mut key);
@@ -396,6 +400,7 @@ impl Binder<'_> {
         operands: &[&Bound],
         operation: &str,
     ) -> Result<Option<Collation>, SqlError> {
+        super::fixed_binary_operands::check_operands_meet(operands, operation)?;
         if let Some(fixed) = fixed_binary_comparison(operands, operation)? {
             return Ok(Some(fixed));
         }

@@ -9,6 +9,7 @@ use selkie_storage::{ColumnDefault, Decimal};
 use sqlparser::ast;
 
 use super::binder::{Binder, Bound, SourceKind};
+use super::fixed_binary_operands;
 use super::types;
 use crate::error::SqlError;
 use crate::error::{self, Clause};
@@ -391,6 +392,8 @@ impl Binder<'_> {
                     Bound::new(Expr::Literal(folded), ty, x.nullable)
                 }
                 _ => {
+                    fixed_binary_operands::check_number_operand(&x, "-")?;
+                    let x = self.enum_index(x)?;
                     let ty = match x.ty {
                         SqlType::Int { bits, .. } => SqlType::Int { bits, unsigned: false },
                         other => other,
@@ -400,6 +403,8 @@ impl Binder<'_> {
             },
             U::Not | U::BangNot => Bound::new(Expr::Not(x.expr.boxed()), bool_type(), x.nullable),
             U::BitwiseNot => {
+                fixed_binary_operands::check_number_operand(&x, "~")?;
+                let x = self.enum_index(x)?;
                 Bound::new(Expr::BitNot(x.expr.boxed()), SqlType::Int { bits: 64, unsigned: true }, x.nullable)
             }
             other => return Err(error::not_supported(&format!("operator {other}"))),
@@ -449,6 +454,18 @@ impl Binder<'_> {
                 None => self.bind_expr(right)?,
             };
             let r = time_as_number(self.enum_index(r)?);
+            let symbol = match aop {
+                ArithOp::Add => Some("+"),
+                ArithOp::Sub => Some("-"),
+                ArithOp::Mul => Some("*"),
+                ArithOp::Div => Some("/"),
+                ArithOp::Rem => Some("MOD"),
+                // MariaDB's DIV reads a UUID / INET as a string number (NULL), without 4078.
+                _ => None,
+            };
+            if let Some(symbol) = symbol {
+                fixed_binary_operands::check_arithmetic(&l, &r, symbol)?;
+            }
             let div_increment = self.env.vars.map_or(4, |(v, _)| v.div_precision_increment());
             let ty = value::arith_type_with(aop, &l.ty, &r.ty, div_increment);
             let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
@@ -463,8 +480,19 @@ impl Binder<'_> {
             _ => None,
         };
         if let Some(bop) = bit {
+            let symbol = match bop {
+                BitOp::And => "&",
+                BitOp::Or => "|",
+                BitOp::Xor => "^",
+                BitOp::Shl => "<<",
+                BitOp::Shr => ">>",
+            };
             let l = self.bind_expr(left)?;
+            fixed_binary_operands::check_number_operand(&l, symbol)?;
+            let l = self.enum_index(l)?;
             let r = self.bind_expr(right)?;
+            fixed_binary_operands::check_number_operand(&r, symbol)?;
+            let r = self.enum_index(r)?;
             let nullable = l.nullable || r.nullable;
             return Ok(Bound::new(
                 Expr::Bit { op: bop, left: l.expr.boxed(), right: r.expr.boxed() },
@@ -643,8 +671,11 @@ impl Binder<'_> {
         escape: Option<&ast::Expr>,
         negated: bool,
     ) -> Result<Bound, SqlError> {
+        // LIKE reads a ZEROFILL column as its padded text ('00042' LIKE '000%').
         let x = self.bind_expr(expr)?;
+        let x = self.zerofill_as_text(x);
         let p = self.bind_expr(pattern)?;
+        let p = self.zerofill_as_text(p);
         let escape = match escape {
             None => DEFAULT_LIKE_ESCAPE,
             Some(e) => {
@@ -683,9 +714,15 @@ impl Binder<'_> {
         let mut conds = Vec::with_capacity(conditions.len());
         let mut results = Vec::with_capacity(conditions.len());
         let mut ty: Option<SqlType> = None;
+        // The first result, against which MariaDB checks the others' types (4078).
+        let mut first_result: Option<Bound> = None;
         for cw in conditions {
             let w = self.bind_expr(&cw.condition)?;
             let t = self.bind_expr(&cw.result)?;
+            match &first_result {
+                None => first_result = Some(t.clone()),
+                Some(first) => fixed_binary_operands::check_operands_meet(&[first, &t], "case")?,
+            }
             ty = Some(match ty {
                 None => t.ty.clone(),
                 Some(prev) => SqlType::unify(&prev, &t.ty),
@@ -699,6 +736,8 @@ impl Binder<'_> {
                 let mut all = Vec::with_capacity(conds.len() + 1);
                 all.push(o);
                 all.extend(conds);
+                let refs: Vec<&Bound> = all.iter().collect();
+                fixed_binary_operands::check_operands_meet(&refs, "case..when")?;
                 let mut keyed = self.collated_operands(all, "case")?.into_iter();
                 (keyed.next(), keyed.collect::<Vec<_>>())
             }
@@ -708,6 +747,9 @@ impl Binder<'_> {
         let otherwise = match otherwise {
             Some(e) => {
                 let b = self.bind_expr(e)?;
+                if let Some(first) = &first_result {
+                    fixed_binary_operands::check_operands_meet(&[first, &b], "case")?;
+                }
                 ty = Some(match ty {
                     None => b.ty.clone(),
                     Some(prev) => SqlType::unify(&prev, &b.ty),
@@ -856,6 +898,15 @@ impl Binder<'_> {
             return Err(error::wrong_param_count(name));
         }
         let args = self.zerofill_arguments(f, args);
+        let args = if super::set_columns::reads_numbers(f.name) {
+            let operation = f.name.to_ascii_lowercase();
+            for a in &args {
+                fixed_binary_operands::check_number_operand(a, &operation)?;
+            }
+            args.into_iter().map(|a| self.enum_index(a)).collect::<Result<Vec<_>, _>>()?
+        } else {
+            args
+        };
         // MariaDB changes no case in a binary string: UPPER(_binary'abc') is 'abc'.
         if ["UPPER", "UCASE", "LOWER", "LCASE"].contains(&f.name) && matches!(args[0].ty, SqlType::Bytes { .. }) {
             let arg = args.into_iter().next().expect("one argument");
@@ -1085,6 +1136,7 @@ impl Binder<'_> {
                 let c = self.bind_expr(args[0])?;
                 let a = self.bind_expr(args[1])?;
                 let b = self.bind_expr(args[2])?;
+                fixed_binary_operands::check_operands_meet(&[&a, &b], "if")?;
                 let ty = SqlType::unify(&a.ty, &b.ty);
                 Ok(Bound::new(
                     Expr::Case { operand: None, whens: vec![(c.expr, a.expr)], otherwise: Some(b.expr.boxed()) },
@@ -1100,6 +1152,8 @@ impl Binder<'_> {
                 for a in &args {
                     bound.push(self.bind_expr(a)?);
                 }
+                let refs: Vec<&Bound> = bound.iter().collect();
+                fixed_binary_operands::check_operands_meet(&refs, &upper.to_ascii_lowercase())?;
                 let mut ty = bound[0].ty.clone();
                 for b in &bound[1..] {
                     ty = SqlType::unify(&ty, &b.ty);
@@ -1272,8 +1326,30 @@ impl Binder<'_> {
             }
         }
         self.scope_mut().in_agg = false;
-        let bound = bound?;
+        let mut bound = bound?;
         clause_result?;
+        if func == AggFunc::GroupConcat {
+            // GROUP_CONCAT joins strings: a ZEROFILL column as its padded text.
+            bound = bound.into_iter().map(|b| self.zerofill_as_text(b)).collect();
+        }
+        // SUM(e), AVG(e), BIT_OR(e)... of an ENUM / SET read its index / bit mask.
+        if matches!(
+            func,
+            AggFunc::Sum
+                | AggFunc::Avg
+                | AggFunc::BitAnd
+                | AggFunc::BitOr
+                | AggFunc::BitXor
+                | AggFunc::StdDev
+                | AggFunc::Variance
+        ) {
+            let distinct_word = if distinct { "distinct " } else { "" };
+            let operation = format!("{}({distinct_word}", name.to_ascii_lowercase());
+            for b in &bound {
+                fixed_binary_operands::check_number_operand(b, &operation)?;
+            }
+            bound = bound.into_iter().map(|b| self.enum_index(b)).collect::<Result<_, _>>()?;
+        }
         let arg_type = bound.first().map(|b| b.ty.clone()).unwrap_or(SqlType::Int { bits: 64, unsigned: false });
         let ty = value::aggregate_type(func, &arg_type);
         let nullable = !matches!(func, AggFunc::Count | AggFunc::CountStar);

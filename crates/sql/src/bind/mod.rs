@@ -14,6 +14,7 @@ mod convert_using;
 mod cte;
 pub(crate) use collation::ordering_key;
 mod expr;
+mod fixed_binary_operands;
 mod from;
 mod item_meta;
 mod json_agg;

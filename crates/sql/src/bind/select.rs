@@ -331,31 +331,28 @@ impl Binder<'_> {
         let mut order_columns: Vec<(Expr, bool)> = Vec::new();
         for it in order_by.unwrap_or(&[]) {
             let desc = it.options.sort == Some(ast::OrderBySort::Desc);
-            let (expr, ty) = match position_literal(&it.expr) {
-                Some(Ok(p)) if p >= 1 && p <= items.len() => {
-                    (items[p - 1].bound.expr.clone(), items[p - 1].bound.ty.clone())
-                }
+            let b = match position_literal(&it.expr) {
+                Some(Ok(p)) if p >= 1 && p <= items.len() => items[p - 1].bound.clone(),
                 Some(_) => return Err(error::unknown_column(&it.expr.to_string(), Clause::OrderBy)),
                 None => {
                     self.alias_mode = AliasMode::Prefer;
                     let b = self.bind_expr(&it.expr);
                     self.alias_mode = AliasMode::None;
-                    let b = b?;
-                    (b.expr, b.ty)
+                    b?
                 }
             };
             // TIME text does not sort as time ('-1:00' after '0:00', '100:00' before '99:00'):
             // sort by microseconds (outside grouping, where a hidden column must be grouped).
-            // An ENUM sorts by its index; strings of a `_ci` collation by their sort keys.
+            // An ENUM sorts by its index, a SET column by its bit mask; strings of a `_ci`
+            // collation by their sort keys.
             let grouping = !group_by.is_empty() || !self.scope().aggs.is_empty();
-            let expr = match &ty {
+            let expr = match &b.ty {
                 SqlType::Time { .. } if !grouping => {
-                    Expr::Cast { expr: expr.boxed(), target: crate::value::CastTarget::TimeMicros }
+                    Expr::Cast { expr: b.expr.boxed(), target: crate::value::CastTarget::TimeMicros }
                 }
-                SqlType::Enum { .. } if !grouping => {
-                    self.enum_index(super::binder::Bound::new(expr, ty.clone(), true))?.expr
-                }
-                _ => super::collation::ordering_key(expr, &ty),
+                SqlType::Enum { .. } if !grouping => self.enum_index(b)?.expr,
+                _ if !grouping && self.set_column_members(&b).is_some() => self.set_as_number(b).expr,
+                _ => super::collation::ordering_key(b.expr, &b.ty),
             };
             if let Expr::Literal(_) = expr {
                 // ORDER BY NULL / a constant: no order at all.

@@ -11,6 +11,47 @@ use crate::types::Value;
 use crate::value::{FnContext, ScalarFunction, SqlType};
 use crate::SqlError;
 
+/// Functions that read their arguments as numbers (Item_func_math and friends: val_real /
+/// val_int / val_decimal of the argument), so that an ENUM argument is its index and a SET
+/// column its bit mask there, as in arithmetic: ABS(set_col) is ABS(5) for 'a,c', not the
+/// 0 of the text 'a,c' read as a number.
+const NUMBER_READERS: &[&str] = &[
+    "ABS",
+    "SIGN",
+    "SQRT",
+    "EXP",
+    "LN",
+    "LOG",
+    "LOG2",
+    "LOG10",
+    "POW",
+    "POWER",
+    "ROUND",
+    "TRUNCATE",
+    "FLOOR",
+    "CEIL",
+    "CEILING",
+    "MOD",
+    "SIN",
+    "COS",
+    "TAN",
+    "ASIN",
+    "ACOS",
+    "ATAN",
+    "ATAN2",
+    "COT",
+    "DEGREES",
+    "RADIANS",
+    "BIT_COUNT",
+    "OCT",
+    "BIN",
+];
+
+/// Whether `function` reads every argument as a number (`NUMBER_READERS`).
+pub(super) fn reads_numbers(function: &str) -> bool {
+    NUMBER_READERS.contains(&function)
+}
+
 impl Binder<'_> {
     /// The members of a SET column's definition, when `b` is a plain reference to one.
     pub(super) fn set_column_members(&self, b: &Bound) -> Option<Vec<String>> {

@@ -213,6 +213,16 @@ impl Expr {
                 Value::Bytes(b) => {
                     let mut key = Vec::with_capacity(b.len() + b.len() / 2);
                     collation.sort_key(&b, &mut key);
+                    // A string compared with a UUID / INET value converts to that type; text
+                    // that is no such value is NULL with 1292, as MariaDB (its sort key starts
+                    // with 1: FixedBinary::sort_key).
+                    if key.first() == Some(&1) {
+                        if let Some(kind) = collation.fixed_binary_kind() {
+                            let shown = String::from_utf8_lossy(&b);
+                            cx.warn(1292, format!("Incorrect {} value: '{shown}'", kind.name()));
+                            return Ok(Value::Null);
+                        }
+                    }
                     Value::Bytes(key)
                 }
                 other => other,
