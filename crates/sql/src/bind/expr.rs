@@ -182,13 +182,24 @@ impl Binder<'_> {
                 self.bind_case(operand.as_deref(), conditions, else_result.as_deref())
             }
             E::Cast { kind: ast::CastKind::Cast, expr, data_type, format: None } => {
+                if let Some((target, cs)) = types::cast_to_charset(data_type)? {
+                    return self.bind_cast_to_charset(expr, target, &cs);
+                }
                 let target = types::cast_target(data_type)
                     // Named only when it fails: MariaDB's 1425/1426 name the expression.
                     .or_else(|_| types::cast_target_of(data_type, &super::names::item_name(expr, None)))?;
                 self.bind_cast(expr, target)
             }
             E::Convert { expr, data_type, charset, .. } => match (data_type, charset) {
-                (Some(dt), _) => {
+                (Some(dt), _) if types::cast_to_charset(dt)?.is_some() => {
+                    let (target, cs) = types::cast_to_charset(dt)?.expect("checked");
+                    self.bind_cast_to_charset(expr, target, &cs)
+                }
+                (Some(dt), Some(cs)) => {
+                    let target = types::cast_target(dt)?;
+                    self.bind_cast_to_charset(expr, target, &cs.to_string())
+                }
+                (Some(dt), None) => {
                     let target = types::cast_target(dt)
                         .or_else(|_| types::cast_target_of(dt, &super::names::item_name(expr, None)))?;
                     self.bind_cast(expr, target)
@@ -752,7 +763,7 @@ impl Binder<'_> {
         ))
     }
 
-    fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
+    pub(super) fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
         let x = if matches!(target, CastTarget::Char { .. }) { self.zerofill_as_text(x) } else { x };
         // A value that is not a time casts to NULL.
