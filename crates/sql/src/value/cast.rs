@@ -372,7 +372,7 @@ pub fn cast(v: &Value, target: CastTarget, ctx: &dyn FnContext) -> Result<Value,
             match kind.canonical(&text) {
                 Some(canonical) => Value::Bytes(canonical.into_bytes()),
                 None => {
-                    ctx.warn(1292, format!("Incorrect {} value: '{}'", kind.name(), String::from_utf8_lossy(&text)));
+                    ctx.warn(1292, format!("Incorrect {} value: '{}'", kind.name(), shown_bytes(&text)));
                     Value::Null
                 }
             }
