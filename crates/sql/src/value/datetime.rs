@@ -466,7 +466,7 @@ pub fn number_to_temporal(nr: i64, micros: u32) -> Option<ParsedTemporal> {
 pub fn warn_text(v: &Value) -> String {
     match super::format::to_text_bytes(v) {
         // Bytes that are not text show as MariaDB's err_conv shows a binary string ('\xFF\x00').
-        Some(b) => super::cast::shown_bytes(&b),
+        Some(b) => super::format::shown_bytes(&b),
         None => "NULL".to_string(),
     }
 }
