@@ -67,3 +67,21 @@ SELECT COUNT(*) FROM `pad` WHERE `vb` = 'a';
 SELECT COUNT(*) FROM `pad` WHERE `c` = 'a';
 INSERT INTO `pad` (`b`) VALUES ('abcde');
 INSERT INTO `pad` (`vb`) VALUES (X'0102030405');
+
+-- Messages show a binary value as MariaDB's err_conv does (printable ASCII, other bytes \xHH);
+-- a duplicate entry shows at most 64 bytes (whole characters within 61, then "..."), BINARY(n)
+-- without its padding zeros, a BLOB prefix key the whole value.
+CREATE TABLE `bin_keys` (`a` varbinary(300), `b` varchar(10), `c` binary(4), `i` int, `d` date, UNIQUE KEY `ab` (`a`, `b`), UNIQUE KEY `c` (`c`));
+INSERT INTO `bin_keys` (`a`, `b`, `c`) VALUES (X'00112233445566778899AABBCCDDEEFF7F80', 'x', X'4100FF');
+INSERT INTO `bin_keys` (`a`, `b`) VALUES (X'00112233445566778899AABBCCDDEEFF7F80', 'x');
+INSERT INTO `bin_keys` (`c`) VALUES (X'4100FF');
+INSERT INTO `bin_keys` (`a`, `b`) VALUES (REPEAT(X'FF', 100), 'y'), (REPEAT(X'FF', 100), 'y');
+INSERT INTO `bin_keys` (`a`, `b`) VALUES (CONCAT(REPEAT('x', 60), X'FF'), 'z'), (CONCAT(REPEAT('x', 60), X'FF'), 'z');
+INSERT INTO `bin_keys` (`a`, `b`) VALUES (CONCAT(REPEAT('x', 61), X'FF'), 'z'), (CONCAT(REPEAT('x', 61), X'FF'), 'z');
+INSERT INTO `bin_keys` (`a`, `b`) VALUES (REPEAT('é', 40), 'w'), (REPEAT('é', 40), 'w');
+INSERT INTO `bin_keys` (`i`) VALUES (X'FF00');
+INSERT INTO `bin_keys` (`d`) VALUES (X'FF00');
+INSERT IGNORE INTO `bin_keys` (`i`) VALUES (X'FF00');
+SELECT CAST(X'FF00' AS SIGNED), CAST(X'FF41' AS DATE), X'FF' + 0;
+CREATE TABLE `blob_prefix` (`a` blob, UNIQUE KEY (`a`(10)));
+INSERT INTO `blob_prefix` VALUES (X'FF00FF00FF00FF00FF00AA'), (X'FF00FF00FF00FF00FF00BB');

@@ -193,3 +193,15 @@ INSERT INTO en_ci VALUES (1, 'METER', 'METER'), (2, 'SECOND', 'SECOND');
 SELECT id FROM en_ci WHERE u = 'meter';
 SELECT id FROM en_ci WHERE b = 'meter';
 SELECT id FROM en_ci WHERE u IN ('second', 'x') ORDER BY id;
+
+-- CAST / CONVERT to CHAR of a character set convert as CONVERT(... USING) does; names of the
+-- server and session (USER(), DATABASE(), VERSION()) are utf8mb3 text, SYSCONST, and convert
+-- to a column's character set in a comparison.
+SELECT CAST('x' AS CHAR CHARSET latin1), CONVERT('x', CHAR CHARACTER SET latin1), CHARSET(CONVERT('x', CHAR CHARSET latin1));
+SELECT CHARSET(CAST('x' AS CHAR(3) CHARACTER SET utf8)), CAST('abc' AS CHAR(2) CHARACTER SET latin1), COERCIBILITY(CAST('x' AS CHAR CHARACTER SET latin1));
+SELECT CAST('x' AS CHAR CHARACTER SET binary), CAST('x' AS CHAR CHARACTER SET nosuch);
+SELECT COLLATION(CAST('x' AS CHAR CHARACTER SET latin1) COLLATE latin1_bin), HEX(CAST('é' AS CHAR CHARACTER SET latin1));
+SELECT CHARSET(CURRENT_USER()), CHARSET(VERSION()), CHARSET(SCHEMA()), CHARSET(SESSION_USER()), COERCIBILITY(USER());
+CREATE TABLE `sysconst_cmp` (`a` varchar(10) CHARACTER SET latin1, `u` varchar(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin);
+INSERT INTO `sysconst_cmp` VALUES ('x', 'y');
+SELECT `a` = USER(), `u` = DATABASE(), CONCAT(`a`, VERSION()) = 'q', USER() = _latin1'x' FROM `sysconst_cmp`;

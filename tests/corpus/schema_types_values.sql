@@ -136,3 +136,26 @@ INSERT INTO `documents` VALUES (3, NULL, NULL, REPEAT('m', 16777216));
 UPDATE `documents` SET `body` = CONCAT(`body`, 'tail') WHERE `id` = 1;
 SELECT `id`, LENGTH(`body`), CHAR_LENGTH(`body`), MD5(`body`), LENGTH(`data`), MD5(`data`), LENGTH(`small`), RIGHT(`body`, 8) FROM `documents` ORDER BY `id`;
 SELECT `id` FROM `documents` WHERE `body` LIKE '%tail';
+
+-- A user variable keeps the type of what was assigned (MariaDB's user_var_entry): a DECIMAL
+-- its own scale (expressions over it have 38 decimals), a string its collation (binary from a
+-- BLOB or _binary, latin1 from a latin1 column), a temporal value its text (latin1).
+SET @d = 1.50, @dd = DATE'2020-01-01', @dt = TIMESTAMP'2020-01-02 03:04:05', @b = _binary'ab', @l = _latin1'x';
+SELECT @d, @d + 0, -@d, ABS(@d), IF(1, @d, 0), CAST(@d AS CHAR), CONCAT(@d), (SELECT @d), ROUND(@d, 1);
+SELECT @dd, @dd + 0, CHARSET(@dd), @dt, CHARSET(@dt), CHARSET(@b), COLLATION(@l), COERCIBILITY(@l);
+SET @e = @d * 2;
+SELECT @e, @e + 0;
+CREATE TABLE `user_var_sources` (`x` decimal(10,4), `b` blob, `s` varchar(10) CHARACTER SET latin1, `t` time(2));
+INSERT INTO `user_var_sources` VALUES (1.5, 'ab', 'x', '01:02:03.5');
+SELECT `x`, `b`, `s`, `t` INTO @x, @b, @s, @t FROM `user_var_sources`;
+SELECT @x, @x * 2, CHARSET(@b), COLLATION(@s), @t, CHARSET(@t);
+SELECT @x := `x` * 3, @b := `b`, @s := `s` FROM `user_var_sources`;
+SELECT @x, CHARSET(@b), COLLATION(@s);
+SET @s = 'text', @n = NULL;
+SELECT @s + 0, @s * 2, -@s, @n, CHARSET(@n), CHARSET(@never_set), @never_set;
+-- Every value of a SET is computed before any variable is assigned.
+SET @x = 1;
+SET @x = 2, @y = @x;
+SELECT @x, @y;
+SET @x = @x + 1, @y = @x + 10, @x = @x + 100;
+SELECT @x, @y;

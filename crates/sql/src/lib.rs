@@ -17,6 +17,7 @@
 //! - `charset`: character sets and collations (names, ids, weights, conversion): the
 //!   `selkie-charset` crate, re-exported (the storage layer builds index keys with it too).
 //! - `value`: MySQL value semantics (types, comparison, arithmetic, casts, functions).
+//! - `user_variables`: `@name` variables, each a value with the type MariaDB keeps for it.
 //! - `variables`: system variables, global and per session.
 //! - `parse`: statement recognition and pre-processing before sqlparser; auto-parameterization.
 //! - `plan`: plans and bound expressions, access paths, key ranges.
@@ -69,6 +70,7 @@ mod table_locks;
 mod temporary;
 mod types;
 mod user_locks;
+mod user_variables;
 pub mod value;
 pub mod variables;
 

@@ -19,6 +19,7 @@ use crate::exec::ctx::ExecCtx;
 use crate::parse::data_file::{FileFormat, LoadData, LoadDuplicates, LoadTarget};
 use crate::plan::Expr;
 use crate::types::{Value, WarnLevel};
+use crate::user_variables::Assigned;
 
 /// Where a field of the file goes.
 #[derive(Debug)]
@@ -172,7 +173,11 @@ impl RowSource for LoadRows<'_> {
             };
             match target {
                 FieldTarget::Column(at) => out[*at] = Some(v),
-                FieldTarget::Var(name) => cx.set_user_var(name, v),
+                // A field read into a variable is text of the file's character set (the database's,
+                // utf8mb4, as CHARACTER SET is not read).
+                FieldTarget::Var(name) => {
+                    cx.set_user_var(name, v, Assigned::Text(crate::value::default_text_collation()))
+                }
             }
         }
         if !plan.set.is_empty() {

@@ -10,7 +10,10 @@ use common::*;
 async fn set_forms_and_variables() {
     let db = TestDb::new();
     let mut s = db.session_in_test_db().await;
+    // MariaDB computes every value before assigning any: @b sees @a unset.
     exec(&mut s, "SET @a = 1, @b := @a + 1").await;
+    assert_eq!(query(&mut s, "SELECT @a, @b").await, rows(&[&["1", "NULL"]]));
+    exec(&mut s, "SET @b := @a + 1").await;
     assert_eq!(query(&mut s, "SELECT @a, @b").await, rows(&[&["1", "2"]]));
     exec(&mut s, "SET @@session.autocommit := 0").await;
     assert!(!s.status().autocommit);

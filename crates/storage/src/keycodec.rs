@@ -59,8 +59,10 @@ use crate::wideint::I256;
 
 /// Length of the hidden row id key of a table without a primary key.
 pub const ROW_ID_KEY_LEN: usize = 8;
-/// MariaDB truncates the value shown in "Duplicate entry '...'" to this many characters.
-const DUPLICATE_VALUE_MAX_CHARS: usize = 192;
+/// MariaDB shows at most this many bytes of the value in "Duplicate entry '...'" (its
+/// `%-.64T`): a longer one is cut to whole characters within 61 bytes and ends in "...".
+const DUPLICATE_VALUE_MAX_BYTES: usize = 64;
+const TRUNCATION_MARK: &str = "...";
 /// MariaDB's limit on the declared byte length of an index (InnoDB, large prefix).
 pub const MAX_DECLARED_KEY_BYTES: usize = 3072;
 /// Bytes per character of utf8mb4 (for declared key lengths).
@@ -733,10 +735,28 @@ pub fn format_key_value(table: &TableDef, index: &IndexDef, row: &[Datum]) -> St
         parts.push(format_datum(&col.ty, d, ic.prefix_len, prefix_chars));
     }
     let s = parts.join("-");
-    match s.char_indices().nth(DUPLICATE_VALUE_MAX_CHARS) {
-        Some((i, _)) => s[..i].to_string(),
-        None => s,
+    if s.len() <= DUPLICATE_VALUE_MAX_BYTES {
+        return s;
     }
+    let mut cut = DUPLICATE_VALUE_MAX_BYTES - TRUNCATION_MARK.len();
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}{TRUNCATION_MARK}", &s[..cut])
+}
+
+/// A binary string as MariaDB's err_conv shows it in messages: printable ASCII as it is, every
+/// other byte as \xHH ('\x00\x11"3DUfw\x88').
+fn escaped_binary(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (0x20..=0x7E).contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
 }
 
 fn format_datum(ty: &ColumnType, d: &Datum, prefix_len: Option<u32>, prefix_chars: bool) -> String {
@@ -752,6 +772,14 @@ fn format_datum(ty: &ColumnType, d: &Datum, prefix_len: Option<u32>, prefix_char
             ColumnType::Decimal { scale, .. } => v.rescale(*scale).unwrap_or(*v).to_string(),
             _ => v.to_string(),
         },
+        // A binary column's bytes, escaped; BINARY(n) without the zero bytes that pad it, a BLOB
+        // whole (MariaDB does not cut it to the prefix), VARBINARY cut to the prefix.
+        Datum::Bytes(b) if matches!(ty, ColumnType::Binary { .. }) => {
+            let end = b.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
+            escaped_binary(truncate_prefix(&b[..end], prefix_len))
+        }
+        Datum::Bytes(b) if matches!(ty, ColumnType::Blob { .. }) => escaped_binary(b),
+        Datum::Bytes(b) if matches!(ty, ColumnType::VarBinary { .. }) => escaped_binary(truncate_prefix(b, prefix_len)),
         Datum::Bytes(b) if prefix_chars => String::from_utf8_lossy(truncate_chars(b, prefix_len)).into_owned(),
         Datum::Bytes(b) => String::from_utf8_lossy(truncate_prefix(b, prefix_len)).into_owned(),
         Datum::Date(v) => v.to_string(),
@@ -1125,6 +1153,35 @@ mod tests {
         let t = table();
         let row = [Datum::Int(1), Datum::Bytes(b"abc".to_vec())];
         assert_eq!(format_key_value(&t, &t.primary, &row), "1-abc");
+        // MariaDB's %-.64T: at most 64 bytes, else whole characters within 61 and "...".
+        let row = [Datum::Int(1), Datum::Bytes("é".repeat(40).into_bytes())];
+        assert_eq!(format_key_value(&t, &t.primary, &row), format!("1-{}...", "é".repeat(29)));
+    }
+
+    #[test]
+    fn duplicate_entry_text_of_binary_columns_escapes_bytes() {
+        let t = TableDef {
+            columns: vec![
+                col(ColumnType::VarBinary { len: 40 }, false),
+                col(ColumnType::Binary { len: 4 }, false),
+                col(ColumnType::Blob { size: LobSize::Normal }, true),
+            ],
+            ..table()
+        };
+        let ix = |columns: Vec<IndexColumn>| IndexDef { columns, ..t.primary.clone() };
+        let row = [
+            Datum::Bytes(vec![0x00, 0x11, b'"', b'3', 0x88, 0xAA, 0x7F]),
+            Datum::Bytes(vec![b'A', 0x00, 0xFF, 0x00]),
+            Datum::Bytes(vec![0xFF; 12]),
+        ];
+        let whole = |c| IndexColumn { column: c, prefix_len: None, ..t.primary.columns[0].clone() };
+        assert_eq!(
+            format_key_value(&t, &ix(vec![whole(0), whole(1)]), &row),
+            "\\x00\\x11\"3\\x88\\xAA\\x7F-A\\x00\\xFF"
+        );
+        // A BLOB prefix shows the whole value, as MariaDB does.
+        let prefix = IndexColumn { prefix_len: Some(2), ..whole(2) };
+        assert_eq!(format_key_value(&t, &ix(vec![prefix]), &row), "\\xFF".repeat(12));
     }
 
     #[test]

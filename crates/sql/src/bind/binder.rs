@@ -1,7 +1,6 @@
 //! The binder's state and vocabulary: scopes of FROM sources, the binding environment, and the
 //! `Binder` itself, whose methods for expressions, FROM and SELECT are in the sibling files.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use selkie_storage::{Catalog, TableDef};
@@ -14,7 +13,7 @@ use crate::error::{self, Clause};
 use crate::plan::Expr;
 use crate::plan::{AggSpec, QueryPlan};
 use crate::temporary::TemporaryTables;
-use crate::types::{column_flags, ColumnDefinition, Value};
+use crate::types::{column_flags, ColumnDefinition};
 use crate::value::SqlType;
 use crate::variables::{GlobalVariables, SessionVariables};
 
@@ -134,7 +133,7 @@ pub struct BindEnv<'a> {
     pub catalog: &'a Catalog,
     pub current_db: Option<&'a str>,
     pub vars: Option<(&'a SessionVariables, &'a GlobalVariables)>,
-    pub user_vars: Option<&'a HashMap<String, Value>>,
+    pub user_vars: Option<&'a crate::user_variables::UserVariables>,
     pub pipes_as_concat: bool,
     pub only_full_group_by: bool,
     /// The session's temporary tables, which shadow permanent tables of the same name.

@@ -274,11 +274,13 @@ pub fn aggregate_pair(a: (Collation, Derivation), b: (Collation, Derivation)) ->
         return Ok((Collation::binary(), d1.min(d2)));
     }
     if c1.charset_name() != c2.charset_name() {
-        // A literal or number converts to the other side's character set whatever it is.
-        if d1 < d2 && (holds(c1, c2) || d2 >= Derivation::Coercible) {
+        // A constant (a literal, a number, USER() or @@variable: SYSCONST and above) converts
+        // to the other side's character set whatever it is (MariaDB's
+        // MY_COLL_ALLOW_COERCIBLE_CONV: latin1_column = USER() compares in latin1).
+        if d1 < d2 && (holds(c1, c2) || d2 >= Derivation::SysConst) {
             return Ok((c1, d1));
         }
-        if d2 < d1 && (holds(c2, c1) || d1 >= Derivation::Coercible) {
+        if d2 < d1 && (holds(c2, c1) || d1 >= Derivation::SysConst) {
             return Ok((c2, d2));
         }
         if d1 == d2 && holds(c1, c2) {

@@ -21,14 +21,35 @@ impl Binder<'_> {
         let cs = charset::charset(name)
             .ok_or_else(|| SqlError::new(1115, "42000", format!("Unknown character set: '{name}'")))?;
         let x = self.bind_expr(expr)?;
+        Ok(self.convert_to_charset(x, cs))
+    }
+
+    /// `CAST(x AS CHAR[(n)] CHARACTER SET cs)` (and CONVERT(x, that type)): the cast to CHAR,
+    /// then the text converted to `cs` as CONVERT(... USING cs) converts it, as MariaDB.
+    pub(super) fn bind_cast_to_charset(
+        &mut self,
+        expr: &sqlparser::ast::Expr,
+        target: CastTarget,
+        name: &str,
+    ) -> Result<Bound, SqlError> {
+        let cs = charset::charset(name)
+            .ok_or_else(|| SqlError::new(1115, "42000", format!("Unknown character set: '{name}'")))?;
+        let cast = self.bind_cast(expr, target)?;
+        let mut converted = self.convert_to_charset(cast, cs);
+        // A CAST is IMPLICIT (COERCIBILITY 2), whatever its argument was.
+        converted.derivation = charset::Derivation::Implicit;
+        Ok(converted)
+    }
+
+    fn convert_to_charset(&mut self, x: Bound, cs: &charset::CharsetDef) -> Bound {
         let x = self.zerofill_as_text(x);
         if cs.name == "binary" {
             let ty = value::cast_type(CastTarget::Binary { len: None });
-            return Ok(Bound::new(
+            return Bound::new(
                 Expr::Cast { expr: x.expr.boxed(), target: CastTarget::Binary { len: None } },
                 ty,
                 x.nullable,
-            ));
+            );
         }
         let collation = Collation::default_of(cs.name).unwrap_or_else(|| self.connection_collation());
         let source: i64 = match &x.ty {
@@ -43,7 +64,7 @@ impl Binder<'_> {
         let lob = x.ty.is_lob();
         let args = vec![x.expr, Expr::Literal(Value::Int(collation.id() as i64)), Expr::Literal(Value::Int(source))];
         let ty = SqlType::Text { max_chars, lob, collation };
-        Ok(Bound::new(Expr::Func { func: FuncRef(&CONVERT_USING), args }, ty, x.nullable))
+        Bound::new(Expr::Func { func: FuncRef(&CONVERT_USING), args }, ty, x.nullable)
     }
 }
 

@@ -16,6 +16,7 @@ use crate::error::{self, Clause};
 use crate::plan::AggSpec;
 use crate::plan::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::types::Value;
+use crate::user_variables::{Assigned, UserVariable, STRING_VARIABLE_AS_NUMBER};
 use crate::value::functions::json as json_fn;
 use crate::value::functions::regexp as regexp_fn;
 use crate::value::{self, AggFunc, ArithOp, CastTarget, IntervalUnit, LikePattern, SqlType};
@@ -182,13 +183,24 @@ impl Binder<'_> {
                 self.bind_case(operand.as_deref(), conditions, else_result.as_deref())
             }
             E::Cast { kind: ast::CastKind::Cast, expr, data_type, format: None } => {
+                if let Some((target, cs)) = types::cast_to_charset(data_type)? {
+                    return self.bind_cast_to_charset(expr, target, &cs);
+                }
                 let target = types::cast_target(data_type)
                     // Named only when it fails: MariaDB's 1425/1426 name the expression.
                     .or_else(|_| types::cast_target_of(data_type, &super::names::item_name(expr, None)))?;
                 self.bind_cast(expr, target)
             }
             E::Convert { expr, data_type, charset, .. } => match (data_type, charset) {
-                (Some(dt), _) => {
+                (Some(dt), _) if types::cast_to_charset(dt)?.is_some() => {
+                    let (target, cs) = types::cast_to_charset(dt)?.expect("checked");
+                    self.bind_cast_to_charset(expr, target, &cs)
+                }
+                (Some(dt), Some(cs)) => {
+                    let target = types::cast_target(dt)?;
+                    self.bind_cast_to_charset(expr, target, &cs.to_string())
+                }
+                (Some(dt), None) => {
                     let target = types::cast_target(dt)
                         .or_else(|_| types::cast_target_of(dt, &super::names::item_name(expr, None)))?;
                     self.bind_cast(expr, target)
@@ -318,13 +330,38 @@ impl Binder<'_> {
 
     fn user_var(&self, name: &str) -> Bound {
         let current = self.env.user_vars.and_then(|m| m.get(&name.to_ascii_lowercase()));
-        let ty = match current {
-            // MariaDB types an integer user variable BIGINT (LONGLONG, 20), whatever its value.
-            Some(Value::Int(_)) => SqlType::Int { bits: 64, unsigned: false },
-            Some(v) if !v.is_null() => SqlType::of_value(v),
-            _ => SqlType::text(16_777_216, true),
+        Bound::new(Expr::UserVar(Arc::from(name)), UserVariable::reference_type(current), true)
+    }
+
+    /// An arithmetic operand that is a string user variable, read as a number without
+    /// warnings (`STRING_VARIABLE_AS_NUMBER`); any other operand as it is.
+    fn user_var_as_number(&self, b: Bound) -> Bound {
+        if !matches!(b.expr, Expr::UserVar(_)) || !matches!(b.ty, SqlType::Text { .. } | SqlType::Bytes { .. }) {
+            return b;
+        }
+        let expr = Expr::Func { func: FuncRef(&STRING_VARIABLE_AS_NUMBER), args: vec![b.expr] };
+        Bound::new(expr, SqlType::Double, b.nullable)
+    }
+
+    /// The type of a select item that is a DECIMAL user variable and nothing else: MariaDB
+    /// sends such an item as the variable's text, with the value's own scale (`SET @d = 1.50;
+    /// SELECT @d` shows 1.50, where `@d * 2` shows 38 decimals).
+    pub(super) fn bare_user_var_type(&self, item: &ast::Expr, bound: &Bound) -> Option<SqlType> {
+        let written_bare = match item {
+            ast::Expr::Identifier(id) => id.quote_style.is_none() && id.value.starts_with('@'),
+            ast::Expr::Value(v) => matches!(&v.value, ast::Value::Placeholder(p) if p.starts_with('@')),
+            _ => false,
         };
-        Bound::new(Expr::UserVar(Arc::from(name)), ty, true)
+        let Expr::UserVar(name) = &bound.expr else {
+            return None;
+        };
+        if !written_bare {
+            return None;
+        }
+        match self.env.user_vars.and_then(|m| m.get(&name.to_ascii_lowercase())) {
+            Some(UserVariable { value: v @ Value::Decimal(_), .. }) => Some(SqlType::of_value(v)),
+            _ => None,
+        }
     }
 
     pub fn bind_value(&mut self, v: &ast::ValueWithSpan) -> Result<Bound, SqlError> {
@@ -383,6 +420,7 @@ impl Binder<'_> {
     fn bind_unary(&mut self, op: &ast::UnaryOperator, expr: &ast::Expr) -> Result<Bound, SqlError> {
         use ast::UnaryOperator as U;
         let x = self.bind_expr(expr)?;
+        let x = if matches!(op, U::Minus) { self.user_var_as_number(x) } else { x };
         Ok(match op {
             U::Plus => x,
             U::Minus => match &x.expr {
@@ -466,6 +504,7 @@ impl Binder<'_> {
             if let Some(symbol) = symbol {
                 fixed_binary_operands::check_arithmetic(&l, &r, symbol)?;
             }
+            let (l, r) = (self.user_var_as_number(l), self.user_var_as_number(r));
             let div_increment = self.env.vars.map_or(4, |(v, _)| v.div_precision_increment());
             let ty = value::arith_type_with(aop, &l.ty, &r.ty, div_increment);
             let nullable = l.nullable || r.nullable || matches!(aop, ArithOp::Div | ArithOp::IntDiv | ArithOp::Rem);
@@ -535,8 +574,9 @@ impl Binder<'_> {
                     _ => return Err(error::syntax(":=", 1)),
                 };
                 let r = self.bind_expr(right)?;
+                let assigned = Assigned::of_type(&r.ty, self.connection_collation());
                 Ok(Bound::new(
-                    Expr::SetUserVar { name: Arc::from(name.as_str()), expr: r.expr.boxed() },
+                    Expr::SetUserVar { name: Arc::from(name.as_str()), expr: r.expr.boxed(), assigned },
                     r.ty,
                     r.nullable,
                 ))
@@ -765,7 +805,7 @@ impl Binder<'_> {
         ))
     }
 
-    fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
+    pub(super) fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
         let x = if matches!(target, CastTarget::Char { .. }) { self.zerofill_as_text(x) } else { x };
         // A value that is not a time casts to NULL.

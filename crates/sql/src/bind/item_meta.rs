@@ -102,12 +102,30 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
                 (Expr::Literal(Value::UInt(v)), SqlType::Int { .. }) => m.length = v.to_string().len() as u32,
                 _ => {}
             }
+            if let Expr::UserVar(_) = &bound.expr {
+                user_var_meta(&mut m, &bound.ty);
+            }
             if let (Expr::SysVar { .. }, SqlType::Int { bits: 64, .. }) = (&bound.expr, &bound.ty) {
                 // A numeric system variable is a LONGLONG of 21 characters.
                 m.length = 21;
             }
             m
         }
+    }
+}
+
+/// A user variable read as a select item (MariaDB's Item_func_get_user_var): a string one is a
+/// LONG_BLOB without the BLOB flag, a DOUBLE is 23 long.
+fn user_var_meta(m: &mut ColumnDefinition, ty: &SqlType) {
+    use crate::types::{column_flags, FieldType};
+    const DOUBLE_LENGTH: u32 = 23;
+    match ty {
+        SqlType::Text { .. } | SqlType::Bytes { .. } => {
+            m.field_type = FieldType::LongBlob;
+            m.flags &= !column_flags::BLOB;
+        }
+        SqlType::Double => m.length = DOUBLE_LENGTH,
+        _ => {}
     }
 }
 

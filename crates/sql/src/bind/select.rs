@@ -501,14 +501,20 @@ impl Binder<'_> {
         for (pos, item) in projection.iter().enumerate() {
             match item {
                 ast::SelectItem::UnnamedExpr(e) => {
-                    let bound = self.bind_expr(e)?;
+                    let mut bound = self.bind_expr(e)?;
+                    if let Some(ty) = self.bare_user_var_type(e, &bound) {
+                        bound.ty = ty;
+                    }
                     let needs_text = !matches!(e, ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_));
                     let raw = if needs_text { raw_text(&self.text, pos) } else { None };
                     let name = names::item_name(e, raw.as_deref());
                     items.push(SelectItem { bound, name, alias: None, hints: item_meta::hints(e) });
                 }
                 ast::SelectItem::ExprWithAlias { expr, alias } => {
-                    let bound = self.bind_expr(expr)?;
+                    let mut bound = self.bind_expr(expr)?;
+                    if let Some(ty) = self.bare_user_var_type(expr, &bound) {
+                        bound.ty = ty;
+                    }
                     let hints = item_meta::hints(expr);
                     let alias = Some(alias.value.clone());
                     items.push(SelectItem { bound, name: alias.clone().unwrap_or_default(), alias, hints });

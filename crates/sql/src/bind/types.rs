@@ -211,6 +211,26 @@ pub fn column_type(dt: &DataType, col: &str) -> Result<ColumnType, SqlError> {
     })
 }
 
+/// `CHAR[(n)] CHARACTER SET cs` as a cast's type (read as a custom type, see
+/// `parse::cast_charset`): the CHAR cast and the character set's name.
+pub fn cast_to_charset(dt: &DataType) -> Result<Option<(CastTarget, String)>, SqlError> {
+    let DataType::Custom(name, modifiers) = dt else {
+        return Ok(None);
+    };
+    let [ast::ObjectNamePart::Identifier(id)] = name.0.as_slice() else {
+        return Ok(None);
+    };
+    let Some(charset) = crate::parse::cast_charset::charset_of_custom_type(&id.value) else {
+        return Ok(None);
+    };
+    let len = match modifiers.as_slice() {
+        [] => None,
+        [n] => Some(n.parse::<u64>().map_err(|_| error::syntax(&dt.to_string(), 1))?.min(u32::MAX as u64) as u32),
+        _ => return Err(error::syntax(&dt.to_string(), 1)),
+    };
+    Ok(Some((CastTarget::Char { len }, charset.to_string())))
+}
+
 /// CAST(x AS type) / CONVERT(x, type).
 pub fn cast_target(dt: &DataType) -> Result<CastTarget, SqlError> {
     cast_target_of(dt, "")

@@ -2,7 +2,6 @@
 //! parameter values, user variables, new warnings, and the per-statement caches.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use selkie_storage::{Catalog, DateTime, Engine, LockMode, ReadMode, ScanRow, TableDef, Transaction};
@@ -14,6 +13,7 @@ use crate::error;
 use crate::server::SqlServer;
 use crate::show::ShowContext;
 use crate::types::{WarnLevel, Warning};
+use crate::user_variables::{Assigned, UserVariable, UserVariables};
 use crate::value::{FnContext, SequenceOp};
 use crate::variables::{SessionVariables, SqlMode, VarScope};
 
@@ -124,7 +124,7 @@ pub struct ExecCtx<'a> {
     pub env: &'a StmtEnv<'a>,
     trx: Option<&'a mut Transaction>,
     pub params: &'a [Value],
-    user_vars: &'a mut HashMap<String, Value>,
+    user_vars: &'a mut UserVariables,
     warnings: RefCell<Vec<Warning>>,
     warning_count: Cell<usize>,
     rng: Cell<u64>,
@@ -164,7 +164,7 @@ impl<'a> ExecCtx<'a> {
         env: &'a StmtEnv<'a>,
         trx: Option<&'a mut Transaction>,
         params: &'a [Value],
-        user_vars: &'a mut HashMap<String, Value>,
+        user_vars: &'a mut UserVariables,
         rng_state: u64,
         last_insert_id: u64,
     ) -> ExecCtx<'a> {
@@ -339,16 +339,18 @@ impl<'a> ExecCtx<'a> {
     /// User variable names are case-insensitive; they are stored lower-cased.
     pub fn user_var(&self, name: &str) -> Value {
         match self.user_vars.get(name) {
-            Some(v) => v.clone(),
+            Some(v) => v.value.clone(),
             None if name.bytes().any(|b| b.is_ascii_uppercase()) => {
-                self.user_vars.get(&name.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)
+                self.user_vars.get(&name.to_ascii_lowercase()).map_or(Value::Null, |v| v.value.clone())
             }
             None => Value::Null,
         }
     }
 
-    pub fn set_user_var(&mut self, name: &str, v: Value) {
-        self.user_vars.insert(name.to_ascii_lowercase(), v);
+    /// Assigns a user variable; `assigned` (from the expression's type) says whether the value
+    /// is a number or a string of which collation.
+    pub fn set_user_var(&mut self, name: &str, v: Value, assigned: Assigned) {
+        self.user_vars.insert(name.to_ascii_lowercase(), UserVariable::new(v, assigned));
     }
 
     pub fn system_variable(&self, name: &str, scope: VarScope) -> Result<Value, SqlError> {

@@ -51,9 +51,9 @@ impl Expr {
             Expr::Outer { up, index } => cx.outer_value(*up, *index),
             Expr::Param(i) => cx.param(*i),
             Expr::UserVar(name) => Ok(cx.user_var(name)),
-            Expr::SetUserVar { name, expr } => {
+            Expr::SetUserVar { name, expr, assigned } => {
                 let v = expr.eval(row, cx)?;
-                cx.set_user_var(name, v.clone());
+                cx.set_user_var(name, v.clone(), *assigned);
                 Ok(v)
             }
             Expr::SysVar { name, scope } => cx.system_variable(name, *scope),

@@ -97,6 +97,15 @@ pub fn parameterize(text: &str) -> Option<Parameterized> {
         _ => return None,
     };
     let src = text.as_bytes();
+    // A reference to a user variable is typed by what the variable holds when the statement
+    // is bound (an integer, a DECIMAL, a string of some collation): a plan cached for one
+    // value would be wrong for the next.
+    // (`@@x` lexes as an empty `@` and then `@x`: neither is a user variable.)
+    let is_user_var =
+        |t: &Tok, off: usize| matches!(t, Tok::UserVar(v) if !v.is_empty()) && !src[..off].ends_with(b"@");
+    if toks.iter().any(|(t, off)| is_user_var(t, *off)) {
+        return None;
+    }
     let mut depth = 0i32;
     let mut active = false;
     let mut replace: Vec<(usize, usize, Value)> = Vec::new();
@@ -248,6 +257,13 @@ mod tests {
         assert!(p("SELECT c FROM t WHERE id = ?").is_none());
         assert!(p(&format!("SELECT c FROM t WHERE id = 1 AND c = '{}'", "x".repeat(3000))).is_none());
         assert!(p("SELECT c FROM t").is_none());
+        // A user variable's type is bound with the plan; a system variable's is not a value's.
+        assert!(p("SELECT c FROM t WHERE id = 1 AND c = @v").is_none());
+        assert!(p("SELECT c FROM t WHERE id = 1 ORDER BY @v").is_none());
+        assert_eq!(
+            p("SELECT c FROM t WHERE id = 1 AND @@autocommit = 1").unwrap().0,
+            "SELECT c FROM t WHERE id = ? AND @@autocommit = ?"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod alter;
 pub mod autoparam;
+pub mod cast_charset;
 pub mod create_select;
 pub mod data_file;
 pub mod dialect;
@@ -241,6 +242,13 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
     }
     if rewritten.is_none() && contains_ignore_case(text, "VALUE FOR") {
         rewritten = sequence_value_syntax(text);
+    }
+    if (contains_ignore_case(text, "CHARACTER SET") || contains_ignore_case(text, "CHARSET"))
+        && (contains_ignore_case(text, "CAST") || contains_ignore_case(text, "CONVERT"))
+    {
+        if let Some(r) = cast_charset::rewrite(rewritten.as_deref().unwrap_or(text)) {
+            rewritten = Some(r);
+        }
     }
     let text = rewritten.as_deref().unwrap_or(text);
     if first_words_are(text, &["TRUNCATE"]) {

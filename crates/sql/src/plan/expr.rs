@@ -122,7 +122,7 @@ impl Expr {
             | Expr::SysVar { .. }
             | Expr::AggRef(_)
             | Expr::WindowRef(_)) => e,
-            Expr::SetUserVar { name, expr } => Expr::SetUserVar { name, expr: m(expr, f)? },
+            Expr::SetUserVar { name, expr, assigned } => Expr::SetUserVar { name, expr: m(expr, f)?, assigned },
             Expr::Not(e) => Expr::Not(m(e, f)?),
             Expr::Neg(e) => Expr::Neg(m(e, f)?),
             Expr::BitNot(e) => Expr::BitNot(m(e, f)?),

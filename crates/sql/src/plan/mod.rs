@@ -617,10 +617,11 @@ pub enum Expr {
     /// A `?` parameter (prepared statements), 0-based.
     Param(usize),
     UserVar(Arc<str>),
-    /// `@name := expr`.
+    /// `@name := expr`; `assigned` (from the expression's type) says what the variable keeps.
     SetUserVar {
         name: Arc<str>,
         expr: Box<Expr>,
+        assigned: crate::user_variables::Assigned,
     },
     SysVar {
         name: Arc<str>,

@@ -15,6 +15,7 @@ use crate::error::{self, SqlError};
 use crate::parse::data_file::{FileFormat, IntoTarget, LoadData, SelectInto};
 use crate::parse::{self, Stmt};
 use crate::types::{ColumnDefinition, OkInfo, ResultSink, Value, WarnLevel, Warning};
+use crate::user_variables::{Assigned, UserVariable};
 use crate::value::{self, SqlType};
 
 /// Where the rows of SELECT ... INTO go.
@@ -240,7 +241,7 @@ impl Session {
             );
         }
         let rows = match into {
-            Some(IntoSink::Vars { first, rows, .. }) => {
+            Some(IntoSink::Vars { first, rows, types }) => {
                 if rows > 1 {
                     return Err(error::more_than_one_row());
                 }
@@ -249,8 +250,10 @@ impl Session {
                 };
                 match first {
                     Some(values) => {
-                        for (name, v) in vars.iter().zip(values) {
-                            self.user_vars.insert(name.clone(), v);
+                        let connection = self.vars.collation_connection();
+                        for ((name, v), ty) in vars.iter().zip(values).zip(&types) {
+                            let assigned = Assigned::of_type(ty, connection);
+                            self.user_vars.insert(name.clone(), UserVariable::new(v, assigned));
                         }
                     }
                     None => warn(1329, "No data - zero rows fetched, selected, or processed"),

@@ -83,7 +83,9 @@ impl Session {
     pub(super) async fn prepare_source_text(&mut self, source: &PrepareSource) -> Result<String, SqlError> {
         let value = match source {
             PrepareSource::Text(t) => return Ok(t.clone()),
-            PrepareSource::UserVar(v) => self.user_vars.get(&v.to_ascii_lowercase()).cloned().unwrap_or(Value::Null),
+            PrepareSource::UserVar(v) => {
+                self.user_vars.get(&v.to_ascii_lowercase()).map_or(Value::Null, |var| var.value.clone())
+            }
             PrepareSource::Expr(e) => self.select_list_values(e).await?.into_iter().next().unwrap_or(Value::Null),
         };
         Ok(match crate::value::to_text_bytes(&value) {

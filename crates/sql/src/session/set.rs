@@ -9,7 +9,9 @@ use crate::error;
 use crate::error::SqlError;
 use crate::exec::ctx::ExecCtx;
 use crate::parse::TrxScope;
+use crate::plan::Expr;
 use crate::types::{ResultSink, Value};
+use crate::user_variables::Assigned;
 use crate::variables::{GlobalEffect, VarScope};
 
 /// Where one SET assignment goes.
@@ -105,6 +107,10 @@ fn classify(e: &ast::Expr, system: bool) -> SetValue<'_> {
     }
 }
 
+/// A SET value once bound: its expression, or the word or DEFAULT (neither), and how a user
+/// variable keeps it.
+type BoundValue = (Option<Expr>, Option<Value>, Assigned);
+
 impl Session {
     pub(super) fn set_transaction(
         &mut self,
@@ -188,8 +194,8 @@ impl Session {
             other => return Err(error::not_supported(&other.to_string())),
         };
 
-        // Evaluate values in order; user variables are assigned as they go (so later
-        // assignments see them), system variables after evaluation.
+        // MariaDB binds and evaluates every value first, then assigns (`SET @x = 2, @y = @x`
+        // gives @y the old @x); system variables are set after the user variables.
         let catalog = self.store.catalog();
         let mut system: Vec<(String, VarScope, Option<Value>)> = Vec::new();
         let last_insert_id = self.vars.last_insert_id();
@@ -200,30 +206,45 @@ impl Session {
                 catalog: &catalog,
                 current_db: self.current_db.as_deref(),
                 vars: Some((&self.vars, &self.server.globals)),
-                user_vars: None,
+                user_vars: Some(&self.user_vars),
                 pipes_as_concat: mode.pipes_as_concat,
                 only_full_group_by: mode.only_full_group_by,
                 temporary: None,
             };
             let mut b = Binder::new(benv, text);
             b.scopes.push(Scope::default());
-            let mut cx = ExecCtx::new(&env, None, params, &mut self.user_vars, self.rng, last_insert_id);
-            let r: Result<(), SqlError> = (|| {
-                for (target, e) in &assignments {
-                    let is_system = matches!(target, Target::System { .. });
-                    let v = match classify(e, is_system) {
-                        SetValue::Default => None,
-                        SetValue::Word(w) => Some(Value::Bytes(w.into_bytes())),
+            let text_value = Assigned::Text(b.connection_collation());
+            let values: Result<Vec<BoundValue>, SqlError> = assignments
+                .iter()
+                .map(|(target, e)| {
+                    Ok(match classify(e, matches!(target, Target::System { .. })) {
+                        SetValue::Default => (None, None, text_value),
+                        SetValue::Word(w) => (None, Some(Value::Bytes(w.into_bytes())), text_value),
                         SetValue::Expr(e) => {
                             let bound = b.bind_expr(e)?;
                             if bound.expr.has_subquery() || !bound.expr.is_row_independent() {
                                 return Err(error::not_supported("SET with a subquery or column reference"));
                             }
-                            Some(bound.expr.eval(&[], &mut cx)?)
+                            let assigned = Assigned::of_type(&bound.ty, b.connection_collation());
+                            (Some(bound.expr), None, assigned)
                         }
+                    })
+                })
+                .collect();
+            drop(b);
+            let mut cx = ExecCtx::new(&env, None, params, &mut self.user_vars, self.rng, last_insert_id);
+            let r: Result<(), SqlError> = (|| {
+                let mut evaluated = Vec::with_capacity(assignments.len());
+                for (expr, word, assigned) in values? {
+                    let v = match expr {
+                        Some(e) => Some(e.eval(&[], &mut cx)?),
+                        None => word,
                     };
+                    evaluated.push((v, assigned));
+                }
+                for ((target, _), (v, assigned)) in assignments.iter().zip(evaluated) {
                     match target {
-                        Target::User(name) => cx.set_user_var(name, v.unwrap_or(Value::Null)),
+                        Target::User(name) => cx.set_user_var(name, v.unwrap_or(Value::Null), assigned),
                         Target::System { name, scope } => system.push((name.clone(), *scope, v)),
                     }
                 }

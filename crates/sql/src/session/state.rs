@@ -22,7 +22,7 @@ use crate::parse::Stmt;
 use crate::server::SqlServer;
 use crate::store::Store;
 use crate::temporary::TemporaryTables;
-use crate::types::{Interrupt, SessionInfo, SessionStatus, Value, WarnLevel, Warning};
+use crate::types::{Interrupt, SessionInfo, SessionStatus, WarnLevel, Warning};
 use crate::value;
 use crate::variables::SessionVariables;
 
@@ -60,7 +60,7 @@ pub struct Session {
     pub(super) info: SessionInfo,
     pub(super) current_db: Option<String>,
     pub(super) vars: SessionVariables,
-    pub(super) user_vars: HashMap<String, Value>,
+    pub(super) user_vars: crate::user_variables::UserVariables,
     /// The engine, the session's slot and the open transaction: the one way to storage.
     pub(super) store: Store,
     /// The open transaction spans statements (BEGIN, or autocommit off).
@@ -388,7 +388,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::ResultSink;
+    use crate::types::{ResultSink, Value};
 
     fn assert_send<T: Send>(_: &T) {}
 

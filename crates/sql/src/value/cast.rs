@@ -11,7 +11,7 @@ use selkie_storage::Decimal;
 
 use super::context::FnContext;
 use super::datetime::{truncate_micros, value_to_temporal, Civil};
-use super::format::{format_text, push_decimal, push_double, to_text_bytes};
+use super::format::{format_text, push_decimal, push_double, shown_bytes, to_text_bytes};
 use super::kinds::{CastTarget, SqlType};
 use super::num::{dec_from_f64, dec_round, dec_to_f64, lex_number, NumQuality, RoundMode};
 use crate::error::SqlError;
@@ -132,27 +132,6 @@ pub fn to_f64(v: &Value) -> Option<f64> {
             _ => 0.0,
         },
     })
-}
-
-/// A string as MariaDB quotes it in a conversion warning: text as it is; bytes that are not
-/// UTF-8 or hold control characters (a binary string, in practice: values do not carry their
-/// character set) with every byte outside printable ASCII as \xHH (X'C3A9FF41' + 0 warns
-/// about '\xC3\xA9\xFFA', 1 = X'01' about '\x01').
-pub fn shown_bytes(b: &[u8]) -> String {
-    if let Ok(text) = std::str::from_utf8(b) {
-        if !b.iter().any(|&c| c < 0x20) {
-            return text.to_string();
-        }
-    }
-    let mut out = String::with_capacity(b.len() * 2);
-    for &c in b {
-        if (0x20..0x7F).contains(&c) {
-            out.push(c as char);
-        } else {
-            out.push_str(&format!("\\x{c:02X}"));
-        }
-    }
-    out
 }
 
 /// Reads a string as a DOUBLE operand, warning as MariaDB does when it is not entirely a number.
@@ -372,7 +351,7 @@ pub fn cast(v: &Value, target: CastTarget, ctx: &dyn FnContext) -> Result<Value,
             match kind.canonical(&text) {
                 Some(canonical) => Value::Bytes(canonical.into_bytes()),
                 None => {
-                    ctx.warn(1292, format!("Incorrect {} value: '{}'", kind.name(), String::from_utf8_lossy(&text)));
+                    ctx.warn(1292, format!("Incorrect {} value: '{}'", kind.name(), shown_bytes(&text)));
                     Value::Null
                 }
             }

@@ -122,7 +122,7 @@ pub fn warn_string_against_number(a: &Value, b: &Value, ctx: &dyn super::FnConte
         _ => return,
     };
     if lex_number(text).quality != NumQuality::Exact {
-        ctx.warn(1292, format!("Truncated incorrect {kind} value: '{}'", super::cast::shown_bytes(text)));
+        ctx.warn(1292, format!("Truncated incorrect {kind} value: '{}'", super::format::shown_bytes(text)));
     }
 }
 

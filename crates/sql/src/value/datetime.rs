@@ -465,7 +465,8 @@ pub fn number_to_temporal(nr: i64, micros: u32) -> Option<ParsedTemporal> {
 /// Lossy text of a value for warning messages.
 pub fn warn_text(v: &Value) -> String {
     match super::format::to_text_bytes(v) {
-        Some(b) => String::from_utf8_lossy(&b).into_owned(),
+        // Bytes that are not text show as MariaDB's err_conv shows a binary string ('\xFF\x00').
+        Some(b) => super::format::shown_bytes(&b),
         None => "NULL".to_string(),
     }
 }

@@ -220,6 +220,27 @@ pub fn format_text(v: &Value, ty: Option<&SqlType>, out: &mut Vec<u8>) {
     }
 }
 
+/// A string as MariaDB quotes it in a conversion warning: text as it is; bytes that are not
+/// UTF-8 or hold control characters (a binary string, in practice: values do not carry their
+/// character set) with every byte outside printable ASCII as \xHH (X'C3A9FF41' + 0 warns
+/// about '\xC3\xA9\xFFA', 1 = X'01' about '\x01').
+pub fn shown_bytes(b: &[u8]) -> String {
+    if let Ok(text) = std::str::from_utf8(b) {
+        if !b.iter().any(|&c| c < 0x20) {
+            return text.to_string();
+        }
+    }
+    let mut out = String::with_capacity(b.len() * 2);
+    for &c in b {
+        if (0x20..0x7F).contains(&c) {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("\\x{c:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -276,7 +276,7 @@ fn string_number<'a>(b: &'a [u8], kind: &str, r: &Reporter<'_>) -> Result<super:
         // '42 ': MariaDB notes the spaces after the number (not those before it).
         NumQuality::Exact if b.last().is_some_and(u8::is_ascii_whitespace) => r.truncation_note(),
         NumQuality::Exact => {}
-        NumQuality::NotANumber => r.incorrect_value(kind, &String::from_utf8_lossy(b))?,
+        NumQuality::NotANumber => r.incorrect_value(kind, &super::format::shown_bytes(b))?,
         NumQuality::Truncated => r.data_truncated()?,
     }
     Ok(l)

@@ -34,11 +34,17 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("COLLATION", 1, 1, true, rt_name, collation),
 ];
 
+/// Names of the server and session (DATABASE(), USER(), VERSION()) are text of MariaDB's
+/// system character set, utf8mb3 (CHARSET(USER()) is 'utf8mb3').
+fn system_text(max_chars: u32) -> SqlType {
+    let collation = crate::charset::Collation::named("utf8mb3_general_ci").expect("a listed collation");
+    SqlType::Text { max_chars, lob: false, collation }
+}
 fn rt_name(_: &[SqlType]) -> SqlType {
-    rt_text(NAME_MAX_CHARS)
+    system_text(NAME_MAX_CHARS)
 }
 fn rt_user(_: &[SqlType]) -> SqlType {
-    rt_text(USER_MAX_CHARS)
+    system_text(USER_MAX_CHARS)
 }
 fn rt_connection_id(_: &[SqlType]) -> SqlType {
     SqlType::Int { bits: 32, unsigned: true }
