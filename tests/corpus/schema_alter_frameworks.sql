@@ -120,3 +120,8 @@ insert into Orders (total, customer_id, status) values (5, 1, 7);
 insert into Orders (total, customer_id, status) values (5, 1, 2);
 select o.id, o.total, o.status, c.name, c.version from Orders o join Customer c on c.id = o.customer_id order by o.id;
 show create table Orders;
+-- A PRIMARY KEY's name is ignored (1280); a TEXT column's MODIFY notes nothing.
+CREATE TABLE `pk_named` (`a` int NOT NULL, `t` varchar(10), PRIMARY KEY `pk_a` (`a`));
+ALTER TABLE `pk_named` DROP PRIMARY KEY, ADD CONSTRAINT `pk_b` PRIMARY KEY (`a`);
+ALTER TABLE `pk_named` MODIFY `t` TEXT, ALTER COLUMN `a` SET DEFAULT 1;
+SHOW CREATE TABLE `pk_named`;

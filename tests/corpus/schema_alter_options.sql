@@ -123,3 +123,80 @@ ALTER TABLE `shrink` MODIFY `s` time;
 ALTER TABLE `shrink` MODIFY `s` year;
 ALTER TABLE `shrink` ADD COLUMN `q` int, DROP COLUMN IF EXISTS `q`;
 SHOW CREATE TABLE `shrink`;
+-- MyISAM, Aria and MEMORY have no INSTANT or INPLACE ALTER: MariaDB copies the table (the rows
+-- copied are the affected rows) for anything but what lives in the .frm alone (names, defaults,
+-- comments, ENUM members added at the end, most table options).
+CREATE TABLE `heap_like` (`id` int PRIMARY KEY AUTO_INCREMENT, `a` int, `b` varchar(10), `c` int DEFAULT 3, `e` enum('x','y'), KEY `ka` (`a`)) ENGINE=MyISAM;
+INSERT INTO `heap_like` (`a`, `b`, `c`, `e`) VALUES (1, 'a', 1, 'x'), (2, 'b', 2, 'x'), (3, 'c', 3, 'y');
+ALTER TABLE `heap_like` COMMENT 'kept in the frm';
+ALTER TABLE `heap_like` ALTER `c` SET DEFAULT 5;
+ALTER TABLE `heap_like` RENAME COLUMN `c` TO `d`;
+ALTER TABLE `heap_like` CHANGE `d` `c` int(5) DEFAULT 7 COMMENT 'renamed back';
+ALTER TABLE `heap_like` MODIFY `e` enum('x','y','z');
+ALTER TABLE `heap_like` RENAME INDEX `ka` TO `ka2`;
+ALTER TABLE `heap_like` AUTO_INCREMENT=4;
+ALTER TABLE `heap_like` AUTO_INCREMENT=10;
+ALTER TABLE `heap_like` ROW_FORMAT=FIXED;
+ALTER TABLE `heap_like` ROW_FORMAT=FIXED;
+ALTER TABLE `heap_like` DEFAULT CHARSET=utf8mb4;
+ALTER TABLE `heap_like` MODIFY `c` int NOT NULL;
+ALTER TABLE `heap_like` MODIFY `b` varchar(20);
+ALTER TABLE `heap_like` ADD COLUMN `f` int;
+ALTER TABLE `heap_like` DROP COLUMN `f`;
+ALTER TABLE `heap_like` ADD INDEX `kb` (`b`);
+ALTER TABLE `heap_like` DROP INDEX `kb`;
+ALTER TABLE `heap_like` MODIFY `c` int NOT NULL FIRST;
+ALTER TABLE `heap_like` FORCE;
+ALTER TABLE `heap_like` ALGORITHM=INPLACE, ADD COLUMN `g` int;
+ALTER TABLE `heap_like` ALGORITHM=INSTANT, MODIFY `a` bigint;
+ALTER TABLE `heap_like` LOCK=NONE, ADD COLUMN `g` int;
+ALTER TABLE `heap_like` ALGORITHM=INSTANT, ALTER `c` SET DEFAULT 2;
+ALTER TABLE `heap_like` ALGORITHM=COPY, COMMENT 'copied';
+ALTER TABLE `heap_like` ALTER `c` SET DEFAULT 9;
+ALTER TABLE `heap_like` ENGINE=InnoDB;
+ALTER TABLE `heap_like` ROW_FORMAT=DEFAULT;
+ALTER TABLE `heap_like` ENGINE=InnoDB;
+SHOW CREATE TABLE `heap_like`;
+ALTER TABLE `heap_like` ENGINE=MEMORY;
+ALTER TABLE `heap_like` AUTO_INCREMENT=20;
+ALTER TABLE `heap_like` COMMENT 'memory';
+SHOW CREATE TABLE `heap_like`;
+SELECT `id`, `a`, `b`, `c`, `e` FROM `heap_like` ORDER BY `id`;
+CREATE TABLE `opts_only` (`id` int PRIMARY KEY) ENGINE=Aria;
+INSERT INTO `opts_only` VALUES (1), (2);
+ALTER TABLE `opts_only` KEY_BLOCK_SIZE=8, STATS_PERSISTENT=0;
+ALTER TABLE `opts_only` CHECKSUM=1;
+ALTER TABLE `opts_only` PAGE_CHECKSUM=0;
+ALTER TABLE `opts_only` MAX_ROWS=100;
+-- ROW_FORMAT: shown as written, DEFAULT forgets it; InnoDB has no FIXED or PAGE rows.
+CREATE TABLE `rf` (`id` int PRIMARY KEY) ENGINE=InnoDB ROW_FORMAT=COMPACT;
+SHOW CREATE TABLE `rf`;
+CREATE TABLE `rf_like` LIKE `rf`;
+SHOW CREATE TABLE `rf_like`;
+ALTER TABLE `rf` ROW_FORMAT=FIXED;
+ALTER TABLE `rf` ROW_FORMAT=bogus;
+ALTER TABLE `rf` ROW_FORMAT='dynamic';
+ALTER TABLE `rf` ROW_FORMAT=redundant;
+SHOW CREATE TABLE `rf`;
+CREATE TABLE `rf_fixed` (`id` int PRIMARY KEY) ENGINE=InnoDB ROW_FORMAT=FIXED;
+CREATE TABLE `rf_page` (`id` int PRIMARY KEY) ENGINE=Aria ROW_FORMAT=PAGE;
+ALTER TABLE `rf_page` ENGINE=InnoDB;
+-- InnoDB: ENUM / SET members added at the end are instant, in front a copy; a column's
+-- character set changed is a copy but for utf8mb3 to utf8mb4; VIRTUAL columns are added and
+-- dropped in place unless a UNIQUE index or an ordinary column comes or goes with them.
+CREATE TABLE `inno` (`id` int PRIMARY KEY, `a` int, `e` enum('x','y'), `st` set('a','b'), `u3` varchar(10) CHARACTER SET utf8mb3, `l1` varchar(10) CHARACTER SET latin1,
+  `v` int AS (`a` + 1) VIRTUAL, `w` int AS (`a` + 2) VIRTUAL, `x` int AS (`a` + 3) VIRTUAL, KEY `kv` (`v`), UNIQUE KEY `kw` (`w`), KEY `kx` (`x`)) ENGINE=InnoDB;
+INSERT INTO `inno` (`id`, `a`, `e`, `st`, `u3`, `l1`) VALUES (1, 1, 'x', 'a', 'p', 'q'), (2, 2, 'y', 'b', 'r', 's');
+ALTER TABLE `inno` MODIFY `e` enum('x','y','z');
+ALTER TABLE `inno` MODIFY `e` enum('w','x','y','z');
+ALTER TABLE `inno` MODIFY `st` set('a','b','c'), ALGORITHM=INSTANT;
+ALTER TABLE `inno` MODIFY `u3` varchar(10) CHARACTER SET utf8mb4;
+ALTER TABLE `inno` MODIFY `l1` varchar(10) CHARACTER SET utf8mb4;
+ALTER TABLE `inno` MODIFY `l1` varchar(10) CHARACTER SET latin1, ALGORITHM=INPLACE;
+ALTER TABLE `inno` DROP COLUMN `v`;
+ALTER TABLE `inno` DROP COLUMN `w`;
+ALTER TABLE `inno` DROP COLUMN `x`, ADD COLUMN `y` int;
+ALTER TABLE `inno` ADD COLUMN `z` int AS (`a` + 4) VIRTUAL, ADD UNIQUE KEY `kz` (`z`);
+ALTER TABLE `inno` ADD COLUMN `z2` int AS (`a` + 5) VIRTUAL, ADD KEY `kz2` (`z2`);
+SELECT `id`, `e`, `u3`, `l1`, `z`, `z2` FROM `inno` ORDER BY `id`;
+SHOW CREATE TABLE `inno`;

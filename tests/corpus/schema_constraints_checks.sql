@@ -135,3 +135,11 @@ SHOW CREATE TABLE `c2`;
 ALTER TABLE `c2` DROP COLUMN `a`;
 ALTER TABLE `c2` DROP COLUMN `a`, DROP COLUMN `b`, ADD COLUMN `d` int;
 SHOW CREATE TABLE `c2`;
+-- Several constraints added in one statement: one copy, its rows counted once.
+CREATE TABLE `two_checks` (`id` int PRIMARY KEY, `v` int);
+INSERT INTO `two_checks` VALUES (1, 5), (2, 6), (3, 7);
+ALTER TABLE `two_checks` ADD CONSTRAINT `c1` CHECK (`v` > 0), ADD CONSTRAINT `c2` CHECK (`v` < 100);
+ALTER TABLE `two_checks` ADD COLUMN `w` int, ADD CONSTRAINT `c3` CHECK (`v` <> 13);
+ALTER TABLE `two_checks` DROP CHECK `c1`;
+ALTER TABLE `two_checks` DROP COLUMN CHECK;
+ALTER TABLE `two_checks` DROP COLUMN `check`;

@@ -189,3 +189,36 @@ ALTER TABLE `ix_c3` DROP INDEX `kq2`, DROP COLUMN `q`;
 ALTER TABLE `ix_c3` DROP COLUMN `q`;
 ALTER TABLE `ix_c3` DROP FOREIGN KEY `ix_fk3`, DROP INDEX `kq2`;
 SHOW CREATE TABLE `ix_c3`;
+-- A column a foreign key uses keeps its type (1833 referenced, 1832 referencing) whatever
+-- foreign_key_checks says; its name, default, comment, NULL-ness and display width may change.
+CREATE TABLE `fkc_p` (`id` int NOT NULL PRIMARY KEY, `code` varchar(10) NOT NULL, UNIQUE KEY (`code`));
+CREATE TABLE `fkc_c` (`id` int PRIMARY KEY, `pid` int, `pcode` varchar(10), CONSTRAINT `fkc1` FOREIGN KEY (`pid`) REFERENCES `fkc_p` (`id`), CONSTRAINT `fkc2` FOREIGN KEY (`pcode`) REFERENCES `fkc_p` (`code`));
+INSERT INTO `fkc_p` VALUES (1, 'a');
+INSERT INTO `fkc_c` VALUES (1, 1, 'a');
+ALTER TABLE `fkc_p` MODIFY `id` bigint NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `id` int unsigned NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `id` int(5) NOT NULL COMMENT 'x' DEFAULT 3;
+ALTER TABLE `fkc_p` CHANGE `id` `id2` int NOT NULL;
+ALTER TABLE `fkc_p` CHANGE `id2` `id` int NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `code` varchar(20) NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `code` varchar(5) NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `code` char(10) NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `code` varchar(10) CHARACTER SET latin1 NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `code` varchar(10) COLLATE utf8mb4_bin NOT NULL;
+ALTER TABLE `fkc_c` MODIFY `pid` bigint;
+ALTER TABLE `fkc_c` MODIFY `pid` int NOT NULL;
+ALTER TABLE `fkc_c` MODIFY `pid` int NULL;
+ALTER TABLE `fkc_c` MODIFY `pcode` varchar(30);
+ALTER TABLE `fkc_c` MODIFY `pcode` text;
+ALTER TABLE `fkc_c` DROP FOREIGN KEY `fkc1`, MODIFY `pid` bigint;
+SET FOREIGN_KEY_CHECKS = 0;
+ALTER TABLE `fkc_p` MODIFY `id` bigint NOT NULL;
+ALTER TABLE `fkc_p` MODIFY `code` int NOT NULL;
+SET FOREIGN_KEY_CHECKS = 1;
+SHOW CREATE TABLE `fkc_c`;
+-- Drops before adds: a DROP of an index the statement adds is 1091.
+CREATE TABLE `ix_order` (`id` int PRIMARY KEY, `a` int, KEY `ka` (`a`));
+ALTER TABLE `ix_order` ADD KEY `kb` (`a`), DROP INDEX `kb`;
+ALTER TABLE `ix_order` ADD KEY `ka2` (`a`), DROP INDEX `ka`;
+ALTER TABLE `ix_order` DROP INDEX `ka2`, ADD KEY `ka2` (`a`, `id`);
+SHOW CREATE TABLE `ix_order`;

@@ -92,6 +92,15 @@ struct Edit<'t> {
     copy_unexplained: bool,
     /// CONVERT TO CHARACTER SET: every string value is converted.
     convert: bool,
+    /// A table option was named that MariaDB's MyISAM, Aria and MEMORY cannot change without
+    /// copying the table (ROW_FORMAT changed, DEFAULT CHARSET / COLLATE, CHECKSUM, ...).
+    copying_option: bool,
+    /// VIRTUAL columns added or dropped, ordinary (or STORED) columns added or dropped, UNIQUE
+    /// indexes added or dropped: InnoDB adds and drops VIRTUAL columns in place only alongside
+    /// neither of the other two, and copies the table otherwise.
+    virtual_columns_changed: bool,
+    base_columns_changed: bool,
+    unique_indexes_changed: bool,
     /// A generated column was added or redefined: every row's generated values are computed
     /// again (a rebuild).
     recompute: bool,
@@ -148,6 +157,37 @@ fn instant_widening(a: &ColumnType, b: &ColumnType) -> bool {
     to >= from && (from * per_char > 255 || to * per_char <= 255)
 }
 
+/// Members added at the end of an ENUM or SET: every stored value keeps its meaning, and
+/// MariaDB changes the column without a copy while its size in bytes stays the same (Selkie
+/// rebuilds the table's rows, which the instant path does not convert).
+fn members_appended(a: &ColumnType, b: &ColumnType) -> bool {
+    let extends = |x: &[String], y: &[String]| y.len() >= x.len() && y.iter().zip(x).all(|(n, o)| n == o);
+    match (a, b) {
+        (ColumnType::Enum { values: x }, ColumnType::Enum { values: y }) => {
+            extends(x, y) && (x.len() > 255) == (y.len() > 255)
+        }
+        (ColumnType::Set { values: x }, ColumnType::Set { values: y }) => {
+            let bytes = |n: usize| match n.div_ceil(8) {
+                b if b > 4 => 8,
+                b => b,
+            };
+            extends(x, y) && bytes(x.len()) == bytes(y.len())
+        }
+        _ => false,
+    }
+}
+
+/// Whether InnoDB copies the table to give a column `new`'s collation: another character set
+/// is a conversion of every value, but for utf8mb3 to utf8mb4 (the same bytes), which it does in
+/// place as a change of collation alone.
+fn charset_conversion(old: &str, new: &str) -> bool {
+    let charset = |c: &str| crate::charset::Collation::named(c).map(|c| c.charset_name());
+    match (charset(old), charset(new)) {
+        (Some(a), Some(b)) => a != b && !(a == "utf8mb3" && b == "utf8mb4"),
+        _ => false,
+    }
+}
+
 /// The CHECK written in a column definition of ALTER (ADD, MODIFY, CHANGE), as printed.
 fn inline_check(cd: &ast::ColumnDef) -> Result<Option<String>, SqlError> {
     for o in &cd.options {
@@ -199,9 +239,19 @@ fn column_from_def(
     }
     let mut text = format!("CREATE TABLE `t` ({cd}");
     // An AUTO_INCREMENT column must lead a key in CREATE TABLE; ALTER checks that on the whole
-    // table afterwards.
-    let name = cd.name.value.replace('`', "``");
-    text.push_str(&format!(", KEY `__alter_auto` (`{name}`))"));
+    // table afterwards. Only such a column gets the stand-in key: on a TEXT column it would
+    // note 1071 (key shortened), which MariaDB does not.
+    let auto_increment = cd.options.iter().any(|o| match &o.option {
+        ast::ColumnOption::DialectSpecific(tokens) => tokens.iter().any(
+            |t| matches!(t, sqlparser::tokenizer::Token::Word(w) if w.value.eq_ignore_ascii_case("AUTO_INCREMENT")),
+        ),
+        _ => false,
+    });
+    if auto_increment {
+        let name = cd.name.value.replace('`', "``");
+        text.push_str(&format!(", KEY `__alter_auto` (`{name}`)"));
+    }
+    text.push(')');
     // A column without a collation of its own takes the table's.
     let known = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if known(&t.options.charset) && known(&t.options.collation) {
@@ -264,6 +314,10 @@ impl<'t> Edit<'t> {
             copy_reason: None,
             inplace_rebuild: false,
             convert: false,
+            copying_option: false,
+            virtual_columns_changed: false,
+            base_columns_changed: false,
+            unique_indexes_changed: false,
             recompute: false,
             copy_unexplained: false,
             indexes_added: 0,
@@ -327,6 +381,10 @@ impl<'t> Edit<'t> {
                 // A constant expression, (1 + 1): every row gets its one value, in place.
                 fill = Fill::Value(crate::defaults::constant_value(b.env.catalog, &self.t.db, &def, cx)?);
             }
+        }
+        match &def.generated {
+            Some(g) if !g.stored => self.virtual_columns_changed = true,
+            _ => self.base_columns_changed = true,
         }
         if let Some(g) = &def.generated {
             // MariaDB adds a VIRTUAL column in place and copies the table for a STORED one.
@@ -414,7 +472,11 @@ impl<'t> Edit<'t> {
         }
         self.declare_check(&def.name, inline_check(cd)?);
         let mut col = self.cols.remove(at);
-        if !same_type(&col.def.ty, &def.ty) && !instant_widening(&col.def.ty, &def.ty) {
+        let members_appended = members_appended(&col.def.ty, &def.ty);
+        if !same_type(&col.def.ty, &def.ty) && !instant_widening(&col.def.ty, &def.ty) && !members_appended {
+            self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
+        }
+        if charset_conversion(&col.def.collation, &def.collation) {
             self.copy_reason.get_or_insert(REASON_COLUMN_TYPE);
         }
         if def.auto_increment && !col.def.auto_increment {
@@ -482,6 +544,10 @@ impl<'t> Edit<'t> {
         };
         let gone = self.cols.remove(at);
         let id = gone.id;
+        match &gone.def.generated {
+            Some(g) if !g.stored => self.virtual_columns_changed = true,
+            _ => self.base_columns_changed = true,
+        }
         // Its own CHECK goes with it, and so does a table CHECK that names no column left (as
         // MariaDB); a table CHECK that names it and another column fails later (1054).
         let cols = &self.cols;
@@ -504,6 +570,9 @@ impl<'t> Edit<'t> {
         }
         if self.primary.as_ref().is_some_and(|p| p.cols.is_empty()) {
             self.primary = None;
+        }
+        if self.secondary.iter().any(|i| i.unique && i.cols.is_empty()) {
+            self.unique_indexes_changed = true;
         }
         self.secondary.retain(|i| !i.cols.is_empty());
         self.changed = true;
@@ -553,6 +622,7 @@ impl<'t> Edit<'t> {
                 cx.push_warning(WarnLevel::Note, 1831, msg);
             }
             self.drop_implicit_foreign_key_index(&cols);
+            self.unique_indexes_changed |= spec.unique;
             self.secondary.push(Ix { old: None, name, cols, unique: spec.unique, shrunk: None });
         }
         self.indexes_added += 1;
@@ -590,9 +660,11 @@ impl<'t> Edit<'t> {
         if name.eq_ignore_ascii_case("PRIMARY") && self.primary.is_some() {
             return self.drop_primary();
         }
-        match self.secondary.iter().position(|i| i.name.eq_ignore_ascii_case(name)) {
+        // Only an index the table had: one the statement adds is not there yet (1091).
+        match self.secondary.iter().position(|i| i.old.is_some() && i.name.eq_ignore_ascii_case(name)) {
             Some(at) => {
-                self.secondary.remove(at);
+                let gone = self.secondary.remove(at);
+                self.unique_indexes_changed |= gone.unique;
                 self.changed = true;
                 Ok(())
             }
@@ -622,10 +694,12 @@ impl<'t> Edit<'t> {
                     self.add_column(b, cx, cd, pos, *if_not_exists)?;
                 }
                 for c in indexes {
+                    ddl::warn_ignored_primary_key_name(c, cx);
                     self.add_index(cx, ddl::spec_from_constraint(c)?, false)?;
                 }
             }
             AlterOp::AddIndex { if_not_exists, constraint } => {
+                ddl::warn_ignored_primary_key_name(constraint, cx);
                 self.add_index(cx, ddl::spec_from_constraint(constraint)?, *if_not_exists)?;
             }
             AlterOp::DropColumn { if_exists, name } => self.drop_column(cx, name, *if_exists)?,
@@ -733,6 +807,7 @@ impl<'t> Edit<'t> {
             AlterOp::Charset(c) => {
                 self.options.charset = c.to_ascii_lowercase();
                 self.options.collation = ddl::default_collation(c);
+                self.copying_option = true;
                 self.changed = true;
             }
             AlterOp::Collate(c) => {
@@ -740,7 +815,30 @@ impl<'t> Edit<'t> {
                 if let Some(cs) = c.split('_').next() {
                     self.options.charset = cs.to_ascii_lowercase();
                 }
+                self.copying_option = true;
                 self.changed = true;
+            }
+            AlterOp::RowFormat(f) => {
+                if matches!(f.as_str(), "FIXED" | "PAGE") && self.options.engine.eq_ignore_ascii_case("InnoDB") {
+                    return Err(error::unsupported_create_option("InnoDB", "ROW_TYPE"));
+                }
+                let f = if f == "DEFAULT" { String::new() } else { f.clone() };
+                if f != self.options.row_format {
+                    self.options.row_format = f;
+                    self.copying_option = true;
+                    self.changed = true;
+                }
+            }
+            AlterOp::StorageOption(name) => {
+                // What MariaDB's base handler and Aria cannot change in place (the others, such
+                // as KEY_BLOCK_SIZE or STATS_PERSISTENT, it changes in the .frm alone).
+                let aria = self.options.engine.eq_ignore_ascii_case("Aria");
+                if matches!(name.as_str(), "CHECKSUM" | "PACK_KEYS" | "MAX_ROWS")
+                    || (aria && matches!(name.as_str(), "PAGE_CHECKSUM" | "TRANSACTIONAL"))
+                {
+                    self.copying_option = true;
+                    self.changed = true;
+                }
             }
             AlterOp::Comment(c) => {
                 self.options.comment = c.clone();
@@ -759,7 +857,6 @@ impl<'t> Edit<'t> {
                 self.force = true;
                 self.changed = true;
             }
-            AlterOp::IgnoredOption => {}
         }
         Ok(())
     }
@@ -803,6 +900,9 @@ impl<'t> Edit<'t> {
         if self.copy_unexplained && matches!(requested, Algorithm::Instant | Algorithm::Inplace | Algorithm::NoCopy) {
             return Err(error::alter_operation_not_supported(named(requested), "ALGORITHM=COPY"));
         }
+        if self.copy_unexplained && self.lock == LockKind::None {
+            return Err(error::alter_operation_not_supported("LOCK=NONE", "LOCK=SHARED"));
+        }
         if let Some(reason) = self.copy_reason {
             if matches!(requested, Algorithm::Instant | Algorithm::Inplace | Algorithm::NoCopy) {
                 return Err(error::alter_operation_not_supported_reason(named(requested), reason, "ALGORITHM=COPY"));
@@ -834,6 +934,48 @@ impl<'t> Edit<'t> {
 
     fn is_copy(&self) -> bool {
         self.copy_reason.is_some() || self.copy_unexplained || self.algorithm == Algorithm::Copy
+    }
+
+    /// Whether MariaDB's MyISAM, Aria or MEMORY table is copied for this change: their
+    /// handlers change in place only what lives in the .frm alone (column and index names,
+    /// defaults, comments, a VIRTUAL column's expression, ENUM members added at the end, most
+    /// table options), and copy for anything that touches rows or indexes. `next_auto_increment`:
+    /// the table's, which an AUTO_INCREMENT= that differs changes by a copy (MEMORY: always).
+    fn handler_copies(&self, next_auto_increment: u64) -> bool {
+        let t = self.t;
+        let pk_same = match &self.primary {
+            Some(p) => {
+                p.old.is_some()
+                    && p.shrunk.is_none()
+                    && p.cols
+                        == t.primary.columns.iter().map(|c| (c.column, c.prefix_len, c.descending)).collect::<Vec<_>>()
+            }
+            None => t.has_hidden_pk(),
+        };
+        let indexes_same = pk_same
+            && self.indexes_added == 0
+            && self.secondary.len() == t.secondary.len()
+            && self.secondary.iter().all(|i| i.old.is_some() && i.shrunk.is_none());
+        let columns_same = self.cols.len() == t.columns.len()
+            && self.cols.iter().enumerate().all(|(j, c)| {
+                let old = &t.columns[j];
+                let new = &c.def;
+                let generated_same = match (&old.generated, &new.generated) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => (!a.stored && !b.stored) || a == b,
+                    _ => false,
+                };
+                c.source == Some(j)
+                    && (same_type(&old.ty, &new.ty) || members_appended(&old.ty, &new.ty))
+                    && old.nullable == new.nullable
+                    && old.auto_increment == new.auto_increment
+                    && old.collation == new.collation
+                    && old.zerofill == new.zerofill
+                    && generated_same
+            });
+        let memory = t.options.engine.eq_ignore_ascii_case("MEMORY");
+        let auto_increment_moved = self.auto_increment.is_some_and(|n| memory || n != next_auto_increment);
+        self.force || self.convert || self.copying_option || auto_increment_moved || !indexes_same || !columns_same
     }
 
     /// The final position of each column id.
@@ -958,12 +1100,27 @@ pub async fn alter_table(
     };
     // FOREIGN KEY and CHECK clauses are crate::constraints' work: they run after the other
     // operations, each as a step of its own.
-    let (constraint_ops, ops): (Vec<&AlterOp>, Vec<&AlterOp>) = at.ops.iter().partition(|op| is_constraint_op(op));
+    let (constraint_ops, mut ops): (Vec<&AlterOp>, Vec<&AlterOp>) = at.ops.iter().partition(|op| is_constraint_op(op));
+    // MariaDB drops the indexes a statement drops before it adds the ones it adds, wherever they
+    // are written: `ADD KEY k2 (a), DROP INDEX k1` on k1 (a) is no duplicate (note 1831). A DROP
+    // of an index the table lacks keeps its place (its note comes in statement order).
+    let drops_existing = |op: &AlterOp| match op {
+        AlterOp::DropPrimaryKey => true,
+        AlterOp::DropIndex { name, .. } => t.indexes().any(|ix| ix.name.eq_ignore_ascii_case(name)),
+        _ => false,
+    };
+    ops.sort_by_key(|op| !drops_existing(op));
     let mut edit = Edit::new(&t);
     for op in ops {
         edit.apply(b, cx, op)?;
     }
     edit.check()?;
+    let to_innodb =
+        !t.options.engine.eq_ignore_ascii_case("InnoDB") && edit.options.engine.eq_ignore_ascii_case("InnoDB");
+    if to_innodb && matches!(edit.options.row_format.as_str(), "FIXED" | "PAGE") {
+        // The table's ROW_FORMAT stays: InnoDB refuses to create it (as MariaDB).
+        return Err(error::wrong_create_options(&t.db, &t.name));
+    }
     if edit.cols.iter().any(|c| c.def.generated.is_some()) {
         let defs: Vec<ColumnDef> = edit.cols.iter().map(|c| c.def.clone()).collect();
         crate::generated::check_table(catalog, &t.db, &t.name, &defs)?;
@@ -988,6 +1145,7 @@ pub async fn alter_table(
             })
             .collect();
         check_foreign_key_indexes(catalog, &t, &edit, &dropped)?;
+        check_foreign_key_columns(catalog, &t, &edit, &dropped)?;
     }
     if edit.changed && !(t.constraints.is_empty() && edit.constraints.is_empty()) {
         check_constraints_survive(catalog, &t, &edit)?;
@@ -1002,6 +1160,19 @@ pub async fn alter_table(
     });
     if !t.has_hidden_pk() && edit.primary.is_none() && !unique_not_null {
         edit.copy_reason.get_or_insert(REASON_DROP_PRIMARY);
+    }
+    if edit.virtual_columns_changed && (edit.unique_indexes_changed || edit.base_columns_changed) {
+        edit.copy_unexplained = true;
+    }
+    if !t.options.engine.eq_ignore_ascii_case("InnoDB") {
+        // MyISAM, Aria and MEMORY have no INSTANT or INPLACE ALTER of their own: what
+        // MariaDB's base handler cannot do in the .frm alone is a copy, InnoDB's reasons aside
+        // (1845 without a reason for ALGORITHM=INPLACE, as MariaDB).
+        let copies = edit.handler_copies(engine.peek_auto_increment(&t));
+        edit.copy_reason = None;
+        edit.inplace_rebuild = false;
+        edit.copy_unexplained = copies;
+        edit.changed |= copies;
     }
     edit.check_algorithm()?;
 
@@ -1078,7 +1249,10 @@ pub async fn alter_table(
         let current = engine.catalog().table(&db, &name).cloned().ok_or_else(|| error::no_such_table(&db, &name))?;
         match op {
             AlterOp::AddIndex { constraint, .. } => {
-                affected += crate::constraints::add_constraint(engine, &mut *cx, &current, constraint).await?;
+                // MariaDB checks every constraint of the statement in its one copy of the table:
+                // the rows copied count once.
+                let copied = crate::constraints::add_constraint(engine, &mut *cx, &current, constraint).await?;
+                affected = affected.max(copied);
             }
             AlterOp::DropForeignKey { name } => {
                 let kind = crate::constraints::DropKind::ForeignKey;
@@ -1174,6 +1348,81 @@ fn check_foreign_key_indexes(catalog: &Catalog, t: &TableDef, edit: &Edit, dropp
         if let Some(ix) = server {
             let message = format!("Cannot drop index '{}': needed in a foreign key constraint", ix.name);
             return Err(SqlError::new(1553, "HY000", message));
+        }
+    }
+    Ok(())
+}
+
+/// How a column of a foreign key may change, as MariaDB 10.11 decides (whatever
+/// foreign_key_checks says): its name, default, comment, NULL-ness and an integer's display
+/// width, nothing else.
+enum ForeignKeyColumnChange {
+    Allowed,
+    /// Refused by the server's own check (messages name `db.table` and the key).
+    Refused,
+    /// A longer VARCHAR or another collation of the character set: the server lets it through
+    /// and InnoDB refuses it, naming the key and table its own way (`db/name`).
+    RefusedByInnoDb,
+}
+
+fn foreign_key_column_change(old: &ColumnDef, new: &ColumnDef) -> ForeignKeyColumnChange {
+    let charset = |c: &ColumnDef| crate::charset::Collation::named(&c.collation).map(|c| c.charset_name());
+    if old.collation != new.collation && charset(old) != charset(new) {
+        return ForeignKeyColumnChange::Refused;
+    }
+    let widened = match (&old.ty, &new.ty) {
+        (ColumnType::VarChar { len: a }, ColumnType::VarChar { len: b })
+        | (ColumnType::VarBinary { len: a }, ColumnType::VarBinary { len: b }) => b > a,
+        _ => false,
+    };
+    if widened {
+        return ForeignKeyColumnChange::RefusedByInnoDb;
+    }
+    if !same_type(&old.ty, &new.ty) {
+        return ForeignKeyColumnChange::Refused;
+    }
+    if old.collation != new.collation {
+        return ForeignKeyColumnChange::RefusedByInnoDb;
+    }
+    ForeignKeyColumnChange::Allowed
+}
+
+/// MODIFY / CHANGE of a column that a foreign key uses: 1833 when a key of another table (or
+/// of this one) references it, 1832 when it is one of this table's keys' own columns, unless
+/// the statement drops that key (`dropped`).
+fn check_foreign_key_columns(catalog: &Catalog, t: &TableDef, edit: &Edit, dropped: &[&str]) -> Result<(), SqlError> {
+    let is_dropped = |name: &str| dropped.iter().any(|d| d.eq_ignore_ascii_case(name));
+    for c in &edit.cols {
+        let Some(source) = c.source else { continue };
+        let old = &t.columns[source];
+        let refused = match foreign_key_column_change(old, &c.def) {
+            ForeignKeyColumnChange::Allowed => continue,
+            ForeignKeyColumnChange::Refused => false,
+            ForeignKeyColumnChange::RefusedByInnoDb => true,
+        };
+        let named = |n: &String| n.eq_ignore_ascii_case(&old.name);
+        let referencing = catalog
+            .tables
+            .values()
+            .flat_map(|other| other.constraints.foreign_keys.iter().map(move |fk| (other, fk)))
+            .find(|(other, fk)| {
+                fk.ref_db == t.db
+                    && fk.ref_table == t.name
+                    && fk.ref_columns.iter().any(named)
+                    && !(other.id == t.id && is_dropped(&fk.name))
+            });
+        if let Some((other, fk)) = referencing {
+            let (key, table) = if refused {
+                (format!("{}/{}", other.db, fk.name), format!("{}/{}", other.db, other.name))
+            } else {
+                (fk.name.clone(), format!("{}.{}", other.db, other.name))
+            };
+            return Err(error::foreign_key_column_referenced(&old.name, &key, &table));
+        }
+        let own = t.constraints.foreign_keys.iter().find(|fk| fk.columns.iter().any(named) && !is_dropped(&fk.name));
+        if let Some(fk) = own {
+            let key = if refused { format!("{}/{}", t.db, fk.name) } else { fk.name.clone() };
+            return Err(error::foreign_key_column_in_key(&old.name, &key));
         }
     }
     Ok(())

@@ -211,6 +211,17 @@ pub(crate) fn index_name(first_column: &str, taken: &[String]) -> String {
     (2..).map(|i| format!("{first_column}_{i}")).find(|n| free(n)).unwrap_or_default()
 }
 
+/// A name given to a PRIMARY KEY (`CONSTRAINT x PRIMARY KEY`, `PRIMARY KEY x (...)`): the key
+/// is named PRIMARY whatever it says, with MariaDB's warning 1280.
+pub(crate) fn warn_ignored_primary_key_name(c: &ast::TableConstraint, cx: &ExecCtx) {
+    if let ast::TableConstraint::PrimaryKey(pk) = c {
+        let name = pk.index_name.as_ref().or(pk.name.as_ref()).filter(|n| !n.value.eq_ignore_ascii_case("PRIMARY"));
+        if let Some(n) = name {
+            cx.push_warning(WarnLevel::Warning, 1280, format!("Name '{}' ignored for PRIMARY key.", n.value));
+        }
+    }
+}
+
 pub(crate) fn spec_from_constraint(c: &ast::TableConstraint) -> Result<IndexSpec, SqlError> {
     Ok(match c {
         ast::TableConstraint::PrimaryKey(pk) => {
@@ -313,6 +324,12 @@ fn table_options(opts: &ast::CreateTableOptions) -> (TableOptions, Option<u64>) 
                     auto_inc = text(value).parse().ok();
                 } else if k == "COMMENT" {
                     o.comment = text(value);
+                } else if k == "ROW_FORMAT" {
+                    // Kept as written for SHOW CREATE TABLE; DEFAULT is none.
+                    o.row_format = text(value).to_ascii_uppercase();
+                    if o.row_format == "DEFAULT" {
+                        o.row_format.clear();
+                    }
                 }
             }
             ast::SqlOption::Comment(c) => {
@@ -320,7 +337,7 @@ fn table_options(opts: &ast::CreateTableOptions) -> (TableOptions, Option<u64>) 
                     ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
                 };
             }
-            // ROW_FORMAT, KEY_BLOCK_SIZE, STATS_*, ... describe InnoDB's storage; accepted.
+            // KEY_BLOCK_SIZE, STATS_*, ... describe InnoDB's storage; accepted.
             _ => {}
         }
     }
@@ -345,6 +362,14 @@ fn resolve_engine(o: &mut TableOptions, table: &str, cx: &ExecCtx) -> Result<(),
             );
             o.engine = DEFAULT_ENGINE.to_string();
         }
+    }
+    Ok(())
+}
+
+/// InnoDB has no FIXED or PAGE rows: MariaDB refuses to create such a table.
+fn check_row_format(o: &TableOptions, db: &str, table: &str) -> Result<(), SqlError> {
+    if o.engine.eq_ignore_ascii_case("InnoDB") && matches!(o.row_format.as_str(), "FIXED" | "PAGE") {
+        return Err(error::wrong_create_options(db, table));
     }
     Ok(())
 }
@@ -714,6 +739,7 @@ fn build_table_with(
         columns = merged;
     }
     for c in ct.constraints.iter().filter(|c| !crate::constraints::is_constraint_clause(c)) {
+        warn_ignored_primary_key_name(c, cx);
         specs.push(spec_from_constraint(c)?);
     }
     // Primary key: at most one; its columns are NOT NULL.
@@ -789,6 +815,7 @@ fn build_table_with(
         };
     }
     fill_charset(&mut options, b.env.catalog.database(&db));
+    check_row_format(&options, &db, &name)?;
     inherit_collation(&mut columns, &options);
     Ok(NewTable { db, name, columns, primary_key, indexes, options, auto_increment_start })
 }
@@ -908,9 +935,37 @@ async fn add_index(
         Some(n) => n,
         None => index_name(&table.columns[cols[0].column].name, &taken),
     };
+    let implicit = implicit_foreign_key_index(table, &cols).map(str::to_string);
     // Online, as MariaDB's CREATE INDEX (LOCK=NONE): writers of the table go on.
     engine.create_index_online(&table.db, &table.name, NewIndex { name, columns: cols, unique: spec.unique }).await?;
+    if let Some(implicit) = implicit {
+        engine.drop_index(&table.db, &table.name, &implicit).await?;
+    }
     Ok(())
+}
+
+/// The index a foreign key got when it was added (named after the key, on exactly its columns)
+/// that a new index on `new` (starting with those columns) replaces: InnoDB drops its
+/// implicitly created index then, as ALTER TABLE ADD INDEX does (`alter::Edit::add_index`).
+fn implicit_foreign_key_index<'t>(table: &'t TableDef, new: &[IndexColumn]) -> Option<&'t str> {
+    let position = |n: &String| table.columns.iter().position(|c| c.name.eq_ignore_ascii_case(n));
+    table.secondary.iter().find_map(|ix| {
+        let serves = !ix.unique
+            && table.constraints.foreign_keys.iter().any(|fk| {
+                let Some(fk_cols) = fk.columns.iter().map(position).collect::<Option<Vec<usize>>>() else {
+                    return false;
+                };
+                let leads = |cols: &[IndexColumn]| {
+                    cols.len() >= fk_cols.len()
+                        && cols.iter().zip(&fk_cols).all(|(c, p)| c.column == *p && c.prefix_len.is_none())
+                };
+                fk.name.eq_ignore_ascii_case(&ix.name)
+                    && ix.columns.len() == fk_cols.len()
+                    && leads(&ix.columns)
+                    && leads(new)
+            });
+        serves.then_some(ix.name.as_str())
+    })
 }
 
 fn lookup<'c>(

@@ -509,6 +509,15 @@ pub fn alter_operation_not_supported_reason(what: &str, reason: &str, try_instea
 }
 
 /// 1845: the ALTER cannot run with the requested ALGORITHM.
+/// 1478: a table option the engine does not take (InnoDB and ROW_FORMAT=FIXED / PAGE).
+pub fn unsupported_create_option(engine: &str, option: &str) -> SqlError {
+    SqlError::new(
+        1478,
+        "HY000",
+        format!("Table storage engine '{engine}' does not support the create option '{option}'"),
+    )
+}
+
 pub fn alter_operation_not_supported(what: &str, try_instead: &str) -> SqlError {
     SqlError::new(1845, "0A000", format!("{what} is not supported for this operation. Try {try_instead}"))
 }
@@ -589,6 +598,26 @@ pub fn foreign_key_incorrectly_formed(db: &str, table: &str) -> SqlError {
         "HY000",
         format!("Can't create table `{db}`.`{table}` (errno: 150 \"Foreign key constraint is incorrectly formed\")"),
     )
+}
+
+/// 1832: a column of the table's own foreign key `key` cannot change its type.
+pub fn foreign_key_column_in_key(column: &str, key: &str) -> SqlError {
+    SqlError::new(1832, "HY000", format!("Cannot change column '{column}': used in a foreign key constraint '{key}'"))
+}
+
+/// 1833: a column that the foreign key `key` of `table` references cannot change its type.
+pub fn foreign_key_column_referenced(column: &str, key: &str, table: &str) -> SqlError {
+    SqlError::new(
+        1833,
+        "HY000",
+        format!("Cannot change column '{column}': used in a foreign key constraint '{key}' of table '{table}'"),
+    )
+}
+
+/// 1005 with errno 140: CREATE TABLE with options the engine refuses (InnoDB and
+/// ROW_FORMAT=FIXED / PAGE).
+pub fn wrong_create_options(db: &str, table: &str) -> SqlError {
+    SqlError::new(1005, "HY000", format!("Can't create table `{db}`.`{table}` (errno: 140 \"Wrong create options\")"))
 }
 
 /// 1005 with errno 121: a foreign key name another table of the database uses (InnoDB's

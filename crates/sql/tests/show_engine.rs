@@ -79,6 +79,7 @@ fn sbtest1() -> NewTable {
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: String::new(),
+            row_format: String::new(),
             sequence: None,
             key_format: selkie_storage::KEY_FORMAT_BYTES,
         },

@@ -67,6 +67,8 @@ const ATTR_TABLE_SEQUENCE: u8 = 5;
 /// How the table's index keys encode character columns (`TableOptions::key_format`, one
 /// byte; absent for `KEY_FORMAT_BYTES`, the format of tables written before the attribute).
 const ATTR_TABLE_KEY_FORMAT: u8 = 6;
+/// ROW_FORMAT= as written (`TableOptions::row_format`, UTF-8; absent when empty).
+const ATTR_TABLE_ROW_FORMAT: u8 = 7;
 
 const KEY_DATABASE: u8 = 0x01;
 const KEY_TABLE: u8 = 0x02;
@@ -568,6 +570,9 @@ fn table_attrs(t: &TableDef) -> Vec<(u8, Vec<u8>)> {
     if t.options.key_format != KEY_FORMAT_BYTES {
         attrs.push((ATTR_TABLE_KEY_FORMAT, vec![t.options.key_format]));
     }
+    if !t.options.row_format.is_empty() {
+        attrs.push((ATTR_TABLE_ROW_FORMAT, t.options.row_format.as_bytes().to_vec()));
+    }
     attrs
 }
 
@@ -593,6 +598,9 @@ fn apply_table_attr(t: &mut TableDef, tag: u8, bytes: &[u8]) -> Result<()> {
             // A format this version does not know would be read with the wrong key encoding.
             _ => return Err(corrupt("table key format")),
         },
+        ATTR_TABLE_ROW_FORMAT => {
+            t.options.row_format = String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("table row format"))?;
+        }
         ATTR_TABLE_FOREIGN_KEYS | ATTR_TABLE_CHECKS => {
             let mut r = Reader::new(bytes);
             if tag == ATTR_TABLE_FOREIGN_KEYS {
@@ -806,6 +814,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableDef> {
         charset: get_str(&mut r)?,
         collation: get_str(&mut r)?,
         comment: get_str(&mut r)?,
+        row_format: String::new(),
         sequence: None,
         key_format: KEY_FORMAT_BYTES,
     };
@@ -1184,6 +1193,7 @@ mod tests {
                 charset: "utf8mb4".into(),
                 collation: "utf8mb4_bin".into(),
                 comment: "x".into(),
+                row_format: String::new(),
                 sequence: None,
                 key_format: KEY_FORMAT_BYTES,
             },
@@ -1349,6 +1359,18 @@ mod tests {
         // Tables written before the attribute read as byte-encoded keys.
         t.options.key_format = KEY_FORMAT_BYTES;
         assert_eq!(decode_table(&encode_table(&t)).unwrap(), t);
+    }
+
+    #[test]
+    fn row_format_round_trips_as_attribute_7() {
+        let mut t = sample_table();
+        t.options.row_format = "DYNAMIC".into();
+        let bytes = encode_table(&t);
+        assert_eq!(decode_table(&bytes).unwrap(), t);
+        assert_eq!(
+            bytes[bytes.len() - 10..],
+            [1, ATTR_TABLE_ROW_FORMAT, 7, b'D', b'Y', b'N', b'A', b'M', b'I', b'C'][..]
+        );
     }
 
     #[test]

@@ -593,6 +593,7 @@ fn table_with(columns: Vec<ColumnDef>, pk: Vec<usize>, secondary: Vec<(Vec<usize
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: "x".into(),
+            row_format: String::new(),
             sequence: None,
             key_format: KEY_FORMAT_BYTES,
         },

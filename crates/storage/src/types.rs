@@ -713,6 +713,10 @@ pub struct TableOptions {
     pub charset: String,
     pub collation: String,
     pub comment: String,
+    /// ROW_FORMAT= as written (upper case, "DYNAMIC"), empty when none was or after
+    /// ROW_FORMAT=DEFAULT. Every row is stored one way whatever it says; MariaDB shows the
+    /// option written in SHOW CREATE TABLE, and a MyISAM/Aria/MEMORY table copies when it changes.
+    pub row_format: String,
     /// Set for a sequence (CREATE SEQUENCE; MariaDB's table option SEQUENCE=1).
     pub sequence: Option<SequenceDef>,
     /// How the table's index keys encode character columns (`KEY_FORMAT_*`, see `keycodec`):

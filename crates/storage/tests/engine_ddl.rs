@@ -413,6 +413,7 @@ async fn every_column_type_round_trips_through_catalog_and_rows() {
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: "t".into(),
+            row_format: String::new(),
             sequence: None,
             key_format: selkie_storage::KEY_FORMAT_BYTES,
         },

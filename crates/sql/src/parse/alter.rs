@@ -112,8 +112,11 @@ pub enum AlterOp {
     UnknownLock(String),
     /// `FORCE`: rebuild the table.
     Force,
-    /// A table option with no meaning for Selkie's storage (ROW_FORMAT, STATS_PERSISTENT, ...).
-    IgnoredOption,
+    /// ROW_FORMAT=, upper case ("DEFAULT" included).
+    RowFormat(String),
+    /// A table option with no meaning for Selkie's storage (STATS_PERSISTENT, CHECKSUM, ...),
+    /// by its name in upper case: some make MariaDB copy a MyISAM/Aria/MEMORY table.
+    StorageOption(String),
 }
 
 fn err_at(p: &Parser, expected: &str) -> ParserError {
@@ -175,7 +178,8 @@ fn is_table_option(op: &AlterOp) -> bool {
             | AlterOp::Collate(_)
             | AlterOp::Comment(_)
             | AlterOp::AutoIncrement(_)
-            | AlterOp::IgnoredOption
+            | AlterOp::RowFormat(_)
+            | AlterOp::StorageOption(_)
             | AlterOp::Algorithm(_)
             | AlterOp::Lock(_)
     )
@@ -376,9 +380,20 @@ fn parse_table_option(p: &mut Parser) -> Result<AlterOp, ParserError> {
             Some("CHARSET" | "CHARACTER" | "COLLATE") => parse_table_option(p)?,
             _ => return Err(err_at(p, "CHARACTER SET or COLLATE")),
         },
+        "ROW_FORMAT" => {
+            optional_eq(p);
+            // MariaDB's grammar knows these words (a quoted name is a syntax error too).
+            let format = peek_word(p).filter(|w| {
+                matches!(w.as_str(), "DEFAULT" | "DYNAMIC" | "FIXED" | "COMPRESSED" | "REDUNDANT" | "COMPACT" | "PAGE")
+            });
+            let Some(format) = format else {
+                return Err(err_at(p, "a row format"));
+            };
+            p.next_token();
+            AlterOp::RowFormat(format)
+        }
         // Options that describe InnoDB's storage: accepted, as CREATE TABLE accepts them.
-        "ROW_FORMAT"
-        | "KEY_BLOCK_SIZE"
+        "KEY_BLOCK_SIZE"
         | "STATS_PERSISTENT"
         | "STATS_AUTO_RECALC"
         | "STATS_SAMPLE_PAGES"
@@ -394,7 +409,7 @@ fn parse_table_option(p: &mut Parser) -> Result<AlterOp, ParserError> {
         | "PAGE_COMPRESSION_LEVEL" => {
             optional_eq(p);
             p.next_token();
-            AlterOp::IgnoredOption
+            AlterOp::StorageOption(word)
         }
         _ => {
             p.prev_token();
@@ -524,6 +539,12 @@ fn parse_drop(p: &mut Parser) -> Result<AlterOp, ParserError> {
     }
     let _ = p.parse_keyword(Keyword::COLUMN);
     let if_exists = p.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
+    // CHECK is reserved: MariaDB 10.11 has no DROP CHECK, and no unquoted column of that name.
+    if peek_word(p).as_deref() == Some("CHECK")
+        && matches!(p.peek_token().token, Token::Word(ref w) if w.quote_style.is_none())
+    {
+        return Err(err_at(p, "a column name"));
+    }
     let name = ident(p)?;
     let _ = p.parse_one_of_keywords(&[Keyword::RESTRICT, Keyword::CASCADE]);
     Ok(AlterOp::DropColumn { if_exists, name })
@@ -576,7 +597,7 @@ mod tests {
                 AlterOp::Charset(_),
                 AlterOp::Comment(_),
                 AlterOp::AutoIncrement(10),
-                AlterOp::IgnoredOption
+                AlterOp::RowFormat(_)
             ]
         ));
         assert!(matches!(

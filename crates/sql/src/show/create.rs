@@ -187,6 +187,9 @@ pub(crate) fn create_table_text(t: &TableDef, next_auto_increment: Option<u64>) 
         out.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
     out.push_str(&format!(" DEFAULT CHARSET={charset} COLLATE={table_collation}"));
+    if !t.options.row_format.is_empty() {
+        out.push_str(&format!(" ROW_FORMAT={}", t.options.row_format));
+    }
     if !t.options.comment.is_empty() {
         out.push_str(" COMMENT=");
         out.push_str(&quote_string(t.options.comment.as_bytes()));
@@ -265,6 +268,7 @@ pub(crate) mod tests {
             charset: "utf8mb4".into(),
             collation: "utf8mb4_bin".into(),
             comment: comment.into(),
+            row_format: String::new(),
             sequence: None,
             key_format: selkie_storage::KEY_FORMAT_BYTES,
         }

@@ -93,6 +93,7 @@ fn utf8mb4(comment: &str) -> TableOptions {
         charset: "utf8mb4".into(),
         collation: "utf8mb4_bin".into(),
         comment: comment.into(),
+        row_format: String::new(),
         sequence: None,
         key_format: selkie_storage::KEY_FORMAT_BYTES,
     }
