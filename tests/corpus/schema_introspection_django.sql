@@ -80,3 +80,7 @@ CREATE TABLE `jsoncheck` (`id` int PRIMARY KEY, `js` json, `js2` json NOT NULL C
 SELECT CONSTRAINT_NAME, LEVEL, CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = 'jsoncheck';
 SELECT CONSTRAINT_NAME, CONSTRAINT_TYPE FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'jsoncheck';
 SELECT c.constraint_name AS column_name FROM information_schema.check_constraints AS c WHERE c.table_name = 'jsoncheck' AND LOWER(c.check_clause) = CONCAT('json_valid(`', LOWER(c.constraint_name), '`)') AND c.constraint_schema = DATABASE();
+-- CHECK_CONSTRAINTS lists column-level checks (a JSON column's own included) in column order.
+CREATE TABLE `app_checks` (`z` int, `a` json, `b` int CHECK (`b` > 0), `c` json, `d` int, CONSTRAINT `tt` CHECK (`d` > `z`));
+ALTER TABLE `app_checks` ADD COLUMN `e` int CHECK (`e` > 1), MODIFY `z` int CHECK (`z` < 5);
+SELECT constraint_name, level, check_clause FROM information_schema.check_constraints WHERE constraint_schema = DATABASE() AND table_name = 'app_checks';

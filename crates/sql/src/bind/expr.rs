@@ -729,9 +729,13 @@ impl Binder<'_> {
         // A UUID / INET value matches as its text in its character set's default collation
         // (latin1_swedish_ci in MariaDB: `u LIKE '550E%'` finds '550e...'); the text is ASCII,
         // where utf8mb4_general_ci weighs the same.
-        let collation = self
-            .comparison_collation(&[&x, &p], "like")?
-            .map(|c| if c.fixed_binary_kind().is_some() { crate::charset::Collation::utf8mb4_general_ci() } else { c });
+        let collation = self.comparison_collation(&[&x, &p], "like")?.map(|c| {
+            if c.fixed_binary_kind().is_some() {
+                crate::charset::Collation::utf8mb4_general_ci()
+            } else {
+                c
+            }
+        });
         let compiled = match &p.expr {
             Expr::Literal(v) if !v.is_null() => value::to_text_bytes(v).map(|bytes| {
                 CompiledLike(Arc::new(match collation {

@@ -732,6 +732,17 @@ fn listed_checks(t: &TableDef) -> Vec<(&str, bool, String)> {
         }
     }
     out.extend(columns.iter().map(|c| (c.name.as_str(), true, c.expr.clone())));
+    // Column-level checks (a JSON column's included) come in column order, as MariaDB keeps
+    // them with their fields; table-level ones follow in declaration order.
+    let position = |name: &str| t.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name));
+    let column_of_check = |check: &(&str, bool, String)| {
+        columns
+            .iter()
+            .find(|c| c.name == check.0)
+            .and_then(|c| c.column.as_deref())
+            .map_or_else(|| position(check.0), position)
+    };
+    out.sort_by_key(|check| column_of_check(check));
     out.extend(table.iter().map(|c| (c.name.as_str(), false, c.expr.clone())));
     out
 }
