@@ -585,7 +585,9 @@ fn result_collation_operands(name: &str, args: usize) -> Option<Vec<usize>> {
         "CONCAT" | "CONCAT_WS" | "REPLACE" | "SUBSTRING_INDEX" => (0..args).collect(),
         // TRIM(remstr FROM str) aggregates remstr first (MariaDB's item_sep of -1).
         "TRIM_BOTH" | "TRIM_LEADING" | "TRIM_TRAILING" => vec![1, 0],
-        "ELT" => (1..args).collect(),
+        "ELT" | "MAKE_SET" | "EXPORT_SET" => (1..args).collect(),
+        "GREATEST" | "LEAST" => (0..args).collect(),
+        "QUOTE" | "SOUNDEX" => vec![0],
         "LPAD" | "RPAD" => vec![0, 2],
         "INSERT" => vec![0, 3],
         "UPPER" | "UCASE" | "LOWER" | "LCASE" | "SUBSTRING" | "SUBSTR" | "MID" | "LEFT" | "RIGHT" | "TRIM"
@@ -632,6 +634,29 @@ impl Binder<'_> {
         let Some(indexes) = result_collation_operands(name, args.len()) else { return Ok(None) };
         let operands: Vec<&Bound> = indexes.iter().filter_map(|&i| args.get(i)).collect();
         self.string_result_collation(&operands, &operation_name(name)).map(Some)
+    }
+}
+
+/// The collation of a set operation's column whose branches have types `a` and `b` (MariaDB
+/// aggregates them; a branch's column counts as IMPLICIT here, its derivation not being kept
+/// in the plan): `ty`, their unified type, in it. Unchanged when they do not aggregate.
+pub fn in_set_operation_collation(ty: SqlType, a: &SqlType, b: &SqlType) -> SqlType {
+    let of = |t: &SqlType| match t {
+        SqlType::Text { collation, .. } if collation.fixed_binary_kind().is_none() => Some(*collation),
+        SqlType::Bytes { .. } => Some(Collation::binary()),
+        _ => None,
+    };
+    let (Some(ca), Some(cb)) = (of(a), of(b)) else { return ty };
+    let item = |c: Collation| DtCollation {
+        collation: c,
+        derivation: Derivation::Implicit,
+        ascii: c.charset_name() == "ascii",
+    };
+    match aggregate(item(ca), item(cb)) {
+        Ok(d) if d.derivation != Derivation::None && matches!(ty, SqlType::Text { .. } | SqlType::Bytes { .. }) => {
+            in_result_collation(ty, d)
+        }
+        _ => ty,
     }
 }
 

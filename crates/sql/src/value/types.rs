@@ -440,7 +440,12 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
 
 /// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL.
 pub fn column_def_field_meta(col: &ColumnDef) -> FieldMeta {
-    let meta = column_field_meta(&col.ty);
+    let mut meta = column_field_meta(&col.ty);
+    // A text column of a `_bin` collation is flagged BINARY, as MariaDB (its MY_CS_BINSORT).
+    let text = meta.charset != charset::BINARY && meta.flags & (flags::ENUM | flags::SET) == 0;
+    if let (true, Some(c)) = (text, crate::charset::Collation::named(&col.collation)) {
+        meta.flags |= binsort_flag(c);
+    }
     if col.zerofill {
         FieldMeta { flags: meta.flags | flags::ZEROFILL, ..meta }
     } else {
