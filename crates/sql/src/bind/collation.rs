@@ -194,7 +194,9 @@ impl Binder<'_> {
                 },
                 _ => SqlType::Int { bits: 64, unsigned: false },
             };
-            Bound::new(Expr::Literal(value), ty, false)
+            // MariaDB describes CHARSET() and COLLATION() as nullable, COERCIBILITY() not.
+            let nullable = matches!(value, Value::Bytes(_));
+            Bound::new(Expr::Literal(value), ty, nullable)
         }))
     }
 }
