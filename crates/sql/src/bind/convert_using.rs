@@ -34,14 +34,14 @@ impl Binder<'_> {
     ) -> Result<Bound, SqlError> {
         let cs = charset::charset(name)
             .ok_or_else(|| SqlError::new(1115, "42000", format!("Unknown character set: '{name}'")))?;
-        let cast = self.bind_cast(expr, target)?;
+        let cast = self.bind_cast_reading_bytes(expr, target, cs)?;
         let mut converted = self.convert_to_charset(cast, cs);
         // A CAST is IMPLICIT (COERCIBILITY 2), whatever its argument was.
         converted.derivation = charset::Derivation::Implicit;
         Ok(converted)
     }
 
-    fn convert_to_charset(&mut self, x: Bound, cs: &charset::CharsetDef) -> Bound {
+    pub(super) fn convert_to_charset(&mut self, x: Bound, cs: &charset::CharsetDef) -> Bound {
         let x = self.zerofill_as_text(x);
         if cs.name == "binary" {
             let ty = value::cast_type(CastTarget::Binary { len: None });

@@ -765,9 +765,12 @@ impl Binder<'_> {
         let mut ty: Option<SqlType> = None;
         // The first result, against which MariaDB checks the others' types (4078).
         let mut first_result: Option<Bound> = None;
+        // What each result brings to the collation of the CASE's value.
+        let mut result_collations = Vec::with_capacity(conditions.len() + 1);
         for cw in conditions {
             let w = self.bind_expr(&cw.condition)?;
             let t = self.bind_expr(&cw.result)?;
+            result_collations.push(self.dt_collation_of(&t));
             match &first_result {
                 None => first_result = Some(t.clone()),
                 Some(first) => fixed_binary_operands::check_operands_meet(&[first, &t], "case")?,
@@ -799,6 +802,7 @@ impl Binder<'_> {
                 if let Some(first) = &first_result {
                     fixed_binary_operands::check_operands_meet(&[first, &b], "case")?;
                 }
+                result_collations.push(self.dt_collation_of(&b));
                 ty = Some(match ty {
                     None => b.ty.clone(),
                     Some(prev) => SqlType::unify(&prev, &b.ty),
@@ -807,16 +811,41 @@ impl Binder<'_> {
             }
             None => None,
         };
-        Ok(Bound::new(
-            Expr::Case { operand: operand.map(Expr::boxed), whens, otherwise },
-            ty.unwrap_or(SqlType::Null),
-            true,
+        let result = self.result_collation_of(&result_collations, "case")?;
+        Ok(with_result_collation(
+            Bound::new(
+                Expr::Case { operand: operand.map(Expr::boxed), whens, otherwise },
+                ty.unwrap_or(SqlType::Null),
+                true,
+            ),
+            result,
         ))
     }
 
+    /// `CAST(expr AS target)`. A binary string cast to CHAR is read as text of the
+    /// connection's character set first, as MariaDB: CAST(X'E9' AS CHAR) is '?' with 1300.
     pub(super) fn bind_cast(&mut self, expr: &ast::Expr, target: CastTarget) -> Result<Bound, SqlError> {
+        let connection = crate::charset::charset(self.connection_collation().charset_name())
+            .expect("the connection's character set is listed");
+        self.bind_cast_reading_bytes(expr, target, connection)
+    }
+
+    /// `bind_cast`, a binary string cast to CHAR read as text of `charset` (a CAST AS CHAR
+    /// CHARACTER SET reads it in its own set: CAST(X'E9' AS CHAR CHARACTER SET latin1) is 'é').
+    pub(super) fn bind_cast_reading_bytes(
+        &mut self,
+        expr: &ast::Expr,
+        target: CastTarget,
+        charset: &'static crate::charset::CharsetDef,
+    ) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
         let x = if matches!(target, CastTarget::Char { .. }) { self.zerofill_as_text(x) } else { x };
+        let x = match (&target, &x.ty) {
+            (CastTarget::Char { .. }, SqlType::Bytes { .. }) if charset.name != "binary" => {
+                self.convert_to_charset(x, charset)
+            }
+            _ => x,
+        };
         // A value that is not a time casts to NULL.
         let nullable = x.nullable
             || match target {
@@ -828,7 +857,20 @@ impl Binder<'_> {
                 },
                 _ => false,
             };
-        Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, value::cast_type(target), nullable))
+        let mut ty = value::cast_type(target);
+        // CAST(x AS CHAR) without a length is as long as x shows (MariaDB's metadata and
+        // CREATE ... SELECT column: CAST(1 AS CHAR) is VARCHAR(1)).
+        if let (CastTarget::Char { len: None }, SqlType::Text { max_chars, lob: false, .. }) = (&target, &mut ty) {
+            let shown = match &x.expr {
+                // An integer literal shows its digits (MariaDB's Item_int max_length).
+                Expr::Literal(Value::Int(n)) => n.to_string().len() as u32,
+                _ => x.ty.display_chars(),
+            };
+            if !x.ty.is_lob() {
+                *max_chars = shown.min(*max_chars);
+            }
+        }
+        Ok(Bound::new(Expr::Cast { expr: x.expr.boxed(), target }, ty, nullable))
     }
 
     fn bind_date_add(&mut self, base: &ast::Expr, iv: &ast::Interval, negate: bool) -> Result<Bound, SqlError> {
@@ -981,9 +1023,18 @@ impl Binder<'_> {
         if let Some((flagged, compared)) = regexp_fn::with_flags(f.name) {
             return self.call_regexp(flagged, compared, args, ty);
         }
-        let derivation = match ty {
+        let mut derivation = match ty {
             SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(name, &args),
             _ => crate::charset::Derivation::Numeric,
+        };
+        // CONCAT(latin1_column, 'x') is latin1, CONCAT(utf8mb4_bin_column, '') compares and
+        // sorts as utf8mb4_bin: the result's collation is its arguments' aggregate.
+        let ty = match (&ty, self.function_result_collation(name, &args)?) {
+            (SqlType::Text { .. } | SqlType::Bytes { .. }, Some(dt)) => {
+                derivation = dt.derivation;
+                super::collation::in_result_collation(ty, dt)
+            }
+            _ => ty,
         };
         // A JSON argument (a JSON column, a JSON function's result) is embedded as JSON, not
         // as a string: the function's variant is told which arguments are (functions::json).
@@ -1187,11 +1238,10 @@ impl Binder<'_> {
                 let b = self.bind_expr(args[2])?;
                 fixed_binary_operands::check_operands_meet(&[&a, &b], "if")?;
                 let ty = SqlType::unify(&a.ty, &b.ty);
-                Ok(Bound::new(
-                    Expr::Case { operand: None, whens: vec![(c.expr, a.expr)], otherwise: Some(b.expr.boxed()) },
-                    ty,
-                    a.nullable || b.nullable,
-                ))
+                let result = self.string_result_collation(&[&a, &b], "if")?;
+                let nullable = a.nullable || b.nullable;
+                let case = Expr::Case { operand: None, whens: vec![(c.expr, a.expr)], otherwise: Some(b.expr.boxed()) };
+                Ok(with_result_collation(Bound::new(case, ty, nullable), result))
             }
             "IFNULL" | "NVL" | "COALESCE" => {
                 if upper != "COALESCE" && args.len() != 2 || args.is_empty() {
@@ -1207,6 +1257,8 @@ impl Binder<'_> {
                 for b in &bound[1..] {
                     ty = SqlType::unify(&ty, &b.ty);
                 }
+                let operation = if upper == "COALESCE" { "coalesce" } else { "ifnull" };
+                let result = self.string_result_collation(&refs, operation)?;
                 let nullable = bound.iter().all(|b| b.nullable);
                 let mut it = bound.into_iter().rev();
                 let last = it.next().map(|b| b.expr).unwrap_or(Expr::Literal(Value::Null));
@@ -1215,9 +1267,10 @@ impl Binder<'_> {
                     it.map(|b| (Expr::IsNull { expr: b.expr.clone().boxed(), negated: true }, b.expr)).collect();
                 whens.reverse();
                 if whens.is_empty() {
-                    return Ok(Bound::new(last, ty, nullable));
+                    return Ok(with_result_collation(Bound::new(last, ty, nullable), result));
                 }
-                Ok(Bound::new(Expr::Case { operand: None, whens, otherwise: Some(last.boxed()) }, ty, nullable))
+                let case = Expr::Case { operand: None, whens, otherwise: Some(last.boxed()) };
+                Ok(with_result_collation(Bound::new(case, ty, nullable), result))
             }
             "NULLIF" => {
                 if args.len() != 2 {
@@ -1351,7 +1404,21 @@ impl Binder<'_> {
                 match c {
                     ast::FunctionArgumentClause::OrderBy(items) if func == AggFunc::GroupConcat => {
                         for it in items {
-                            match self.bind_expr(&it.expr) {
+                            // ORDER BY n names the n-th argument, as in MariaDB.
+                            let positional = match (&it.expr, &bound) {
+                                (ast::Expr::Value(v), Ok(args)) => match &v.value {
+                                    ast::Value::Number(n, _) => Some(
+                                        n.parse::<usize>()
+                                            .ok()
+                                            .filter(|i| (1..=args.len()).contains(i))
+                                            .map(|i| args[i - 1].clone())
+                                            .ok_or_else(|| error::unknown_column(n, error::Clause::OrderBy)),
+                                    ),
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
+                            match positional.unwrap_or_else(|| self.bind_expr(&it.expr)) {
                                 // Sorted as ORDER BY sorts: strings by their collation's sort key.
                                 Ok(b) => order.push((
                                     crate::bind::collation::ordering_key(b.expr, &b.ty),
@@ -1400,7 +1467,16 @@ impl Binder<'_> {
             bound = bound.into_iter().map(|b| self.enum_index(b)).collect::<Result<_, _>>()?;
         }
         let arg_type = bound.first().map(|b| b.ty.clone()).unwrap_or(SqlType::Int { bits: 64, unsigned: false });
-        let ty = value::aggregate_type(func, &arg_type);
+        let mut ty = value::aggregate_type(func, &arg_type);
+        // GROUP_CONCAT(latin1_column) is latin1, of its arguments' aggregate collation; MIN and
+        // MAX keep their argument's derivation.
+        let mut derivation = bound.first().map(|b| b.derivation);
+        if func == AggFunc::GroupConcat && matches!(ty, SqlType::Text { .. } | SqlType::Bytes { .. }) {
+            let refs: Vec<&Bound> = bound.iter().collect();
+            let result = self.string_result_collation(&refs, "group_concat")?;
+            ty = super::collation::in_result_collation(ty, result);
+            derivation = Some(result.derivation);
+        }
         let nullable = !matches!(func, AggFunc::Count | AggFunc::CountStar);
         // COUNT(DISTINCT s) counts values distinct under their collation ('a' and 'A' are one
         // under a `_ci` one): it counts their sort keys, which only the identity of matters.
@@ -1419,7 +1495,11 @@ impl Binder<'_> {
                 scope.aggs.len() - 1
             }
         };
-        Ok(Bound::new(Expr::AggRef(idx), ty, nullable))
+        let mut agg = Bound::new(Expr::AggRef(idx), ty, nullable);
+        if let (true, Some(d)) = (matches!(agg.ty, SqlType::Text { .. } | SqlType::Bytes { .. }), derivation) {
+            agg.derivation = d;
+        }
+        Ok(agg)
     }
 }
 
@@ -1510,6 +1590,16 @@ fn is_boolean(e: &ast::Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// `b`, a function's string result, in the collation and derivation its arguments
+/// aggregate to (`Binder::string_result_collation`); anything else as it is.
+fn with_result_collation(mut b: Bound, result: super::collation::DtCollation) -> Bound {
+    if matches!(b.ty, SqlType::Text { .. } | SqlType::Bytes { .. }) {
+        b.ty = super::collation::in_result_collation(b.ty, result);
+        b.derivation = result.derivation;
+    }
+    b
 }
 
 #[cfg(test)]

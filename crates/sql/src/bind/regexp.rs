@@ -31,9 +31,16 @@ impl Binder<'_> {
         // REGEXP and REGEXP_INSTR are NULL only for a NULL operand (MariaDB's NOT_NULL flag).
         let is_int = matches!(ty, SqlType::Int { .. });
         let nullable = !is_int || args.iter().any(|a| a.nullable);
-        let derivation = match ty {
-            SqlType::Text { .. } | SqlType::Bytes { .. } => super::collation::function_derivation(flagged.name, &args),
-            _ => crate::charset::Derivation::Numeric,
+        // REGEXP_REPLACE and REGEXP_SUBSTR return text in the collation all their string
+        // arguments aggregate to (MariaDB's agg_arg_charsets_for_string_result_with_comparison).
+        let (ty, derivation) = match ty {
+            SqlType::Text { .. } | SqlType::Bytes { .. } => {
+                let all: Vec<&Bound> = args.iter().collect();
+                let operation = flagged.name.to_ascii_lowercase();
+                let result = self.string_result_collation(&all, &operation)?;
+                (super::collation::in_result_collation(ty, result), result.derivation)
+            }
+            other => (other, crate::charset::Derivation::Numeric),
         };
         let mut mode = mode.to_vec();
         if matches!(args[1].expr, Expr::Param(_)) {

@@ -110,7 +110,9 @@ impl Binder<'_> {
                     .iter()
                     .zip(&r.columns)
                     .map(|(a, b)| {
-                        let ty = SqlType::unify(&a.ty, &b.ty);
+                        // 'a' and 'A' from two utf8mb4_bin columns stay two rows.
+                        let ty =
+                            super::collation::in_set_operation_collation(SqlType::unify(&a.ty, &b.ty), &a.ty, &b.ty);
                         let not_null = crate::types::column_flags::NOT_NULL;
                         let nullable = a.meta.flags & not_null == 0 || b.meta.flags & not_null == 0;
                         let mut meta = computed_meta(&a.meta.name, &ty, nullable);

@@ -220,7 +220,9 @@ pub fn cast_to_charset(dt: &DataType) -> Result<Option<(CastTarget, String)>, Sq
     let [ast::ObjectNamePart::Identifier(id)] = name.0.as_slice() else {
         return Ok(None);
     };
-    let Some(charset) = crate::parse::cast_charset::charset_of_custom_type(&id.value) else {
+    // NCHAR is CHAR of the national character set, utf8mb3 (MariaDB).
+    let national = id.value.eq_ignore_ascii_case("NCHAR").then_some("utf8mb3");
+    let Some(charset) = national.or_else(|| crate::parse::cast_charset::charset_of_custom_type(&id.value)) else {
         return Ok(None);
     };
     let len = match modifiers.as_slice() {

@@ -29,19 +29,26 @@ pub fn rewrite(text: &str) -> Option<String> {
             length = Some(n.as_str());
             j += 3;
         }
-        if toks.get(j).is_some_and(|(t, _)| t.is_word("CHARACTER"))
-            && toks.get(j + 1).is_some_and(|(t, _)| t.is_word("SET"))
-        {
-            j += 2;
-        } else if toks.get(j).is_some_and(|(t, _)| t.is_word("CHARSET")) {
-            j += 1;
+        let short = toks.get(j).and_then(|(t, at)| {
+            SHORT_FORMS.iter().find(|(word, _)| t.is_word(word)).map(|(word, code)| (*code, at + word.len()))
+        });
+        let (charset, end) = if let Some((code, end)) = short {
+            (code, end)
         } else {
-            continue;
-        }
-        let Some((Tok::Word(charset), name_at)) = toks.get(j) else {
-            continue;
+            if toks.get(j).is_some_and(|(t, _)| t.is_word("CHARACTER"))
+                && toks.get(j + 1).is_some_and(|(t, _)| t.is_word("SET"))
+            {
+                j += 2;
+            } else if toks.get(j).is_some_and(|(t, _)| t.is_word("CHARSET")) {
+                j += 1;
+            } else {
+                continue;
+            }
+            let Some((Tok::Word(charset), name_at)) = toks.get(j) else {
+                continue;
+            };
+            (charset.as_str(), name_at + charset.len())
         };
-        let end = name_at + charset.len();
         let mut replacement = format!("{MARKER}{charset}");
         if let Some(n) = length {
             replacement.push_str(&format!("({n})"));
@@ -56,9 +63,19 @@ pub fn rewrite(text: &str) -> Option<String> {
     out
 }
 
+/// MariaDB's short forms of a cast's character set, `CHAR ASCII` (latin1) and `CHAR BYTE`
+/// (binary), with the one-letter code that stands for the set in the rewritten type (the set's
+/// name would not fit in the words it replaces).
+const SHORT_FORMS: &[(&str, &str)] = &[("ASCII", "A"), ("BYTE", "B")];
+
 /// The character set a rewritten cast type names (`CHARSET_latin1` → latin1).
 pub fn charset_of_custom_type(name: &str) -> Option<&str> {
-    name.get(..MARKER.len()).filter(|p| p.eq_ignore_ascii_case(MARKER)).map(|_| &name[MARKER.len()..])
+    let named = name.get(..MARKER.len()).filter(|p| p.eq_ignore_ascii_case(MARKER)).map(|_| &name[MARKER.len()..]);
+    match named {
+        Some("A") => Some("latin1"),
+        Some("B") => Some("binary"),
+        other => other,
+    }
 }
 
 #[cfg(test)]
@@ -76,5 +93,8 @@ mod tests {
         // A column definition names its column before the type.
         assert_eq!(rewrite("CREATE TABLE t (c CHAR(3) CHARACTER SET latin1, char CHAR CHARSET ascii)"), None);
         assert_eq!(rewrite("SELECT CAST(x AS CHAR)"), None);
+        let short = "SELECT CAST(x AS CHAR ASCII), CAST(y AS CHAR(2) BYTE)";
+        assert_eq!(rewrite(short).unwrap(), "SELECT CAST(x AS CHARSET_A ), CAST(y AS CHARSET_B(2))");
+        assert_eq!(charset_of_custom_type("CHARSET_A"), Some("latin1"));
     }
 }

@@ -243,7 +243,10 @@ pub fn parse_statement_in(text: &str, syntax: Syntax) -> Result<Stmt, SyntaxErro
     if rewritten.is_none() && contains_ignore_case(text, "VALUE FOR") {
         rewritten = sequence_value_syntax(text);
     }
-    if (contains_ignore_case(text, "CHARACTER SET") || contains_ignore_case(text, "CHARSET"))
+    if (contains_ignore_case(text, "CHARACTER SET")
+        || contains_ignore_case(text, "CHARSET")
+        || contains_ignore_case(text, "ASCII")
+        || contains_ignore_case(text, "BYTE"))
         && (contains_ignore_case(text, "CAST") || contains_ignore_case(text, "CONVERT"))
     {
         if let Some(r) = cast_charset::rewrite(rewritten.as_deref().unwrap_or(text)) {

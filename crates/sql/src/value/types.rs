@@ -53,6 +53,15 @@ fn text_meta(field_type: FieldType, max_chars: u32) -> FieldMeta {
     }
 }
 
+/// MariaDB flags text of a `_bin` collation BINARY (its MY_CS_BINSORT), computed or not.
+fn binsort_flag(collation: crate::charset::Collation) -> u16 {
+    if matches!(collation.def().weighing, crate::charset::Weighing::CodePoint) {
+        flags::BINARY
+    } else {
+        0
+    }
+}
+
 fn binary_meta(field_type: FieldType, max_len: u32) -> FieldMeta {
     FieldMeta { field_type, length: max_len, decimals: 0, charset: charset::BINARY, flags: flags::BINARY }
 }
@@ -153,10 +162,12 @@ pub fn field_meta(ty: &SqlType) -> FieldMeta {
         SqlType::Text { max_chars, collation, .. } if collation.fixed_binary_kind().is_some() => {
             FieldMeta { flags: flags::UNSIGNED, ..text_meta(FieldType::String, *max_chars) }
         }
-        SqlType::Text { max_chars, lob: false, .. } => text_meta(FieldType::VarString, *max_chars),
+        SqlType::Text { max_chars, lob: false, collation } => {
+            FieldMeta { flags: binsort_flag(*collation), ..text_meta(FieldType::VarString, *max_chars) }
+        }
         SqlType::Enum { .. } => text_meta(FieldType::VarString, ty.display_chars()),
-        SqlType::Text { max_chars, lob: true, .. } => {
-            FieldMeta { flags: flags::BLOB, ..text_meta(FieldType::Blob, *max_chars) }
+        SqlType::Text { max_chars, lob: true, collation } => {
+            FieldMeta { flags: flags::BLOB | binsort_flag(*collation), ..text_meta(FieldType::Blob, *max_chars) }
         }
         SqlType::Bytes { max_len, lob: false } => binary_meta(FieldType::VarString, *max_len),
         SqlType::Bytes { max_len, lob: true } => {
@@ -429,7 +440,12 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
 
 /// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL.
 pub fn column_def_field_meta(col: &ColumnDef) -> FieldMeta {
-    let meta = column_field_meta(&col.ty);
+    let mut meta = column_field_meta(&col.ty);
+    // A text column of a `_bin` collation is flagged BINARY, as MariaDB (its MY_CS_BINSORT).
+    let text = meta.charset != charset::BINARY && meta.flags & (flags::ENUM | flags::SET) == 0;
+    if let (true, Some(c)) = (text, crate::charset::Collation::named(&col.collation)) {
+        meta.flags |= binsort_flag(c);
+    }
     if col.zerofill {
         FieldMeta { flags: meta.flags | flags::ZEROFILL, ..meta }
     } else {
