@@ -427,9 +427,13 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
     }
 }
 
-/// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL.
+/// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL, and the
+/// BINARY flag MariaDB gives a text column of a binary collation (`utf8mb4_bin`).
 pub fn column_def_field_meta(col: &ColumnDef) -> FieldMeta {
-    let meta = column_field_meta(&col.ty);
+    let mut meta = column_field_meta(&col.ty);
+    if col.ty.is_string() && col.collation.ends_with("_bin") {
+        meta.flags |= flags::BINARY;
+    }
     if col.zerofill {
         FieldMeta { flags: meta.flags | flags::ZEROFILL, ..meta }
     } else {
