@@ -218,3 +218,22 @@ ALTER TABLE `ordered_pk` ORDER BY `id`;
 CREATE TABLE `ordered_uk` (`id` int NOT NULL, UNIQUE KEY (`id`));
 ALTER TABLE `ordered_uk` ORDER BY `id`;
 ALTER TABLE `ordered_pk`;
+-- information_schema.TABLES ROW_FORMAT and CREATE_OPTIONS: the ROW_FORMAT= written, else the
+-- engine's own; Aria says whether it is transactional.
+CREATE TABLE `rf_dynamic` (`a` int) ROW_FORMAT=DYNAMIC;
+CREATE TABLE `rf_compact` (`a` int) ROW_FORMAT=COMPACT;
+CREATE TABLE `rf_none` (`a` int);
+CREATE TABLE `rf_redundant` (`a` int) ROW_FORMAT=REDUNDANT;
+CREATE TABLE `rf_compressed` (`a` int) ROW_FORMAT=COMPRESSED;
+CREATE TABLE `rf_default` (`a` int) ROW_FORMAT=DEFAULT;
+CREATE TABLE `rf_aria_page` (`a` int) ENGINE=Aria ROW_FORMAT=PAGE;
+CREATE TABLE `rf_aria` (`a` int) ENGINE=Aria;
+CREATE TABLE `rf_aria_dynamic` (`a` int) ENGINE=Aria ROW_FORMAT=DYNAMIC;
+CREATE TABLE `rf_myisam_fixed` (`a` int, `c` char(3)) ENGINE=MyISAM;
+CREATE TABLE `rf_myisam_var` (`a` varchar(10)) ENGINE=MyISAM;
+CREATE TABLE `rf_myisam_dynamic` (`a` int) ENGINE=MyISAM ROW_FORMAT=DYNAMIC;
+CREATE TABLE `rf_memory` (`a` int) ENGINE=MEMORY;
+CREATE SEQUENCE `rf_sequence`;
+ALTER TABLE `rf_none` ROW_FORMAT=COMPACT;
+ALTER TABLE `rf_dynamic` ROW_FORMAT=DEFAULT;
+SELECT TABLE_NAME, ENGINE, ROW_FORMAT, CREATE_OPTIONS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'rf\_%' ORDER BY TABLE_NAME;
