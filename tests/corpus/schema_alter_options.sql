@@ -200,3 +200,40 @@ ALTER TABLE `inno` ADD COLUMN `z` int AS (`a` + 4) VIRTUAL, ADD UNIQUE KEY `kz` 
 ALTER TABLE `inno` ADD COLUMN `z2` int AS (`a` + 5) VIRTUAL, ADD KEY `kz2` (`z2`);
 SELECT `id`, `e`, `u3`, `l1`, `z`, `z2` FROM `inno` ORDER BY `id`;
 SHOW CREATE TABLE `inno`;
+-- A bare ALTER TABLE is a no-op; ORDER BY copies the table (a warning where the clustered index
+-- decides the order); the column option CHARSET is CHARACTER SET.
+CREATE TABLE `ordered` (`a` int, `b` varchar(5) CHARSET latin1, `c` char(2) CHARSET utf8mb4 COLLATE utf8mb4_bin);
+INSERT INTO `ordered` (`a`) VALUES (2), (1);
+ALTER TABLE `ordered`;
+ALTER TABLE `ordered` ORDER BY `a`;
+ALTER TABLE `ordered` ORDER BY `a` DESC, `b`;
+ALTER TABLE `ordered` ADD `d` int, ORDER BY `a`;
+ALTER TABLE `ordered` ORDER BY `nope`;
+ALTER TABLE `ordered` MODIFY `a` varchar(3) CHARSET latin1;
+ALTER TABLE `ordered` ADD `e` text CHARSET latin1 NOT NULL;
+SHOW CREATE TABLE `ordered`;
+CREATE TABLE `ordered_pk` (`id` int PRIMARY KEY);
+INSERT INTO `ordered_pk` VALUES (2), (1);
+ALTER TABLE `ordered_pk` ORDER BY `id`;
+CREATE TABLE `ordered_uk` (`id` int NOT NULL, UNIQUE KEY (`id`));
+ALTER TABLE `ordered_uk` ORDER BY `id`;
+ALTER TABLE `ordered_pk`;
+-- information_schema.TABLES ROW_FORMAT and CREATE_OPTIONS: the ROW_FORMAT= written, else the
+-- engine's own; Aria says whether it is transactional.
+CREATE TABLE `rf_dynamic` (`a` int) ROW_FORMAT=DYNAMIC;
+CREATE TABLE `rf_compact` (`a` int) ROW_FORMAT=COMPACT;
+CREATE TABLE `rf_none` (`a` int);
+CREATE TABLE `rf_redundant` (`a` int) ROW_FORMAT=REDUNDANT;
+CREATE TABLE `rf_compressed` (`a` int) ROW_FORMAT=COMPRESSED;
+CREATE TABLE `rf_default` (`a` int) ROW_FORMAT=DEFAULT;
+CREATE TABLE `rf_aria_page` (`a` int) ENGINE=Aria ROW_FORMAT=PAGE;
+CREATE TABLE `rf_aria` (`a` int) ENGINE=Aria;
+CREATE TABLE `rf_aria_dynamic` (`a` int) ENGINE=Aria ROW_FORMAT=DYNAMIC;
+CREATE TABLE `rf_myisam_fixed` (`a` int, `c` char(3)) ENGINE=MyISAM;
+CREATE TABLE `rf_myisam_var` (`a` varchar(10)) ENGINE=MyISAM;
+CREATE TABLE `rf_myisam_dynamic` (`a` int) ENGINE=MyISAM ROW_FORMAT=DYNAMIC;
+CREATE TABLE `rf_memory` (`a` int) ENGINE=MEMORY;
+CREATE SEQUENCE `rf_sequence`;
+ALTER TABLE `rf_none` ROW_FORMAT=COMPACT;
+ALTER TABLE `rf_dynamic` ROW_FORMAT=DEFAULT;
+SELECT TABLE_NAME, ENGINE, ROW_FORMAT, CREATE_OPTIONS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'rf\_%' ORDER BY TABLE_NAME;

@@ -222,3 +222,18 @@ ALTER TABLE `ix_order` ADD KEY `kb` (`a`), DROP INDEX `kb`;
 ALTER TABLE `ix_order` ADD KEY `ka2` (`a`), DROP INDEX `ka`;
 ALTER TABLE `ix_order` DROP INDEX `ka2`, ADD KEY `ka2` (`a`, `id`);
 SHOW CREATE TABLE `ix_order`;
+-- `FOREIGN KEY name (...)` without CONSTRAINT: MariaDB names the constraint and its index so;
+-- with CONSTRAINT, the constraint name wins for both.
+CREATE TABLE `fk_named_parent` (`id` int PRIMARY KEY);
+CREATE TABLE `fk_named` (`id` int, `pid` int, FOREIGN KEY `fk_named_pid` (`pid`) REFERENCES `fk_named_parent` (`id`));
+SHOW CREATE TABLE `fk_named`;
+CREATE TABLE `fk_named2` (`id` int, `pid` int, CONSTRAINT `fk_cn` FOREIGN KEY `fk_ix` (`pid`) REFERENCES `fk_named_parent` (`id`));
+SHOW CREATE TABLE `fk_named2`;
+CREATE TABLE `fk_named3` (`id` int, `pid` int, `qid` int);
+ALTER TABLE `fk_named3` ADD FOREIGN KEY `fk_named3_p` (`pid`) REFERENCES `fk_named_parent` (`id`);
+ALTER TABLE `fk_named3` ADD FOREIGN KEY (`qid`) REFERENCES `fk_named_parent` (`id`);
+SHOW CREATE TABLE `fk_named3`;
+SELECT CONSTRAINT_NAME, TABLE_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'fk_named%' ORDER BY CONSTRAINT_NAME;
+CREATE TABLE `fk_named4` (`id` int, `pid` int, FOREIGN KEY `fk_named_pid` (`pid`) REFERENCES `fk_named_parent` (`id`));
+ALTER TABLE `fk_named` DROP FOREIGN KEY `fk_named_pid`;
+SHOW CREATE TABLE `fk_named`;

@@ -100,3 +100,25 @@ CREATE TABLE `too_big` (`q` tinyint) SELECT 1000 AS `q`;
 CREATE TABLE `clipped` (`q` tinyint) IGNORE SELECT 1000 AS `q`;
 SELECT * FROM `clipped`;
 CREATE TABLE `twice` (`k` int) SELECT 1 AS `k`, 2 AS `k`;
+-- CREATE TABLE ... SELECT column definitions as MariaDB makes them: a selected column keeps its
+-- definition (DEFAULT, ON UPDATE, comment; AUTO_INCREMENT becomes NOT NULL DEFAULT 0, a generated
+-- column a plain one); an expression gets its type and display width from its metadata.
+CREATE TABLE `ctas_src` (`id` int NOT NULL AUTO_INCREMENT PRIMARY KEY, `a` int DEFAULT 5, `b` int unsigned NOT NULL DEFAULT 3, `s` varchar(20) DEFAULT 'x' COMMENT 'cm', `d` date DEFAULT '2024-01-01', `dt` datetime(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3), `m` decimal(8,2) NOT NULL DEFAULT 0.00, `f` float DEFAULT 1.5, `db` double, `t` text, `e` enum('a','b') DEFAULT 'b', `bg` bigint, `ti` tinyint(1) DEFAULT 1, `g` int AS (`a` + 1) VIRTUAL);
+INSERT INTO `ctas_src` (`a`, `s`, `t`) VALUES (1, 'abc', 'long'), (NULL, NULL, NULL);
+CREATE TABLE `ctas_cols` AS SELECT * FROM `ctas_src`;
+SHOW CREATE TABLE `ctas_cols`;
+CREATE TABLE `ctas_arith` AS SELECT `id` + 0 AS `x`, `a` + 1 AS `a1`, `a` * 2 AS `a2`, `a` / 2 AS `a4`, `m` + 1 AS `m1`, `m` * `m` AS `m2`, `f` + 1 AS `f1`, `db` * 2 AS `d2`, `b` + 1 AS `b1`, `bg` + 1 AS `bg1`, -`a` AS `na` FROM `ctas_src`;
+SHOW CREATE TABLE `ctas_arith`;
+CREATE TABLE `ctas_aggs` AS SELECT COUNT(*) AS `c`, COUNT(`a`) AS `ca`, SUM(`a`) AS `sa`, SUM(`m`) AS `sm`, AVG(`a`) AS `aa`, AVG(`m`) AS `am`, MIN(`a`) AS `mia`, MIN(`d`) AS `mid`, MAX(`dt`) AS `madt`, SUM(`f`) AS `sf`, GROUP_CONCAT(`s`) AS `gc`, MAX(`b`) AS `mab` FROM `ctas_src`;
+SHOW CREATE TABLE `ctas_aggs`;
+CREATE TABLE `ctas_lits` AS SELECT 1 AS `i`, -1 AS `n`, 1.5 AS `d`, -1.50 AS `d2`, 1e0 AS `f`, NULL AS `nu`, 9999999999 AS `bi`, 2147483647 AS `i2`, 18446744073709551615 AS `u`, -9223372036854775808 AS `mn`, DATE'2024-01-01' AS `dl`, TIME'10:00:00' AS `tl`;
+SHOW CREATE TABLE `ctas_lits`;
+CREATE TABLE `ctas_strs` AS SELECT CONCAT(`s`, 'y') AS `c2`, UPPER(`s`) AS `u`, LEFT(`s`, 3) AS `l`, LENGTH(`s`) AS `ln`, CHAR_LENGTH(`s`) AS `cl`, TRIM(`s`) AS `tr`, REPLACE(`s`, 'a', 'bb') AS `rp`, LPAD(`s`, 30, '-') AS `lp`, LOWER(`t`) AS `lt`, CAST(`a` AS SIGNED) AS `cs`, CAST(`a` AS DECIMAL(10,2)) AS `cd`, CAST(`d` AS DATE) AS `cdt`, CAST(`a` AS UNSIGNED) AS `cu` FROM `ctas_src`;
+SHOW CREATE TABLE `ctas_strs`;
+CREATE TABLE `ctas_cmps` AS SELECT `a` = 1 AS `eq`, `a` > `b` AS `gt`, `s` LIKE 'x%' AS `lk`, `a` IS NULL AS `isn`, `a` IN (1, 2) AS `inn`, `a` BETWEEN 1 AND 2 AS `bt`, NOT `a` AS `nt`, NOW() > 0 AS `nw`, 1 = 1 AS `oo`, `a` <=> NULL AS `ns` FROM `ctas_src`;
+SHOW CREATE TABLE `ctas_cmps`;
+CREATE TABLE `ctas_conds` AS SELECT CASE `a` WHEN 1 THEN 10 ELSE 20 END AS `ci`, IF(`a`, 1, 2) AS `if1`, IF(`a`, `s`, 'zz') AS `if2`, IF(`a`, 1.5, 2) AS `if3`, COALESCE(`a`, 0) AS `co`, COALESCE(`s`, 'none') AS `co2`, IFNULL(`m`, 1) AS `ifm`, NULLIF(`a`, 1) AS `nif`, IF(`a`, NULL, 1) AS `ifnull`, IF(`a`, `d`, NULL) AS `ifd` FROM `ctas_src`;
+SHOW CREATE TABLE `ctas_conds`;
+CREATE TABLE `ctas_dates` AS SELECT NOW() AS `n`, NOW(3) AS `n3`, CURDATE() AS `cd`, CURTIME() AS `ct`, DATE(`dt`) AS `dd`, YEAR(`d`) AS `y`, MONTH(`d`) AS `mo`, DATE_ADD(`d`, INTERVAL 1 DAY) AS `da`, DATE_ADD(`dt`, INTERVAL 1 DAY) AS `da2`, DATEDIFF(`d`, `d`) AS `df`, FROM_UNIXTIME(0) AS `fu`, LAST_DAY(`d`) AS `ld`, TIMESTAMPDIFF(DAY, `d`, `d`) AS `tsd`, `d` + INTERVAL 1 MONTH AS `dim`, TIME(`dt`) AS `tm` FROM `ctas_src`;
+SHOW CREATE TABLE `ctas_dates`;
+SELECT `x`, `a1`, `m1`, `b1` FROM `ctas_arith` ORDER BY `x`;

@@ -90,6 +90,8 @@ struct Edit<'t> {
     /// MariaDB would copy without naming a reason (1845 "Try ALGORITHM=COPY"): a column added
     /// with a DEFAULT whose value differs from row to row.
     copy_unexplained: bool,
+    /// ALTER TABLE ... ORDER BY.
+    order_by: bool,
     /// CONVERT TO CHARACTER SET: every string value is converted.
     convert: bool,
     /// A table option was named that MariaDB's MyISAM, Aria and MEMORY cannot change without
@@ -320,6 +322,7 @@ impl<'t> Edit<'t> {
             unique_indexes_changed: false,
             recompute: false,
             copy_unexplained: false,
+            order_by: false,
             indexes_added: 0,
             changed: false,
         }
@@ -857,6 +860,15 @@ impl<'t> Edit<'t> {
                 self.force = true;
                 self.changed = true;
             }
+            AlterOp::OrderBy(columns) => {
+                if let Some(c) = columns.iter().find(|c| self.position_of(c).is_none()) {
+                    return Err(SqlError::new(1054, "42S22", format!("Unknown column '{c}' in 'ORDER BY'")));
+                }
+                // MariaDB copies the table for it (the rows copied are the rows affected).
+                self.order_by = true;
+                self.copy_unexplained = true;
+                self.changed = true;
+            }
         }
         Ok(())
     }
@@ -1160,6 +1172,11 @@ pub async fn alter_table(
     });
     if !t.has_hidden_pk() && edit.primary.is_none() && !unique_not_null {
         edit.copy_reason.get_or_insert(REASON_DROP_PRIMARY);
+    }
+    if edit.order_by && (edit.primary.is_some() || unique_not_null) {
+        // InnoDB keeps rows in its clustered index's order, whatever order they are copied in.
+        let message = format!("ORDER BY ignored as there is a user-defined clustered index in the table '{}'", t.name);
+        cx.push_warning(WarnLevel::Warning, 1105, message);
     }
     if edit.virtual_columns_changed && (edit.unique_indexes_changed || edit.base_columns_changed) {
         edit.copy_unexplained = true;

@@ -533,26 +533,31 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
         if columns.iter().any(|x| x.name.eq_ignore_ascii_case(&c.meta.name)) {
             return Err(error::duplicate_column(&c.meta.name));
         }
-        columns.push(ColumnDef {
-            name: c.meta.name.clone(),
-            ty: column_type_for(&c.ty),
-            nullable: c.meta.flags & crate::types::column_flags::NOT_NULL == 0,
-            default: ColumnDefault::None,
-            auto_increment: false,
-            on_update_current_timestamp: false,
-            comment: String::new(),
-            zerofill: false,
-            generated: None,
-            collation: match &c.ty {
-                // CREATE TABLE ... SELECT: a column keeps the collation it was selected with.
-                value::SqlType::Text { collation, .. }
-                    if collation.weighs_characters() && collation.fixed_binary_kind().is_none() =>
-                {
-                    collation.name().to_string()
-                }
-                _ => String::new(),
+        let nullable = c.meta.flags & crate::types::column_flags::NOT_NULL == 0;
+        let column = match selected_table_column(b, &c.meta) {
+            Some(source) => column_copied_for_query(source, &c.meta.name, nullable),
+            None => ColumnDef {
+                name: c.meta.name.clone(),
+                ty: column_type_for_result(&c.ty, &c.meta),
+                nullable,
+                default: ColumnDefault::None,
+                auto_increment: false,
+                on_update_current_timestamp: false,
+                comment: String::new(),
+                zerofill: false,
+                generated: None,
+                collation: match &c.ty {
+                    // CREATE TABLE ... SELECT: a column keeps the collation it was selected with.
+                    value::SqlType::Text { collation, .. }
+                        if collation.weighs_characters() && collation.fixed_binary_kind().is_none() =>
+                    {
+                        collation.name().to_string()
+                    }
+                    _ => String::new(),
+                },
             },
-        });
+        };
+        columns.push(column);
     }
     let (mut options, auto_increment_start) = table_options(&ct.table_options);
     if !options.engine.is_empty() {
@@ -563,6 +568,72 @@ pub fn table_for_query(b: &Binder, ct: &ast::CreateTable, plan: &crate::plan::Qu
     }
     fill_charset(&mut options, b.env.catalog.database(&db));
     Ok(NewTable { db, name, columns, primary_key: Vec::new(), indexes: Vec::new(), options, auto_increment_start })
+}
+
+/// The base table column a result column selects as it is (its metadata names the table and
+/// column it came from, as MariaDB's org_table / org_name), if there is one. A session's
+/// temporary table shadows the permanent one of its name, as when the query was bound.
+fn selected_table_column(b: &Binder, meta: &crate::types::ColumnDefinition) -> Option<ColumnDef> {
+    if meta.org_table.is_empty() || meta.org_name.is_empty() {
+        return None;
+    }
+    let temporary = b.env.temporary.and_then(|tt| tt.resolve(b.env.catalog, &meta.schema, &meta.org_table));
+    let table = match &temporary {
+        Some(t) => t.as_ref(),
+        None => b.env.catalog.table(&meta.schema, &meta.org_table)?,
+    };
+    table.columns.iter().find(|c| c.name.eq_ignore_ascii_case(&meta.org_name)).cloned()
+}
+
+/// A selected table column's definition in the new table, as MariaDB's CREATE ... SELECT makes
+/// it (`Field::make_new_field`): type, DEFAULT, ON UPDATE, comment and collation are kept; an
+/// AUTO_INCREMENT column becomes NOT NULL DEFAULT 0 and a generated one a plain column without
+/// DEFAULT. The query decides nullability (an outer join's column may be NULL).
+fn column_copied_for_query(source: ColumnDef, name: &str, nullable: bool) -> ColumnDef {
+    let mut c = source;
+    c.name = name.to_string();
+    c.nullable = nullable;
+    if c.auto_increment {
+        c.auto_increment = false;
+        let unsigned = matches!(c.ty, ColumnType::Int { unsigned: true, .. });
+        let zero = if unsigned { selkie_storage::Datum::UInt(0) } else { selkie_storage::Datum::Int(0) };
+        c.default = ColumnDefault::Value(zero);
+    }
+    if c.generated.take().is_some() {
+        c.default = ColumnDefault::None;
+    }
+    c
+}
+
+/// The stored type for a computed result column: `column_type_for`, with what MariaDB takes from
+/// the item's metadata (`Item::create_tmp_field`): an integer's type follows its field type
+/// and its display width is the item's length (int(1) for `1`, bigint(21) for COUNT(*)), NULL
+/// is BINARY(0), an empty string CHAR(0), and a DOUBLE with fixed decimals DOUBLE(M,D).
+fn column_type_for_result(ty: &value::SqlType, meta: &crate::types::ColumnDefinition) -> ColumnType {
+    use crate::types::FieldType as F;
+    use selkie_storage::IntWidth;
+    let width = match meta.field_type {
+        F::Tiny => Some(IntWidth::Tiny),
+        F::Short => Some(IntWidth::Small),
+        F::Int24 => Some(IntWidth::Medium),
+        F::Long => Some(IntWidth::Int),
+        F::LongLong => Some(IntWidth::Big),
+        _ => None,
+    };
+    match (ty, column_type_for(ty)) {
+        (value::SqlType::Null, _) => ColumnType::Binary { len: 0 },
+        (value::SqlType::Int { unsigned, .. }, ColumnType::Int { width: derived, .. }) => ColumnType::Int {
+            width: width.unwrap_or(derived),
+            unsigned: *unsigned,
+            display_width: Some(meta.length.max(1)),
+        },
+        (_, ColumnType::VarChar { len: 0 }) => ColumnType::Char { len: 0 },
+        (_, ColumnType::Double { unsigned, digits: None }) if meta.decimals < 31 && meta.length > 0 => {
+            let digits = u8::try_from(meta.length).ok().map(|m| (m, meta.decimals));
+            ColumnType::Double { unsigned, digits }
+        }
+        (_, other) => other,
+    }
 }
 
 fn table_like(src: &TableDef, db: String, name: String) -> NewTable {
@@ -634,6 +705,11 @@ fn build_table_with(
             return Err(error::duplicate_column(&cname));
         }
         let ty = crate::bind::types::column_type(&cd.data_type, &cname)?;
+        // MariaDB's JSON is a utf8mb4_bin LONGTEXT with an implicit CHECK (json_valid(`c`)), which
+        // a CHECK declared on the column replaces: the column is then that plain LONGTEXT.
+        let json_with_check = matches!(ty, ColumnType::Json)
+            && cd.options.iter().any(|o| matches!(o.option, ast::ColumnOption::Check(_)));
+        let ty = if json_with_check { ColumnType::Text { size: selkie_storage::LobSize::Long } } else { ty };
         let mut nullable = None;
         let mut default = None;
         let mut auto_increment = false;
@@ -700,6 +776,8 @@ fn build_table_with(
         let enum_or_set = matches!(ty, ColumnType::Enum { .. } | ColumnType::Set { .. });
         let collation = if ty.is_binary() || !(ty.is_string() || enum_or_set) {
             String::new()
+        } else if json_with_check && column_charset.is_none() && column_collation.is_none() {
+            "utf8mb4_bin".to_string()
         } else {
             crate::bind::declared_column_collation(column_charset.as_deref(), column_collation.as_deref())?
                 .map_or_else(String::new, |c| c.name().to_string())
@@ -731,7 +809,8 @@ fn build_table_with(
             merged.push(at.map_or_else(|| q.clone(), |i| columns[i].clone()));
             order.push(at);
         }
-        // The query's own columns have no DEFAULT, NULL keyword or generation clause.
+        // The query's own columns have no DEFAULT clause (they keep what they copied), NULL
+        // keyword or generation clause.
         defaults = order.iter().map(|o| o.and_then(|i| defaults[i])).collect();
         explicit_null = order.iter().map(|o| o.is_some_and(|i| explicit_null[i])).collect();
         let mut declared_generated = std::mem::take(&mut generated);
@@ -769,9 +848,13 @@ fn build_table_with(
     };
     crate::generated::define(b.env.catalog, &db, &name, &mut columns, &generated)?;
     // Defaults, now that nullability is final.
+    // A column without a DEFAULT clause keeps the one it has: none, or the one a query's column
+    // copied from the column it selects.
     for i in 0..columns.len() {
-        let d = column_default(b, cx, &columns[i], defaults[i], &db)?;
-        columns[i].default = d;
+        if defaults[i].is_some() {
+            let d = column_default(b, cx, &columns[i], defaults[i], &db)?;
+            columns[i].default = d;
+        }
     }
     crate::defaults::check_table(b.env.catalog, &db, &name, &columns)?;
     let mut indexes: Vec<NewIndex> = Vec::new();

@@ -846,10 +846,17 @@ impl Binder<'_> {
             }
             _ => x,
         };
-        // A value that is not a time casts to NULL.
+        // MariaDB's casts to temporal, floating and string types may be NULL whatever their
+        // argument (a value that is not a date casts to NULL); to integers and DECIMAL not.
         let nullable = x.nullable
             || match target {
-                CastTarget::Time { .. } => true,
+                CastTarget::Time { .. }
+                | CastTarget::Date
+                | CastTarget::DateTime { .. }
+                | CastTarget::Double
+                | CastTarget::Float
+                | CastTarget::Char { .. }
+                | CastTarget::Binary { .. } => true,
                 // MariaDB folds a literal's cast: NOT NULL when it converts.
                 CastTarget::FixedBinary(kind) => match &x.expr {
                     Expr::Literal(Value::Bytes(b)) => kind.parse(b).is_none(),
@@ -1059,7 +1066,7 @@ impl Binder<'_> {
             _ => (f, Vec::new()),
         };
         arg_exprs.extend(args.into_iter().map(|a| a.expr));
-        let mut call = Bound::new(Expr::Func { func: FuncRef(f), args: arg_exprs }, ty, true);
+        let mut call = Bound::new(Expr::Func { func: FuncRef(f), args: arg_exprs }, ty, !never_null(f.name));
         call.derivation = derivation;
         if let Some(collated) = collated {
             call = collated.apply(call);
@@ -1600,6 +1607,34 @@ fn with_result_collation(mut b: Bound, result: super::collation::DtCollation) ->
         b.derivation = result.derivation;
     }
     b
+}
+
+/// Functions MariaDB marks NOT NULL whatever their arguments (the clock, PI, RAND and the
+/// session counters): their result columns carry NOT_NULL, and CREATE TABLE ... SELECT makes
+/// NOT NULL columns of them. Checked one by one against MariaDB 10.11.
+fn never_null(name: &str) -> bool {
+    const NEVER_NULL: &[&str] = &[
+        "NOW",
+        "CURRENT_TIMESTAMP",
+        "LOCALTIME",
+        "LOCALTIMESTAMP",
+        "SYSDATE",
+        "UTC_TIMESTAMP",
+        "CURDATE",
+        "CURRENT_DATE",
+        "UTC_DATE",
+        "CURTIME",
+        "CURRENT_TIME",
+        "UTC_TIME",
+        "PI",
+        "RAND",
+        "CONNECTION_ID",
+        "VERSION",
+        "LAST_INSERT_ID",
+        "ROW_COUNT",
+        "FOUND_ROWS",
+    ];
+    NEVER_NULL.contains(&name)
 }
 
 #[cfg(test)]

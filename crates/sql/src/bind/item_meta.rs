@@ -96,11 +96,19 @@ pub(super) fn item_meta(bound: Bound, name: String, hints: MetaHints) -> ColumnD
                 m.length = length;
                 m.decimals = decimals;
             }
-            // An integer literal is as long as its digits (and sign).
-            match (&bound.expr, &bound.ty) {
-                (Expr::Literal(Value::Int(v)), SqlType::Int { .. }) => m.length = v.to_string().len() as u32,
-                (Expr::Literal(Value::UInt(v)), SqlType::Int { .. }) => m.length = v.to_string().len() as u32,
-                _ => {}
+            // An integer literal is as long as its digits (and sign), and a LONGLONG past 9 of
+            // them (MariaDB's `type_handler_long_or_longlong`: 2147483647 is BIGINT).
+            let literal_length = match (&bound.expr, &bound.ty) {
+                (Expr::Literal(Value::Int(v)), SqlType::Int { .. }) => Some(v.to_string().len() as u32),
+                (Expr::Literal(Value::UInt(v)), SqlType::Int { .. }) => Some(v.to_string().len() as u32),
+                _ => None,
+            };
+            if let Some(length) = literal_length {
+                const LONG_DIGITS: u32 = 9;
+                m.length = length;
+                if length > LONG_DIGITS {
+                    m.field_type = crate::types::FieldType::LongLong;
+                }
             }
             if let Expr::UserVar(_) = &bound.expr {
                 user_var_meta(&mut m, &bound.ty);

@@ -2,7 +2,8 @@
 //! catalog's definitions, with MariaDB's names and checks:
 //! - a column-level CHECK is named after its column; unnamed table checks are CONSTRAINT_1,
 //!   CONSTRAINT_2, ... skipping names in use (1826 for a duplicate);
-//! - unnamed foreign keys are `<table>_ibfk_<n>`; each gets an index on its columns unless another
+//! - a foreign key takes its CONSTRAINT name, else its index name (`FOREIGN KEY fk1 (...)`);
+//!   unnamed ones are `<table>_ibfk_<n>`; each gets an index on its columns unless another
 //!   index starts with them (named after the constraint, else the index name, else the first
 //!   column), placed among the keys where the FOREIGN KEY was declared, as MariaDB's
 //!   `mysql_prepare_create_table` does with its generated keys;
@@ -139,7 +140,8 @@ pub(crate) fn foreign_key_def(
         return Err(error::foreign_key_column_count(fk.name.as_ref().map(|n| n.value.as_str())));
     }
     let (ref_db, ref_table) = object_name_parts(&fk.foreign_table)?;
-    let name = match &fk.name {
+    // `FOREIGN KEY fk1 (...)` without CONSTRAINT: MariaDB names the constraint after the index.
+    let name = match fk.name.as_ref().or(fk.index_name.as_ref()) {
         Some(n) => n.value.clone(),
         None => {
             let n = format!("{table_name}_ibfk_{number}");

@@ -112,6 +112,8 @@ pub enum AlterOp {
     UnknownLock(String),
     /// `FORCE`: rebuild the table.
     Force,
+    /// `ORDER BY col [ASC|DESC], ...`: copy the table with its rows in that order.
+    OrderBy(Vec<String>),
     /// ROW_FORMAT=, upper case ("DEFAULT" included).
     RowFormat(String),
     /// A table option with no meaning for Selkie's storage (STATS_PERSISTENT, CHECKSUM, ...),
@@ -155,6 +157,10 @@ fn parse_alter(p: &mut Parser) -> Result<AlterTable, ParserError> {
         eat_word(p, "NOWAIT");
     }
     let mut ops = Vec::new();
+    // A bare `ALTER TABLE t` is MariaDB's no-op (0 rows affected).
+    if matches!(p.peek_token().token, Token::EOF | Token::SemiColon) {
+        return Ok(AlterTable { name, if_exists, ops });
+    }
     loop {
         // Table options may follow each other without commas.
         parse_op(p, &mut ops)?;
@@ -243,6 +249,24 @@ fn parse_op(p: &mut Parser, ops: &mut Vec<AlterOp>) -> Result<(), ParserError> {
         "DROP" => {
             p.next_token();
             ops.push(parse_drop(p)?);
+        }
+        "ORDER" => {
+            p.next_token();
+            p.expect_keyword_is(Keyword::BY)?;
+            // The list takes every comma after it: MariaDB's grammar ends the statement there.
+            let mut columns = Vec::new();
+            loop {
+                let mut name = ident(p)?;
+                while p.consume_token(&Token::Period) {
+                    name = ident(p)?;
+                }
+                let _ = p.parse_one_of_keywords(&[Keyword::ASC, Keyword::DESC]);
+                columns.push(name);
+                if !p.consume_token(&Token::Comma) {
+                    break;
+                }
+            }
+            ops.push(AlterOp::OrderBy(columns));
         }
         "MODIFY" => {
             p.next_token();

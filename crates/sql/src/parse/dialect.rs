@@ -1,6 +1,7 @@
 //! The SQL dialect sqlparser parses with: MySQL's, plus MariaDB's `!` (logical NOT binding
 //! tighter than any binary operator: `!1 + 1` is `(!1) + 1`, 1), which sqlparser's MySqlDialect
-//! rejects, and MariaDB's precedence of `BINARY x` (a cast of `x` alone).
+//! rejects, MariaDB's precedence of `BINARY x` (a cast of `x` alone), and the column option
+//! `CHARSET cs` (MariaDB's shorthand for CHARACTER SET; sqlparser knows only the long form).
 //!
 //! Everything else is MySqlDialect's: each method it overrides is forwarded, and `dialect()`
 //! answers MySqlDialect's type so that the parser's `dialect_of!(self is MySqlDialect)` checks
@@ -9,7 +10,7 @@
 
 use std::any::TypeId;
 
-use sqlparser::ast::{CastKind, DataType, Expr, Statement, UnaryOperator};
+use sqlparser::ast::{CastKind, ColumnOption, DataType, Expr, Statement, UnaryOperator};
 use sqlparser::dialect::{Dialect, MySqlDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -122,6 +123,16 @@ impl Dialect for MariaDbDialect {
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         self.mysql.parse_statement(parser)
     }
+    fn parse_column_option(
+        &self,
+        parser: &mut Parser,
+    ) -> Result<Option<Result<Option<ColumnOption>, ParserError>>, ParserError> {
+        // `c varchar(10) CHARSET latin1` in CREATE TABLE / ALTER TABLE: CHARACTER SET latin1.
+        if parser.parse_keyword(Keyword::CHARSET) {
+            return Ok(Some(parser.parse_object_name(false).map(|n| Some(ColumnOption::CharacterSet(n)))));
+        }
+        self.mysql.parse_column_option(parser)
+    }
     fn require_interval_qualifier(&self) -> bool {
         self.mysql.require_interval_qualifier()
     }
@@ -215,6 +226,10 @@ mod tests {
         assert_eq!(parse(&d, "SELECT BINARY 'a' = 'A'"), "SELECT CAST('a' AS BINARY) = 'A'");
         assert_eq!(parse(&d, "SELECT BINARY('a') LIKE 'A'"), "SELECT CAST(('a') AS BINARY) LIKE 'A'");
         assert_eq!(parse(&d, "SELECT 'a' NOT RLIKE NULL, a IS NOT NULL"), "SELECT 'a' NOT RLIKE NULL, a IS NOT NULL");
+        assert_eq!(
+            parse(&d, "CREATE TABLE t (c VARCHAR(5) CHARSET latin1 NOT NULL)"),
+            "CREATE TABLE t (c VARCHAR(5) CHARACTER SET latin1 NOT NULL)"
+        );
     }
 
     /// Statements that use MySqlDialect's own parsing parse the same with the wrapper.

@@ -160,6 +160,47 @@ pub(crate) fn next_auto_increment(ctx: &Ctx, table: &TableDef) -> Option<u64> {
     table.auto_increment_column().map(|_| ctx.engine.next_auto_increment(table))
 }
 
+/// TABLES.ROW_FORMAT (and SHOW TABLE STATUS's Row_format) as MariaDB reports it: the
+/// ROW_FORMAT= written, else the engine's own (a MyISAM table is Fixed without a column of
+/// variable length). Selkie stores every table one way; this is what the table was declared as.
+fn row_format(t: &TableDef) -> String {
+    let written = &t.options.row_format;
+    if !written.is_empty() && written != "DEFAULT" {
+        let mut shown = written.to_ascii_lowercase();
+        shown[..1].make_ascii_uppercase();
+        return shown;
+    }
+    if t.options.sequence.is_some() {
+        return "Fixed".to_string();
+    }
+    let variable_length = |c: &selkie_storage::ColumnDef| {
+        use selkie_storage::ColumnType as T;
+        matches!(c.ty, T::VarChar { .. } | T::VarBinary { .. } | T::Text { .. } | T::Blob { .. } | T::Json)
+    };
+    match engine_name(t) {
+        "Aria" => "Page",
+        "MEMORY" => "Fixed",
+        "MyISAM" if !t.columns.iter().any(variable_length) => "Fixed",
+        _ => "Dynamic",
+    }
+    .to_string()
+}
+
+/// TABLES.CREATE_OPTIONS as MariaDB shows them: the ROW_FORMAT= written and, for Aria, whether
+/// the table is transactional (only its PAGE row format is). Options Selkie does not keep
+/// (STATS_PERSISTENT, CHECKSUM, TRANSACTIONAL=) are missing.
+fn create_options(t: &TableDef) -> String {
+    let written = t.options.row_format.as_str();
+    let mut options = Vec::new();
+    if !written.is_empty() && written != "DEFAULT" {
+        options.push(format!("row_format={written}"));
+    }
+    if engine_name(t) == "Aria" && t.options.sequence.is_none() {
+        options.push(format!("transactional={}", u8::from(matches!(written, "" | "DEFAULT" | "PAGE"))));
+    }
+    options.join(" ")
+}
+
 /// One row of information_schema.TABLES for a user table (SHOW TABLE STATUS shows most of it,
 /// see `table_status_rows`).
 fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
@@ -170,7 +211,7 @@ fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
         text(table_type(t)),
         text(engine_name(t)),
         Value::UInt(TABLE_VERSION),
-        text("Dynamic"),
+        text(&row_format(t)),
         Value::UInt(ctx.engine.approx_row_count(t)),
         Value::Null, // AVG_ROW_LENGTH
         Value::Null, // DATA_LENGTH
@@ -183,7 +224,7 @@ fn user_table_row(ctx: &Ctx, t: &TableDef) -> Vec<Value> {
         Value::Null, // CHECK_TIME
         text(table_collation(t)),
         Value::Null, // CHECKSUM
-        text(""),
+        text(&create_options(t)),
         text(&t.options.comment),
         Value::Null, // MAX_INDEX_LENGTH
         text("N"),

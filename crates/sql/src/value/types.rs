@@ -438,7 +438,8 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
     }
 }
 
-/// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL.
+/// `column_field_meta` plus what the column definition adds beyond its type: ZEROFILL, and the
+/// BINARY flag MariaDB gives a text column of a binary collation (`utf8mb4_bin`).
 pub fn column_def_field_meta(col: &ColumnDef) -> FieldMeta {
     let mut meta = column_field_meta(&col.ty);
     // A text column of a `_bin` collation is flagged BINARY, as MariaDB (its MY_CS_BINSORT).

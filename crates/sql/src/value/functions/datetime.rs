@@ -50,8 +50,8 @@ pub static FUNCTIONS: &[ScalarFunction] = &[
     func!("CURDATE", 0, 0, false, rt_date, curdate),
     func!("CURRENT_DATE", 0, 0, false, rt_date, curdate),
     func!("UTC_DATE", 0, 0, false, rt_date, utc_date),
-    func!("CURTIME", 0, 1, false, rt_time_text, curtime),
-    func!("CURRENT_TIME", 0, 1, false, rt_time_text, curtime),
+    func!("CURTIME", 0, 1, false, rt_utc_time, curtime),
+    func!("CURRENT_TIME", 0, 1, false, rt_utc_time, curtime),
     func!("UTC_TIME", 0, 1, false, rt_utc_time, utc_time),
     func!("UNIX_TIMESTAMP", 0, 1, false, rt_unix_timestamp, unix_timestamp),
     func!("FROM_UNIXTIME", 1, 2, true, rt_from_unixtime, from_unixtime),
@@ -97,9 +97,6 @@ fn rt_now(_: &[SqlType]) -> SqlType {
 }
 fn rt_utc_time(_: &[SqlType]) -> SqlType {
     SqlType::Time { fsp: 0 }
-}
-fn rt_time_text(_: &[SqlType]) -> SqlType {
-    rt_text(15)
 }
 fn rt_unix_timestamp(args: &[SqlType]) -> SqlType {
     match args.first() {
@@ -297,7 +294,7 @@ fn utc_timestamp(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError>
     Ok(utc_now(ctx).map_or(Value::Null, |c| with_fsp(c, fsp)))
 }
 
-/// UTC_TIME([fsp]): a TIME, unlike CURTIME's string here.
+/// UTC_TIME([fsp]): a TIME (its text, as CURTIME's).
 fn utc_time(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     let fsp = fsp_arg(args, ctx, "utc_time")?;
     let Some(now) = utc_now(ctx) else { return Ok(Value::Null) };

@@ -112,6 +112,10 @@ pub fn return_type_with_constants(f: &ScalarFunction, types: &[SqlType], consts:
                 None => (f.return_type)(types),
             }
         }
+        "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => match const_int(0) {
+            Some(fsp) => SqlType::Time { fsp: fsp.clamp(0, 6) as u8 },
+            None => (f.return_type)(types),
+        },
         "CONVERT_TZ" => match consts.first().copied().flatten() {
             // MariaDB counts a string constant's fractional digits.
             Some(Value::Bytes(b)) => {
