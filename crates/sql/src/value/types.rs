@@ -443,7 +443,12 @@ pub fn column_field_meta(ty: &ColumnType) -> FieldMeta {
 pub fn column_def_field_meta(col: &ColumnDef) -> FieldMeta {
     let mut meta = column_field_meta(&col.ty);
     // A text column of a `_bin` collation is flagged BINARY, as MariaDB (its MY_CS_BINSORT).
-    let text = meta.charset != charset::BINARY && meta.flags & (flags::ENUM | flags::SET) == 0;
+    // Only `_bin` names can be such a collation: the name test keeps the catalog lookup (a
+    // scan of every collation's name) off the metadata of every other column, which every
+    // statement naming the table builds.
+    let text = meta.charset != charset::BINARY
+        && meta.flags & (flags::ENUM | flags::SET) == 0
+        && col.collation.ends_with("_bin");
     if let (true, Some(c)) = (text, crate::charset::Collation::named(&col.collation)) {
         meta.flags |= binsort_flag(c);
     }
