@@ -205,3 +205,14 @@ SELECT CHARSET(CURRENT_USER()), CHARSET(VERSION()), CHARSET(SCHEMA()), CHARSET(S
 CREATE TABLE `sysconst_cmp` (`a` varchar(10) CHARACTER SET latin1, `u` varchar(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin);
 INSERT INTO `sysconst_cmp` VALUES ('x', 'y');
 SELECT `a` = USER(), `u` = DATABASE(), CONCAT(`a`, VERSION()) = 'q', USER() = _latin1'x' FROM `sysconst_cmp`;
+-- CONVERT TO CHARACTER SET widens a TEXT column to hold as many characters (never narrows it).
+CREATE TABLE `text_sizes` (`t1` tinytext, `t2` text, `t3` mediumtext, `t4` longtext, `v` varchar(10)) CHARSET latin1;
+INSERT INTO `text_sizes` VALUES ('tiny', 'text', 'medium', 'long', 'v');
+ALTER TABLE `text_sizes` CONVERT TO CHARACTER SET utf8mb4;
+SHOW CREATE TABLE `text_sizes`;
+SELECT * FROM `text_sizes`;
+ALTER TABLE `text_sizes` CONVERT TO CHARACTER SET latin1;
+SHOW CREATE TABLE `text_sizes`;
+CREATE TABLE `text_sizes3` (`t1` tinytext, `t2` text) CHARSET utf8mb3;
+ALTER TABLE `text_sizes3` CONVERT TO CHARACTER SET utf8mb4;
+SHOW CREATE TABLE `text_sizes3`;

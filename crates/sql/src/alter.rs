@@ -777,6 +777,9 @@ impl<'t> Edit<'t> {
                 // Every character column takes the new character set and collation.
                 if let Some(to) = crate::charset::Collation::named(&self.options.collation) {
                     for c in &mut self.cols {
+                        if let ColumnType::Text { size } = c.def.ty {
+                            c.def.ty = ColumnType::Text { size: text_size_for_charset(size, &c.def.collation, to) };
+                        }
                         if matches!(
                             c.def.ty,
                             ColumnType::Char { .. } | ColumnType::VarChar { .. } | ColumnType::Text { .. }
@@ -1575,6 +1578,27 @@ async fn rebuild(
         Ok(out)
     };
     engine.rebuild_table(&t.db, &t.name, t, new, map).await
+}
+
+/// The TEXT size a TEXT column of collation `from` takes when CONVERT TO CHARACTER SET moves it
+/// to `to`: the smallest that holds as many characters as before (a latin1 MEDIUMTEXT becomes a
+/// utf8mb4 LONGTEXT, a utf8mb3 TINYTEXT a TEXT), never a smaller one, as MariaDB.
+fn text_size_for_charset(
+    size: selkie_storage::LobSize,
+    from: &str,
+    to: crate::charset::Collation,
+) -> selkie_storage::LobSize {
+    use selkie_storage::LobSize;
+    let Some(from) = crate::charset::Collation::named(from) else {
+        return size;
+    };
+    let chars = size.max_len() / from.charset().max_len.max(1);
+    let needed = chars.saturating_mul(to.charset().max_len);
+    [LobSize::Tiny, LobSize::Normal, LobSize::Medium, LobSize::Long]
+        .into_iter()
+        .filter(|s| s.max_len() >= size.max_len())
+        .find(|s| s.max_len() >= needed)
+        .unwrap_or(LobSize::Long)
 }
 
 #[cfg(test)]
