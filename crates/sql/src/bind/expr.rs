@@ -996,7 +996,7 @@ impl Binder<'_> {
             return Err(error::wrong_param_count(name));
         }
         let args = self.zerofill_arguments(f, args);
-        let args = if super::set_columns::reads_numbers(f.name) {
+        let args = if super::set_columns::is_math_function(f.name) {
             let operation = f.name.to_ascii_lowercase();
             for a in &args {
                 fixed_binary_operands::check_number_operand(a, &operation)?;

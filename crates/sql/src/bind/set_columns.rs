@@ -15,7 +15,7 @@ use crate::SqlError;
 /// val_int / val_decimal of the argument), so that an ENUM argument is its index and a SET
 /// column its bit mask there, as in arithmetic: ABS(set_col) is ABS(5) for 'a,c', not the
 /// 0 of the text 'a,c' read as a number.
-const NUMBER_READERS: &[&str] = &[
+const MATH_FUNCTIONS: &[&str] = &[
     "ABS",
     "SIGN",
     "SQRT",
@@ -47,9 +47,9 @@ const NUMBER_READERS: &[&str] = &[
     "BIN",
 ];
 
-/// Whether `function` reads every argument as a number (`NUMBER_READERS`).
-pub(super) fn reads_numbers(function: &str) -> bool {
-    NUMBER_READERS.contains(&function)
+/// Whether `function` reads every argument as a number (`MATH_FUNCTIONS`; zerofill.rs has the string functions that do).
+pub(super) fn is_math_function(function: &str) -> bool {
+    MATH_FUNCTIONS.contains(&function)
 }
 
 impl Binder<'_> {
