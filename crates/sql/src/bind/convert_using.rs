@@ -42,7 +42,7 @@ impl Binder<'_> {
     }
 
     pub(super) fn convert_to_charset(&mut self, x: Bound, cs: &charset::CharsetDef) -> Bound {
-        let x = self.zerofill_as_text(x);
+        let x = self.as_text_read(x);
         if cs.name == "binary" {
             let ty = value::cast_type(CastTarget::Binary { len: None });
             return Bound::new(

@@ -425,7 +425,7 @@ impl Binder<'_> {
             U::Plus => x,
             U::Minus => match &x.expr {
                 Expr::Literal(v) => {
-                    let folded = value::negate(v)?;
+                    let folded = value::negate_constant(v)?;
                     let ty = SqlType::of_value(&folded);
                     Bound::new(Expr::Literal(folded), ty, x.nullable)
                 }
@@ -713,9 +713,9 @@ impl Binder<'_> {
     ) -> Result<Bound, SqlError> {
         // LIKE reads a ZEROFILL column as its padded text ('00042' LIKE '000%').
         let x = self.bind_expr(expr)?;
-        let x = self.zerofill_as_text(x);
+        let x = self.as_text_read(x);
         let p = self.bind_expr(pattern)?;
-        let p = self.zerofill_as_text(p);
+        let p = self.as_text_read(p);
         let escape = match escape {
             None => DEFAULT_LIKE_ESCAPE,
             Some(e) => {
@@ -780,7 +780,7 @@ impl Binder<'_> {
                 Some(prev) => SqlType::unify(&prev, &t.ty),
             });
             conds.push(w);
-            results.push(t.expr);
+            results.push(t);
         }
         // CASE x WHEN v ...: x and the values compare in one collation.
         let (operand, conds) = match operand {
@@ -795,7 +795,6 @@ impl Binder<'_> {
             }
             None => (None, conds.into_iter().map(|c| c.expr).collect()),
         };
-        let whens: Vec<(Expr, Expr)> = conds.into_iter().zip(results).collect();
         let otherwise = match otherwise {
             Some(e) => {
                 let b = self.bind_expr(e)?;
@@ -807,17 +806,17 @@ impl Binder<'_> {
                     None => b.ty.clone(),
                     Some(prev) => SqlType::unify(&prev, &b.ty),
                 });
-                Some(b.expr.boxed())
+                Some(b)
             }
             None => None,
         };
+        let ty = ty.unwrap_or(SqlType::Null);
+        let whens: Vec<(Expr, Expr)> =
+            conds.into_iter().zip(results).map(|(c, r)| (c, self.as_result_of_type(r, &ty).expr)).collect();
+        let otherwise = otherwise.map(|b| self.as_result_of_type(b, &ty).expr.boxed());
         let result = self.result_collation_of(&result_collations, "case")?;
         Ok(with_result_collation(
-            Bound::new(
-                Expr::Case { operand: operand.map(Expr::boxed), whens, otherwise },
-                ty.unwrap_or(SqlType::Null),
-                true,
-            ),
+            Bound::new(Expr::Case { operand: operand.map(Expr::boxed), whens, otherwise }, ty, true),
             result,
         ))
     }
@@ -839,7 +838,7 @@ impl Binder<'_> {
         charset: &'static crate::charset::CharsetDef,
     ) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
-        let x = if matches!(target, CastTarget::Char { .. }) { self.zerofill_as_text(x) } else { x };
+        let x = if matches!(target, CastTarget::Char { .. }) { self.as_text_read(x) } else { x };
         let x = match (&target, &x.ty) {
             (CastTarget::Char { .. }, SqlType::Bytes { .. }) if charset.name != "binary" => {
                 self.convert_to_charset(x, charset)
@@ -995,7 +994,7 @@ impl Binder<'_> {
         if args.len() < f.min_args || args.len() > f.max_args {
             return Err(error::wrong_param_count(name));
         }
-        let args = self.zerofill_arguments(f, args);
+        let args = self.string_arguments(f, args);
         let args = if super::set_columns::is_math_function(f.name) {
             let operation = f.name.to_ascii_lowercase();
             for a in &args {
@@ -1247,6 +1246,7 @@ impl Binder<'_> {
                 let ty = SqlType::unify(&a.ty, &b.ty);
                 let result = self.string_result_collation(&[&a, &b], "if")?;
                 let nullable = a.nullable || b.nullable;
+                let (a, b) = (self.as_result_of_type(a, &ty), self.as_result_of_type(b, &ty));
                 let case = Expr::Case { operand: None, whens: vec![(c.expr, a.expr)], otherwise: Some(b.expr.boxed()) };
                 Ok(with_result_collation(Bound::new(case, ty, nullable), result))
             }
@@ -1268,10 +1268,14 @@ impl Binder<'_> {
                 let result = self.string_result_collation(&refs, operation)?;
                 let nullable = bound.iter().all(|b| b.nullable);
                 let mut it = bound.into_iter().rev();
-                let last = it.next().map(|b| b.expr).unwrap_or(Expr::Literal(Value::Null));
+                let last = it.next().map(|b| self.as_result_of_type(b, &ty).expr).unwrap_or(Expr::Literal(Value::Null));
                 // COALESCE(a, b, c) = CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b ELSE c
-                let mut whens: Vec<(Expr, Expr)> =
-                    it.map(|b| (Expr::IsNull { expr: b.expr.clone().boxed(), negated: true }, b.expr)).collect();
+                let mut whens: Vec<(Expr, Expr)> = it
+                    .map(|b| {
+                        let test = Expr::IsNull { expr: b.expr.clone().boxed(), negated: true };
+                        (test, self.as_result_of_type(b, &ty).expr)
+                    })
+                    .collect();
                 whens.reverse();
                 if whens.is_empty() {
                     return Ok(with_result_collation(Bound::new(last, ty, nullable), result));
@@ -1452,8 +1456,8 @@ impl Binder<'_> {
         let mut bound = bound?;
         clause_result?;
         if func == AggFunc::GroupConcat {
-            // GROUP_CONCAT joins strings: a ZEROFILL column as its padded text.
-            bound = bound.into_iter().map(|b| self.zerofill_as_text(b)).collect();
+            // GROUP_CONCAT joins strings: a ZEROFILL column as its padded text, a FLOAT as a float.
+            bound = bound.into_iter().map(|b| self.as_text_read(b)).collect();
         }
         // SUM(e), AVG(e), BIT_OR(e)... of an ENUM / SET read its index / bit mask.
         if matches!(

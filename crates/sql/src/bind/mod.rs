@@ -22,6 +22,7 @@ pub mod names;
 mod regexp;
 mod select;
 mod set_columns;
+mod string_context;
 #[cfg(test)]
 mod tests;
 pub mod types;

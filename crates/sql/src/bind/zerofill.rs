@@ -15,11 +15,6 @@ use crate::types::{column_flags, Value};
 use crate::value::{FnContext, ScalarFunction, SqlType};
 use crate::SqlError;
 
-/// Functions that return a number but read their argument as a string.
-const STRING_READERS: &[&str] = &["LENGTH", "OCTET_LENGTH", "CHAR_LENGTH", "CHARACTER_LENGTH", "BIT_LENGTH"];
-/// String functions that read a number as a number.
-const NUMBER_READERS: &[&str] = &["HEX"];
-
 impl Binder<'_> {
     /// A ZEROFILL column as its padded text; anything else as it is.
     pub(super) fn zerofill_as_text(&self, b: Bound) -> Bound {
@@ -30,23 +25,11 @@ impl Binder<'_> {
         let args = vec![b.expr, Expr::Literal(Value::Int(i64::from(width)))];
         Bound::new(Expr::Func { func: FuncRef(&ZEROFILL_TEXT), args }, SqlType::text(max_chars, false), b.nullable)
     }
+}
 
-    /// The arguments of a call of `f`, ZEROFILL columns padded where the function reads them
-    /// as strings.
-    pub(super) fn zerofill_arguments(&self, f: &ScalarFunction, args: Vec<Bound>) -> Vec<Bound> {
-        if !args.iter().any(|a| zerofill_width(a).is_some()) {
-            return args;
-        }
-        let types: Vec<SqlType> = args.iter().map(|a| a.ty.clone()).collect();
-        let reads_strings = match (f.return_type)(&types) {
-            SqlType::Text { .. } | SqlType::Bytes { .. } => !NUMBER_READERS.contains(&f.name),
-            _ => STRING_READERS.contains(&f.name),
-        };
-        if !reads_strings {
-            return args;
-        }
-        args.into_iter().map(|a| self.zerofill_as_text(a)).collect()
-    }
+/// Whether `b` is a plain reference to a ZEROFILL column.
+pub(super) fn is_zerofill(b: &Bound) -> bool {
+    zerofill_width(b).is_some()
 }
 
 /// The display width of a plain reference to a ZEROFILL column.

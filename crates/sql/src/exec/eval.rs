@@ -26,20 +26,6 @@ fn opt_bool(b: Option<bool>) -> Value {
     }
 }
 
-/// MySQL bit operations work on unsigned 64-bit integers; negative integers are reinterpreted.
-fn bit_operand(v: &Value) -> Option<u64> {
-    match v {
-        Value::Null => None,
-        Value::Int(i) => Some(*i as u64),
-        Value::UInt(u) => Some(*u),
-        other => match value::to_f64(other) {
-            Some(f) if f < 0.0 => Some(f.round() as i64 as u64),
-            Some(f) => Some(f.round() as u64),
-            None => Some(0),
-        },
-    }
-}
-
 impl Expr {
     pub fn eval(&self, row: &[Value], cx: &mut ExecCtx) -> Result<Value, SqlError> {
         match self {
@@ -63,11 +49,15 @@ impl Expr {
             }
             Expr::Neg(e) => {
                 let v = e.eval(row, cx)?;
-                value::negate(&v)
+                match value::negate(&v) {
+                    // Only a constant's overflow becomes a DECIMAL; the walk runs on this path only.
+                    Err(_) if e.is_row_independent() => value::negate_constant(&v),
+                    other => other,
+                }
             }
             Expr::BitNot(e) => {
                 let v = e.eval(row, cx)?;
-                Ok(bit_operand(&v).map_or(Value::Null, |u| Value::UInt(!u)))
+                Ok(value::bit_operand(&v, &*cx).map_or(Value::Null, |u| Value::UInt(!u)))
             }
             Expr::And(a, b) => {
                 let l = value::truthy(&a.eval(row, cx)?);
@@ -115,7 +105,10 @@ impl Expr {
             Expr::Bit { op, left, right } => {
                 let l = left.eval(row, cx)?;
                 let r = right.eval(row, cx)?;
-                let (Some(a), Some(b)) = (bit_operand(&l), bit_operand(&r)) else {
+                let count = matches!(op, BitOp::Shl | BitOp::Shr);
+                let a = value::bit_operand(&l, &*cx);
+                let b = if count { value::shift_count(&r, &*cx) } else { value::bit_operand(&r, &*cx) };
+                let (Some(a), Some(b)) = (a, b) else {
                     return Ok(Value::Null);
                 };
                 Ok(Value::UInt(match op {

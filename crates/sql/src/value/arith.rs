@@ -269,6 +269,16 @@ pub fn negate(v: &Value) -> Result<Value, SqlError> {
     })
 }
 
+/// `-v` for a constant operand: as `negate`, except that an unsigned value past BIGINT's range
+/// becomes a DECIMAL (MariaDB types the negation of such a constant as DECIMAL when it fixes
+/// the expression; only a column's value gives 1690).
+pub fn negate_constant(v: &Value) -> Result<Value, SqlError> {
+    match v {
+        Value::UInt(u) if *u > i64::MAX as u64 + 1 => Ok(Value::Decimal(Decimal::new(-(*u as i128), 0))),
+        other => negate(other),
+    }
+}
+
 /// Arithmetic class of a static type.
 #[derive(Clone, Copy)]
 enum TypeClass {

@@ -262,6 +262,44 @@ fn cast_integer(v: &Value, unsigned: bool, ctx: &dyn FnContext) -> i128 {
     }
 }
 
+/// An operand of `& | ^ ~` and the value `<<`/`>>` shift, as MariaDB's bit handlers read it:
+/// integers keep their 64 bits; anything else goes through DECIMAL (strings with 1292
+/// "Truncated incorrect DECIMAL value"), rounds half away from zero, a negative result keeps
+/// its two's-complement bits, and a value past BIGINT's range is clamped with 1916.
+pub fn bit_operand(v: &Value, ctx: &dyn FnContext) -> Option<u64> {
+    match v {
+        Value::Null => None,
+        Value::Int(i) => Some(*i as u64),
+        Value::UInt(u) => Some(*u),
+        other => Some(match value_to_decimal(other, ctx) {
+            Ok(d) => {
+                let r = decimal_to_i128(d);
+                if r < i64::MIN as i128 {
+                    overflow_warning(&Value::Decimal(d), "INT", ctx);
+                    i64::MIN as u64
+                } else if r > u64::MAX as i128 {
+                    overflow_warning(&Value::Decimal(d), "UNSIGNED INT", ctx);
+                    u64::MAX
+                } else {
+                    r as i64 as u64
+                }
+            }
+            Err(negative) if negative => i64::MIN as u64,
+            Err(_) => u64::MAX,
+        }),
+    }
+}
+
+/// The count of `<<`/`>>`: a string is read as an integer and truncated (`8 >> '1.9'` shifts
+/// by 1, with 1292 "Truncated incorrect INTEGER value"), unlike the shifted value, which rounds;
+/// a negative count is a huge unsigned one (the result is 0).
+pub fn shift_count(v: &Value, ctx: &dyn FnContext) -> Option<u64> {
+    match v {
+        Value::Bytes(_) => Some(clamp_i128_to_i64(cast_integer(v, false, ctx)) as u64),
+        other => bit_operand(other, ctx),
+    }
+}
+
 /// Any non-NULL value as DECIMAL, warning (1292 "Truncated incorrect DECIMAL value") when a
 /// string is not entirely a number. `Err(negative)` when it exceeds 38 integer digits.
 pub fn value_to_decimal(v: &Value, ctx: &dyn FnContext) -> Result<Decimal, bool> {

@@ -116,6 +116,10 @@ pub fn arith_type_with(op: ArithOp, a: &SqlType, b: &SqlType, div_increment: u32
 pub fn negate(v: &Value) -> Result<Value, SqlError> {
     arith::negate(v)
 }
+/// See `arith::negate_constant`.
+pub fn negate_constant(v: &Value) -> Result<Value, SqlError> {
+    arith::negate_constant(v)
+}
 
 // ---- casts and conversions ----
 
@@ -135,6 +139,7 @@ pub fn to_i64(v: &Value) -> Option<i64> {
 pub fn to_u64(v: &Value) -> Option<u64> {
     cast::to_u64(v)
 }
+pub use cast::{bit_operand, shift_count};
 pub fn to_f64(v: &Value) -> Option<f64> {
     cast::to_f64(v)
 }

@@ -506,6 +506,16 @@ fn locate(args: &[Value], ctx: &dyn FnContext) -> Result<Value, SqlError> {
     }
     let pos = int_arg(&args[2], ctx);
     let chars = char_count(&hay) as i64;
+    if needle.is_empty() {
+        // MariaDB finds the empty string only before a character that exists, and answers with
+        // the byte position there: LOCATE('', 'abc', 4) and LOCATE('', '', 1) are 0,
+        // LOCATE('', 'éa', 2) is 3.
+        let start = pos.saturating_sub(1);
+        if start < 0 || start >= hay.len() as i64 || start > chars {
+            return Ok(Value::Int(0));
+        }
+        return Ok(Value::Int(char_prefix_len(&hay, start as usize) as i64 + 1));
+    }
     if pos < 1 || pos > chars + 1 {
         return Ok(Value::Int(0));
     }
