@@ -119,6 +119,8 @@ pub struct Scope {
     /// The WINDOW clause of the SELECT being bound.
     pub named_windows: Vec<sqlparser::ast::NamedWindowDefinition>,
     pub clause: Option<Clause>,
+    /// STRAIGHT_JOIN was written: joins keep the written order (`join_order`).
+    pub fixed_join_order: bool,
 }
 
 impl Scope {
@@ -138,6 +140,8 @@ pub struct BindEnv<'a> {
     pub only_full_group_by: bool,
     /// The session's temporary tables, which shadow permanent tables of the same name.
     pub temporary: Option<&'a TemporaryTables>,
+    /// Table row counts for choosing join orders (`join_order`); None keeps written orders.
+    pub row_estimates: Option<&'a dyn super::join_order::RowEstimates>,
 }
 
 /// A common table expression in scope (`bind::cte`).

@@ -1,6 +1,7 @@
 //! The FROM clause: binding sources and joins, then planning how to read and join them.
 //!
-//! Joins run in the order written (no reordering). For each join the inner side is read by
+//! Inner joins over base tables run in the order `join_order` chooses; other joins in the
+//! order written. For each join the inner side is read by
 //! index lookups when the join's equalities bind a prefix of one of its indexes, otherwise
 //! through a hash table when there are type-compatible equalities, otherwise by a nested loop
 //! over its buffered rows. WHERE conjuncts are pushed to the lowest point where every table
@@ -85,7 +86,12 @@ impl Binder<'_> {
         for j in &twj.joins {
             use ast::JoinOperator as J;
             let (kind, constraint) = match &j.join_operator {
-                J::Join(c) | J::Inner(c) | J::StraightJoin(c) | J::CrossJoin(c) => (JoinKind::Inner, c),
+                J::StraightJoin(c) => {
+                    // STRAIGHT_JOIN: the tables are read in the order written.
+                    self.scope_mut().fixed_join_order = true;
+                    (JoinKind::Inner, c)
+                }
+                J::Join(c) | J::Inner(c) | J::CrossJoin(c) => (JoinKind::Inner, c),
                 J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, c),
                 J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
                 J::FullOuter(_) => return Err(error::not_supported("FULL OUTER JOIN")),
@@ -364,7 +370,10 @@ impl Binder<'_> {
             conjuncts.into_iter().partition(|c| single || !has_correlated_subquery(c));
         let (plan, ordered) = match tree {
             FromTree::Leaf(i) => self.plan_leaf(*i, pushable, order)?,
-            _ => (self.plan_tree(tree, pushable)?, false),
+            _ => match self.join_order(tree, &pushable)? {
+                Some(order) => (self.plan_reordered(tree, &order, pushable)?, false),
+                None => (self.plan_tree(tree, pushable)?, false),
+            },
         };
         Ok(match Expr::conjunction(top) {
             Some(p) => (Plan::Filter { input: Box::new(plan), predicate: p }, ordered),
@@ -372,7 +381,7 @@ impl Binder<'_> {
         })
     }
 
-    fn plan_tree(&mut self, tree: &FromTree, pushed: Vec<Expr>) -> Result<Plan, SqlError> {
+    pub(super) fn plan_tree(&mut self, tree: &FromTree, pushed: Vec<Expr>) -> Result<Plan, SqlError> {
         match tree {
             FromTree::Leaf(i) => Ok(self.plan_leaf(*i, pushed, None)?.0),
             FromTree::Join { left, right, kind, on } => self.plan_join(left, right, *kind, on, pushed),

@@ -17,6 +17,7 @@ mod expr;
 mod fixed_binary_operands;
 mod from;
 mod item_meta;
+mod join_order;
 mod json_agg;
 pub mod names;
 mod regexp;

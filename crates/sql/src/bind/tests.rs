@@ -109,6 +109,7 @@ fn try_plan(sql: &str) -> Result<QueryPlan, crate::error::SqlError> {
         pipes_as_concat: false,
         only_full_group_by: false,
         temporary: None,
+        row_estimates: None,
     };
     let mut b = Binder::new(env, sql);
     b.scopes.push(Scope::default());

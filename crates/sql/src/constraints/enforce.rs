@@ -148,6 +148,7 @@ pub(crate) fn bind_row_expr(
         pipes_as_concat: false,
         only_full_group_by: false,
         temporary: None,
+        row_estimates: None,
     };
     let mut b = Binder::new(env, text);
     let (bound, _) = b.with_scope(|b| {

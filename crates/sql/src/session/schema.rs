@@ -30,6 +30,7 @@ fn ddl_bind_env<'a>(catalog: &'a Catalog, db: Option<&'a str>, mode: SqlMode) ->
         pipes_as_concat: mode.pipes_as_concat,
         only_full_group_by: mode.only_full_group_by,
         temporary: None,
+        row_estimates: None,
     }
 }
 

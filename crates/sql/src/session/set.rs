@@ -210,6 +210,7 @@ impl Session {
                 pipes_as_concat: mode.pipes_as_concat,
                 only_full_group_by: mode.only_full_group_by,
                 temporary: None,
+                row_estimates: None,
             };
             let mut b = Binder::new(benv, text);
             b.scopes.push(Scope::default());

@@ -315,6 +315,7 @@ impl Session {
             pipes_as_concat: mode.pipes_as_concat,
             only_full_group_by: mode.only_full_group_by,
             temporary: Some(&self.temporary),
+            row_estimates: Some(self.store.engine()),
         }
     }
 
