@@ -11,8 +11,8 @@ use sqlparser::ast;
 use super::binder::{Binder, Bound, SourceKind};
 use super::fixed_binary_operands;
 use super::types;
+use crate::error;
 use crate::error::SqlError;
-use crate::error::{self, Clause};
 use crate::plan::AggSpec;
 use crate::plan::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::types::Value;
@@ -386,9 +386,6 @@ impl Binder<'_> {
                 }
                 return match self.text.placeholder_at(v.span.start) {
                     Some(i) => {
-                        if self.clause() == Clause::Select {
-                            self.params_in_select_list = true;
-                        }
                         let ty = match self.param_types.and_then(|t| t.get(i)).cloned().unwrap_or(SqlType::Null) {
                             // A string parameter is text of the connection, as a literal is.
                             SqlType::Text { max_chars, lob, .. } => {
@@ -431,7 +428,7 @@ impl Binder<'_> {
                 }
                 _ => {
                     fixed_binary_operands::check_number_operand(&x, "-")?;
-                    let x = self.enum_index(x)?;
+                    let x = self.as_number_read(x)?;
                     let ty = match x.ty {
                         SqlType::Int { bits, .. } => SqlType::Int { bits, unsigned: false },
                         other => other,
@@ -439,10 +436,16 @@ impl Binder<'_> {
                     Bound::new(Expr::Neg(x.expr.boxed()), ty, x.nullable)
                 }
             },
-            U::Not | U::BangNot => Bound::new(Expr::Not(x.expr.boxed()), bool_type(), x.nullable),
+            U::Not | U::BangNot => {
+                let x = match self.hex_number(expr) {
+                    Some(n) => n,
+                    None => self.as_number_read(x)?,
+                };
+                Bound::new(Expr::Not(x.expr.boxed()), bool_type(), x.nullable)
+            }
             U::BitwiseNot => {
                 fixed_binary_operands::check_number_operand(&x, "~")?;
-                let x = self.enum_index(x)?;
+                let x = self.as_number_read(x)?;
                 Bound::new(Expr::BitNot(x.expr.boxed()), SqlType::Int { bits: 64, unsigned: true }, x.nullable)
             }
             other => return Err(error::not_supported(&format!("operator {other}"))),
@@ -541,8 +544,8 @@ impl Binder<'_> {
         }
         match op {
             B::And | B::Or | B::Xor => {
-                let l = self.bind_expr(left)?;
-                let r = self.bind_expr(right)?;
+                let l = self.bind_condition(left)?;
+                let r = self.bind_condition(right)?;
                 let nullable = l.nullable || r.nullable;
                 let (a, b) = (l.expr.boxed(), r.expr.boxed());
                 let e = match op {
@@ -700,7 +703,7 @@ impl Binder<'_> {
     }
 
     fn bind_is_bool(&mut self, x: &ast::Expr, value: bool, negated: bool) -> Result<Bound, SqlError> {
-        let b = self.bind_expr(x)?;
+        let b = self.bind_condition(x)?;
         Ok(Bound::new(Expr::IsBool { expr: b.expr.boxed(), value, negated }, bool_type(), false))
     }
 
@@ -768,7 +771,9 @@ impl Binder<'_> {
         // What each result brings to the collation of the CASE's value.
         let mut result_collations = Vec::with_capacity(conditions.len() + 1);
         for cw in conditions {
-            let w = self.bind_expr(&cw.condition)?;
+            // A searched CASE asks its conditions' truth; a simple CASE compares them.
+            let w =
+                if operand.is_some() { self.bind_expr(&cw.condition)? } else { self.bind_condition(&cw.condition)? };
             let t = self.bind_expr(&cw.result)?;
             result_collations.push(self.dt_collation_of(&t));
             match &first_result {
@@ -979,6 +984,24 @@ impl Binder<'_> {
             );
         }
         Ok(index)
+    }
+
+    /// `b` where MariaDB reads it as a number (val_int / val_real): an ENUM as its index, a
+    /// SET as its bit mask, a TIME as HHMMSS ('00:00:01' is 1, not the 0 its text spells).
+    pub(super) fn as_number_read(&mut self, b: Bound) -> Result<Bound, SqlError> {
+        Ok(time_as_number(self.enum_index(b)?))
+    }
+
+    /// `e` bound as a condition (WHERE, HAVING, AND / OR / XOR / NOT, IF's and CASE WHEN's
+    /// conditions, IS TRUE): MariaDB asks its truth of val_bool, which reads it as a number,
+    /// so an ENUM / SET / TIME is true when its number is not 0 and `b'101'` / `0x05` is 5.
+    /// Decided here, so nothing is added to the evaluation of other conditions.
+    pub fn bind_condition(&mut self, e: &ast::Expr) -> Result<Bound, SqlError> {
+        let b = self.bind_expr(e)?;
+        if let Some(n) = self.hex_number(e) {
+            return Ok(n);
+        }
+        self.as_number_read(b)
     }
 
     fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {
@@ -1239,7 +1262,7 @@ impl Binder<'_> {
                 if args.len() != 3 {
                     return Err(error::wrong_param_count(&name));
                 }
-                let c = self.bind_expr(args[0])?;
+                let c = self.bind_condition(args[0])?;
                 let a = self.bind_expr(args[1])?;
                 let b = self.bind_expr(args[2])?;
                 fixed_binary_operands::check_operands_meet(&[&a, &b], "if")?;
@@ -1475,7 +1498,7 @@ impl Binder<'_> {
             for b in &bound {
                 fixed_binary_operands::check_number_operand(b, &operation)?;
             }
-            bound = bound.into_iter().map(|b| self.enum_index(b)).collect::<Result<_, _>>()?;
+            bound = bound.into_iter().map(|b| self.as_number_read(b)).collect::<Result<_, _>>()?;
         }
         let arg_type = bound.first().map(|b| b.ty.clone()).unwrap_or(SqlType::Int { bits: 64, unsigned: false });
         let mut ty = value::aggregate_type(func, &arg_type);

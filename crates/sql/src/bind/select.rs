@@ -277,7 +277,7 @@ impl Binder<'_> {
         let tree = self.bind_from(&sel.from)?;
         self.set_clause(Clause::Where);
         self.scope_mut().allow_aggs = false;
-        let where_bound = sel.selection.as_ref().map(|w| self.bind_expr(w)).transpose()?;
+        let where_bound = sel.selection.as_ref().map(|w| self.bind_condition(w)).transpose()?;
 
         // Select list.
         self.set_named_windows(&sel.named_window)?;
@@ -316,7 +316,7 @@ impl Binder<'_> {
         self.set_clause(Clause::Having);
         self.scope_mut().allow_aggs = true;
         self.alias_mode = AliasMode::Prefer;
-        let having = sel.having.as_ref().map(|h| self.bind_expr(h)).transpose();
+        let having = sel.having.as_ref().map(|h| self.bind_condition(h)).transpose();
         self.alias_mode = AliasMode::None;
         let having = having?;
         // An alias of a window function names it in GROUP BY / HAVING too (4015, as MariaDB).

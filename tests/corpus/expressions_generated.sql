@@ -1,0 +1,52 @@
+-- Issue 15 item 4: expression semantics found wrong by generated queries (scripts/expr_fuzz.py),
+-- each checked on MariaDB 10.11.
+-- A text statement's constants become parameters of a cached plan (auto-parameterization): the
+-- plan is bound with their types, and kept for constants of the same kinds only. A string column
+-- against a number compares numbers (' 1' = 1, '1abc' = 1 with 1292), against a string collated
+-- text; bound without types, `c = 0` compared sort keys as numbers and matched every row.
+CREATE TABLE tc (id INT PRIMARY KEY, c VARCHAR(10), e ENUM('a','b','10'));
+INSERT INTO tc VALUES (1, ' 1', 'a'), (2, '1abc', 'b'), (3, '10', '10'), (4, 'a', 'a');
+SELECT id FROM tc WHERE c = 0;
+SELECT id FROM tc WHERE c = '0';
+SELECT id FROM tc WHERE c = 1;
+SELECT id FROM tc WHERE c = '1';
+SELECT id FROM tc WHERE c > 0 ORDER BY id;
+SELECT id FROM tc WHERE c IN (0, 10) ORDER BY id;
+SELECT id FROM tc WHERE c = 1.0 ORDER BY id;
+SELECT id FROM tc WHERE c = 1e0 ORDER BY id;
+SELECT id FROM tc WHERE CONCAT(c) = 0;
+SELECT id FROM tc WHERE e = 1 ORDER BY id;
+SELECT id FROM tc WHERE e = '10';
+SELECT id FROM tc WHERE e = 3;
+SELECT id FROM tc WHERE c IN ('10', 'a') ORDER BY id;
+SELECT id FROM tc WHERE c NOT IN (1, 2) ORDER BY id;
+PREPARE s FROM 'SELECT id FROM tc WHERE c = ? ORDER BY id';
+SET @p = 0;
+EXECUTE s USING @p;
+SET @p = 'a';
+EXECUTE s USING @p;
+EXECUTE s USING 1;
+DEALLOCATE PREPARE s;
+-- An ENUM compared with a string compares in the column's collation (IMPLICIT), not the literal's.
+CREATE TABLE en_ci (id int PRIMARY KEY, u ENUM('METER', 'SECOND') COLLATE utf8mb4_unicode_ci, b ENUM('METER', 'SECOND') COLLATE utf8mb4_bin);
+INSERT INTO en_ci VALUES (1, 'METER', 'METER'), (2, 'SECOND', 'SECOND');
+SELECT id, b = 'meter', u = 'meter', b IN ('meter', 'x'), u IN ('meter', 'x'), b LIKE 'met%', u LIKE 'met%' FROM en_ci ORDER BY id;
+SELECT id FROM en_ci WHERE b = 'meter';
+-- Conditions (WHERE, HAVING, AND / OR / XOR / NOT, IF, CASE WHEN, IS TRUE) read their operand as a
+-- number: an ENUM is its index, a SET its bit mask, a TIME HHMMSS, b'101' / 0x05 the number 5.
+-- Unary minus, ~ and SUM / AVG / BIT_* read a TIME as HHMMSS too.
+CREATE TABLE tb (id INT PRIMARY KEY, e ENUM('a','b','10'), s SET('x','y','1'), tm TIME);
+INSERT INTO tb VALUES (1, NULL, NULL, NULL), (2, 'a', '', '00:00:00'), (3, 'b', 'x', '-01:02:03'), (4, '10', 'x,y', '838:59:59'), (5, 'a', 'y,1', '00:00:01'), (6, '10', '1', '12:34:56');
+SELECT id FROM tb WHERE e ORDER BY id;
+SELECT id FROM tb WHERE s ORDER BY id;
+SELECT id FROM tb WHERE tm ORDER BY id;
+SELECT id FROM tb WHERE NOT tm ORDER BY id;
+SELECT id, e AND 1, s OR 0, tm XOR 0, NOT e, NOT s, e IS TRUE, tm IS FALSE, IF(e, 'y', 'n'), IF(tm, 'y', 'n'), CASE WHEN s THEN 'y' ELSE 'n' END FROM tb ORDER BY id;
+SELECT 1 AND b'101', NOT 0x05, IF(b'1', 'y', 'n'), CASE WHEN 0x00 THEN 'y' ELSE 'n' END, b'101' IS TRUE, 0x31 XOR 0;
+SELECT id, -tm, ~tm FROM tb ORDER BY id;
+SELECT SUM(tm), AVG(tm), BIT_OR(tm), BIT_AND(tm), MAX(-tm), SUM(e), BIT_OR(s) FROM tb;
+-- sorted
+SELECT e, COUNT(*) FROM tb GROUP BY e HAVING e;
+UPDATE tb SET e = 'b' WHERE tm;
+DELETE FROM tb WHERE NOT s;
+SELECT * FROM tb ORDER BY id;
