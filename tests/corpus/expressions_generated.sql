@@ -50,3 +50,27 @@ SELECT e, COUNT(*) FROM tb GROUP BY e HAVING e;
 UPDATE tb SET e = 'b' WHERE tm;
 DELETE FROM tb WHERE NOT s;
 SELECT * FROM tb ORDER BY id;
+-- A set operation's branches are read as the result's types: a number or a date under a string
+-- column is its text (so '10' UNION 10 is one row; DATETIME(3) keeps its digits), an integer
+-- under a DOUBLE column a double.
+CREATE TABLE tu2 (id INT PRIMARY KEY, c VARCHAR(10), dtm DATETIME(3), bi BIGINT, d DOUBLE, u BIGINT UNSIGNED, e ENUM('a','10'));
+INSERT INTO tu2 VALUES (1, '10', '2020-01-01 10:00:00.5', 9223372036854775807, 0.5, 18446744073709551615, '10'), (2, 'a', '2001-01-01 00:00:00', -1, 1, 10, 'a');
+-- sorted
+SELECT c FROM tu2 UNION SELECT 10 FROM tu2;
+-- sorted
+SELECT 1 UNION SELECT dtm FROM tu2;
+-- sorted
+SELECT d FROM tu2 UNION SELECT bi FROM tu2;
+-- sorted
+SELECT u FROM tu2 UNION SELECT e FROM tu2;
+-- sorted
+SELECT 1 UNION ALL SELECT 2.5 UNION SELECT 'x' UNION SELECT 1;
+-- sorted
+SELECT c FROM tu2 INTERSECT SELECT 10;
+-- sorted
+SELECT c FROM tu2 EXCEPT SELECT 10;
+-- Arguments read as numbers (math functions, numeric CASTs, the lengths / counts / positions of
+-- string functions, ELT's index) read an ENUM as its index, a SET as its mask, a TIME as HHMMSS.
+SELECT id, CAST(e AS UNSIGNED), CAST(s AS SIGNED), CAST(tm AS DECIMAL(10,2)), CAST(tm AS DOUBLE), CAST(e AS DOUBLE), CAST(b'101' AS DOUBLE), CAST(0x05 AS UNSIGNED) FROM tb ORDER BY id;
+SELECT id, LPAD(1, e, 'x'), LEFT('abcdefgh', tm), SUBSTRING('abcdefghijkl', e, s), REPEAT('x', e), ELT(e, 'p', 'q', 'r'), RIGHT('abc', s), INSERT('abcdef', e, s, 'Z') FROM tb ORDER BY id;
+SELECT id, SQRT(tm), POW(tm, 2), ABS(tm), SIGN(tm), ROUND(e, 1), MOD(tm, 7), BIT_COUNT(s) FROM tb ORDER BY id;

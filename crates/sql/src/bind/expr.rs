@@ -843,7 +843,20 @@ impl Binder<'_> {
         charset: &'static crate::charset::CharsetDef,
     ) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
-        let x = if matches!(target, CastTarget::Char { .. }) { self.as_text_read(x) } else { x };
+        let x = match target {
+            CastTarget::Char { .. } => self.as_text_read(x),
+            // A cast to a number reads its operand as one: an ENUM's index, a SET's mask, a
+            // TIME's HHMMSS, b'101' / 0x05 as 5.
+            CastTarget::Signed
+            | CastTarget::Unsigned
+            | CastTarget::Decimal { .. }
+            | CastTarget::Double
+            | CastTarget::Float => match self.hex_number(expr) {
+                Some(n) => n,
+                None => self.as_number_read(x)?,
+            },
+            _ => x,
+        };
         let x = match (&target, &x.ty) {
             (CastTarget::Char { .. }, SqlType::Bytes { .. }) if charset.name != "binary" => {
                 self.convert_to_charset(x, charset)
@@ -1023,9 +1036,20 @@ impl Binder<'_> {
             for a in &args {
                 fixed_binary_operands::check_number_operand(a, &operation)?;
             }
-            args.into_iter().map(|a| self.enum_index(a)).collect::<Result<Vec<_>, _>>()?
+            // ROUND / TRUNCATE / CEIL / FLOOR of a TIME are TIMEs (left to them).
+            let keeps_time = ["ROUND", "TRUNCATE", "CEIL", "CEILING", "FLOOR"].contains(&f.name);
+            args.into_iter()
+                .map(|a| if keeps_time { self.enum_index(a) } else { self.as_number_read(a) })
+                .collect::<Result<Vec<_>, _>>()?
         } else {
-            args
+            match number_positions(f.name) {
+                Some(positions) => args
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, a)| if positions.contains(&i) { self.as_number_read(a) } else { Ok(a) })
+                    .collect::<Result<Vec<_>, _>>()?,
+                None => args,
+            }
         };
         // MariaDB changes no case in a binary string: UPPER(_binary'abc') is 'abc'.
         if ["UPPER", "UCASE", "LOWER", "LCASE"].contains(&f.name) && matches!(args[0].ty, SqlType::Bytes { .. }) {
@@ -1564,6 +1588,21 @@ fn date_add_type(base: &SqlType, unit: IntervalUnit) -> SqlType {
 fn time_operand(b: Bound, target: CastTarget) -> Bound {
     let ty = value::cast_type(target);
     Bound::new(Expr::Cast { expr: b.expr.boxed(), target }, ty, true)
+}
+
+/// The arguments of string function `name` that it reads as numbers (lengths, counts,
+/// positions, ELT's index): an ENUM there is its index, a SET its mask, a TIME its HHMMSS, as
+/// MariaDB's val_int of them (LPAD('1', e, 'x') pads to e's index, not to the 0 of its text).
+fn number_positions(name: &str) -> Option<&'static [usize]> {
+    Some(match name {
+        "LEFT" | "RIGHT" | "REPEAT" | "LPAD" | "RPAD" => &[1],
+        "SUBSTRING" | "SUBSTR" | "MID" | "INSERT" => &[1, 2],
+        "SUBSTRING_INDEX" | "LOCATE" => &[2],
+        "ELT" | "SPACE" | "MAKE_SET" => &[0],
+        "EXPORT_SET" => &[0, 3],
+        "FORMAT" => &[1],
+        _ => return None,
+    })
 }
 
 /// A TIME operand of arithmetic as MariaDB's number HHMMSS[.f]; anything else as it is.
