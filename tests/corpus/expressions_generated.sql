@@ -74,3 +74,14 @@ SELECT c FROM tu2 EXCEPT SELECT 10;
 SELECT id, CAST(e AS UNSIGNED), CAST(s AS SIGNED), CAST(tm AS DECIMAL(10,2)), CAST(tm AS DOUBLE), CAST(e AS DOUBLE), CAST(b'101' AS DOUBLE), CAST(0x05 AS UNSIGNED) FROM tb ORDER BY id;
 SELECT id, LPAD(1, e, 'x'), LEFT('abcdefgh', tm), SUBSTRING('abcdefghijkl', e, s), REPEAT('x', e), ELT(e, 'p', 'q', 'r'), RIGHT('abc', s), INSERT('abcdef', e, s, 'Z') FROM tb ORDER BY id;
 SELECT id, SQRT(tm), POW(tm, 2), ABS(tm), SIGN(tm), ROUND(e, 1), MOD(tm, 7), BIT_COUNT(s) FROM tb ORDER BY id;
+-- Bit operations read a TIME as HHMMSS, an ENUM / SET as a number, b'101' as 5; BIT_OR / BIT_XOR /
+-- BIT_AND read a DOUBLE rounded and held to the signed range.
+CREATE TABLE tbits (id INT PRIMARY KEY, d DOUBLE, f FLOAT, tm TIME, e ENUM('a','b','10'), s SET('x','y','1'));
+INSERT INTO tbits VALUES (1, NULL, NULL, NULL, NULL, NULL), (2, 0, 0, '00:00:00', 'a', ''), (3, -1, -0.5, '-01:02:03', 'b', 'x'), (4, 1.7e308, 3.4e38, '838:59:59', '10', 'x,y'), (5, 0.1, 1.5, '12:34:56', 'a', 'y,1'), (6, 2.5, 0.1, '23:59:59', '10', '1'), (7, -0.0, 1e-5, '00:00:01', 'b', 'x,1');
+SELECT id, tm ^ 1, tm & 0x0f, s | 0, e << 1, 1 | b'101', ~e FROM tbits ORDER BY id;
+SELECT BIT_XOR(d + 0), BIT_OR(f), BIT_AND(d * 1), BIT_OR(-d) FROM tbits;
+-- IN: a TIME among the operands compares times; an ENUM / SET beside numbers is its index / mask;
+-- a list of strings and numbers compares each pair in its own type.
+SELECT id, tm IN (1, 0), 1 IN (0, tm), e IN (1, 3), s IN (1, 2), e IN (1, 'b'), e NOT IN (1, 'b'), e IN (NULL, 'a', 3), tm IN ('00:00:01', 0) FROM tbits ORDER BY id;
+SELECT id FROM tbits WHERE e IN (2, 'a') ORDER BY id;
+SELECT c, c IN (0, 'A'), c NOT IN (1, 'b'), c IN ('A', 1, NULL) FROM (SELECT 'a' AS c UNION ALL SELECT ' 1' UNION ALL SELECT 'x' UNION ALL SELECT 'B') t;

@@ -529,12 +529,20 @@ impl Binder<'_> {
                 BitOp::Shl => "<<",
                 BitOp::Shr => ">>",
             };
+            // Operands read as numbers: a TIME as HHMMSS, an ENUM / SET as its index / mask,
+            // b'101' / 0x05 as 5.
             let l = self.bind_expr(left)?;
             fixed_binary_operands::check_number_operand(&l, symbol)?;
-            let l = self.enum_index(l)?;
+            let l = match self.hex_number(left) {
+                Some(n) => n,
+                None => self.as_number_read(l)?,
+            };
             let r = self.bind_expr(right)?;
             fixed_binary_operands::check_number_operand(&r, symbol)?;
-            let r = self.enum_index(r)?;
+            let r = match self.hex_number(right) {
+                Some(n) => n,
+                None => self.as_number_read(r)?,
+            };
             let nullable = l.nullable || r.nullable;
             return Ok(Bound::new(
                 Expr::Bit { op: bop, left: l.expr.boxed(), right: r.expr.boxed() },
@@ -688,9 +696,35 @@ impl Binder<'_> {
             nullable |= b.nullable;
             operands.push(b);
         }
-        // A TIME compares as a time (see bind_comparison).
-        if matches!(operands[0].ty, SqlType::Time { .. }) {
+        // A list of strings and numbers: MariaDB compares the value with each item in the
+        // pair's own type (`e IN (1, 'b')` is index = 1 OR text = 'b'), as a disjunction of
+        // comparisons does, NULLs included.
+        let is_string = |b: &Bound| matches!(b.ty, SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. });
+        let is_other = |b: &Bound| !matches!(b.ty, SqlType::Null) && !is_string(b);
+        let items = &operands[1..];
+        if items.iter().any(is_string) && items.iter().any(is_other) && !self.is_json(&operands[0]) {
+            // Types that cannot meet are refused naming IN, as MariaDB does, not '='.
+            let refs: Vec<&Bound> = operands.iter().collect();
+            fixed_binary_operands::check_operands_meet(&refs, "in")?;
+            let mut any: Option<Expr> = None;
+            for item in list {
+                let eq = self.bind_comparison(CmpOp::Eq, expr, item)?.expr;
+                any = Some(match any {
+                    None => eq,
+                    Some(d) => Expr::Or(d.boxed(), eq.boxed()),
+                });
+            }
+            let e = any.expect("IN has a list");
+            let e = if negated { Expr::Not(e.boxed()) } else { e };
+            return Ok(Bound::new(e, bool_type(), nullable));
+        }
+        // A TIME among the operands makes the comparison one of times (MariaDB aggregates the
+        // comparison type of all of them: `1 IN (0, time_col)` reads 1 as 00:00:01); an ENUM /
+        // SET beside a number is its index / mask (see bind_comparison).
+        if operands.iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
             operands = operands.into_iter().map(|b| time_operand(b, CastTarget::TimeMicros)).collect();
+        } else if operands.iter().any(|b| b.ty.is_numeric()) {
+            operands = operands.into_iter().map(|b| self.enum_index(b)).collect::<Result<_, _>>()?;
         }
         let mut operands = self.collated_operands(operands, "in")?.into_iter();
         let x = operands.next().expect("the tested expression");
