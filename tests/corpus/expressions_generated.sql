@@ -85,3 +85,9 @@ SELECT BIT_XOR(d + 0), BIT_OR(f), BIT_AND(d * 1), BIT_OR(-d) FROM tbits;
 SELECT id, tm IN (1, 0), 1 IN (0, tm), e IN (1, 3), s IN (1, 2), e IN (1, 'b'), e NOT IN (1, 'b'), e IN (NULL, 'a', 3), tm IN ('00:00:01', 0) FROM tbits ORDER BY id;
 SELECT id FROM tbits WHERE e IN (2, 'a') ORDER BY id;
 SELECT c, c IN (0, 'A'), c NOT IN (1, 'b'), c IN ('A', 1, NULL) FROM (SELECT 'a' AS c UNION ALL SELECT ' 1' UNION ALL SELECT 'x' UNION ALL SELECT 'B') t;
+-- BETWEEN with a number among its operands compares all three as numbers (DECIMAL, or DOUBLE
+-- once a string meets a DECIMAL / DOUBLE), an ENUM as its index; strings alone compare as text.
+CREATE TABLE tbw (id INT PRIMARY KEY, c VARCHAR(10), e ENUM('a','b','10'), dc DECIMAL(10,3), u BIGINT UNSIGNED);
+INSERT INTO tbw VALUES (1, NULL, NULL, NULL, NULL), (2, '', 'a', 0, 0), (3, ' 1', 'b', -1.5, 1), (4, '1abc', '10', 9999999.999, 18446744073709551615), (5, 'a', 'a', 0.5, 10), (6, '10', '10', 2.5, 2), (7, 'b', 'b', 1, 3);
+SELECT id, c BETWEEN 1 AND '1.5e1', c BETWEEN '0' AND 5, e BETWEEN 1 AND 2, 'b' BETWEEN c AND 'c', c BETWEEN 'a' AND 'b', dc BETWEEN '1' AND 2, c BETWEEN 1e0 AND 2, u BETWEEN '1' AND 99999999999999999999, c NOT BETWEEN 0 AND '5' FROM tbw ORDER BY id;
+SELECT id FROM tbw WHERE c BETWEEN 1 AND 10 ORDER BY id;

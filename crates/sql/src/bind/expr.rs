@@ -156,9 +156,30 @@ impl Binder<'_> {
                 let hi = self.bind_expr(high)?;
                 let nullable = x.nullable || lo.nullable || hi.nullable;
                 // A TIME compares as a time (see bind_comparison).
-                let (x, lo, hi) = if [&x, &lo, &hi].iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
+                let all = [&x, &lo, &hi];
+                fixed_binary_operands::check_operands_meet(&all, "between")?;
+                let (x, lo, hi) = if all.iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
                     let m = |b| time_operand(b, CastTarget::TimeMicros);
                     (m(x), m(lo), m(hi))
+                } else if all.iter().any(|b| b.ty.is_numeric()) && !all.iter().any(|b| b.ty.is_temporal()) {
+                    // A number among the three makes MariaDB compare all of them as numbers
+                    // (its comparison type aggregates over the three, left to right: a string
+                    // with an integer is DECIMAL, a string with a DECIMAL or DOUBLE is DOUBLE):
+                    // '1abc' BETWEEN 1 AND '1.5e1' is 1 <= 1 <= 15, not a string comparison with
+                    // '1.5e1'. An ENUM is its index there.
+                    let target = between_number_type(&all);
+                    let mut m = |b: Bound| -> Result<Bound, SqlError> {
+                        let b = self.enum_index(b)?;
+                        Ok(match b.ty {
+                            SqlType::Text { .. } | SqlType::Bytes { .. } => Bound::new(
+                                Expr::Cast { expr: b.expr.boxed(), target },
+                                value::cast_type(target),
+                                b.nullable,
+                            ),
+                            _ => b,
+                        })
+                    };
+                    (m(x)?, m(lo)?, m(hi)?)
                 } else {
                     (x, lo, hi)
                 };
@@ -1622,6 +1643,41 @@ fn date_add_type(base: &SqlType, unit: IntervalUnit) -> SqlType {
 fn time_operand(b: Bound, target: CastTarget) -> Bound {
     let ty = value::cast_type(target);
     Bound::new(Expr::Cast { expr: b.expr.boxed(), target }, ty, true)
+}
+
+/// What the strings among BETWEEN's operands are read as when a number is among them:
+/// MariaDB's comparison type aggregated left to right, where a string and an integer give
+/// DECIMAL and a string with a DECIMAL or a DOUBLE gives DOUBLE.
+fn between_number_type(operands: &[&Bound]) -> CastTarget {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Kind {
+        Str,
+        Int,
+        Dec,
+        Dbl,
+    }
+    let kind = |b: &Bound| match b.ty {
+        SqlType::Int { .. } | SqlType::Bit { .. } => Kind::Int,
+        SqlType::Decimal { .. } => Kind::Dec,
+        SqlType::Float | SqlType::Double => Kind::Dbl,
+        _ => Kind::Str,
+    };
+    let mut acc: Option<Kind> = None;
+    for b in operands.iter().filter(|b| !matches!(b.ty, SqlType::Null)) {
+        let k = kind(b);
+        acc = Some(match (acc, k) {
+            (None, k) => k,
+            (Some(a), k) if a == k => a,
+            (Some(Kind::Dbl), _) | (Some(_), Kind::Dbl) => Kind::Dbl,
+            (Some(Kind::Str), Kind::Int) | (Some(Kind::Int), Kind::Str) => Kind::Dec,
+            (Some(Kind::Str), Kind::Dec) | (Some(Kind::Dec), Kind::Str) => Kind::Dbl,
+            _ => Kind::Dec,
+        });
+    }
+    match acc {
+        Some(Kind::Dbl) => CastTarget::Double,
+        _ => CastTarget::Decimal { precision: 65, scale: 30 },
+    }
 }
 
 /// The arguments of string function `name` that it reads as numbers (lengths, counts,
