@@ -91,3 +91,7 @@ CREATE TABLE tbw (id INT PRIMARY KEY, c VARCHAR(10), e ENUM('a','b','10'), dc DE
 INSERT INTO tbw VALUES (1, NULL, NULL, NULL, NULL), (2, '', 'a', 0, 0), (3, ' 1', 'b', -1.5, 1), (4, '1abc', '10', 9999999.999, 18446744073709551615), (5, 'a', 'a', 0.5, 10), (6, '10', '10', 2.5, 2), (7, 'b', 'b', 1, 3);
 SELECT id, c BETWEEN 1 AND '1.5e1', c BETWEEN '0' AND 5, e BETWEEN 1 AND 2, 'b' BETWEEN c AND 'c', c BETWEEN 'a' AND 'b', dc BETWEEN '1' AND 2, c BETWEEN 1e0 AND 2, u BETWEEN '1' AND 99999999999999999999, c NOT BETWEEN 0 AND '5' FROM tbw ORDER BY id;
 SELECT id FROM tbw WHERE c BETWEEN 1 AND 10 ORDER BY id;
+-- NULLIF tests with `=` and its coercions; GREATEST / LEAST beside a number read an ENUM / SET
+-- as its index / mask.
+SELECT id, NULLIF(0, s), NULLIF(e, 1), NULLIF(e, 'b'), NULLIF(tm, 1), LEAST(1, 1, e), GREATEST(0, s), GREATEST(e, 1.5), LEAST(e, 'b'), GREATEST(s, 'x') FROM tbits ORDER BY id;
+SELECT id, NULLIF(c, 0), NULLIF(c, 'A') FROM tbw ORDER BY id;

@@ -1096,6 +1096,27 @@ impl Binder<'_> {
             args.into_iter()
                 .map(|a| if keeps_time { self.enum_index(a) } else { self.as_number_read(a) })
                 .collect::<Result<Vec<_>, _>>()?
+        } else if ["GREATEST", "LEAST"].contains(&f.name) && args.iter().any(|a| a.ty.is_numeric()) {
+            // Beside a number, an ENUM / SET compares as its index / mask (GREATEST(e, 1.5) is
+            // 2.0 for the second member); beside integers only, the string it is makes the
+            // result a DOUBLE, as MariaDB aggregates the types.
+            let exact = |a: &Bound| matches!(a.ty, SqlType::Decimal { .. } | SqlType::Float | SqlType::Double);
+            let as_double = !args.iter().any(exact);
+            args.into_iter()
+                .map(|a| {
+                    let was_string = matches!(a.ty, SqlType::Enum { .. }) || self.set_column_members(&a).is_some();
+                    let a = self.enum_index(a)?;
+                    Ok(if was_string && as_double {
+                        Bound::new(
+                            Expr::Cast { expr: a.expr.boxed(), target: CastTarget::Double },
+                            SqlType::Double,
+                            a.nullable,
+                        )
+                    } else {
+                        a
+                    })
+                })
+                .collect::<Result<Vec<_>, SqlError>>()?
         } else {
             match number_positions(f.name) {
                 Some(positions) => args
@@ -1393,9 +1414,10 @@ impl Binder<'_> {
                 let b = self.bind_expr(args[1])?;
                 let ty = a.ty.clone();
                 let value = a.expr.clone();
-                let mut keyed = self.collated_operands(vec![a, b], "nullif")?.into_iter();
-                let (Some(left), Some(right)) = (keyed.next(), keyed.next()) else { unreachable!("two operands") };
-                let cond = Expr::Cmp { op: CmpOp::Eq, left: left.boxed(), right: right.boxed() };
+                // Collations that cannot meet are refused naming NULLIF; the test itself is `=`
+                // with its coercions (an ENUM beside a number its index, a TIME a time...).
+                self.collated_operands(vec![a, b], "nullif")?;
+                let cond = self.bind_comparison(CmpOp::Eq, args[0], args[1])?.expr;
                 Ok(Bound::new(
                     Expr::Case {
                         operand: None,
