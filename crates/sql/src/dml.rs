@@ -409,7 +409,7 @@ fn bind_where_order_limit(
     b.set_clause(Clause::Where);
     let mut conjuncts = Vec::new();
     if let Some(w) = selection {
-        b.bind_expr(w)?.expr.into_conjuncts(&mut conjuncts);
+        b.bind_condition(w)?.expr.into_conjuncts(&mut conjuncts);
     }
     b.set_clause(Clause::OrderBy);
     let mut order = Vec::new();

@@ -111,7 +111,7 @@ fn bind_where(b: &mut Binder, selection: Option<&ast::Expr>) -> Result<Vec<Expr>
     b.set_clause(Clause::Where);
     let mut conjuncts = Vec::new();
     if let Some(w) = selection {
-        b.bind_expr(w)?.expr.into_conjuncts(&mut conjuncts);
+        b.bind_condition(w)?.expr.into_conjuncts(&mut conjuncts);
     }
     Ok(conjuncts)
 }

@@ -191,8 +191,6 @@ pub struct Binder<'a> {
     /// Types of the `?` parameters when known (a prepared statement bound for the values of
     /// one execution); otherwise parameters are of unknown type (`SqlType::Null`).
     pub param_types: Option<&'a [SqlType]>,
-    /// A `?` was bound in a select list: result column types depend on parameter values.
-    pub params_in_select_list: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -221,7 +219,6 @@ impl<'a> Binder<'a> {
             tables: Vec::new(),
             uses_info_schema: false,
             param_types: None,
-            params_in_select_list: false,
         }
     }
 

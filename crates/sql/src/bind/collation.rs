@@ -533,7 +533,14 @@ impl Binder<'_> {
         let Some(collation) = self.collation_of_operand(b) else { return DtCollation::numeric() };
         let ascii = collation.charset_name() == "ascii"
             || matches!(&b.expr, Expr::Literal(Value::Bytes(bytes)) if bytes.is_ascii());
-        DtCollation { collation, derivation: b.derivation, ascii }
+        // An ENUM / SET is a string of its column's collation here (IMPLICIT as a column is),
+        // not the NUMERIC its non-text type would give: `enum_bin = 'meter'` compares under
+        // utf8mb4_bin, not under the literal's utf8mb4_general_ci.
+        let derivation = match b.ty {
+            SqlType::Enum { .. } => b.expr.derivation(&SqlType::text(0, false)),
+            _ => b.derivation,
+        };
+        DtCollation { collation, derivation, ascii }
     }
 
     /// The collation and derivation of a string function's result from its string operands

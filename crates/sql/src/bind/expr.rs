@@ -11,8 +11,8 @@ use sqlparser::ast;
 use super::binder::{Binder, Bound, SourceKind};
 use super::fixed_binary_operands;
 use super::types;
+use crate::error;
 use crate::error::SqlError;
-use crate::error::{self, Clause};
 use crate::plan::AggSpec;
 use crate::plan::{BitOp, CmpOp, CompiledLike, Expr, FuncRef, Subquery, SubqueryKind};
 use crate::types::Value;
@@ -156,9 +156,30 @@ impl Binder<'_> {
                 let hi = self.bind_expr(high)?;
                 let nullable = x.nullable || lo.nullable || hi.nullable;
                 // A TIME compares as a time (see bind_comparison).
-                let (x, lo, hi) = if [&x, &lo, &hi].iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
+                let all = [&x, &lo, &hi];
+                fixed_binary_operands::check_operands_meet(&all, "between")?;
+                let (x, lo, hi) = if all.iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
                     let m = |b| time_operand(b, CastTarget::TimeMicros);
                     (m(x), m(lo), m(hi))
+                } else if all.iter().any(|b| b.ty.is_numeric()) && !all.iter().any(|b| b.ty.is_temporal()) {
+                    // A number among the three makes MariaDB compare all of them as numbers
+                    // (its comparison type aggregates over the three, left to right: a string
+                    // with an integer is DECIMAL, a string with a DECIMAL or DOUBLE is DOUBLE):
+                    // '1abc' BETWEEN 1 AND '1.5e1' is 1 <= 1 <= 15, not a string comparison with
+                    // '1.5e1'. An ENUM is its index there.
+                    let target = between_number_type(&all);
+                    let mut m = |b: Bound| -> Result<Bound, SqlError> {
+                        let b = self.enum_index(b)?;
+                        Ok(match b.ty {
+                            SqlType::Text { .. } | SqlType::Bytes { .. } => Bound::new(
+                                Expr::Cast { expr: b.expr.boxed(), target },
+                                value::cast_type(target),
+                                b.nullable,
+                            ),
+                            _ => b,
+                        })
+                    };
+                    (m(x)?, m(lo)?, m(hi)?)
                 } else {
                     (x, lo, hi)
                 };
@@ -386,9 +407,6 @@ impl Binder<'_> {
                 }
                 return match self.text.placeholder_at(v.span.start) {
                     Some(i) => {
-                        if self.clause() == Clause::Select {
-                            self.params_in_select_list = true;
-                        }
                         let ty = match self.param_types.and_then(|t| t.get(i)).cloned().unwrap_or(SqlType::Null) {
                             // A string parameter is text of the connection, as a literal is.
                             SqlType::Text { max_chars, lob, .. } => {
@@ -431,7 +449,7 @@ impl Binder<'_> {
                 }
                 _ => {
                     fixed_binary_operands::check_number_operand(&x, "-")?;
-                    let x = self.enum_index(x)?;
+                    let x = self.as_number_read(x)?;
                     let ty = match x.ty {
                         SqlType::Int { bits, .. } => SqlType::Int { bits, unsigned: false },
                         other => other,
@@ -439,10 +457,16 @@ impl Binder<'_> {
                     Bound::new(Expr::Neg(x.expr.boxed()), ty, x.nullable)
                 }
             },
-            U::Not | U::BangNot => Bound::new(Expr::Not(x.expr.boxed()), bool_type(), x.nullable),
+            U::Not | U::BangNot => {
+                let x = match self.hex_number(expr) {
+                    Some(n) => n,
+                    None => self.as_number_read(x)?,
+                };
+                Bound::new(Expr::Not(x.expr.boxed()), bool_type(), x.nullable)
+            }
             U::BitwiseNot => {
                 fixed_binary_operands::check_number_operand(&x, "~")?;
-                let x = self.enum_index(x)?;
+                let x = self.as_number_read(x)?;
                 Bound::new(Expr::BitNot(x.expr.boxed()), SqlType::Int { bits: 64, unsigned: true }, x.nullable)
             }
             other => return Err(error::not_supported(&format!("operator {other}"))),
@@ -526,12 +550,20 @@ impl Binder<'_> {
                 BitOp::Shl => "<<",
                 BitOp::Shr => ">>",
             };
+            // Operands read as numbers: a TIME as HHMMSS, an ENUM / SET as its index / mask,
+            // b'101' / 0x05 as 5.
             let l = self.bind_expr(left)?;
             fixed_binary_operands::check_number_operand(&l, symbol)?;
-            let l = self.enum_index(l)?;
+            let l = match self.hex_number(left) {
+                Some(n) => n,
+                None => self.as_number_read(l)?,
+            };
             let r = self.bind_expr(right)?;
             fixed_binary_operands::check_number_operand(&r, symbol)?;
-            let r = self.enum_index(r)?;
+            let r = match self.hex_number(right) {
+                Some(n) => n,
+                None => self.as_number_read(r)?,
+            };
             let nullable = l.nullable || r.nullable;
             return Ok(Bound::new(
                 Expr::Bit { op: bop, left: l.expr.boxed(), right: r.expr.boxed() },
@@ -541,8 +573,8 @@ impl Binder<'_> {
         }
         match op {
             B::And | B::Or | B::Xor => {
-                let l = self.bind_expr(left)?;
-                let r = self.bind_expr(right)?;
+                let l = self.bind_condition(left)?;
+                let r = self.bind_condition(right)?;
                 let nullable = l.nullable || r.nullable;
                 let (a, b) = (l.expr.boxed(), r.expr.boxed());
                 let e = match op {
@@ -685,9 +717,35 @@ impl Binder<'_> {
             nullable |= b.nullable;
             operands.push(b);
         }
-        // A TIME compares as a time (see bind_comparison).
-        if matches!(operands[0].ty, SqlType::Time { .. }) {
+        // A list of strings and numbers: MariaDB compares the value with each item in the
+        // pair's own type (`e IN (1, 'b')` is index = 1 OR text = 'b'), as a disjunction of
+        // comparisons does, NULLs included.
+        let is_string = |b: &Bound| matches!(b.ty, SqlType::Text { .. } | SqlType::Bytes { .. } | SqlType::Enum { .. });
+        let is_other = |b: &Bound| !matches!(b.ty, SqlType::Null) && !is_string(b);
+        let items = &operands[1..];
+        if items.iter().any(is_string) && items.iter().any(is_other) && !self.is_json(&operands[0]) {
+            // Types that cannot meet are refused naming IN, as MariaDB does, not '='.
+            let refs: Vec<&Bound> = operands.iter().collect();
+            fixed_binary_operands::check_operands_meet(&refs, "in")?;
+            let mut any: Option<Expr> = None;
+            for item in list {
+                let eq = self.bind_comparison(CmpOp::Eq, expr, item)?.expr;
+                any = Some(match any {
+                    None => eq,
+                    Some(d) => Expr::Or(d.boxed(), eq.boxed()),
+                });
+            }
+            let e = any.expect("IN has a list");
+            let e = if negated { Expr::Not(e.boxed()) } else { e };
+            return Ok(Bound::new(e, bool_type(), nullable));
+        }
+        // A TIME among the operands makes the comparison one of times (MariaDB aggregates the
+        // comparison type of all of them: `1 IN (0, time_col)` reads 1 as 00:00:01); an ENUM /
+        // SET beside a number is its index / mask (see bind_comparison).
+        if operands.iter().any(|b| matches!(b.ty, SqlType::Time { .. })) {
             operands = operands.into_iter().map(|b| time_operand(b, CastTarget::TimeMicros)).collect();
+        } else if operands.iter().any(|b| b.ty.is_numeric()) {
+            operands = operands.into_iter().map(|b| self.enum_index(b)).collect::<Result<_, _>>()?;
         }
         let mut operands = self.collated_operands(operands, "in")?.into_iter();
         let x = operands.next().expect("the tested expression");
@@ -700,7 +758,7 @@ impl Binder<'_> {
     }
 
     fn bind_is_bool(&mut self, x: &ast::Expr, value: bool, negated: bool) -> Result<Bound, SqlError> {
-        let b = self.bind_expr(x)?;
+        let b = self.bind_condition(x)?;
         Ok(Bound::new(Expr::IsBool { expr: b.expr.boxed(), value, negated }, bool_type(), false))
     }
 
@@ -768,7 +826,9 @@ impl Binder<'_> {
         // What each result brings to the collation of the CASE's value.
         let mut result_collations = Vec::with_capacity(conditions.len() + 1);
         for cw in conditions {
-            let w = self.bind_expr(&cw.condition)?;
+            // A searched CASE asks its conditions' truth; a simple CASE compares them.
+            let w =
+                if operand.is_some() { self.bind_expr(&cw.condition)? } else { self.bind_condition(&cw.condition)? };
             let t = self.bind_expr(&cw.result)?;
             result_collations.push(self.dt_collation_of(&t));
             match &first_result {
@@ -838,7 +898,20 @@ impl Binder<'_> {
         charset: &'static crate::charset::CharsetDef,
     ) -> Result<Bound, SqlError> {
         let x = self.bind_expr(expr)?;
-        let x = if matches!(target, CastTarget::Char { .. }) { self.as_text_read(x) } else { x };
+        let x = match target {
+            CastTarget::Char { .. } => self.as_text_read(x),
+            // A cast to a number reads its operand as one: an ENUM's index, a SET's mask, a
+            // TIME's HHMMSS, b'101' / 0x05 as 5.
+            CastTarget::Signed
+            | CastTarget::Unsigned
+            | CastTarget::Decimal { .. }
+            | CastTarget::Double
+            | CastTarget::Float => match self.hex_number(expr) {
+                Some(n) => n,
+                None => self.as_number_read(x)?,
+            },
+            _ => x,
+        };
         let x = match (&target, &x.ty) {
             (CastTarget::Char { .. }, SqlType::Bytes { .. }) if charset.name != "binary" => {
                 self.convert_to_charset(x, charset)
@@ -981,6 +1054,24 @@ impl Binder<'_> {
         Ok(index)
     }
 
+    /// `b` where MariaDB reads it as a number (val_int / val_real): an ENUM as its index, a
+    /// SET as its bit mask, a TIME as HHMMSS ('00:00:01' is 1, not the 0 its text spells).
+    pub(super) fn as_number_read(&mut self, b: Bound) -> Result<Bound, SqlError> {
+        Ok(time_as_number(self.enum_index(b)?))
+    }
+
+    /// `e` bound as a condition (WHERE, HAVING, AND / OR / XOR / NOT, IF's and CASE WHEN's
+    /// conditions, IS TRUE): MariaDB asks its truth of val_bool, which reads it as a number,
+    /// so an ENUM / SET / TIME is true when its number is not 0 and `b'101'` / `0x05` is 5.
+    /// Decided here, so nothing is added to the evaluation of other conditions.
+    pub fn bind_condition(&mut self, e: &ast::Expr) -> Result<Bound, SqlError> {
+        let b = self.bind_expr(e)?;
+        if let Some(n) = self.hex_number(e) {
+            return Ok(n);
+        }
+        self.as_number_read(b)
+    }
+
     fn call_function(&mut self, name: &str, args: Vec<Bound>) -> Result<Bound, SqlError> {
         self.call_function_with(name, args, &[])
     }
@@ -1000,9 +1091,41 @@ impl Binder<'_> {
             for a in &args {
                 fixed_binary_operands::check_number_operand(a, &operation)?;
             }
-            args.into_iter().map(|a| self.enum_index(a)).collect::<Result<Vec<_>, _>>()?
+            // ROUND / TRUNCATE / CEIL / FLOOR of a TIME are TIMEs (left to them).
+            let keeps_time = ["ROUND", "TRUNCATE", "CEIL", "CEILING", "FLOOR"].contains(&f.name);
+            args.into_iter()
+                .map(|a| if keeps_time { self.enum_index(a) } else { self.as_number_read(a) })
+                .collect::<Result<Vec<_>, _>>()?
+        } else if ["GREATEST", "LEAST"].contains(&f.name) && args.iter().any(|a| a.ty.is_numeric()) {
+            // Beside a number, an ENUM / SET compares as its index / mask (GREATEST(e, 1.5) is
+            // 2.0 for the second member); beside integers only, the string it is makes the
+            // result a DOUBLE, as MariaDB aggregates the types.
+            let exact = |a: &Bound| matches!(a.ty, SqlType::Decimal { .. } | SqlType::Float | SqlType::Double);
+            let as_double = !args.iter().any(exact);
+            args.into_iter()
+                .map(|a| {
+                    let was_string = matches!(a.ty, SqlType::Enum { .. }) || self.set_column_members(&a).is_some();
+                    let a = self.enum_index(a)?;
+                    Ok(if was_string && as_double {
+                        Bound::new(
+                            Expr::Cast { expr: a.expr.boxed(), target: CastTarget::Double },
+                            SqlType::Double,
+                            a.nullable,
+                        )
+                    } else {
+                        a
+                    })
+                })
+                .collect::<Result<Vec<_>, SqlError>>()?
         } else {
-            args
+            match number_positions(f.name) {
+                Some(positions) => args
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, a)| if positions.contains(&i) { self.as_number_read(a) } else { Ok(a) })
+                    .collect::<Result<Vec<_>, _>>()?,
+                None => args,
+            }
         };
         // MariaDB changes no case in a binary string: UPPER(_binary'abc') is 'abc'.
         if ["UPPER", "UCASE", "LOWER", "LCASE"].contains(&f.name) && matches!(args[0].ty, SqlType::Bytes { .. }) {
@@ -1239,7 +1362,7 @@ impl Binder<'_> {
                 if args.len() != 3 {
                     return Err(error::wrong_param_count(&name));
                 }
-                let c = self.bind_expr(args[0])?;
+                let c = self.bind_condition(args[0])?;
                 let a = self.bind_expr(args[1])?;
                 let b = self.bind_expr(args[2])?;
                 fixed_binary_operands::check_operands_meet(&[&a, &b], "if")?;
@@ -1291,9 +1414,10 @@ impl Binder<'_> {
                 let b = self.bind_expr(args[1])?;
                 let ty = a.ty.clone();
                 let value = a.expr.clone();
-                let mut keyed = self.collated_operands(vec![a, b], "nullif")?.into_iter();
-                let (Some(left), Some(right)) = (keyed.next(), keyed.next()) else { unreachable!("two operands") };
-                let cond = Expr::Cmp { op: CmpOp::Eq, left: left.boxed(), right: right.boxed() };
+                // Collations that cannot meet are refused naming NULLIF; the test itself is `=`
+                // with its coercions (an ENUM beside a number its index, a TIME a time...).
+                self.collated_operands(vec![a, b], "nullif")?;
+                let cond = self.bind_comparison(CmpOp::Eq, args[0], args[1])?.expr;
                 Ok(Bound::new(
                     Expr::Case {
                         operand: None,
@@ -1475,7 +1599,7 @@ impl Binder<'_> {
             for b in &bound {
                 fixed_binary_operands::check_number_operand(b, &operation)?;
             }
-            bound = bound.into_iter().map(|b| self.enum_index(b)).collect::<Result<_, _>>()?;
+            bound = bound.into_iter().map(|b| self.as_number_read(b)).collect::<Result<_, _>>()?;
         }
         let arg_type = bound.first().map(|b| b.ty.clone()).unwrap_or(SqlType::Int { bits: 64, unsigned: false });
         let mut ty = value::aggregate_type(func, &arg_type);
@@ -1541,6 +1665,56 @@ fn date_add_type(base: &SqlType, unit: IntervalUnit) -> SqlType {
 fn time_operand(b: Bound, target: CastTarget) -> Bound {
     let ty = value::cast_type(target);
     Bound::new(Expr::Cast { expr: b.expr.boxed(), target }, ty, true)
+}
+
+/// What the strings among BETWEEN's operands are read as when a number is among them:
+/// MariaDB's comparison type aggregated left to right, where a string and an integer give
+/// DECIMAL and a string with a DECIMAL or a DOUBLE gives DOUBLE.
+fn between_number_type(operands: &[&Bound]) -> CastTarget {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Kind {
+        Str,
+        Int,
+        Dec,
+        Dbl,
+    }
+    let kind = |b: &Bound| match b.ty {
+        SqlType::Int { .. } | SqlType::Bit { .. } => Kind::Int,
+        SqlType::Decimal { .. } => Kind::Dec,
+        SqlType::Float | SqlType::Double => Kind::Dbl,
+        _ => Kind::Str,
+    };
+    let mut acc: Option<Kind> = None;
+    for b in operands.iter().filter(|b| !matches!(b.ty, SqlType::Null)) {
+        let k = kind(b);
+        acc = Some(match (acc, k) {
+            (None, k) => k,
+            (Some(a), k) if a == k => a,
+            (Some(Kind::Dbl), _) | (Some(_), Kind::Dbl) => Kind::Dbl,
+            (Some(Kind::Str), Kind::Int) | (Some(Kind::Int), Kind::Str) => Kind::Dec,
+            (Some(Kind::Str), Kind::Dec) | (Some(Kind::Dec), Kind::Str) => Kind::Dbl,
+            _ => Kind::Dec,
+        });
+    }
+    match acc {
+        Some(Kind::Dbl) => CastTarget::Double,
+        _ => CastTarget::Decimal { precision: 65, scale: 30 },
+    }
+}
+
+/// The arguments of string function `name` that it reads as numbers (lengths, counts,
+/// positions, ELT's index): an ENUM there is its index, a SET its mask, a TIME its HHMMSS, as
+/// MariaDB's val_int of them (LPAD('1', e, 'x') pads to e's index, not to the 0 of its text).
+fn number_positions(name: &str) -> Option<&'static [usize]> {
+    Some(match name {
+        "LEFT" | "RIGHT" | "REPEAT" | "LPAD" | "RPAD" => &[1],
+        "SUBSTRING" | "SUBSTR" | "MID" | "INSERT" => &[1, 2],
+        "SUBSTRING_INDEX" | "LOCATE" => &[2],
+        "ELT" | "SPACE" | "MAKE_SET" => &[0],
+        "EXPORT_SET" => &[0, 3],
+        "FORMAT" => &[1],
+        _ => return None,
+    })
 }
 
 /// A TIME operand of arithmetic as MariaDB's number HHMMSS[.f]; anything else as it is.

@@ -133,6 +133,11 @@ impl Binder<'_> {
                     .collect();
                 let width = columns.len();
                 let collations = distinct_collations(columns.iter().map(|c| &c.ty));
+                let (l_root, r_root) = (
+                    self.branch_as_result(l.root, &l.columns, &columns),
+                    self.branch_as_result(r.root, &r.columns, &columns),
+                );
+                let (l, r) = (QueryPlan { root: l_root, ..l }, QueryPlan { root: r_root, ..r });
                 let root = match op {
                     ast::SetOperator::Union => {
                         let concat = Plan::Concat(vec![l.root, r.root]);
@@ -155,6 +160,38 @@ impl Binder<'_> {
                 Ok(QueryPlan::new(root, columns, None, l.calc_found_rows))
             }
             other => Err(error::not_supported(&other.to_string())),
+        }
+    }
+
+    /// A set operation's branch with its values as the result's types: a number or date under
+    /// a string column is the string it prints as (so `'10' UNION 10` is one row, and a FLOAT
+    /// or DATETIME(3) prints as its type does), an integer or DECIMAL under a DOUBLE column a
+    /// double. Unchanged (no projection) when every column already is of its result's type.
+    fn branch_as_result(&self, root: Plan, branch: &[OutputColumn], result: &[OutputColumn]) -> Plan {
+        let mut changed = false;
+        let exprs: Vec<Expr> = branch
+            .iter()
+            .zip(result)
+            .enumerate()
+            .map(|(i, (b, r))| {
+                let column = Expr::Column(i);
+                let e = match (&r.ty, &b.ty) {
+                    (SqlType::Text { .. } | SqlType::Bytes { .. }, _) => {
+                        self.as_result_of_type(Bound::new(column.clone(), b.ty.clone(), true), &r.ty).expr
+                    }
+                    (SqlType::Double, SqlType::Int { .. } | SqlType::Decimal { .. }) => {
+                        Expr::Cast { expr: column.clone().boxed(), target: crate::value::CastTarget::Double }
+                    }
+                    _ => column.clone(),
+                };
+                changed |= e != column;
+                e
+            })
+            .collect();
+        if changed {
+            Plan::Project { input: Box::new(root), exprs }
+        } else {
+            root
         }
     }
 
@@ -277,7 +314,7 @@ impl Binder<'_> {
         let tree = self.bind_from(&sel.from)?;
         self.set_clause(Clause::Where);
         self.scope_mut().allow_aggs = false;
-        let where_bound = sel.selection.as_ref().map(|w| self.bind_expr(w)).transpose()?;
+        let where_bound = sel.selection.as_ref().map(|w| self.bind_condition(w)).transpose()?;
 
         // Select list.
         self.set_named_windows(&sel.named_window)?;
@@ -316,7 +353,7 @@ impl Binder<'_> {
         self.set_clause(Clause::Having);
         self.scope_mut().allow_aggs = true;
         self.alias_mode = AliasMode::Prefer;
-        let having = sel.having.as_ref().map(|h| self.bind_expr(h)).transpose();
+        let having = sel.having.as_ref().map(|h| self.bind_condition(h)).transpose();
         self.alias_mode = AliasMode::None;
         let having = having?;
         // An alias of a window function names it in GROUP BY / HAVING too (4015, as MariaDB).

@@ -134,8 +134,12 @@ impl Expr {
                     return Ok(Value::Null);
                 }
                 let mut saw_null = false;
-                for item in list {
+                for (i, item) in list.iter().enumerate() {
                     let x = item.eval(row, cx)?;
+                    if i == 0 {
+                        // MariaDB converts the tested value once (1292 once a row, not an item).
+                        value::warn_string_against_number(&v, &x, &*cx);
+                    }
                     match value::compare(&v, &x) {
                         Some(Ordering::Equal) => return Ok(bool_value(!*negated)),
                         None => saw_null = true,

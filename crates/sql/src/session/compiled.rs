@@ -52,9 +52,11 @@ pub struct CompiledStmt {
     /// The base tables it reads or writes, (database, name), once each (LOCK TABLES checks).
     pub tables: Vec<crate::table_locks::TableName>,
     pub uses_info_schema: bool,
-    /// A parameter appears in a select list: the result column types depend on the values
-    /// bound at execution (prepared statements re-bind with their types).
-    pub result_types_follow_params: bool,
+    /// Parameters were bound without types: the plan depends on the values bound at
+    /// execution (result column types of a select list, and every bind-time decision that
+    /// reads an operand's type: `c = ?` compares numbers for 0 and collated text for '0'), so
+    /// prepared statements bind again with their parameters' types.
+    pub plan_follows_param_types: bool,
     /// A top-level SELECT without a LIMIT of its own: sql_select_limit bounds its rows. False
     /// for the queries the session runs for itself (CHECKSUM TABLE, USING's values).
     pub select_limit_applies: bool,

@@ -354,7 +354,7 @@ impl Session {
                 uses_tables: true,
                 tables,
                 uses_info_schema: false,
-                result_types_follow_params: false,
+                plan_follows_param_types: false,
                 select_limit_applies: false,
             };
             if self.run_dml(&c, Some(catalog), &[], sink, more).await? == Ran::Done {

@@ -206,28 +206,38 @@ impl Session {
             collation_connection: self.vars.collation_connection().id(),
             div_precision_increment: self.vars.div_precision_increment(),
         };
-        let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, version) {
+        let (compiled, catalog) = match self.text_cache.lookup(&p.skeleton, &binding, &p.params, version) {
             text_cache::Lookup::Hit(c) => (c, None),
             text_cache::Lookup::Uncacheable => return None,
             text_cache::Lookup::Miss => {
                 let binding = binding.to_owned();
                 let catalog = self.store.catalog();
+                // Bound with the constants' types, as their literals would be (the plan is kept
+                // for constants of the same kinds only).
+                let types: Vec<value::SqlType> = p.params.iter().map(value::SqlType::of_value).collect();
                 let compiled = match parse::parse_statement(&p.skeleton) {
-                    Ok(stmt @ Stmt::Ast(_)) => {
-                        self.compile(&catalog, stmt, &p.skeleton, &p.skeleton, binding.db.as_deref()).ok()
-                    }
+                    Ok(stmt @ Stmt::Ast(_)) => self
+                        .compile_with_param_types(
+                            &catalog,
+                            stmt,
+                            &p.skeleton,
+                            &p.skeleton,
+                            binding.db.as_deref(),
+                            Some(&types),
+                        )
+                        .ok(),
                     _ => None,
                 }
                 .filter(|c| c.is_plan() && c.param_count == p.params.len());
                 match compiled {
                     Some(c) => {
                         let c = Arc::new(c);
-                        self.text_cache.insert(&p.skeleton, binding, text_cache::Entry::Plan(c.clone()));
+                        self.text_cache.insert(&p.skeleton, binding, &p.params, text_cache::Entry::Plan(c.clone()));
                         (c, Some(catalog))
                     }
                     None => {
                         // Errors are reported by the normal path, with the client's text.
-                        self.text_cache.insert(&p.skeleton, binding, text_cache::Entry::Uncacheable);
+                        self.text_cache.insert(&p.skeleton, binding, &p.params, text_cache::Entry::Uncacheable);
                         return None;
                     }
                 }

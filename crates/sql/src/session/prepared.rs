@@ -133,7 +133,7 @@ impl Session {
 
     /// The plan to run for a prepared statement with `params`: the kept one, or a fresh one
     /// when DDL changed the catalog since it was bound (the catalog version is compared
-    /// without taking a snapshot), or, when its result types follow its parameters, the plan
+    /// without taking a snapshot), or, when its plan follows its parameters' types, the plan
     /// bound with these parameters' types.
     fn current_plan(&mut self, statement_id: u32, params: &[Value], command: &str) -> Result<CurrentPlan, SqlError> {
         let version = self.store.catalog_version();
@@ -154,7 +154,7 @@ impl Session {
         let Some(p) = self.prepared.get(&statement_id) else {
             return Err(error::unknown_prepared(&statement_id.to_string(), command));
         };
-        if !p.compiled.result_types_follow_params || params.len() != p.compiled.param_count {
+        if !p.compiled.plan_follows_param_types || params.len() != p.compiled.param_count {
             return Ok((p.compiled.clone(), p.text.clone(), catalog));
         }
         let types: Vec<SqlType> = params.iter().map(param_type).collect();

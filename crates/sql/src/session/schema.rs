@@ -152,7 +152,7 @@ impl Session {
                 uses_tables: true,
                 tables: Vec::new(),
                 uses_info_schema: false,
-                result_types_follow_params: false,
+                plan_follows_param_types: false,
                 select_limit_applies: false,
             };
             r = self.run_dml(&compiled, Some(catalog), &[], sink, more).await;

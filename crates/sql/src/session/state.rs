@@ -379,7 +379,7 @@ impl Session {
                 ),
             tables: std::mem::take(&mut b.tables),
             uses_info_schema: b.uses_info_schema,
-            result_types_follow_params: b.params_in_select_list,
+            plan_follows_param_types: b.param_count > 0 && param_types.is_none(),
             select_limit_applies,
             compiled,
         })

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::compiled::CompiledStmt;
+use crate::types::Value;
 
 /// Statement shapes kept per session. sysbench's OLTP scripts use 10 per table.
 pub const TEXT_PLAN_CACHE_ENTRIES: usize = 128;
@@ -62,6 +63,10 @@ pub enum Entry {
 
 struct Slot {
     binding: Binding,
+    /// The kinds of the constants it was bound for: `c = 0` and `c = '0'` share a skeleton
+    /// but not a plan (a number against a string column compares numbers, a string collated
+    /// text).
+    param_kinds: Vec<ParamKind>,
     entry: Entry,
     last_used: u64,
 }
@@ -72,6 +77,32 @@ pub enum Lookup {
     Miss,
 }
 
+/// What of a constant's type a plan bound with it depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Null,
+    Int,
+    UInt,
+    Decimal,
+    Double,
+    Bytes,
+    Temporal,
+}
+
+impl ParamKind {
+    pub fn of(v: &Value) -> ParamKind {
+        match v {
+            Value::Null => ParamKind::Null,
+            Value::Int(_) => ParamKind::Int,
+            Value::UInt(_) => ParamKind::UInt,
+            Value::Decimal(_) => ParamKind::Decimal,
+            Value::Double(_) => ParamKind::Double,
+            Value::Bytes(_) => ParamKind::Bytes,
+            Value::Date(_) | Value::DateTime(_) => ParamKind::Temporal,
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct TextPlanCache {
     slots: HashMap<String, Slot>,
@@ -79,12 +110,14 @@ pub struct TextPlanCache {
 }
 
 impl TextPlanCache {
-    pub fn lookup(&mut self, skeleton: &str, binding: &BindingRef, catalog_version: u64) -> Lookup {
+    pub fn lookup(&mut self, skeleton: &str, binding: &BindingRef, params: &[Value], catalog_version: u64) -> Lookup {
         self.clock += 1;
         let Some(slot) = self.slots.get_mut(skeleton) else {
             return Lookup::Miss;
         };
-        if !binding.matches(&slot.binding) {
+        let same_kinds = slot.param_kinds.len() == params.len()
+            && slot.param_kinds.iter().zip(params).all(|(k, v)| *k == ParamKind::of(v));
+        if !same_kinds || !binding.matches(&slot.binding) {
             return Lookup::Miss;
         }
         slot.last_used = self.clock;
@@ -96,7 +129,7 @@ impl TextPlanCache {
         }
     }
 
-    pub fn insert(&mut self, skeleton: &str, binding: Binding, entry: Entry) {
+    pub fn insert(&mut self, skeleton: &str, binding: Binding, params: &[Value], entry: Entry) {
         if self.slots.len() >= TEXT_PLAN_CACHE_ENTRIES && !self.slots.contains_key(skeleton) {
             // Evict the least recently used shape (a linear scan over a small map, on misses only).
             if let Some(oldest) = self.slots.iter().min_by_key(|(_, s)| s.last_used).map(|(k, _)| k.clone()) {
@@ -104,7 +137,8 @@ impl TextPlanCache {
             }
         }
         self.clock += 1;
-        self.slots.insert(skeleton.to_string(), Slot { binding, entry, last_used: self.clock });
+        let param_kinds = params.iter().map(ParamKind::of).collect();
+        self.slots.insert(skeleton.to_string(), Slot { binding, param_kinds, entry, last_used: self.clock });
         debug_assert!(self.slots.len() <= TEXT_PLAN_CACHE_ENTRIES);
     }
 
@@ -128,7 +162,7 @@ mod tests {
             uses_tables: false,
             tables: Vec::new(),
             uses_info_schema: false,
-            result_types_follow_params: false,
+            plan_follows_param_types: false,
             select_limit_applies: false,
         })
     }
@@ -156,27 +190,31 @@ mod tests {
     #[test]
     fn hits_need_same_binding_and_catalog_version() {
         let mut c = TextPlanCache::default();
-        assert!(matches!(c.lookup("s", &key("a"), 1), Lookup::Miss));
-        c.insert("s", binding("a"), Entry::Plan(plan(1)));
-        assert!(matches!(c.lookup("s", &key("a"), 1), Lookup::Hit(_)));
-        assert!(matches!(c.lookup("s", &key("b"), 1), Lookup::Miss));
-        assert!(matches!(c.lookup("s", &key("a"), 2), Lookup::Miss));
-        c.insert("u", binding("a"), Entry::Uncacheable);
-        assert!(matches!(c.lookup("u", &key("a"), 1), Lookup::Uncacheable));
+        assert!(matches!(c.lookup("s", &key("a"), &[], 1), Lookup::Miss));
+        c.insert("s", binding("a"), &[], Entry::Plan(plan(1)));
+        assert!(matches!(c.lookup("s", &key("a"), &[], 1), Lookup::Hit(_)));
+        assert!(matches!(c.lookup("s", &key("b"), &[], 1), Lookup::Miss));
+        assert!(matches!(c.lookup("s", &key("a"), &[], 2), Lookup::Miss));
+        c.insert("u", binding("a"), &[], Entry::Uncacheable);
+        assert!(matches!(c.lookup("u", &key("a"), &[], 1), Lookup::Uncacheable));
+        // One skeleton, constants of other kinds: another plan (`c = ?` with 0, then '0').
+        c.insert("p", binding("a"), &[Value::Int(0)], Entry::Plan(plan(1)));
+        assert!(matches!(c.lookup("p", &key("a"), &[Value::Int(7)], 1), Lookup::Hit(_)));
+        assert!(matches!(c.lookup("p", &key("a"), &[Value::Bytes(b"0".to_vec())], 1), Lookup::Miss));
     }
 
     #[test]
     fn bounded_with_least_recently_used_eviction() {
         let mut c = TextPlanCache::default();
         for i in 0..TEXT_PLAN_CACHE_ENTRIES {
-            c.insert(&format!("s{i}"), binding("a"), Entry::Plan(plan(1)));
+            c.insert(&format!("s{i}"), binding("a"), &[], Entry::Plan(plan(1)));
         }
         // Touch s0 so that s1 is the oldest.
-        assert!(matches!(c.lookup("s0", &key("a"), 1), Lookup::Hit(_)));
-        c.insert("new", binding("a"), Entry::Plan(plan(1)));
+        assert!(matches!(c.lookup("s0", &key("a"), &[], 1), Lookup::Hit(_)));
+        c.insert("new", binding("a"), &[], Entry::Plan(plan(1)));
         assert_eq!(c.len(), TEXT_PLAN_CACHE_ENTRIES);
-        assert!(matches!(c.lookup("s0", &key("a"), 1), Lookup::Hit(_)));
-        assert!(matches!(c.lookup("s1", &key("a"), 1), Lookup::Miss));
-        assert!(matches!(c.lookup("new", &key("a"), 1), Lookup::Hit(_)));
+        assert!(matches!(c.lookup("s0", &key("a"), &[], 1), Lookup::Hit(_)));
+        assert!(matches!(c.lookup("s1", &key("a"), &[], 1), Lookup::Miss));
+        assert!(matches!(c.lookup("new", &key("a"), &[], 1), Lookup::Hit(_)));
     }
 }

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use selkie_storage::Decimal;
 
-use super::cast::{to_f64, to_u64, value_to_decimal};
+use super::cast::{f64_to_i64, to_f64, to_u64, value_to_decimal};
 use super::compare::sort_compare;
 use super::context::FnContext;
 use super::format::to_text_bytes;
@@ -236,7 +236,12 @@ impl AggInner {
                 }
             }
             Acc::Bits { acc, op } => {
-                let x = to_u64(v).unwrap_or(0);
+                // A DOUBLE is read as MariaDB's val_int reads it: rounded and held to the
+                // signed range (BIT_OR(1e300) is 2^63-1, not 2^64-1).
+                let x = match v {
+                    Value::Double(d) => f64_to_i64(*d).0 as u64,
+                    _ => to_u64(v).unwrap_or(0),
+                };
                 match op {
                     AggFunc::BitAnd => *acc &= x,
                     AggFunc::BitOr => *acc |= x,
