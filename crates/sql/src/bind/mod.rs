@@ -20,6 +20,7 @@ mod item_meta;
 mod json_agg;
 pub mod names;
 mod regexp;
+mod row_in_keys;
 mod select;
 mod set_columns;
 mod string_context;
