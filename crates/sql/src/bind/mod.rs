@@ -16,6 +16,7 @@ pub(crate) use collation::ordering_key;
 mod expr;
 mod fixed_binary_operands;
 mod from;
+mod implied_equalities;
 mod item_meta;
 mod json_agg;
 pub mod names;
