@@ -395,7 +395,12 @@ impl Binder<'_> {
                 })
             };
             let param_types = self.param_types;
-            let integer_param = |i: usize| matches!(param_types.and_then(|t| t.get(i)), Some(SqlType::Int { .. }));
+            // Untyped parameters (a prepared statement's plan for every execution, and text
+            // statements' numbers made parameters by parse::autoparam) are copied too.
+            let integer_param = |i: usize| match param_types {
+                None => true,
+                Some(t) => matches!(t.get(i), Some(SqlType::Int { .. })),
+            };
             add_implied_constants(&mut conjuncts, &integer_column, &integer_param);
         }
         // Window functions reorder rows: an access cannot deliver the final order.
