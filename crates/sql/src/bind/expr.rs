@@ -10,6 +10,7 @@ use sqlparser::ast;
 
 use super::binder::{Binder, Bound, SourceKind};
 use super::fixed_binary_operands;
+use super::row_in_keys::with_column_in_lists;
 use super::types;
 use crate::error;
 use crate::error::SqlError;
@@ -702,7 +703,7 @@ impl Binder<'_> {
                 });
             }
             let e = disjuncts.unwrap_or(Expr::Literal(Value::Int(0)));
-            let e = if negated { Expr::Not(e.boxed()) } else { e };
+            let e = if negated { Expr::Not(e.boxed()) } else { with_column_in_lists(e, cols.len(), list.len()) };
             return Ok(Bound::new(e, bool_type(), true));
         }
         let x = self.bind_expr(expr)?;

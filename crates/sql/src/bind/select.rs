@@ -8,6 +8,7 @@
 use sqlparser::ast;
 
 use super::binder::{computed_meta, AliasMode, Binder, Bound, SourceKind};
+use super::implied_equalities::add_implied_constants;
 use super::item_meta::{self, item_meta, MetaHints};
 use super::names;
 use crate::error::SqlError;
@@ -422,6 +423,22 @@ impl Binder<'_> {
         let mut conjuncts = Vec::new();
         if let Some(w) = where_bound {
             w.expr.into_conjuncts(&mut conjuncts);
+            let scope = self.scope();
+            let integer_column = |c: usize| {
+                scope.sources.iter().any(|s| {
+                    c >= s.offset
+                        && c < s.offset + s.width()
+                        && matches!(s.columns[c - s.offset].ty, SqlType::Int { .. })
+                })
+            };
+            let param_types = self.param_types;
+            // Untyped parameters (a prepared statement's plan for every execution, and text
+            // statements' numbers made parameters by parse::autoparam) are copied too.
+            let integer_param = |i: usize| match param_types {
+                None => true,
+                Some(t) => matches!(t.get(i), Some(SqlType::Int { .. })),
+            };
+            add_implied_constants(&mut conjuncts, &integer_column, &integer_param);
         }
         // Window functions reorder rows: an access cannot deliver the final order.
         let order_req = if !is_agg && windows.is_empty() && !sort_keys.is_empty() {
