@@ -132,7 +132,9 @@ impl Binder<'_> {
                 // greedy search); ties keep the written order.
                 let better = match best {
                     None => true,
-                    Some((_, b, b_connected)) => (connected && !b_connected) || (connected == b_connected && next < b * 0.999),
+                    Some((_, b, b_connected)) => {
+                        (connected && !b_connected) || (connected == b_connected && next < b * 0.999)
+                    }
                 };
                 if better {
                     best = Some((k, next, connected));
@@ -194,7 +196,12 @@ impl Binder<'_> {
 
     /// Plans `tree`'s joins in `order` (scope source indexes) with their ON conditions and the
     /// conditions `pushed` (FROM-row columns). The result's rows are in FROM order.
-    pub(super) fn plan_reordered(&mut self, tree: &FromTree, order: &[usize], pushed: Vec<Expr>) -> Result<Plan, SqlError> {
+    pub(super) fn plan_reordered(
+        &mut self,
+        tree: &FromTree,
+        order: &[usize],
+        pushed: Vec<Expr>,
+    ) -> Result<Plan, SqlError> {
         // The ON conditions of inner joins are conditions on the joined row like WHERE's.
         let mut sources = Vec::new();
         let mut on = Vec::new();
