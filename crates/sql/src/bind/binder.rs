@@ -141,7 +141,18 @@ pub struct BindEnv<'a> {
     /// The session's temporary tables, which shadow permanent tables of the same name.
     pub temporary: Option<&'a TemporaryTables>,
     /// Table row counts for choosing join orders (`join_order`); None keeps written orders.
-    pub row_estimates: Option<&'a dyn super::join_order::RowEstimates>,
+    pub row_estimates: Option<&'a dyn RowEstimates>,
+}
+
+/// The engine's estimate of a table's row count, for choosing join orders (`join_order`).
+pub trait RowEstimates: Sync {
+    fn table_rows(&self, table: &selkie_storage::TableDef) -> u64;
+}
+
+impl RowEstimates for selkie_storage::Engine {
+    fn table_rows(&self, table: &selkie_storage::TableDef) -> u64 {
+        self.approx_row_count(table)
+    }
 }
 
 /// A common table expression in scope (`bind::cte`).

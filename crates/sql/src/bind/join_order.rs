@@ -33,17 +33,6 @@ use crate::error::SqlError;
 use crate::plan::access::{choose_access, extract_sarg, key_column, Sarg, SargKind};
 use crate::plan::{index_def, CmpOp, Expr, JoinKind, KeyPart, Plan};
 
-/// The engine's estimate of a table's row count.
-pub trait RowEstimates: Sync {
-    fn table_rows(&self, table: &TableDef) -> u64;
-}
-
-impl RowEstimates for selkie_storage::Engine {
-    fn table_rows(&self, table: &TableDef) -> u64 {
-        self.approx_row_count(table)
-    }
-}
-
 /// Tables in a FROM clause beyond which the order is left as written (greedy search is
 /// quadratic in the table count; 61 is MariaDB's limit on tables in a join).
 const MAX_REORDERED_TABLES: usize = 61;
