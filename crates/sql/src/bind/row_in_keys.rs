@@ -26,7 +26,7 @@ pub fn with_column_in_lists(disjunction: Expr, columns: usize, rows: usize) -> E
 
 fn column_in_lists(disjunction: &Expr, columns: usize, rows: usize) -> Option<Vec<Expr>> {
     let mut disjuncts = Vec::with_capacity(rows);
-    flatten_or(disjunction, &mut disjuncts);
+    disjunction.disjuncts(&mut disjuncts);
     if disjuncts.len() != rows || rows < 2 {
         return None;
     }
@@ -56,16 +56,6 @@ fn column_in_lists(disjunction: &Expr, columns: usize, rows: usize) -> Option<Ve
             .map(|(x, list)| Expr::InList { expr: x.expect("one per column").boxed(), list, negated: false })
             .collect(),
     )
-}
-
-fn flatten_or<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match e {
-        Expr::Or(a, b) => {
-            flatten_or(a, out);
-            flatten_or(b, out);
-        }
-        other => out.push(other),
-    }
 }
 
 #[cfg(test)]

@@ -133,7 +133,7 @@ pub fn extract_sarg(
         }
         Expr::Or(_, _) => {
             let mut disjuncts = Vec::new();
-            flatten_or(conj, &mut disjuncts);
+            conj.disjuncts(&mut disjuncts);
             let mut column = None;
             let mut intervals = Vec::new();
             for d in disjuncts {
@@ -212,16 +212,6 @@ fn like_sarg(
     *last += 1;
     let upper = KeyBound { value: Expr::Literal(Value::Bytes(high)), inclusive: false };
     Some(Sarg { column, kind: SargKind::Between(lower, upper) })
-}
-
-fn flatten_or<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match e {
-        Expr::Or(a, b) => {
-            flatten_or(a, out);
-            flatten_or(b, out);
-        }
-        other => out.push(other),
-    }
 }
 
 /// Which indexes the query allows (USE/FORCE/IGNORE INDEX), by index number.

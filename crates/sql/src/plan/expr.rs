@@ -226,6 +226,17 @@ impl Expr {
         }
     }
 
+    /// The disjuncts of an OR tree, by reference.
+    pub fn disjuncts<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+        match self {
+            Expr::Or(a, b) => {
+                a.disjuncts(out);
+                b.disjuncts(out);
+            }
+            other => out.push(other),
+        }
+    }
+
     pub fn conjunction(mut parts: Vec<Expr>) -> Option<Expr> {
         let last = parts.pop()?;
         Some(parts.into_iter().rev().fold(last, |acc, e| Expr::And(Box::new(e), Box::new(acc))))
